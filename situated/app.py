@@ -1,0 +1,44 @@
+"""Wiring: one `Settings` builds the embeddings, the index and the search engine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from situated.index.embeddings import MiniLMEmbeddings
+from situated.index.store import Index, build_index, ensure_sample_index
+from situated.loaders.corpus import Corpus
+from situated.retrievers.filter import Filter
+from situated.retrievers.hybrid import HybridSearch, SituatedRetriever
+from situated.settings import Settings
+from situated.situation import Scope, Situation
+
+
+@dataclass
+class App:
+    settings: Settings
+
+    @cached_property
+    def embeddings(self) -> MiniLMEmbeddings:
+        return MiniLMEmbeddings(batch_size=self.settings.embed_batch_size)
+
+    @cached_property
+    def index(self) -> Index:
+        root = self.settings.index_dir
+        if root is None:
+            root = ensure_sample_index(self.settings, self.embeddings)
+        return Index(root, self.embeddings)
+
+    @cached_property
+    def engine(self) -> HybridSearch:
+        return HybridSearch(self.index, self.settings)
+
+    def retriever(self, scope: Scope | None = None) -> SituatedRetriever:
+        return SituatedRetriever(engine=self.engine, scope=scope or Scope())
+
+    def ingest(self, corpus: Corpus, root: Path, progress=None):
+        return build_index(corpus, root, self.embeddings, self.settings, progress)
+
+    def search(self, question: str, situation: Situation, scope: Scope):
+        return self.engine.search(question, Filter(situation=situation, scope=scope))

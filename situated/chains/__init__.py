@@ -1,0 +1,1 @@
+"""Chains: evidence packing and the answer contract (extraction and routing come next)."""

@@ -1,0 +1,130 @@
+"""`situated` command line: ingest, ask."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from situated.errors import SituatedError
+from situated.settings import Settings
+from situated.situation import Scope, Situation
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
+err = Console(stderr=True)
+out = Console()
+
+
+def _fail(message: str, code: int = 1) -> None:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def _settings(index: Optional[Path]) -> Settings:
+    try:
+        return Settings(index_dir=index)
+    except ValidationError as exc:
+        _fail(f"invalid settings: {exc}")
+        raise
+
+
+@app.command()
+def ingest(
+    paths: list[Path] = typer.Argument(..., help="Files or directories of .md, .pdf, .json"),
+    index: Path = typer.Option(..., "--index", help="Index directory to build or replace"),
+) -> None:
+    """Validate documents and publish them as a new index generation (all or nothing)."""
+    from situated.app import App
+    from situated.loaders.corpus import load_corpus
+
+    try:
+        settings = _settings(index)
+        application = App(settings)
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("loading", total=None)
+            corpus = load_corpus(paths, on_file=lambda f: bar.advance(task))
+            bar.update(task, description="embedding", completed=0, total=corpus.n_pieces)
+
+            def progress(stage: str, done: int, total: int) -> None:
+                if stage == "embed":
+                    bar.update(task, completed=done, total=total)
+
+            manifest = application.ingest(corpus, index, progress)
+    except SituatedError as exc:
+        _fail(str(exc))
+        return
+    table = Table(title=f"Indexed into {index}")
+    for col in ("documents", "blocks", "pieces", "warnings"):
+        table.add_column(col, justify="right")
+    table.add_row(str(manifest.documents), str(manifest.blocks), str(manifest.pieces),
+                  str(len(manifest.warnings)))
+    out.print(table)
+    for w in manifest.warnings:
+        err.print(f"[yellow]warning:[/] {w}", highlight=False)
+
+
+@app.command()
+def ask(
+    question: str = typer.Argument(..., help="The question"),
+    index: Optional[Path] = typer.Option(None, "--index", help="Index dir (default: sample)"),
+    role: list[str] = typer.Option([], "--role", help="Caller role (repeatable)"),
+    asset: list[str] = typer.Option([], "--asset", help="Caller asset (repeatable)"),
+    situation: Optional[str] = typer.Option(
+        None, "--situation", help='Known situation as JSON, e.g. \'{"product": "C-3"}\''
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the answer contract as JSON"),
+) -> None:
+    """Answer a question from the evidence that applies to the asker."""
+    from situated.app import App
+    from situated.chains.evidence import search_answer
+
+    if not question.strip():
+        _fail("the question is empty; pass the question text as the first argument")
+    try:
+        sit = Situation.model_validate_json(situation) if situation else Situation()
+    except ValidationError as exc:
+        _fail(f"--situation is not a valid situation ({exc.errors()[0]['msg']} at "
+              f"{exc.errors()[0]['loc']}); use keys product, purchase_date, request_date, "
+              "as_of with ISO dates")
+        return
+    scope = Scope(roles=frozenset(role), assets=frozenset(asset))
+    try:
+        application = App(_settings(index))
+        result = application.search(question, sit, scope)
+        answer = search_answer(application.index, sit, result)
+    except SituatedError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        sys.stdout.write(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
+        sys.stdout.write("\n")
+        return
+    out.print(f"[bold]{answer.status.value}[/]: {answer.answer}", highlight=False)
+    if answer.evidence:
+        table = Table(title="Evidence")
+        for col in ("label", "block", "section", "page", "tokens"):
+            table.add_column(col)
+        for e in answer.evidence:
+            table.add_row(e.label, e.block_id, e.section or "", str(e.page or ""), str(e.tokens))
+        out.print(table)
+    if answer.budget:
+        b = answer.budget
+        out.print(f"budget: {b.used}/{b.allowance} tokens (window {b.window})", highlight=False)
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,207 @@
+"""The typed structure every loader produces: document metadata, parent blocks, child pieces.
+
+A *block* is what the model reads (a whole section, a whole table with its scope and header,
+a figure with image and page, a slide); a *piece* is what the search legs match, and always
+points at its block through `block_id` (LangChain's `parent_id`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+OPEN_START_DAY = -10_000_000  # stored instead of a missing valid_from (Chroma needs the key)
+OPEN_END_DAY = 10_000_000  # stored instead of a missing valid_to
+EPOCH = dt.date(1970, 1, 1)
+
+
+def day_number(d: dt.date) -> int:
+    """Dates are stored as integer day numbers: Chroma's range operators compare numbers only."""
+    return (d - EPOCH).days
+
+
+class ValidFor(str, Enum):
+    """Which date of the asker's situation a document's validity period refers to."""
+
+    PURCHASE_DATE = "purchase_date"
+    REQUEST_DATE = "request_date"
+    AS_OF = "as_of"
+
+    @classmethod
+    def parse(cls, value: str) -> "ValidFor":
+        try:
+            return cls(value)
+        except ValueError:
+            valid = ", ".join(v.value for v in cls)
+            raise ValueError(f"valid_for must be one of {valid}, got {value!r}") from None
+
+
+class DocKind(str, Enum):
+    DOCUMENT = "document"
+    SLIDES = "slides"
+
+
+class BlockKind(str, Enum):
+    SECTION = "section"
+    TABLE = "table"
+    FIGURE = "figure"
+    SLIDE = "slide"
+
+
+class DocumentMeta(BaseModel):
+    """Validated front matter (or sidecar / JSON metadata) of one document."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source_id: str
+    path: str = Field(description="File the document came from, for error messages.")
+    title: str | None = None
+    revision: str | None = None
+    product: tuple[str, ...] = ()
+    valid_from: dt.date | None = None
+    valid_to: dt.date | None = None  # exclusive
+    valid_for: ValidFor = ValidFor.PURCHASE_DATE
+    family: str | None = None
+    access: tuple[str, ...] = ()
+    assets: tuple[str, ...] = ()
+    recorded_at: dt.datetime | None = None
+    link: str | None = None
+    kind: DocKind = DocKind.DOCUMENT
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def base_link(self) -> str:
+        return self.link or f"/documents/{self.source_id}"
+
+    @property
+    def date_scoped(self) -> bool:
+        return self.valid_from is not None or self.valid_to is not None
+
+    def filter_fields(self) -> "FilterFields":
+        return FilterFields(
+            source_id=self.source_id,
+            products=self.product,
+            valid_for=self.valid_for,
+            valid_from_day=day_number(self.valid_from) if self.valid_from else OPEN_START_DAY,
+            valid_to_day=day_number(self.valid_to) if self.valid_to else OPEN_END_DAY,
+            roles=self.access,
+            assets=self.assets,
+        )
+
+
+class FilterFields(BaseModel):
+    """The filterable metadata every piece carries, in the form the filters compile against."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source_id: str
+    products: tuple[str, ...] = ()  # empty = any product
+    valid_for: ValidFor = ValidFor.PURCHASE_DATE
+    valid_from_day: int = OPEN_START_DAY
+    valid_to_day: int = OPEN_END_DAY
+    roles: tuple[str, ...] = ()  # empty = anyone
+    assets: tuple[str, ...] = ()  # empty = any asset
+
+    @property
+    def date_scoped(self) -> bool:
+        return self.valid_from_day != OPEN_START_DAY or self.valid_to_day != OPEN_END_DAY
+
+    def to_chroma(self, block_id: str) -> dict[str, str | int | bool]:
+        """Flat scalar metadata for Chroma. Lists become one boolean key per value, and every
+        key is always present (`*_any` flags, open-range day numbers) because Chroma's positive
+        operators exclude records that lack a key."""
+        md: dict[str, str | int | bool] = {
+            "source_id": self.source_id,
+            "parent_id": block_id,
+            "valid_for": self.valid_for.value,
+            "valid_from_day": self.valid_from_day,
+            "valid_to_day": self.valid_to_day,
+            "product_any": not self.products,
+            "access_any": not self.roles,
+            "assets_any": not self.assets,
+        }
+        for p in self.products:
+            md[product_key(p)] = True
+        for r in self.roles:
+            md[role_key(r)] = True
+        for a in self.assets:
+            md[asset_key(a)] = True
+        return md
+
+
+def product_key(value: str) -> str:
+    return f"product::{value}"
+
+
+def role_key(value: str) -> str:
+    return f"role::{value}"
+
+
+def asset_key(value: str) -> str:
+    return f"asset::{value}"
+
+
+class Block(BaseModel):
+    """A parent block: the unit the model reads and a citation points at."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    block_id: str
+    source_id: str
+    kind: BlockKind
+    section: str | None = None  # e.g. "4.2"; None when the heading is not numbered
+    title: str = ""
+    page: int | None = None
+    text: str
+    link: str
+    scope: str | None = None  # tables
+    header: tuple[str, ...] = ()  # tables
+    rows: tuple[tuple[str, ...], ...] = ()  # tables; first column is the record id
+    caption: str | None = None  # figures
+    description: str | None = None  # figures
+    image: str | None = None  # figures
+    fields: FilterFields
+
+
+class Piece(BaseModel):
+    """A child piece: what the legs match. `search_text` is never shown to the model."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    piece_id: str
+    block_id: str
+    source_id: str
+    search_text: str
+    codes: tuple[str, ...] = ()  # normalised identifiers for the exact leg
+    fields: FilterFields
+
+
+class LoadedDocument(BaseModel):
+    """One source file after loading: its metadata, blocks and pieces."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    meta: DocumentMeta
+    blocks: tuple[Block, ...]
+    pieces: tuple[Piece, ...]
+    content_hash: str
+
+
+_CODE_RE = re.compile(r"(?<![\w-])([A-Za-zА-Яа-яЁё]{1,4})[-‐‑]?(\d{1,6})([A-Za-z]?)(?![\w-])")
+
+
+def normalise_code(letters: str, digits: str, suffix: str = "") -> str:
+    """`E-417`, `e417` and `E‑417` all become `E417`; `R07` and `R7` both become `R7`."""
+    return f"{letters.upper()}{int(digits)}{suffix.upper()}"
+
+
+def extract_codes(text: str) -> tuple[str, ...]:
+    """Identifier-like tokens (letters then digits, optional hyphen), normalised, in order."""
+    seen: dict[str, None] = {}
+    for m in _CODE_RE.finditer(text):
+        seen.setdefault(normalise_code(m.group(1), m.group(2), m.group(3)), None)
+    return tuple(seen)

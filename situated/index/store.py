@@ -1,0 +1,255 @@
+"""Build and open the persistent index.
+
+Layout of an index directory:
+
+    INDEX/
+      current -> generations/<id>     symlink, switched atomically on publish
+      generations/<id>/
+        manifest.json                 schema, embedding model id, corpus hash, counts, warnings
+        blocks.jsonl                  the docstore of parent blocks
+        pieces.jsonl                  child pieces with their filterable fields
+        bm25/                         the saved bm25s index (one row per piece, same order)
+        chroma/                       Chroma persistent collection `pieces` (ids = piece ids)
+
+A build writes a new generation beside the published one and publishes it with one
+`rename()` of the `current` symlink, so readers always see one complete generation and a failed
+build leaves the previous one answering.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import json
+import os
+import shutil
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator
+
+import bm25s
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from situated.documents import Block, Piece
+from situated.errors import IndexError_, SituatedError
+from situated.index.embeddings import MODEL_ID, MiniLMEmbeddings
+from situated.index.text import Tokenizer
+from situated.loaders.corpus import Corpus
+from situated.settings import Settings
+
+SCHEMA_VERSION = 1
+COLLECTION = "pieces"
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: int
+    embedding_model: str
+    corpus_hash: str
+    created_at: str
+    documents: int
+    blocks: int
+    pieces: int
+    products: list[str]
+    warnings: list[str]
+    sources: dict[str, str]  # source_id -> content hash
+
+
+def chroma_client(path: Path):
+    import chromadb
+
+    return chromadb.PersistentClient(
+        path=str(path), settings=chromadb.Settings(anonymized_telemetry=False)
+    )
+
+
+def release_chroma() -> None:
+    """Drop Chroma's per-path client cache so a generation directory can be moved or removed."""
+    from chromadb.api.client import SharedSystemClient
+
+    SharedSystemClient.clear_system_cache()
+
+
+@contextmanager
+def writer_lock(root: Path) -> Iterator[None]:
+    """One writer per index directory; a second one fails at once with a clear message."""
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise IndexError_(
+                f"another ingest is writing {root}; wait for it to finish and run again"
+            ) from None
+        yield
+
+
+def build_index(
+    corpus: Corpus, root: Path, embeddings: MiniLMEmbeddings, settings: Settings,
+    progress: Progress | None = None,
+) -> Manifest:
+    """Embed and index a validated corpus into a new generation, then publish it atomically."""
+    progress = progress or (lambda *_: None)
+    root = Path(root)
+    with writer_lock(root):
+        gens = root / "generations"
+        gens.mkdir(exist_ok=True)
+        gen = gens / f"{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
+        tmp = gens / f".building-{gen.name}"
+        try:
+            manifest = _write_generation(corpus, tmp, embeddings, settings, progress)
+            release_chroma()
+            tmp.rename(gen)
+            _publish(root, gen)
+        except BaseException:
+            release_chroma()
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        _prune(root, keep={gen.name})
+        return manifest
+
+
+def _write_generation(
+    corpus: Corpus, out: Path, embeddings: MiniLMEmbeddings, settings: Settings,
+    progress: Progress,
+) -> Manifest:
+    out.mkdir(parents=True)
+    blocks = [b for d in corpus.documents for b in d.blocks]
+    pieces = [p for d in corpus.documents for p in d.pieces]
+    with open(out / "blocks.jsonl", "w", encoding="utf-8") as fh:
+        for b in blocks:
+            fh.write(b.model_dump_json() + "\n")
+    with open(out / "pieces.jsonl", "w", encoding="utf-8") as fh:
+        for p in pieces:
+            fh.write(p.model_dump_json() + "\n")
+    tokenizer = Tokenizer()
+    retriever = bm25s.BM25()
+    retriever.index([tokenizer(p.search_text) for p in pieces], show_progress=False)
+    retriever.save(str(out / "bm25"), show_progress=False)
+    progress("bm25", len(pieces), len(pieces))
+
+    client = chroma_client(out / "chroma")
+    col = client.create_collection(
+        COLLECTION, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+    )
+    step = settings.chroma_write_batch
+    for start in range(0, len(pieces), step):
+        batch = pieces[start:start + step]
+        vectors = embeddings.encode([p.search_text for p in batch])
+        col.add(
+            ids=[p.piece_id for p in batch], embeddings=vectors,
+            metadatas=[p.fields.to_chroma(p.block_id) for p in batch],
+            documents=[p.search_text for p in batch],
+        )
+        progress("embed", start + len(batch), len(pieces))
+    manifest = Manifest(
+        schema_version=SCHEMA_VERSION, embedding_model=MODEL_ID,
+        corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
+        documents=len(corpus.documents), blocks=len(blocks), pieces=len(pieces),
+        products=sorted(corpus.products()), warnings=list(corpus.warnings),
+        sources={d.meta.source_id: d.content_hash for d in corpus.documents},
+    )
+    (out / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+    return manifest
+
+
+def _publish(root: Path, gen: Path) -> None:
+    link_tmp = root / f".current-{uuid.uuid4().hex[:8]}"
+    os.symlink(Path("generations") / gen.name, link_tmp)
+    os.replace(link_tmp, root / "current")  # atomic on POSIX
+
+
+def _prune(root: Path, keep: set[str]) -> None:
+    """Remove generations other than the published one and the one before it."""
+    gens = sorted((root / "generations").iterdir(), key=lambda p: p.name)
+    finished = [g for g in gens if not g.name.startswith(".")]
+    keep = keep | {g.name for g in finished[-2:]}
+    for g in gens:
+        if g.name not in keep and not g.name.startswith(".building-"):
+            shutil.rmtree(g, ignore_errors=True)
+
+
+def current_generation(root: Path) -> Path:
+    link = Path(root) / "current"
+    if not link.exists():
+        raise IndexError_(
+            f"no index at {root}; build one with `situated ingest PATH --index {root}`"
+        )
+    return link.resolve()
+
+
+class Index:
+    """One opened generation: blocks, pieces, filter columns, code postings, bm25s and Chroma."""
+
+    def __init__(self, root: Path, embeddings: MiniLMEmbeddings):
+        from situated.retrievers.filter import FilterColumns  # columns live with the filter
+
+        self.root = Path(root)
+        self.generation = current_generation(self.root)
+        try:
+            self.manifest = Manifest.model_validate_json(
+                (self.generation / "manifest.json").read_text(encoding="utf-8")
+            )
+        except (OSError, ValueError) as exc:
+            raise IndexError_(f"index {root} has no readable manifest ({exc}); re-run ingest") from None
+        if self.manifest.schema_version != SCHEMA_VERSION:
+            raise IndexError_(
+                f"index {root} has schema {self.manifest.schema_version}, this version reads "
+                f"{SCHEMA_VERSION}; rebuild it with `situated ingest`"
+            )
+        if self.manifest.embedding_model != embeddings.model_id:
+            raise IndexError_(
+                f"index {root} was embedded with {self.manifest.embedding_model}, not "
+                f"{embeddings.model_id}; rebuild it with `situated ingest`"
+            )
+        self.embeddings = embeddings
+        self.tokenizer = Tokenizer()
+        self.blocks: dict[str, Block] = {}
+        for line in (self.generation / "blocks.jsonl").read_text(encoding="utf-8").splitlines():
+            b = Block.model_validate_json(line)
+            self.blocks[b.block_id] = b
+        self.pieces: list[Piece] = [
+            Piece.model_validate_json(line)
+            for line in (self.generation / "pieces.jsonl").read_text(encoding="utf-8").splitlines()
+        ]
+        self.piece_pos = {p.piece_id: i for i, p in enumerate(self.pieces)}
+        self.columns = FilterColumns([p.fields for p in self.pieces])
+        postings: dict[str, list[int]] = {}
+        primary: dict[str, list[int]] = {}
+        for i, p in enumerate(self.pieces):
+            for c in p.codes:
+                postings.setdefault(c, []).append(i)
+            if p.codes:
+                primary.setdefault(p.codes[0], []).append(i)
+        self.code_postings = {c: np.asarray(v, dtype=np.int64) for c, v in postings.items()}
+        self.code_primary = {c: np.asarray(v, dtype=np.int64) for c, v in primary.items()}
+        self.products = frozenset(self.manifest.products)
+        self.bm25 = bm25s.BM25.load(str(self.generation / "bm25"))
+        self.collection = chroma_client(self.generation / "chroma").get_collection(COLLECTION)
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+
+
+def sample_docs_dir() -> Path:
+    return Path(__file__).resolve().parents[1] / "sample" / "docs"
+
+
+def ensure_sample_index(settings: Settings, embeddings: MiniLMEmbeddings) -> Path:
+    """Index the built-in sample corpus on first use (or after it changed) into the cache dir."""
+    from situated.loaders.corpus import load_corpus
+
+    root = settings.sample_index_dir()
+    corpus = load_corpus([sample_docs_dir()])
+    try:
+        manifest = Index(root, embeddings).manifest
+        if manifest.corpus_hash == corpus.corpus_hash():
+            return root
+    except SituatedError:
+        pass
+    build_index(corpus, root, embeddings, settings)
+    return root

@@ -1,0 +1,52 @@
+"""The BM25 tokenizer: keeps identifiers whole, stems English and Russian words.
+
+`E-417`, `e417` and `E‑417` all become the token `e417` (see `normalise_code`), so a code is one
+term and never two weak ones. Other words are lower-cased, stop words dropped, and stemmed with
+the Snowball stemmer of their script: Cyrillic words with the Russian one ("возврата" and
+"возврат" meet), Latin words with the English one ("warranties" and "warranty" meet).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import Stemmer
+from bm25s.stopwords import STOPWORDS_EN_PLUS, STOPWORDS_RUSSIAN
+
+from situated.documents import normalise_code
+
+_TOKEN = re.compile(
+    r"(?P<code>(?<![\w-])[A-Za-zА-Яа-яЁё]{1,4}[-‐‑]?\d{1,6}[A-Za-z]?(?![\w-]))|(?P<word>\w+)",
+    re.UNICODE,
+)
+_CODE_PARTS = re.compile(r"([A-Za-zА-Яа-яЁё]{1,4})[-‐‑]?(\d{1,6})([A-Za-z]?)")
+_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+_STOP = frozenset(STOPWORDS_EN_PLUS) | frozenset(STOPWORDS_RUSSIAN)
+
+
+class Tokenizer:
+    """Text → BM25 terms. Deterministic, shared by ingest and query."""
+
+    def __init__(self) -> None:
+        self._en = Stemmer.Stemmer("english")
+        self._ru = Stemmer.Stemmer("russian")
+
+    @lru_cache(maxsize=200_000)  # noqa: B019 - the tokenizer lives as long as its index
+    def _stem(self, word: str) -> str:
+        if _CYRILLIC.search(word):
+            return self._ru.stemWord(word.replace("ё", "е"))
+        return self._en.stemWord(word)
+
+    def __call__(self, text: str) -> list[str]:
+        out: list[str] = []
+        for m in _TOKEN.finditer(text):
+            if m.group("code"):
+                p = _CODE_PARTS.fullmatch(m.group("code"))
+                out.append(normalise_code(p.group(1), p.group(2), p.group(3)).lower())
+                continue
+            word = m.group("word").lower()
+            if word in _STOP or (len(word) == 1 and not word.isdigit()):
+                continue
+            out.append(word if word.isdigit() else self._stem(word))
+        return out

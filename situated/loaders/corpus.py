@@ -1,0 +1,180 @@
+"""Load files into documents and validate the corpus as a whole (DESIGN "Documents").
+
+Every problem in every file is collected first; if there is any, `DocumentError` lists them all
+and nothing is returned, so an ingest publishes all or nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from situated.documents import DocumentMeta, LoadedDocument
+from situated.errors import DocumentError
+from situated.loaders.forms import build_forms
+from situated.loaders.markdown import parse_body, split_front_matter
+from situated.loaders.meta import MetaProblems, parse_meta
+from situated.loaders.parsed_json import parse_json
+from situated.loaders.pdf import parse_pdf, read_sidecar, sidecar_path
+
+SUFFIXES = (".md", ".markdown", ".pdf", ".json")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    documents: tuple[LoadedDocument, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def n_blocks(self) -> int:
+        return sum(len(d.blocks) for d in self.documents)
+
+    @property
+    def n_pieces(self) -> int:
+        return sum(len(d.pieces) for d in self.documents)
+
+    def products(self) -> set[str]:
+        return {p for d in self.documents for p in d.meta.product}
+
+    def corpus_hash(self) -> str:
+        h = hashlib.sha256()
+        for d in sorted(self.documents, key=lambda d: d.meta.source_id):
+            h.update(f"{d.meta.source_id}:{d.content_hash}\n".encode())
+        return h.hexdigest()
+
+
+def discover(paths: list[Path]) -> list[Path]:
+    """Files to ingest under the given files/directories, in a stable order."""
+    found: list[Path] = []
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise DocumentError([f"{p}: no such file or directory; check the path" for p in missing])
+    for p in paths:
+        if p.is_dir():
+            found += sorted(
+                f for f in p.rglob("*")
+                if f.is_file() and f.suffix.lower() in SUFFIXES and not f.name.startswith(".")
+            )
+        elif p.suffix.lower() in SUFFIXES:
+            found.append(p)
+        else:
+            raise DocumentError([
+                f"{p}: unsupported file type {p.suffix!r}; use one of {', '.join(SUFFIXES)}"
+            ])
+    return list(dict.fromkeys(found))
+
+
+def load_file(path: Path) -> LoadedDocument:
+    """One file → a loaded document; raises `MetaProblems` naming the file."""
+    suffix = path.suffix.lower()
+    digest = hashlib.sha256(path.read_bytes())
+    if suffix == ".pdf":
+        raw = read_sidecar(path)
+        digest.update(sidecar_path(path).read_bytes())
+        title, sections = parse_pdf(path)
+    elif suffix == ".json":
+        raw, title, sections = parse_json(path)
+        side = path.with_name(path.name + ".meta.yaml")
+        if side.exists():
+            digest.update(side.read_bytes())
+    else:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise MetaProblems([f"{path}: not UTF-8 text; save it as UTF-8"]) from None
+        raw, body = split_front_matter(text, str(path))
+        title, sections = parse_body(body)
+    meta = parse_meta(raw, str(path))
+    if meta.title is None and title:
+        meta = meta.model_copy(update={"title": title})
+    blocks, pieces = build_forms(meta, sections)
+    if not blocks:
+        raise MetaProblems([f"{path}: no text found; a document needs at least one paragraph"])
+    return LoadedDocument(
+        meta=meta, blocks=tuple(blocks), pieces=tuple(pieces), content_hash=digest.hexdigest()
+    )
+
+
+def load_corpus(paths: list[Path], on_file=None) -> Corpus:
+    """Load and validate everything under `paths`; raise `DocumentError` listing all problems."""
+    problems: list[str] = []
+    docs: list[LoadedDocument] = []
+    files = discover(paths)
+    if not files:
+        raise DocumentError([
+            f"no documents under {', '.join(map(str, paths))}; expected {', '.join(SUFFIXES)}"
+        ])
+    for f in files:
+        try:
+            docs.append(load_file(f))
+        except MetaProblems as exc:
+            problems += exc.problems
+        if on_file:
+            on_file(f)
+    problems += _duplicate_ids(docs)
+    overlap_problems, warnings = _check_families([d.meta for d in docs])
+    problems += overlap_problems
+    if problems:
+        raise DocumentError(problems)
+    return Corpus(documents=tuple(docs), warnings=tuple(warnings))
+
+
+def _duplicate_ids(docs: list[LoadedDocument]) -> list[str]:
+    by_id: dict[str, list[str]] = defaultdict(list)
+    for d in docs:
+        by_id[d.meta.source_id].append(d.meta.path)
+    return [
+        f"duplicate source_id {sid!r} in {' and '.join(paths)}; give each document its own id"
+        for sid, paths in by_id.items() if len(paths) > 1
+    ]
+
+
+def _period(m: DocumentMeta) -> str:
+    end = f"{m.valid_to}" if m.valid_to else "open end"
+    return f"[{m.valid_from or 'open start'}, {end})"
+
+
+def _check_families(metas: list[DocumentMeta]) -> tuple[list[str], list[str]]:
+    """Versions of one family and product must not overlap; gaps between them are warnings.
+
+    A version without a product applies to every product, so it is compared with all of them.
+    """
+    problems: list[str] = []
+    warnings: list[str] = []
+    families: dict[str, list[DocumentMeta]] = defaultdict(list)
+    for m in metas:
+        if m.family:
+            families[m.family].append(m)
+    lo, hi = dt.date.min, dt.date.max
+    for family, members in families.items():
+        products = {p for m in members for p in m.product} or {None}
+        reported: set[tuple[str, str]] = set()
+        for product in sorted(products, key=lambda p: p or ""):
+            group = [m for m in members if not m.product or product in m.product]
+            group.sort(key=lambda m: (m.valid_from or lo, m.source_id))
+            for i, a in enumerate(group):
+                for b in group[i + 1:]:
+                    pair = tuple(sorted((a.path, b.path)))
+                    if pair in reported:
+                        continue
+                    if (a.valid_from or lo) < (b.valid_to or hi) and (b.valid_from or lo) < (
+                        a.valid_to or hi
+                    ):
+                        reported.add(pair)
+                        problems.append(
+                            f"overlapping versions of family {family!r}"
+                            f"{f' for product {product!r}' if product else ''}: {a.path} "
+                            f"{_period(a)} and {b.path} {_period(b)}; end the older one "
+                            "(valid_to / applies_through) before the newer one starts"
+                        )
+            for a, b in zip(group, group[1:]):
+                if a.valid_to and b.valid_from and a.valid_to < b.valid_from:
+                    warnings.append(
+                        f"gap in family {family!r}{f' for product {product!r}' if product else ''}"
+                        f": nothing applies from {a.valid_to} to {b.valid_from - dt.timedelta(1)} "
+                        f"(between {a.path} and {b.path})"
+                    )
+    return problems, warnings

@@ -1,0 +1,136 @@
+"""Front matter → `DocumentMeta`, collecting every problem with the file name and the fix."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import yaml
+
+from situated.documents import DocKind, DocumentMeta, ValidFor
+
+KNOWN_KEYS = {
+    "source_id", "title", "revision", "product", "valid_from", "valid_to", "applies_through",
+    "valid_for", "family", "access", "assets", "recorded_at", "link", "kind",
+}
+_SOURCE_ID_RE = re.compile(r"^[\w][\w.\-]*$", re.UNICODE)
+
+
+class MetaProblems(Exception):
+    """Problems found in one file's metadata (collected, not raised one at a time)."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("; ".join(problems))
+
+
+def load_yaml_mapping(text: str, path: str) -> dict[str, Any]:
+    """Parse YAML with every scalar kept as a string, so dates are parsed (and checked) by us."""
+    try:
+        data = yaml.load(text, Loader=yaml.BaseLoader)  # noqa: S506 - BaseLoader builds no objects
+    except yaml.YAMLError as exc:
+        raise MetaProblems([f"{path}: metadata is not valid YAML ({exc}); fix the syntax"]) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise MetaProblems([f"{path}: metadata must be a mapping of keys, got {type(data).__name__}"])
+    return data
+
+
+def _as_list(value: Any, key: str, path: str, problems: list[str]) -> tuple[str, ...]:
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        return (value.strip(),)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(v.strip() for v in value if v.strip())
+    problems.append(f"{path}: {key} must be a string or a list of strings, got {value!r}")
+    return ()
+
+
+def _as_date(value: Any, key: str, path: str, problems: list[str]) -> dt.date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(str(value).strip())
+    except ValueError:
+        problems.append(
+            f"{path}: unreadable date {key}: {value!r}; write an ISO date such as 2026-01-01"
+        )
+        return None
+
+
+def _as_str(value: Any, key: str, path: str, problems: list[str]) -> str | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, (str, int, float)):
+        return str(value).strip()
+    problems.append(f"{path}: {key} must be a single value, got {value!r}")
+    return None
+
+
+def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
+    """Validate one document's metadata; raise `MetaProblems` listing every problem found."""
+    problems: list[str] = []
+    source_id = _as_str(raw.get("source_id"), "source_id", path, problems)
+    if not source_id:
+        problems.append(f"{path}: missing source_id; add e.g. `source_id: WARR-R2` to its metadata")
+    elif not _SOURCE_ID_RE.match(source_id):
+        problems.append(
+            f"{path}: source_id {source_id!r} may hold only letters, digits, '.', '_' and '-'"
+        )
+    valid_from = _as_date(raw.get("valid_from"), "valid_from", path, problems)
+    valid_to = _as_date(raw.get("valid_to"), "valid_to", path, problems)
+    through = _as_date(raw.get("applies_through"), "applies_through", path, problems)
+    if raw.get("valid_to") not in (None, "") and raw.get("applies_through") not in (None, ""):
+        problems.append(
+            f"{path}: both valid_to and applies_through are given; keep one "
+            "(applies_through is inclusive and means valid_to = applies_through + 1 day)"
+        )
+    elif through is not None:
+        valid_to = through + dt.timedelta(days=1)
+    if valid_from and valid_to and valid_to <= valid_from:
+        problems.append(
+            f"{path}: valid_to {valid_to} is not after valid_from {valid_from}; the period is "
+            "[valid_from, valid_to) with valid_to exclusive"
+        )
+    valid_for = ValidFor.PURCHASE_DATE
+    if raw.get("valid_for") not in (None, ""):
+        try:
+            valid_for = ValidFor.parse(str(raw["valid_for"]).strip())
+        except ValueError as exc:
+            problems.append(f"{path}: {exc}")
+    kind = DocKind.DOCUMENT
+    if raw.get("kind") not in (None, ""):
+        try:
+            kind = DocKind(str(raw["kind"]).strip())
+        except ValueError:
+            valid = ", ".join(k.value for k in DocKind)
+            problems.append(f"{path}: kind must be one of {valid}, got {raw['kind']!r}")
+    recorded_at = None
+    if raw.get("recorded_at") not in (None, ""):
+        try:
+            recorded_at = dt.datetime.fromisoformat(str(raw["recorded_at"]).strip())
+        except ValueError:
+            problems.append(
+                f"{path}: unreadable date-time recorded_at: {raw['recorded_at']!r}; "
+                "write e.g. 2026-05-04T09:30:00"
+            )
+    product = _as_list(raw.get("product"), "product", path, problems)
+    access = _as_list(raw.get("access"), "access", path, problems)
+    assets = _as_list(raw.get("assets"), "assets", path, problems)
+    title = _as_str(raw.get("title"), "title", path, problems)
+    revision = _as_str(raw.get("revision"), "revision", path, problems)
+    family = _as_str(raw.get("family"), "family", path, problems)
+    link = _as_str(raw.get("link"), "link", path, problems)
+    if problems:
+        raise MetaProblems(problems)
+    extra = {k: v for k, v in raw.items() if k not in KNOWN_KEYS}
+    return DocumentMeta(
+        source_id=source_id or "", path=path, title=title, revision=revision, product=product,
+        valid_from=valid_from, valid_to=valid_to, valid_for=valid_for, family=family,
+        access=access, assets=assets, recorded_at=recorded_at, link=link, kind=kind, extra=extra,
+    )

@@ -1,0 +1,83 @@
+"""PDF (pypdf) → `Section`s, with metadata from the sidecar `NAME.pdf.meta.yaml`.
+
+Text is extracted page by page; a line that looks like a numbered heading (`3 Bearings`,
+`4.2 Mudguards`: a number, then a short title without a final full stop) starts a section, and
+every paragraph keeps the page it was read from. Lines inside a section are joined into one
+paragraph per page; long ones are split into pieces at sentence ends later.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pypdf import PdfReader
+from pypdf.errors import PdfReadError
+
+from situated.loaders.forms import Paragraph, Section, split_heading
+from situated.loaders.meta import MetaProblems, load_yaml_mapping
+
+_HEADING_LINE = re.compile(r"^\d+(?:\.\d+)*\.?\s+\S.{0,78}$")
+
+
+def sidecar_path(pdf: Path) -> Path:
+    return pdf.with_name(pdf.name + ".meta.yaml")
+
+
+def read_sidecar(pdf: Path) -> dict:
+    side = sidecar_path(pdf)
+    if not side.exists():
+        raise MetaProblems([
+            f"{pdf}: no sidecar metadata; create {side.name} beside it with at least "
+            "`source_id: ...`"
+        ])
+    return load_yaml_mapping(side.read_text(encoding="utf-8"), str(side))
+
+
+def _is_heading(line: str) -> bool:
+    line = line.strip()
+    return bool(_HEADING_LINE.match(line)) and not line.endswith((".", ",", ";", ":"))
+
+
+def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
+    """(title from the PDF's metadata, sections)."""
+    try:
+        reader = PdfReader(str(pdf))
+        pages = [(n, page.extract_text() or "") for n, page in enumerate(reader.pages, start=1)]
+        title = reader.metadata.title if reader.metadata and reader.metadata.title else None
+    except (PdfReadError, OSError, ValueError) as exc:
+        raise MetaProblems([f"{pdf}: cannot read the PDF ({exc}); re-export it"]) from None
+    sections: list[Section] = []
+    current = Section(title=title or "Introduction")
+    pending: list[str] = []
+    pending_page: int | None = None
+
+    def flush() -> None:
+        nonlocal pending_page
+        text = " ".join(x.strip() for x in pending if x.strip())
+        if text:
+            current.elements.append(Paragraph(text=text, page=pending_page))
+        pending.clear()
+        pending_page = None
+
+    intro = current
+    for page_no, text in pages:
+        for line in text.splitlines():
+            if _is_heading(line):
+                flush()
+                number, heading = split_heading(line)
+                current = Section(title=heading, number=number, page=page_no)
+                sections.append(current)
+                continue
+            if line.strip() and title and line.strip() == title and not sections:
+                continue  # the title printed on page 1
+            if pending_page is None:
+                pending_page = page_no
+            elif pending_page != page_no:
+                flush()
+                pending_page = page_no
+            pending.append(line)
+        flush()
+    if intro.elements:
+        sections.insert(0, intro)
+    return title, [s for s in sections if s.elements]

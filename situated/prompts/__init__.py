@@ -1,0 +1,1 @@
+"""Every prompt template lives here."""

@@ -1,0 +1,132 @@
+"""One `Filter` = applicability(Situation) ∧ permission(Scope) [∧ an optional narrowing],
+compiled per backend: a Chroma `where`, a numpy mask for bm25s, and a predicate for the exact
+leg and for the final re-check of every returned piece.
+
+The permission clauses come from the scope and are always part of the filter; a caller-supplied
+narrowing (`sources`) can only remove pieces, never re-admit them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from situated.documents import (
+    FilterFields, ValidFor, asset_key, day_number, product_key, role_key,
+)
+from situated.situation import Scope, Situation
+
+
+class FilterColumns:
+    """Column arrays over all pieces (by position) that a `Filter` compiles a mask against."""
+
+    def __init__(self, fields: list[FilterFields]):
+        n = len(fields)
+        self.n = n
+        self.valid_from = np.fromiter((f.valid_from_day for f in fields), np.int64, n)
+        self.valid_to = np.fromiter((f.valid_to_day for f in fields), np.int64, n)
+        vf_codes = {v: i for i, v in enumerate(ValidFor)}
+        self.valid_for = np.fromiter((vf_codes[f.valid_for] for f in fields), np.int8, n)
+        self._vf_codes = vf_codes
+        self.product_any = np.fromiter((not f.products for f in fields), bool, n)
+        self.role_any = np.fromiter((not f.roles for f in fields), bool, n)
+        self.asset_any = np.fromiter((not f.assets for f in fields), bool, n)
+        self.source_ids = [f.source_id for f in fields]
+        self.products = self._postings(fields, "products")
+        self.roles = self._postings(fields, "roles")
+        self.assets = self._postings(fields, "assets")
+
+    @staticmethod
+    def _postings(fields: list[FilterFields], attr: str) -> dict[str, np.ndarray]:
+        acc: dict[str, list[int]] = {}
+        for i, f in enumerate(fields):
+            for v in getattr(f, attr):
+                acc.setdefault(v, []).append(i)
+        return {k: np.asarray(v, dtype=np.int64) for k, v in acc.items()}
+
+    def any_of(self, base: np.ndarray, postings: dict[str, np.ndarray], values) -> np.ndarray:
+        mask = base.copy()
+        for v in values:
+            idx = postings.get(v)
+            if idx is not None:
+                mask[idx] = True
+        return mask
+
+    def vf_code(self, vf: ValidFor) -> int:
+        return self._vf_codes[vf]
+
+
+class Filter(BaseModel):
+    """Which pieces may be searched for this request. Built once per request."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    situation: Situation = Field(default_factory=Situation)
+    scope: Scope = Field(default_factory=Scope)
+    sources: frozenset[str] | None = Field(
+        default=None, description="Optional narrowing to these source ids (never widens)."
+    )
+
+    # -- the reference semantics: every other form must agree with this ----------------------
+    def admits(self, f: FilterFields) -> bool:
+        s = self.situation
+        if s.product and f.products and s.product not in f.products:
+            return False
+        d = s.date_for(f.valid_for)
+        if d is not None and not (f.valid_from_day <= day_number(d) < f.valid_to_day):
+            return False
+        if f.roles and not (set(f.roles) & self.scope.roles):
+            return False
+        if f.assets and not (set(f.assets) & self.scope.assets):
+            return False
+        if self.sources is not None and f.source_id not in self.sources:
+            return False
+        return True
+
+    # -- Chroma ----------------------------------------------------------------------------
+    def chroma_where(self) -> dict[str, Any]:
+        clauses: list[dict[str, Any]] = []
+        s = self.situation
+        if s.product:
+            clauses.append({"$or": [{"product_any": True}, {product_key(s.product): True}]})
+        for vf in ValidFor:
+            d = s.date_for(vf)
+            if d is None:
+                continue
+            n = day_number(d)
+            clauses.append({"$or": [
+                {"valid_for": {"$ne": vf.value}},
+                {"$and": [{"valid_from_day": {"$lte": n}}, {"valid_to_day": {"$gt": n}}]},
+            ]})
+        clauses.append(_any("access_any", [role_key(r) for r in sorted(self.scope.roles)]))
+        clauses.append(_any("assets_any", [asset_key(a) for a in sorted(self.scope.assets)]))
+        if self.sources is not None:
+            clauses.append({"source_id": {"$in": sorted(self.sources) or ["\x00none"]}})
+        return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    # -- numpy mask (bm25s and the exact leg) ------------------------------------------------
+    def mask(self, cols: FilterColumns) -> np.ndarray:
+        s = self.situation
+        m = np.ones(cols.n, dtype=bool)
+        if s.product:
+            m &= cols.any_of(cols.product_any, cols.products, [s.product])
+        for vf in ValidFor:
+            d = s.date_for(vf)
+            if d is None:
+                continue
+            n = day_number(d)
+            in_period = (cols.valid_from <= n) & (n < cols.valid_to)
+            m &= (cols.valid_for != cols.vf_code(vf)) | in_period
+        m &= cols.any_of(cols.role_any, cols.roles, self.scope.roles)
+        m &= cols.any_of(cols.asset_any, cols.assets, self.scope.assets)
+        if self.sources is not None:
+            allowed = self.sources
+            m &= np.fromiter((sid in allowed for sid in cols.source_ids), bool, cols.n)
+        return m
+
+
+def _any(flag: str, keys: list[str]) -> dict[str, Any]:
+    options: list[dict[str, Any]] = [{flag: True}] + [{k: True} for k in keys]
+    return options[0] if len(options) == 1 else {"$or": options}

@@ -1,0 +1,81 @@
+"""Reciprocal rank fusion at block level, the relevance floor, and the parent swap.
+
+Fusion is keyed on the parent block id, never on text: a block's rank in a leg is the rank of
+its best piece there, and its fused score is Σ weight_leg / (rrf_k + rank_leg). Each block is
+returned once, in the rank of its best piece.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from situated.index.store import Index
+from situated.retrievers.legs import Leg, LegHit
+
+
+@dataclass
+class RankedBlock:
+    block_id: str
+    score: float  # fused
+    best_piece: int  # position of the piece that ranked the block highest
+    leg_ranks: dict[str, int] = field(default_factory=dict)
+    leg_scores: dict[str, float] = field(default_factory=dict)  # best raw score per leg
+    clears_floor: bool = False
+
+
+@dataclass(frozen=True)
+class PieceHit:
+    pos: int
+    block_id: str
+    score: float  # piece-level fused score
+
+
+@dataclass(frozen=True)
+class Floor:
+    """A piece is evidence only if one leg vouches for it with an absolute score."""
+
+    min_vector_similarity: float
+    min_bm25_score: float
+
+    def clears(self, leg: Leg, score: float) -> bool:
+        if leg is Leg.EXACT:
+            return score > 0
+        if leg is Leg.BM25:
+            return score >= self.min_bm25_score
+        return score >= self.min_vector_similarity
+
+
+def fuse(
+    index: Index, legs: dict[Leg, list[LegHit]], weights: dict[Leg, float], rrf_k: int,
+    floor: Floor,
+) -> tuple[list[RankedBlock], list[PieceHit]]:
+    blocks: dict[str, RankedBlock] = {}
+    piece_scores: dict[int, float] = {}
+    for leg, hits in legs.items():
+        w = weights.get(leg, 0.0)
+        seen: set[str] = set()
+        block_rank = 0
+        for piece_rank, hit in enumerate(hits, start=1):
+            piece = index.pieces[hit.pos]
+            piece_scores[hit.pos] = piece_scores.get(hit.pos, 0.0) + w / (rrf_k + piece_rank)
+            rb = blocks.get(piece.block_id)
+            if rb is None:
+                rb = blocks[piece.block_id] = RankedBlock(piece.block_id, 0.0, hit.pos)
+            if floor.clears(leg, hit.score):
+                rb.clears_floor = True
+            if piece.block_id in seen:
+                continue
+            seen.add(piece.block_id)
+            block_rank += 1
+            rb.score += w / (rrf_k + block_rank)
+            rb.leg_ranks[leg.value] = block_rank
+            rb.leg_scores[leg.value] = hit.score
+    for rb in blocks.values():  # the best piece is the one with the highest fused piece score
+        members = [p for p in piece_scores if index.pieces[p].block_id == rb.block_id]
+        rb.best_piece = max(members, key=lambda p: (piece_scores[p], -p))
+    ranked = sorted(blocks.values(), key=lambda b: (-b.score, b.block_id))
+    hits = sorted(
+        (PieceHit(p, index.pieces[p].block_id, s) for p, s in piece_scores.items()),
+        key=lambda h: (-h.score, h.pos),
+    )
+    return ranked, hits

@@ -1,0 +1,120 @@
+"""The three search legs. Each applies the compiled filter *before* ranking, so k results are k
+eligible results, and re-checks every piece it returns against `Filter.admits`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import Enum
+
+import numpy as np
+
+from situated.documents import extract_codes, normalise_code
+from situated.index.store import Index
+from situated.retrievers.filter import Filter
+
+
+class Leg(str, Enum):
+    EXACT = "exact"
+    BM25 = "bm25"
+    VECTOR = "vector"
+
+
+@dataclass(frozen=True)
+class LegHit:
+    pos: int  # position of the piece in the index
+    score: float  # the leg's own score (idf sum, BM25, cosine similarity)
+
+
+def _recheck(index: Index, flt: Filter, hits: list[LegHit]) -> list[LegHit]:
+    """Defence in depth: whatever a backend returned, only admitted pieces leave the leg."""
+    return [h for h in hits if flt.admits(index.pieces[h.pos].fields)]
+
+
+def _top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the k highest positive scores, best first (ties by position)."""
+    candidates = np.flatnonzero(scores > 0)
+    if candidates.size == 0:
+        return candidates
+    if candidates.size > k:
+        part = np.argpartition(-scores[candidates], k - 1)[:k]
+        candidates = candidates[part]
+    order = np.lexsort((candidates, -scores[candidates]))
+    return candidates[order]
+
+
+class ExactLeg:
+    """Identifiers (`E-417`, `R07`, `P-2`) looked up in a postings table.
+
+    A piece scores the summed idf of the query codes it contains, plus half again for the code
+    that is its record id (first column of a table row). Product ids are left to the
+    applicability filter: a product code says which documents apply, not what the question is
+    about.
+    """
+
+    def query_codes(self, index: Index, query: str) -> list[str]:
+        products = {self._norm(p) for p in index.products}
+        return [c for c in extract_codes(query) if c not in products]
+
+    @staticmethod
+    def _norm(product: str) -> str:
+        codes = extract_codes(product)
+        return codes[0] if len(codes) == 1 else product.upper()
+
+    def search(self, index: Index, query: str, flt: Filter, mask: np.ndarray, k: int) -> list[LegHit]:
+        codes = self.query_codes(index, query)
+        if not codes:
+            return []
+        scores = np.zeros(len(index), dtype=np.float64)
+        n = len(index)
+        for code in codes:
+            post = index.code_postings.get(code)
+            if post is None:
+                continue
+            idf = math.log(1 + n / len(post))
+            scores[post] += idf
+            primary = index.code_primary.get(code)
+            if primary is not None:
+                scores[primary] += 0.5 * idf
+        scores[~mask] = 0
+        return _recheck(index, flt, [LegHit(int(i), float(scores[i])) for i in _top_k(scores, k)])
+
+
+class BM25Leg:
+    """bm25s scores over all pieces, masked by the filter before the top-k is taken.
+
+    `get_scores` + our own top-k instead of `retrieve(weight_mask=...)`: the latter fills the
+    top-k with masked pieces at score 0 and raises when k exceeds the corpus size.
+    """
+
+    def search(self, index: Index, query: str, flt: Filter, mask: np.ndarray, k: int) -> list[LegHit]:
+        tokens = [t for t in index.tokenizer(query) if t in index.bm25.vocab_dict]
+        if not tokens:
+            return []
+        scores = np.asarray(index.bm25.get_scores(tokens), dtype=np.float64)
+        scores = np.where(mask, scores, 0.0)
+        return _recheck(index, flt, [LegHit(int(i), float(scores[i])) for i in _top_k(scores, k)])
+
+
+class VectorLeg:
+    """Chroma nearest neighbours under the compiled `where`; score = cosine similarity."""
+
+    def search(
+        self, index: Index, query_vec: np.ndarray, flt: Filter, admitted: int, k: int
+    ) -> list[LegHit]:
+        if admitted == 0:
+            return []
+        res = index.collection.query(
+            query_embeddings=[np.asarray(query_vec, dtype=np.float32)],
+            n_results=min(k, admitted), where=flt.chroma_where(), include=["distances"],
+        )
+        hits = [
+            LegHit(index.piece_pos[pid], 1.0 - float(dist))
+            for pid, dist in zip(res["ids"][0], res["distances"][0], strict=True)
+            if pid in index.piece_pos
+        ]
+        return _recheck(index, flt, hits)
+
+
+__all__ = ["BM25Leg", "ExactLeg", "Leg", "LegHit", "VectorLeg", "normalise_code"]

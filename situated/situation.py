@@ -1,0 +1,41 @@
+"""What the filter is built from: the asker's situation (from the question) and the caller's
+scope (from authentication only, never from the question)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from situated.documents import ValidFor
+
+
+class Situation(BaseModel):
+    """Validated facts about the asker's case; None means unknown."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    product: str | None = None
+    purchase_date: dt.date | None = None
+    request_date: dt.date | None = None
+    as_of: dt.date | None = None
+
+    def date_for(self, valid_for: ValidFor) -> dt.date | None:
+        return getattr(self, valid_for.value)
+
+    def known_facts(self) -> str:
+        parts = [f"product {self.product}"] if self.product else []
+        for vf in ValidFor:
+            d = self.date_for(vf)
+            if d:
+                parts.append(f"{vf.value.replace('_', ' ')} {d.isoformat()}")
+        return "; ".join(parts)
+
+
+class Scope(BaseModel):
+    """Roles and assets the authenticated caller holds. The empty scope reads public text only."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    roles: frozenset[str] = Field(default_factory=frozenset)
+    assets: frozenset[str] = Field(default_factory=frozenset)
