@@ -18,7 +18,7 @@ from situated.settings import Settings
 from situated.situation import Scope, Situation
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 out = Console()
 
 

@@ -22,6 +22,7 @@ import datetime as dt
 import fcntl
 import json
 import os
+import re
 import shutil
 import uuid
 from contextlib import contextmanager
@@ -98,7 +99,7 @@ def build_index(
     with writer_lock(root):
         gens = root / "generations"
         gens.mkdir(exist_ok=True)
-        gen = gens / f"{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
+        gen = gens / f"{_next_serial(gens):06d}-{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}"
         tmp = gens / f".building-{gen.name}"
         try:
             manifest = _write_generation(corpus, tmp, embeddings, settings, progress)
@@ -157,6 +158,12 @@ def _write_generation(
     return manifest
 
 
+def _next_serial(gens: Path) -> int:
+    """Generations are numbered so that name order is publish order."""
+    serials = [int(g.name[:6]) for g in gens.iterdir() if re.match(r"^\d{6}-", g.name)]
+    return max(serials, default=0) + 1
+
+
 def _publish(root: Path, gen: Path) -> None:
     link_tmp = root / f".current-{uuid.uuid4().hex[:8]}"
     os.symlink(Path("generations") / gen.name, link_tmp)
@@ -167,7 +174,7 @@ def _prune(root: Path, keep: set[str]) -> None:
     """Remove generations other than the published one and the one before it."""
     gens = sorted((root / "generations").iterdir(), key=lambda p: p.name)
     finished = [g for g in gens if not g.name.startswith(".")]
-    keep = keep | {g.name for g in finished[-2:]}
+    keep = keep | {finished[-2].name} if len(finished) >= 2 else keep
     for g in gens:
         if g.name not in keep and not g.name.startswith(".building-"):
             shutil.rmtree(g, ignore_errors=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from situated.documents import DocumentMeta, LoadedDocument
 from situated.errors import DocumentError
-from situated.loaders.forms import build_forms
+from situated.loaders.forms import PIPELINE_VERSION, build_forms
 from situated.loaders.markdown import parse_body, split_front_matter
 from situated.loaders.meta import MetaProblems, parse_meta
 from situated.loaders.parsed_json import parse_json
@@ -40,7 +40,7 @@ class Corpus:
         return {p for d in self.documents for p in d.meta.product}
 
     def corpus_hash(self) -> str:
-        h = hashlib.sha256()
+        h = hashlib.sha256(PIPELINE_VERSION.encode())
         for d in sorted(self.documents, key=lambda d: d.meta.source_id):
             h.update(f"{d.meta.source_id}:{d.content_hash}\n".encode())
         return h.hexdigest()

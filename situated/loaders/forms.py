@@ -13,6 +13,7 @@ from situated.documents import (
     Block, BlockKind, DocKind, DocumentMeta, Piece, extract_codes, normalise_code,
 )
 
+PIPELINE_VERSION = "forms-2"  # bump when blocks or pieces change shape: cached indexes rebuild
 MAX_PIECE_CHARS = 700  # MiniLM reads 256 word pieces; longer paragraphs are split by sentence
 
 
@@ -113,6 +114,9 @@ class _Builder:
         return block
 
     def add_piece(self, block: Block, text: str, extra_codes: tuple[str, ...] = ()) -> None:
+        # the document title gives every piece its context ("which product's warranty?")
+        if self.meta.title and not text.startswith(self.meta.title):
+            text = f"{self.meta.title} | {text}"
         n = self._piece_counts.get(block.block_id, 0)
         self._piece_counts[block.block_id] = n + 1
         codes = tuple(dict.fromkeys(extra_codes + extract_codes(text)))

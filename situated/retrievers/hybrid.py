@@ -53,8 +53,15 @@ class HybridSearch:
         self.floor = Floor(settings.min_vector_similarity, settings.min_bm25_score)
         self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(), VectorLeg()
 
-    def search(self, query: str, flt: Filter, k: int | None = None) -> SearchResult:
-        k = k or self.settings.leg_k
+    def search(
+        self, query: str, flt: Filter, k: int | None = None, top: int | None = None
+    ) -> SearchResult:
+        """`k` pieces per leg, then at most `top` blocks that clear the relevance floor."""
+        k = self.settings.leg_k if k is None else k
+        top = self.settings.top_blocks if top is None else top
+        if k < 1 or top < 1:
+            raise ValueError(f"k and top must be at least 1, got k={k}, top={top}")
+        k = max(k, top)
         mask = flt.mask(self.index.columns)
         admitted = int(mask.sum())
         results = {}
@@ -66,7 +73,7 @@ class HybridSearch:
             qvec = self.index.embeddings.encode_query(query) if admitted else None
             results[Leg.VECTOR] = self._vector.search(self.index, qvec, flt, admitted, k)
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k, self.floor)
-        kept = [b for b in ranked if b.clears_floor][: self.settings.top_blocks]
+        kept = [b for b in ranked if b.clears_floor][:top]
         kept_ids = {b.block_id for b in kept}
         return SearchResult(
             filter=flt, blocks=kept, hits=[h for h in hits if h.block_id in kept_ids],
@@ -97,6 +104,7 @@ class SituatedRetriever(BaseRetriever):
     scope: Scope = Field(default_factory=Scope)
     situation: Situation = Field(default_factory=Situation)
     sources: frozenset[str] | None = None
+    k: int | None = Field(default=None, ge=1, description="Blocks to return (default: settings).")
 
     @classmethod
     def build(cls, index: Index, settings: Settings, scope: Scope | None = None) -> "SituatedRetriever":
@@ -119,8 +127,10 @@ class SituatedRetriever(BaseRetriever):
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun,
         situation: Situation | None = None, sources: frozenset[str] | None = None,
+        k: int | None = None,
     ) -> list[Document]:
-        result = self.engine.search(query, self.make_filter(situation, sources))
+        top = k or self.k
+        result = self.engine.search(query, self.make_filter(situation, sources), top=top)
         return [self.engine.block_document(b) for b in result.blocks]
 
 

@@ -1,0 +1,60 @@
+"""Shared fixtures: the real MiniLM model (loaded once), the sample corpus indexed once."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from situated.app import App  # noqa: E402
+from situated.index.embeddings import MiniLMEmbeddings  # noqa: E402
+from situated.index.store import Index, build_index, sample_docs_dir  # noqa: E402
+from situated.loaders.corpus import load_corpus  # noqa: E402
+from situated.settings import Settings  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+@pytest.fixture(scope="session")
+def embeddings() -> MiniLMEmbeddings:
+    return MiniLMEmbeddings()
+
+
+@pytest.fixture(scope="session")
+def sample_root(tmp_path_factory, embeddings) -> Path:
+    root = tmp_path_factory.mktemp("sample-index")
+    settings = Settings(index_dir=root, cache_dir=root / "cache")
+    build_index(load_corpus([sample_docs_dir()]), root, embeddings, settings)
+    return root
+
+
+@pytest.fixture(scope="session")
+def sample_app(sample_root, embeddings) -> App:
+    app = App(Settings(index_dir=sample_root, cache_dir=sample_root / "cache"))
+    app.__dict__["embeddings"] = embeddings  # share the loaded model (cached_property slot)
+    return app
+
+
+@pytest.fixture(scope="session")
+def sample_index(sample_app) -> Index:
+    return sample_app.index
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def md(source_id: str | None, body: str = "## 1 Rule\n\nSome rule text.\n", **meta) -> str:
+    lines = ["---"]
+    if source_id is not None:
+        lines.append(f"source_id: {source_id}")
+    lines += [f"{k}: {v}" for k, v in meta.items()]
+    lines.append("---")
+    return "\n".join(lines) + "\n\n" + body
