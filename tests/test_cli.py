@@ -1,0 +1,78 @@
+"""`situated ask --json` honours the answer contract; bad CLI input gets a clear error."""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from situated.cli import app
+
+from conftest import SHARED
+
+pytestmark = pytest.mark.integration
+SCHEMA = json.loads((SHARED / "contract" / "answer.schema.json").read_text())
+
+
+def ask(sample_root, *args):
+    result = CliRunner().invoke(app, ["ask", *args, "--index", str(sample_root), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    jsonschema.validate(data, SCHEMA)
+    return data
+
+
+def test_ask_json_has_hits_and_evidence_within_the_contract(sample_root):
+    data = ask(sample_root, "What does error E-417 mean, and what should I check?")
+    assert data["status"] == "answered"
+    assert data["evidence"][0]["block_id"] == "ERR-CAT-1-t1"
+    assert "| E-417 |" in data["evidence"][0]["text"]
+    assert data["evidence"][0]["tokens"] > 0
+    assert {h["block_id"] for h in data["hits"]} <= {e["block_id"] for e in data["evidence"]}
+    assert data["budget"]["used"] == sum(e["tokens"] for e in data["evidence"])
+    assert data["budget"]["allowance"] == 4096 - 600 - 512
+    assert data["citations"][0]["link"] == "/documents/ERR-CAT#section-1"
+
+
+def test_ask_with_situation_returns_only_the_applicable_version(sample_root):
+    data = ask(sample_root, "What battery warranty applies to a C-3?", "--situation",
+               '{"product": "C-3", "purchase_date": "2026-03-15"}')
+    sources = {e["source_id"] for e in data["evidence"]} | {h["source_id"] for h in data["hits"]}
+    assert "WARR-R2" in sources
+    assert not sources & {"WARR-R1", "WARR-S2"}
+    assert data["situation"]["purchase_date"] == "2026-03-15"
+
+
+def test_ask_unrelated_question_is_no_evidence(sample_root):
+    data = ask(sample_root, "What is the capital of France?")
+    assert data["status"] == "no_evidence" and data["evidence"] == [] and data["hits"] == []
+
+
+def test_restricted_text_needs_the_scope_from_the_flags(sample_root):
+    q = "How do I isolate pump P-2 before work?"
+    anonymous = ask(sample_root, q)
+    assert all(e["source_id"] not in {"MAN-P2", "MAN-P4", "TCK-4711"}
+               for e in anonymous["evidence"])
+    tech = ask(sample_root, q, "--role", "technician", "--asset", "P-2")
+    sources = [e["source_id"] for e in tech["evidence"]]
+    assert sources[0] == "MAN-P2"
+    dumped = json.dumps(tech)
+    assert "MAN-P4" not in dumped
+    assert not any(t in dumped for t in ("V-41", "B-17", "BF-2"))  # P-4 manual text never
+
+
+def test_bad_situation_json_is_a_clear_error(sample_root):
+    result = CliRunner().invoke(app, ["ask", "q", "--index", str(sample_root),
+                                      "--situation", '{"purchase_date": "15/03/2026"}'])
+    assert result.exit_code == 1
+    assert "--situation is not a valid situation" in result.output
+    result = CliRunner().invoke(app, ["ask", "q", "--index", str(sample_root),
+                                      "--situation", '{"prodcut": "C-3"}'])
+    assert result.exit_code == 1 and "prodcut" in result.output
+
+
+def test_ask_on_a_missing_index_says_how_to_build_it(tmp_path):
+    result = CliRunner().invoke(app, ["ask", "q", "--index", str(tmp_path / "none")])
+    assert result.exit_code == 1 and "situated ingest" in result.output
