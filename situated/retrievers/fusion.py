@@ -7,6 +7,7 @@ returned once, in the rank of its best piece.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from situated.index.store import Index
@@ -36,13 +37,26 @@ class Floor:
 
     min_vector_similarity: float
     min_bm25_score: float
+    trust_vector: bool = True  # False when the query is outside the embedding model's language
 
     def clears(self, leg: Leg, score: float) -> bool:
         if leg is Leg.EXACT:
             return score > 0
         if leg is Leg.BM25:
             return score >= self.min_bm25_score
-        return score >= self.min_vector_similarity
+        return self.trust_vector and score >= self.min_vector_similarity
+
+
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+_LATIN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ɏ]")
+
+
+def mostly_latin(text: str) -> bool:
+    """all-MiniLM-L6-v2 was trained on English: for other scripts its cosine similarities are
+    high between unrelated texts (an off-topic Russian question scored 0.65 on the sample), so
+    there the vector leg may rank but cannot vouch for relevance on its own."""
+    letters = _LETTER.findall(text)
+    return not letters or sum(1 for c in letters if _LATIN.match(c)) >= 0.5 * len(letters)
 
 
 def fuse(

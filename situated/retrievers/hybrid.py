@@ -11,7 +11,7 @@ scope, so the permission clauses are always in the filter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -23,7 +23,7 @@ from pydantic import ConfigDict, Field
 from situated.documents import Block
 from situated.index.store import Index
 from situated.retrievers.filter import Filter
-from situated.retrievers.fusion import Floor, PieceHit, RankedBlock, fuse
+from situated.retrievers.fusion import Floor, PieceHit, RankedBlock, fuse, mostly_latin
 from situated.retrievers.legs import BM25Leg, ExactLeg, Leg, VectorLeg
 from situated.settings import Settings
 from situated.situation import Scope, Situation
@@ -72,7 +72,8 @@ class HybridSearch:
         if Leg.VECTOR in self.legs:
             qvec = self.index.embeddings.encode_query(query) if admitted else None
             results[Leg.VECTOR] = self._vector.search(self.index, qvec, flt, admitted, k)
-        ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k, self.floor)
+        floor = replace(self.floor, trust_vector=mostly_latin(query))
+        ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k, floor)
         kept = [b for b in ranked if b.clears_floor][:top]
         kept_ids = {b.block_id for b in kept}
         return SearchResult(
