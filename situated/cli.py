@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 from pydantic import ValidationError
@@ -27,7 +26,7 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
-def _settings(index: Optional[Path]) -> Settings:
+def _settings(index: Path | None) -> Settings:
     try:
         return Settings(index_dir=index)
     except ValidationError as exc:
@@ -76,10 +75,10 @@ def ingest(
 @app.command()
 def ask(
     question: str = typer.Argument(..., help="The question"),
-    index: Optional[Path] = typer.Option(None, "--index", help="Index dir (default: sample)"),
+    index: Path | None = typer.Option(None, "--index", help="Index dir (default: sample)"),
     role: list[str] = typer.Option([], "--role", help="Caller role (repeatable)"),
     asset: list[str] = typer.Option([], "--asset", help="Caller asset (repeatable)"),
-    situation: Optional[str] = typer.Option(
+    situation: str | None = typer.Option(
         None, "--situation", help='Known situation as JSON, e.g. \'{"product": "C-3"}\''
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the answer contract as JSON"),

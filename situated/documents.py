@@ -32,7 +32,7 @@ class ValidFor(str, Enum):
     AS_OF = "as_of"
 
     @classmethod
-    def parse(cls, value: str) -> "ValidFor":
+    def parse(cls, value: str) -> ValidFor:
         try:
             return cls(value)
         except ValueError:
@@ -81,7 +81,7 @@ class DocumentMeta(BaseModel):
     def date_scoped(self) -> bool:
         return self.valid_from is not None or self.valid_to is not None
 
-    def filter_fields(self) -> "FilterFields":
+    def filter_fields(self) -> FilterFields:
         return FilterFields(
             source_id=self.source_id,
             products=self.product,

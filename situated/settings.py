@@ -51,7 +51,7 @@ class Settings(BaseSettings):
     chroma_write_batch: int = Field(default=2000, ge=1, le=5461)
 
     @model_validator(mode="after")
-    def _check(self) -> "Settings":
+    def _check(self) -> Settings:
         if self.weight_exact + self.weight_bm25 + self.weight_vector <= 0:
             raise ValueError(
                 "at least one leg weight must be positive, got exact=0, bm25=0, vector=0; "

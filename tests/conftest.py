@@ -7,15 +7,15 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 
-from pathlib import Path  # noqa: E402
+from pathlib import Path
 
-import pytest  # noqa: E402
+import pytest
 
-from situated.app import App  # noqa: E402
-from situated.index.embeddings import MiniLMEmbeddings  # noqa: E402
-from situated.index.store import Index, build_index, sample_docs_dir  # noqa: E402
-from situated.loaders.corpus import load_corpus  # noqa: E402
-from situated.settings import Settings  # noqa: E402
+from situated.app import App
+from situated.index.embeddings import MiniLMEmbeddings
+from situated.index.store import Index, build_index, sample_docs_dir
+from situated.loaders.corpus import load_corpus
+from situated.settings import Settings
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

@@ -6,11 +6,10 @@ import json
 
 import jsonschema
 import pytest
+from conftest import SHARED
 from typer.testing import CliRunner
 
 from situated.cli import app
-
-from conftest import SHARED
 
 pytestmark = pytest.mark.integration
 SCHEMA = json.loads((SHARED / "contract" / "answer.schema.json").read_text())

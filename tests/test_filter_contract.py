@@ -12,7 +12,9 @@ import datetime as dt
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from conftest import md, write
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from situated.index.store import Index, build_index
 from situated.loaders.corpus import load_corpus
@@ -22,14 +24,12 @@ from situated.retrievers.legs import BM25Leg, ExactLeg, VectorLeg
 from situated.settings import Settings
 from situated.situation import Scope, Situation
 
-from conftest import md, write
-
 pytestmark = pytest.mark.integration
 
 PRODUCTS = ["A-1", "B-2", "C-3"]
 ROLES = ["r1", "r2", "r3"]
 ASSETS = ["X-1", "X-2"]
-WORDS = "pump seal battery warranty error check valve charger return tyre bearing code".split()
+WORDS = ["pump", "seal", "battery", "warranty", "error", "check", "valve", "charger", "return", "tyre", "bearing", "code"]
 QUERIES = ["pump seal check", "battery warranty", "error E-7 check", "valve X-1", "tyre return",
            "completely unrelated astronomy", "R-3 bearing"]
 D0 = dt.date(2025, 1, 1)
@@ -55,7 +55,7 @@ def _synthetic_docs(tmp_path, n_docs=40, seed=7):
         for _ in range(rnd.randint(1, 3)):
             words = rnd.choices(WORDS, k=12) + [f"E-{rnd.randint(1, 9)}", f"R-{rnd.randint(1, 4)}"]
             paras.append(" ".join(words) + ".")
-        body = f"## 1 Part\n\n" + "\n\n".join(paras) + "\n"
+        body = "## 1 Part\n\n" + "\n\n".join(paras) + "\n"
         write(tmp_path / f"d{i:02d}.md", md(f"D{i:02d}", body=body, **meta))
 
 

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from pathlib import Path
 
 import pytest
+from conftest import md, write
 
 from situated.documents import BlockKind, ValidFor, extract_codes
 from situated.index.store import sample_docs_dir
 from situated.loaders.corpus import load_corpus, load_file
 from situated.loaders.meta import MetaProblems
-
-from conftest import md, write
 
 pytestmark = pytest.mark.unit
 DOCS = sample_docs_dir()

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from conftest import md, write
 from typer.testing import CliRunner
 
 from situated.cli import app
 from situated.errors import DocumentError
 from situated.loaders.corpus import load_corpus
-
-from conftest import md, write
 
 pytestmark = pytest.mark.unit
 

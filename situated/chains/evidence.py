@@ -8,8 +8,8 @@ package), the only real tokenizer available offline here.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from enum import Enum
-from typing import Callable
 
 from pydantic import BaseModel, ConfigDict
 

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import datetime as dt
 import fcntl
-import json
 import os
 import re
 import shutil
 import uuid
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 import bm25s
 import numpy as np
@@ -122,11 +121,9 @@ def _write_generation(
     blocks = [b for d in corpus.documents for b in d.blocks]
     pieces = [p for d in corpus.documents for p in d.pieces]
     with open(out / "blocks.jsonl", "w", encoding="utf-8") as fh:
-        for b in blocks:
-            fh.write(b.model_dump_json() + "\n")
+        fh.writelines(b.model_dump_json() + "\n" for b in blocks)
     with open(out / "pieces.jsonl", "w", encoding="utf-8") as fh:
-        for p in pieces:
-            fh.write(p.model_dump_json() + "\n")
+        fh.writelines(p.model_dump_json() + "\n" for p in pieces)
     tokenizer = Tokenizer()
     retriever = bm25s.BM25()
     retriever.index([tokenizer(p.search_text) for p in pieces], show_progress=False)

@@ -10,7 +10,13 @@ import re
 from dataclasses import dataclass, field
 
 from situated.documents import (
-    Block, BlockKind, DocKind, DocumentMeta, Piece, extract_codes, normalise_code,
+    Block,
+    BlockKind,
+    DocKind,
+    DocumentMeta,
+    Piece,
+    extract_codes,
+    normalise_code,
 )
 
 PIPELINE_VERSION = "forms-2"  # bump when blocks or pieces change shape: cached indexes rebuild

@@ -37,10 +37,8 @@ def split_front_matter(text: str, path: str) -> tuple[dict, str]:
 
 def _split_row(line: str) -> tuple[str, ...]:
     inner = line.strip()
-    if inner.startswith("|"):
-        inner = inner[1:]
-    if inner.endswith("|"):
-        inner = inner[:-1]
+    inner = inner.removeprefix("|")
+    inner = inner.removesuffix("|")
     return tuple(c.strip() for c in inner.split("|"))
 
 

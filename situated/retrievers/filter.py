@@ -14,7 +14,12 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from situated.documents import (
-    FilterFields, ValidFor, asset_key, day_number, product_key, role_key,
+    FilterFields,
+    ValidFor,
+    asset_key,
+    day_number,
+    product_key,
+    role_key,
 )
 from situated.situation import Scope, Situation
 

@@ -108,12 +108,12 @@ class SituatedRetriever(BaseRetriever):
     k: int | None = Field(default=None, ge=1, description="Blocks to return (default: settings).")
 
     @classmethod
-    def build(cls, index: Index, settings: Settings, scope: Scope | None = None) -> "SituatedRetriever":
+    def build(cls, index: Index, settings: Settings, scope: Scope | None = None) -> SituatedRetriever:
         return cls(engine=HybridSearch(index, settings), scope=scope or Scope())
 
     def with_situation(
         self, situation: Situation, sources: frozenset[str] | None = None
-    ) -> "SituatedRetriever":
+    ) -> SituatedRetriever:
         """A copy bound to one request's situation (the scope is kept as it is)."""
         return self.model_copy(update={"situation": situation, "sources": sources})
 
