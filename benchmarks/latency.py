@@ -43,10 +43,9 @@ from situated.settings import Settings
 from situated.situation import Scope, Situation
 
 HERE = Path(__file__).resolve().parent
-SUBJECTS = "pump battery charger valve motor brake seal bearing display sensor frame tyre".split()
-ACTIONS = "inspect replace clean torque calibrate lubricate align test record reset".split()
-PLACES = "at the annual service|after a repair|before shipping|when the alarm sounds|" \
-         "every 500 hours|if the casing was opened|during assembly|after a crash".split("|")
+SUBJECTS = ["pump", "battery", "charger", "valve", "motor", "brake", "seal", "bearing", "display", "sensor", "frame", "tyre"]
+ACTIONS = ["inspect", "replace", "clean", "torque", "calibrate", "lubricate", "align", "test", "record", "reset"]
+PLACES = ["at the annual service", "after a repair", "before shipping", "when the alarm sounds", "every 500 hours", "if the casing was opened", "during assembly", "after a crash"]
 PRODUCTS = [f"M-{i}" for i in range(10)]
 
 
@@ -148,7 +147,7 @@ class QueryEmbedder:
 
 def percentile(xs: list[float], p: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 def run_size(n: int, n_queries: int, emb: MiniLMEmbeddings, sentences, vecs, rnd) -> dict:

@@ -137,7 +137,7 @@ def test_filter_excluding_almost_everything_with_large_k(synth):
 
 
 def test_the_request_filter_reaches_every_leg(synth, monkeypatch):
-    index, engine = synth
+    _index, engine = synth
     seen = {}
     for cls in (ExactLeg, BM25Leg, VectorLeg):
         original = cls.search

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import itertools
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,7 +171,7 @@ def _check_families(metas: list[DocumentMeta]) -> tuple[list[str], list[str]]:
                             f"{_period(a)} and {b.path} {_period(b)}; end the older one "
                             "(valid_to / applies_through) before the newer one starts"
                         )
-            for a, b in zip(group, group[1:]):
+            for a, b in itertools.pairwise(group):
                 if a.valid_to and b.valid_from and a.valid_to < b.valid_from:
                     warnings.append(
                         f"gap in family {family!r}{f' for product {product!r}' if product else ''}"

@@ -25,8 +25,8 @@ def split_front_matter(text: str, path: str) -> tuple[dict, str]:
     text = text.lstrip("\ufeff")
     if not text.startswith("---"):
         raise MetaProblems([
-            f"{path}: no YAML front matter; start the file with a `---` block holding at least "
-            "`source_id: ...`"
+            (f"{path}: no YAML front matter; start the file with a `---` block holding at least "
+            "`source_id: ...`")
         ])
     lines = text.splitlines()
     for i in range(1, len(lines)):

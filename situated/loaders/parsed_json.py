@@ -52,8 +52,8 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
         raise MetaProblems([f"{path}: not valid JSON ({exc})"]) from None
     if not isinstance(data, dict) or not isinstance(data.get("sections"), list):
         raise MetaProblems([
-            f"{path}: parsed JSON must be an object with a `sections` list (see README "
-            "'Parsed JSON schema')"
+            (f"{path}: parsed JSON must be an object with a `sections` list (see README "
+            "'Parsed JSON schema')")
         ])
     side = path.with_name(path.name + ".meta.yaml")
     if isinstance(data.get("metadata"), dict):
@@ -62,8 +62,8 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
         raw_meta = load_yaml_mapping(side.read_text(encoding="utf-8"), str(side))
     else:
         raise MetaProblems([
-            f"{path}: no metadata; add a `metadata` object with at least `source_id` or a "
-            f"sidecar {side.name}"
+            (f"{path}: no metadata; add a `metadata` object with at least `source_id` or a "
+            f"sidecar {side.name}")
         ])
     problems: list[str] = []
     sections: list[Section] = []

@@ -28,8 +28,8 @@ def read_sidecar(pdf: Path) -> dict:
     side = sidecar_path(pdf)
     if not side.exists():
         raise MetaProblems([
-            f"{pdf}: no sidecar metadata; create {side.name} beside it with at least "
-            "`source_id: ...`"
+            (f"{pdf}: no sidecar metadata; create {side.name} beside it with at least "
+            "`source_id: ...`")
         ])
     return load_yaml_mapping(side.read_text(encoding="utf-8"), str(side))
 
