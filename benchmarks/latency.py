@@ -205,7 +205,12 @@ def main() -> None:
     emb = MiniLMEmbeddings()
     sentences = pool(rnd)
     vecs = emb.encode(sentences)
-    rows = [run_size(n, args.queries, emb, sentences, vecs, rnd) for n in args.sizes]
+    rows = []
+    args.out.mkdir(parents=True, exist_ok=True)
+    for n in args.sizes:
+        rows.append(run_size(n, args.queries, emb, sentences, vecs, rnd))
+        print(json.dumps(rows[-1]), flush=True)  # each size as soon as it is measured
+        (args.out / "latency.json").write_text(json.dumps(rows, indent=2))
     t = Table(title="Filtered hybrid query latency (filter admits ~10%)")
     for c in ("pieces", "admitted", "ours p50/p95 ms", "stock p50/p95 ms", "p50 speed-up",
               "stock kept by filter", "top-5 overlap"):
@@ -217,8 +222,6 @@ def main() -> None:
                   f"{r['p50_speedup']:.1f}x", f"{r['stock_results_surviving_filter']:.1%}",
                   f"{r['top5_overlap_with_filtered_stock']:.1%}")
     Console().print(t)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "latency.json").write_text(json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":

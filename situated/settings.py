@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     # retrieval
     leg_k: int = Field(default=20, ge=1, description="Pieces each leg returns.")
     top_blocks: int = Field(default=6, ge=1, description="Blocks the fused retriever returns.")
-    rrf_k: int = Field(default=60, ge=1)
+    rrf_k: int = Field(default=10, ge=1, description="Tuned on SciFact train queries.")
     weight_exact: float = Field(default=1.5, ge=0)
     weight_bm25: float = Field(default=1.0, ge=0)
     weight_vector: float = Field(default=1.0, ge=0)

@@ -101,8 +101,11 @@ def test_no_leg_returns_a_piece_outside_the_filter(synth, flt, query, k):
     admitted = int(mask.sum())
     exact = ExactLeg().search(index, query, flt, mask, k)
     bm25 = BM25Leg().search(index, query, flt, mask, k)
-    vector = VectorLeg().search(index, index.embeddings.encode_query(query), flt, admitted, k)
-    for hits in (exact, bm25, vector):
+    qvec = index.embeddings.encode_query(query)
+    vector = VectorLeg().search(index, qvec, flt, admitted, k)  # compiled `where` path
+    oversampled = VectorLeg(oversample=3).search(index, qvec, flt, admitted, k, mask)
+    assert len(oversampled) == len(vector)
+    for hits in (exact, bm25, vector, oversampled):
         assert all(flt.admits(index.pieces[h.pos].fields) for h in hits)
         assert len({h.pos for h in hits}) == len(hits) <= k
     # k results are k eligible results: filtering happens before ranking

@@ -71,7 +71,7 @@ class HybridSearch:
             results[Leg.BM25] = self._bm25.search(self.index, query, flt, mask, k)
         if Leg.VECTOR in self.legs:
             qvec = self.index.embeddings.encode_query(query) if admitted else None
-            results[Leg.VECTOR] = self._vector.search(self.index, qvec, flt, admitted, k)
+            results[Leg.VECTOR] = self._vector.search(self.index, qvec, flt, admitted, k, mask)
         floor = replace(self.floor, trust_vector=mostly_latin(query))
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k, floor)
         kept = [b for b in ranked if b.clears_floor][:top]

@@ -98,16 +98,38 @@ class BM25Leg:
 
 
 class VectorLeg:
-    """Chroma nearest neighbours under the compiled `where`; score = cosine similarity."""
+    """Chroma nearest neighbours among the admitted pieces; score = cosine similarity.
+
+    Chroma's metadata `where` is evaluated row by row (68 ms at 10k pieces here against 1.7 ms
+    for an unfiltered query), so the leg first asks Chroma for `oversample × k` unfiltered
+    neighbours and keeps the admitted ones (mask lookup); only when fewer than k survive does it
+    run the query with the compiled `where`. Either way the k results are the k nearest
+    *admitted* pieces, as with a pre-filtered query.
+    """
+
+    def __init__(self, oversample: int = 20):
+        self.oversample = oversample
 
     def search(
-        self, index: Index, query_vec: np.ndarray, flt: Filter, admitted: int, k: int
+        self, index: Index, query_vec: np.ndarray, flt: Filter, admitted: int, k: int,
+        mask: np.ndarray | None = None,
     ) -> list[LegHit]:
         if admitted == 0:
             return []
+        want = min(k, admitted)
+        vec = [np.asarray(query_vec, dtype=np.float32)]
+        if mask is not None and self.oversample > 1:
+            n = min(len(index), want * self.oversample)
+            res = index.collection.query(query_embeddings=vec, n_results=n, include=["distances"])
+            hits = [
+                LegHit(pos, 1.0 - float(dist))
+                for pid, dist in zip(res["ids"][0], res["distances"][0], strict=True)
+                if (pos := index.piece_pos.get(pid)) is not None and mask[pos]
+            ][:want]
+            if len(hits) == want or n >= len(index):
+                return _recheck(index, flt, hits)
         res = index.collection.query(
-            query_embeddings=[np.asarray(query_vec, dtype=np.float32)],
-            n_results=min(k, admitted), where=flt.chroma_where(), include=["distances"],
+            query_embeddings=vec, n_results=want, where=flt.chroma_where(), include=["distances"],
         )
         hits = [
             LegHit(index.piece_pos[pid], 1.0 - float(dist))
