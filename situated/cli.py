@@ -85,40 +85,54 @@ def ask(
 ) -> None:
     """Answer a question from the evidence that applies to the asker."""
     from situated.app import App
-    from situated.chains.evidence import search_answer
+    from situated.chains.ask import build_ask_chain
 
     if not question.strip():
         _fail("the question is empty; pass the question text as the first argument")
     try:
-        sit = Situation.model_validate_json(situation) if situation else Situation()
+        sit = Situation.model_validate_json(situation) if situation else None
     except ValidationError as exc:
-        _fail(f"--situation is not a valid situation ({exc.errors()[0]['msg']} at "
-              f"{exc.errors()[0]['loc']}); use keys product, purchase_date, request_date, "
-              "as_of with ISO dates")
+        first = exc.errors()[0]
+        _fail(f"--situation is not a valid situation ({first['msg']} at {first['loc']}); use "
+              "keys product, purchase_date, request_date, as_of with ISO dates")
         return
     scope = Scope(roles=frozenset(role), assets=frozenset(asset))
     try:
         application = App(_settings(index))
-        result = application.search(question, sit, scope)
-        answer = search_answer(application.index, sit, result)
-    except SituatedError as exc:
+        answer = build_ask_chain(application).invoke(
+            {"question": question, "situation": sit, "scope": scope})
+    except (SituatedError, ValueError) as exc:
         _fail(str(exc))
         return
     if as_json:
         sys.stdout.write(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
         sys.stdout.write("\n")
         return
-    out.print(f"[bold]{answer.status.value}[/]: {answer.answer}", highlight=False)
-    if answer.evidence:
-        table = Table(title="Evidence")
-        for col in ("label", "block", "section", "page", "tokens"):
+    _print_answer(answer)
+
+
+def _print_answer(answer) -> None:
+    colour = {"answered": "green", "clarify": "yellow", "no_evidence": "blue",
+              "withheld": "red"}[answer.status.value]
+    out.print(f"[bold {colour}]{answer.status.value}[/]", highlight=False)
+    out.print(answer.answer, highlight=False)
+    if answer.missing:
+        out.print(f"missing: {', '.join(answer.missing)}", highlight=False)
+    known = {k: v for k, v in answer.situation.model_dump(mode="json").items() if v}
+    if known:
+        out.print(f"situation: {json.dumps(known, ensure_ascii=False)}", highlight=False)
+    if answer.citations:
+        table = Table(title="Sources")
+        for col in ("label", "source", "section", "link"):
             table.add_column(col)
-        for e in answer.evidence:
-            table.add_row(e.label, e.block_id, e.section or "", str(e.page or ""), str(e.tokens))
+        for c in answer.citations:
+            table.add_row(c.label, c.source_id, c.section or "", c.link)
         out.print(table)
     if answer.budget:
         b = answer.budget
-        out.print(f"budget: {b.used}/{b.allowance} tokens (window {b.window})", highlight=False)
+        out.print(f"budget: {b.used} of {b.allowance} evidence tokens used "
+                  f"(window {b.window} − input {b.reserved_input} − output "
+                  f"{b.reserved_output}); {len(answer.evidence)} block(s)", highlight=False)
 
 
 def main() -> None:  # pragma: no cover

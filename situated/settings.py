@@ -24,6 +24,28 @@ class FusionMethod(str, Enum):
     RRF = "rrf"
 
 
+class BudgetPolicy(str, Enum):
+    """How blocks are packed into the evidence allowance."""
+
+    PREFIX = "prefix"  # whole blocks in rank order until the next would not fit (default)
+    SKIP_OVERSIZED = "skip_oversized"  # skip a block that does not fit, try the next ones
+
+    @classmethod
+    def parse(cls, value: str) -> "BudgetPolicy":
+        try:
+            return cls(value)
+        except ValueError:
+            valid = ", ".join(v.value for v in cls)
+            raise ValueError(f"budget policy must be one of {valid}, got {value!r}") from None
+
+
+class ModelKind(str, Enum):
+    """Which chat model answers."""
+
+    EXTRACTIVE = "extractive"  # offline default: quotes the most relevant evidence sentences
+    OPENAI = "openai"  # any OpenAI-compatible endpoint (base_url + model + key from env)
+
+
 class Settings(BaseSettings):
     """Every tunable of the application, validated at construction."""
 
@@ -46,6 +68,26 @@ class Settings(BaseSettings):
     min_vector_similarity: float = Field(default=0.35, ge=-1, le=1)
     min_bm25_score: float = Field(default=2.0, ge=0)
 
+    # budget (tokens)
+    window: int = Field(default=4096, ge=1)
+    reserved_input: int = Field(default=600, ge=0)
+    reserved_output: int = Field(default=512, ge=0)
+    budget_policy: BudgetPolicy = BudgetPolicy.PREFIX
+    token_margin: float = Field(
+        default=1.15, ge=1.0, description="Multiplier on counts when the model's own tokenizer "
+        "is not available offline (OpenAI-compatible models are counted with MiniLM's).")
+
+    # chat model
+    model: ModelKind = ModelKind.EXTRACTIVE
+    openai_base_url: str | None = None
+    openai_model: str = "gpt-4o-mini"
+    openai_api_key_env: str = Field(default="OPENAI_API_KEY",
+                                    description="Environment variable holding the key.")
+    use_model_for_extraction: bool = Field(
+        default=False, description="Extract the situation with the chat model (structured "
+        "output) instead of the offline rules.")
+    max_question_chars: int = Field(default=2000, ge=1)
+
     # ingest
     embed_batch_size: int = Field(default=64, ge=1)
     chroma_write_batch: int = Field(default=2000, ge=1, le=5461)
@@ -57,7 +99,22 @@ class Settings(BaseSettings):
                 "at least one leg weight must be positive, got exact=0, bm25=0, vector=0; "
                 "set SITUATED_WEIGHT_BM25=1 (or another weight)"
             )
+        if self.reserved_input + self.reserved_output >= self.window:
+            raise ValueError(
+                f"reserved_input ({self.reserved_input}) + reserved_output "
+                f"({self.reserved_output}) must be below window ({self.window}), leaving room "
+                "for evidence; raise SITUATED_WINDOW or lower the reserves"
+            )
+        if self.model is ModelKind.OPENAI and not self.openai_base_url:
+            raise ValueError(
+                "model 'openai' needs openai_base_url; set SITUATED_OPENAI_BASE_URL, e.g. "
+                "http://127.0.0.1:8000/v1"
+            )
         return self
+
+    @property
+    def allowance(self) -> int:
+        return self.window - self.reserved_input - self.reserved_output
 
     def sample_index_dir(self) -> Path:
         return self.cache_dir / "sample-index"

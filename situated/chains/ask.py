@@ -1,0 +1,132 @@
+"""The whole answer chain: extract → validate → search (filter in every leg) → route →
+budget → labelled prompt → chat model → citation parser, as one Runnable.
+
+Input `{question, situation?, scope}`; the scope must come from authentication (CLI flags,
+the server's API key). Output: the `Answer` contract. On the clarify and no-evidence routes the
+model is never called.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import Runnable, RunnableBranch, RunnableLambda
+from pydantic import BaseModel, ConfigDict, Field
+
+from situated.chains.budget import margin_counter
+from situated.chains.citations import parse_citations
+from situated.chains.contract import Answer, BudgetOut, Status, situation_out
+from situated.chains.evidence import hits_of, pack_evidence
+from situated.chains.extract import Clock, extraction_runnable
+from situated.chains.route import Route, decide
+from situated.models import ExtractiveChatModel, make_chat_model
+from situated.prompts.answer import ANSWER_PROMPT, evidence_label_line
+from situated.retrievers.filter import Filter
+from situated.situation import Scope, Situation
+
+log = logging.getLogger("situated.ask")
+
+
+class AskInput(BaseModel):
+    """One question, the situation carried from a previous clarification, the caller scope."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(min_length=1)
+    situation: Situation | None = None
+    scope: Scope = Field(default_factory=Scope)
+
+
+def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None = None
+                    ) -> Runnable[AskInput | dict[str, Any], Answer]:
+    """The full chain over an `App` (its settings, index and engine)."""
+    settings = app.settings
+    index = app.index
+    model = model if model is not None else make_chat_model(settings)
+    clock = clock or dt.date.today
+    extractor = extraction_runnable(
+        index.products, clock, model if settings.use_model_for_extraction else None)
+    count = index.embeddings.count_tokens
+    if not isinstance(model, ExtractiveChatModel):
+        count = margin_counter(count, settings.token_margin)
+
+    def prepare(inp: AskInput | dict[str, Any]) -> dict[str, Any]:
+        inp = inp if isinstance(inp, AskInput) else AskInput.model_validate(inp)
+        question = inp.question.strip()
+        if not question:
+            raise ValueError("the question is empty; ask something")
+        if len(question) > settings.max_question_chars:
+            raise ValueError(
+                f"the question has {len(question)} characters, more than the "
+                f"{settings.max_question_chars} allowed; shorten it")
+        return {"question": question, "situation": inp.situation, "scope": inp.scope}
+
+    def search(x: dict[str, Any]) -> dict[str, Any]:
+        validated = x["validated"]
+        result = app.engine.search(
+            x["question"], Filter(situation=validated.situation, scope=x["scope"]))
+        decision = decide(index, result, validated.situation, validated.partial)
+        log.debug("route=%s blocks=%s", decision.route.value,
+                  [b.block_id for b in result.blocks])
+        return {**x, "result": result, "decision": decision}
+
+    def stop(x: dict[str, Any]) -> Answer:
+        d = x["decision"]
+        status = Status.CLARIFY if d.route is Route.CLARIFY else Status.NO_EVIDENCE
+        return Answer(status=status, answer=d.message, missing=d.missing,
+                      situation=situation_out(x["validated"].situation), citations=[],
+                      evidence=[], hits=hits_of(index, x["result"]), budget=None)
+
+    def build_prompt(x: dict[str, Any]) -> dict[str, Any]:
+        evidence = pack_evidence(index, x["result"], settings.allowance, count,
+                                 settings.budget_policy)
+        blocks = "\n\n".join(
+            evidence_label_line(e.label, e.source_id, e.section, e.page) + "\n" + e.text
+            for e in evidence)
+        facts = x["validated"].situation.known_facts() or "none"
+        messages = ANSWER_PROMPT.invoke(
+            {"facts": facts, "evidence": blocks, "question": x["question"]})
+        log.debug("prompt labels=%s", [(e.label, e.block_id) for e in evidence])
+        return {**x, "evidence": evidence, "messages": messages}
+
+    def call_model(x: dict[str, Any]) -> dict[str, Any]:
+        if not x["evidence"]:  # nothing fits the allowance: do not call the model
+            return {**x, "reply": None}
+        reply = model.invoke(x["messages"])
+        return {**x, "reply": str(reply.content)}
+
+    def finish(x: dict[str, Any]) -> Answer:
+        evidence = x["evidence"]
+        budget = BudgetOut(window=settings.window, reserved_input=settings.reserved_input,
+                           reserved_output=settings.reserved_output,
+                           allowance=settings.allowance, used=sum(e.tokens for e in evidence))
+        situation = situation_out(x["validated"].situation)
+        hits = hits_of(index, x["result"])
+        if x["reply"] is None:
+            return Answer(status=Status.NO_EVIDENCE, missing=[], situation=situation,
+                          answer="The best evidence is larger than the evidence allowance "
+                                 f"({settings.allowance} tokens); raise the window or use the "
+                                 "skip_oversized budget policy.",
+                          citations=[], evidence=[], hits=hits, budget=budget)
+        parsed = parse_citations(x["reply"], evidence, index)
+        return Answer(status=parsed.status, answer=parsed.answer, missing=[],
+                      situation=situation, citations=parsed.citations, evidence=evidence,
+                      hits=hits, budget=budget)
+
+    answer_path = (RunnableLambda(build_prompt, name="budget_and_prompt")
+                   | RunnableLambda(call_model, name="chat_model")
+                   | RunnableLambda(finish, name="parse_citations"))
+    return (
+        RunnableLambda(prepare, name="prepare")
+        | RunnableLambda(lambda x: {**x, "validated": extractor.invoke(
+            {"question": x["question"], "situation": x["situation"]})}, name="extract")
+        | RunnableLambda(search, name="search")
+        | RunnableBranch(
+            (lambda x: x["decision"].route is not Route.ANSWER,
+             RunnableLambda(stop, name="route_stop")),
+            answer_path,
+        )
+    ).with_config(run_name="situated_ask")

@@ -1,0 +1,187 @@
+"""Extraction of the asker's situation behind one Runnable, and its validation in code.
+
+Two extractors return the same `ExtractedSituation`: a chat model with structured output
+(`EXTRACTION_PROMPT | model.with_structured_output(ExtractedSituation)`), or the offline
+rule-based extractor. Whatever they propose goes through `validate_extraction`, which keeps only
+values grounded in the question and known to the index: an unknown product, an impossible or
+unreadable date, or a value absent from the question counts as missing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import Runnable, RunnableLambda
+from pydantic import BaseModel, ConfigDict, Field
+
+from situated.chains.dates import NOW, ROLE_CUES, DateRole, find_dates
+from situated.documents import extract_codes
+from situated.index.text import Tokenizer
+from situated.prompts.extraction import EXTRACTION_PROMPT
+from situated.situation import Situation
+
+Clock = Callable[[], dt.date]
+
+
+class ExtractedSituation(BaseModel):
+    """What an extractor proposes (structured-output schema; nothing here is trusted yet)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    product: str | None = Field(None, description="Product name or id as written, else null.")
+    purchase_date: str | None = Field(None, description="YYYY-MM-DD when fully stated, else null.")
+    request_date: str | None = Field(None, description="YYYY-MM-DD when fully stated, else null.")
+    as_of: str | None = Field(None, description="YYYY-MM-DD when fully stated, else null.")
+    partial_dates: list[str] = Field(
+        default_factory=list, description="Dates written without a year, copied as written.")
+    asks_about_now: bool = Field(False, description="True only if the question says today/now.")
+
+
+@dataclass
+class Validated:
+    """A validated situation plus what the router needs to know about what was not usable."""
+
+    situation: Situation
+    partial: dict[str, str] = field(default_factory=dict)  # role -> text ("15 March")
+    notes: list[str] = field(default_factory=list)  # what was dropped and why
+
+
+class ProductMatcher:
+    """Finds the index's products in a question: codes by normalised form (`c3` = `C-3`), names
+    by their stemmed words, so "тарифу «Старт»" finds `Старт`."""
+
+    def __init__(self, products: frozenset[str] | set[str]):
+        self._tok = Tokenizer()
+        self.products = sorted(products)
+        self._keys = {p: self._key(p) for p in self.products}
+
+    def _key(self, text: str) -> tuple[str, ...]:
+        codes = extract_codes(text)
+        if codes and len(codes) == 1 and len(text) <= 12:
+            return (codes[0].lower(),)
+        return tuple(self._tok(text))
+
+    def find(self, question: str) -> list[str]:
+        q_codes = {c.lower() for c in extract_codes(question)}
+        q_terms = set(self._tok(question)) | q_codes
+        return [p for p, key in self._keys.items() if key and set(key) <= q_terms]
+
+    def resolve(self, proposed: str) -> str | None:
+        """A proposed product string → the index's product id, or None if unknown."""
+        key = self._key(proposed)
+        for p, k in self._keys.items():
+            if k and (k == key or p.casefold() == proposed.strip().casefold()):
+                return p
+        return None
+
+
+def rule_extract(question: str, matcher: ProductMatcher) -> ExtractedSituation:
+    """The offline extractor: English and Russian date forms, products known to the index."""
+    found = matcher.find(question)
+    dates: dict[str, str] = {}
+    partial: list[str] = []
+    unlabeled: list[dt.date] = []
+    for m in find_dates(question):
+        if m.partial:
+            partial.append(m.text)
+        elif m.value is not None:
+            if m.role is None:
+                unlabeled.append(m.value)
+            else:
+                dates.setdefault(m.role.value, m.value.isoformat())
+        elif m.invalid:
+            role = (m.role or DateRole.PURCHASE).value
+            dates.setdefault(role, m.text)  # kept as written; validation rejects it
+    # a complete date with no cue is a purchase date, the same default documents use
+    if unlabeled and DateRole.PURCHASE.value not in dates and len(unlabeled) == 1:
+        dates[DateRole.PURCHASE.value] = unlabeled[0].isoformat()
+    return ExtractedSituation(
+        product=found[0] if len(found) == 1 else None, partial_dates=partial,
+        asks_about_now=bool(NOW.search(question)), **dates,
+    )
+
+
+def _grounded_date(value: dt.date, question: str) -> bool:
+    if any(m.value == value for m in find_dates(question)):
+        return True
+    return str(value.year) in question and re.search(rf"(?<!\d)0?{value.day}(?!\d)", question)
+
+
+def validate_extraction(
+    proposed: ExtractedSituation, question: str, matcher: ProductMatcher, clock: Clock,
+    carried: Situation | None = None,
+) -> Validated:
+    """Keep only what the question states and the index knows; merge over the carried turn."""
+    notes: list[str] = []
+    base = (carried or Situation()).model_dump()
+    product = None
+    if proposed.product:
+        product = matcher.resolve(proposed.product)
+        if product is None:
+            notes.append(f"product {proposed.product!r} is not a product of this index")
+        elif product not in matcher.find(question):
+            notes.append(f"product {proposed.product!r} is not in the question")
+            product = None
+    if product:
+        base["product"] = product
+    for role in DateRole:
+        raw = getattr(proposed, role.value)
+        if not raw:
+            continue
+        try:
+            value = dt.date.fromisoformat(str(raw).strip())
+        except ValueError:
+            notes.append(f"{role.value} {raw!r} is not a valid date")
+            continue
+        if not _grounded_date(value, question):
+            notes.append(f"{role.value} {raw} is not in the question")
+            continue
+        base[role.value] = value
+    if proposed.asks_about_now and NOW.search(question):
+        today = clock()
+        base["as_of"] = base["as_of"] or today
+        if ROLE_CUES[DateRole.REQUEST].search(question):  # "can I return it now?"
+            base["request_date"] = base["request_date"] or today
+    partial: dict[str, str] = {}
+    for text in proposed.partial_dates:
+        mention = next((m for m in find_dates(question) if m.text == text and m.partial), None)
+        if mention is None and text not in question:
+            notes.append(f"partial date {text!r} is not in the question")
+            continue
+        role = (mention.role if mention and mention.role else DateRole.PURCHASE).value
+        if base.get(role) is None:
+            partial.setdefault(role, text)
+    return Validated(situation=Situation(**base), partial=partial, notes=notes)
+
+
+def extraction_runnable(
+    products: frozenset[str], clock: Clock, model: BaseChatModel | None = None,
+) -> Runnable[dict[str, Any], Validated]:
+    """`{question, situation?}` → `Validated`. With a chat model the proposal comes from
+    structured output; without one from `rule_extract`. Validation is the same for both."""
+    matcher = ProductMatcher(products)
+    if model is not None:
+        propose: Runnable = (
+            RunnableLambda(lambda x: {"question": x["question"],
+                                      "products": ", ".join(matcher.products) or "none"})
+            | EXTRACTION_PROMPT
+            | model.with_structured_output(ExtractedSituation, method="function_calling")
+        )
+    else:
+        propose = RunnableLambda(lambda x: rule_extract(x["question"], matcher),
+                                 name="rule_extract")
+
+    def _validate(x: dict[str, Any]) -> Validated:
+        proposed = x["proposed"]
+        if isinstance(proposed, dict):
+            proposed = ExtractedSituation.model_validate(proposed)
+        return validate_extraction(proposed, x["question"], matcher, clock, x.get("situation"))
+
+    from langchain_core.runnables import RunnablePassthrough
+
+    return RunnablePassthrough.assign(proposed=propose) | RunnableLambda(
+        _validate, name="validate_situation")

@@ -1,0 +1,137 @@
+"""Chat models from one factory driven by settings.
+
+* `ExtractiveChatModel` (offline default): answers with the evidence sentences that share the
+  most words with the question, each followed by its block's label. Deterministic and honest:
+  it can only quote what it was given, so it never invents a fact; it also cannot reason, so it
+  answers "what does the document say" better than "compare" or "compute" questions.
+* Any OpenAI-compatible endpoint through `langchain-openai` (`base_url`, model name, key from
+  the environment variable named in settings). No tools are ever bound.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from typing import Any, Iterator
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from pydantic import ConfigDict, PrivateAttr
+
+from situated.errors import ConfigError
+from situated.index.text import Tokenizer
+from situated.settings import ModelKind, Settings
+
+_BLOCK_HEAD = re.compile(r"^\[(S\d+)\] .*$", re.MULTILINE)
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+(?=[A-ZА-ЯЁ0-9«\"(])")
+NO_ANSWER = "The evidence I was given does not answer this question."
+
+
+def _units(block_text: str) -> list[str]:
+    """Sentences of paragraphs; table rows rendered as `Header: cell; ...`."""
+    lines = block_text.splitlines()
+    header: list[str] | None = None
+    out: list[str] = []
+    for line in lines[1:] if lines else []:  # first line is the section heading
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith("|"):
+            cells = [c.strip() for c in s.strip("|").split("|")]
+            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells):
+                continue
+            if header is None:
+                header = cells
+                continue
+            out.append("; ".join(f"{h}: {c}" for h, c in zip(header, cells, strict=False)))
+        elif s.lower().startswith(("scope:", "image:", "page:")):
+            continue
+        else:
+            out += [p.strip() for p in _SENTENCE.split(s) if p.strip()]
+    return out
+
+
+class ExtractiveChatModel(BaseChatModel):
+    """Quotes the most relevant evidence sentences with their labels (see module doc)."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    max_sentences: int = 3
+    _tok: Tokenizer = PrivateAttr(default_factory=Tokenizer)
+
+    @property
+    def _llm_type(self) -> str:
+        return "situated-extractive"
+
+    def answer(self, prompt: str) -> str:
+        question = prompt.rsplit("Question:", 1)[-1].strip()
+        evidence = prompt.split("Evidence:", 1)[-1].rsplit("Question:", 1)[0]
+        q_terms = set(self._tok(question))
+        heads = list(_BLOCK_HEAD.finditer(evidence))
+        units: list[tuple[int, int, str, str, set[str]]] = []
+        for rank, m in enumerate(heads):
+            end = heads[rank + 1].start() if rank + 1 < len(heads) else len(evidence)
+            body = evidence[m.end():end].strip("\n")
+            for pos, unit in enumerate(_units(body)):
+                units.append((rank, pos, unit, m.group(1), set(self._tok(unit))))
+        # words rare among the given sentences (a code like E-417) weigh more than common ones
+        df: dict[str, int] = {}
+        for *_, terms in units:
+            for t in terms & q_terms:
+                df[t] = df.get(t, 0) + 1
+        n = len(units)
+        scored: list[tuple[float, int, int, str, str]] = []
+        for rank, pos, unit, label, terms in units:
+            common = q_terms & terms
+            if common:
+                weight = sum(math.log(1 + n / df[t]) for t in common)
+                scored.append((-weight / math.sqrt(len(terms)), rank, pos, unit, label))
+        if not scored:
+            return NO_ANSWER
+        best = sorted(scored)[: self.max_sentences]
+        best.sort(key=lambda x: (x[1], x[2]))  # read in evidence order
+        parts = []
+        for _, _, _, unit, label in best:
+            unit = unit if unit.endswith((".", "!", "?")) else unit + "."
+            parts.append(f"{unit} [{label}]")
+        return " ".join(parts)
+
+    def _prompt(self, messages: list[BaseMessage]) -> str:
+        human = [m for m in messages if isinstance(m, HumanMessage)]
+        return str(human[-1].content) if human else ""
+
+    def _generate(
+        self, messages: list[BaseMessage], stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any,
+    ) -> ChatResult:
+        text = self.answer(self._prompt(messages))
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+    def _stream(
+        self, messages: list[BaseMessage], stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        text = self.answer(self._prompt(messages))
+        for piece in re.findall(r"\S+\s*", text):
+            chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
+            if run_manager:
+                run_manager.on_llm_new_token(piece, chunk=chunk)
+            yield chunk
+
+
+def make_chat_model(settings: Settings) -> BaseChatModel:
+    """The chat model the settings ask for."""
+    if settings.model is ModelKind.EXTRACTIVE:
+        return ExtractiveChatModel()
+    from langchain_openai import ChatOpenAI
+
+    key = os.environ.get(settings.openai_api_key_env)
+    if not key:
+        raise ConfigError(
+            f"model 'openai' needs an API key in ${settings.openai_api_key_env}; export it "
+            "(or set SITUATED_OPENAI_API_KEY_ENV to the variable that holds it)"
+        )
+    return ChatOpenAI(base_url=settings.openai_base_url, model=settings.openai_model,
+                      api_key=key, temperature=0, max_retries=1, timeout=60)

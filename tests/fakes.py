@@ -1,0 +1,93 @@
+"""Test doubles for what cannot run here: a hosted chat model.
+
+* `ScriptedChatModel`: a LangChain chat model that replies from a script and records every
+  call, so a test can prove a route never called the model.
+* `FakeOpenAIServer`: a real HTTP server on 127.0.0.1 speaking the OpenAI chat-completions
+  protocol (plain replies or a tool call), recording each request body.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+
+class ScriptedChatModel(BaseChatModel):
+    replies: list[str] = Field(default_factory=list)
+    calls: list[list[BaseMessage]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs) -> ChatResult:
+        self.calls.append(list(messages))
+        text = self.replies[min(len(self.calls), len(self.replies)) - 1] if self.replies else ""
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+
+class FakeOpenAIServer:
+    """`responses` are dicts: {"content": "..."} or {"tool": name, "arguments": {...}}."""
+
+    def __init__(self, responses: list[dict[str, Any]]):
+        self.responses = list(responses)
+        self.requests: list[dict[str, Any]] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+            def do_POST(self):  # noqa: N802 - http.server API
+                length = int(self.headers.get("Content-Length", 0))
+                body = json.loads(self.rfile.read(length) or b"{}")
+                outer.requests.append({"path": self.path, "body": body,
+                                       "auth": self.headers.get("Authorization")})
+                if not self.path.endswith("/chat/completions"):
+                    self.send_response(404)
+                    self.end_headers()
+                    return
+                spec = outer.responses[min(len(outer.requests), len(outer.responses)) - 1]
+                message: dict[str, Any] = {"role": "assistant", "content": spec.get("content")}
+                finish = "stop"
+                if "tool" in spec:
+                    message["content"] = None
+                    message["tool_calls"] = [{
+                        "id": "call_1", "type": "function",
+                        "function": {"name": spec["tool"],
+                                     "arguments": json.dumps(spec["arguments"])}}]
+                    finish = "tool_calls"
+                payload = {
+                    "id": "chatcmpl-fake", "object": "chat.completion", "created": 0,
+                    "model": body.get("model", "fake"),
+                    "choices": [{"index": 0, "message": message, "finish_reason": finish}],
+                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                }
+                data = json.dumps(payload).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def __enter__(self) -> "FakeOpenAIServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
