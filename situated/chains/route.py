@@ -2,7 +2,9 @@
 
 * the best block is date-scoped and the situation lacks the date its `valid_for` names → ask
   for that date;
-* the date-scoped blocks span more than one product and the product is unknown → ask for it;
+* the best block is date-scoped, the date-scoped blocks span more than one product and the
+  product is unknown → ask for it (when the best evidence applies whatever the date, lower
+  ranked versions of other products do not hold the answer back);
 * both → one question naming both;
 * nothing cleared the relevance floor → `no_evidence`.
 On these routes the model is never called.
@@ -58,7 +60,7 @@ def decide(index: Index, result: SearchResult, situation: Situation,
     scoped = [index.blocks[b.block_id].fields for b in result.blocks]
     # a version without a product applies to every product, so it never forces the question
     products = {p for f in scoped if f.date_scoped for p in f.products}
-    if situation.product is None and len(products) > 1:
+    if best.date_scoped and situation.product is None and len(products) > 1:
         missing.insert(0, "product")
     if not missing:
         return Decision(Route.ANSWER, [])

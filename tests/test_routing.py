@@ -1,0 +1,113 @@
+"""Routing on the sample corpus: clarify, no evidence, or answer; the model is never called on
+the first two (a scripted model records its calls)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from situated.chains.ask import build_ask_chain
+from situated.chains.contract import Status
+from situated.situation import Scope, Situation
+
+from fakes import ScriptedChatModel
+
+pytestmark = pytest.mark.integration
+TODAY = dt.date(2026, 11, 29)
+
+
+@pytest.fixture
+def model():
+    return ScriptedChatModel(replies=["From the evidence [S1]."])
+
+
+@pytest.fixture
+def ask(sample_app, model):
+    chain = build_ask_chain(sample_app, model=model, clock=lambda: TODAY)
+
+    def _ask(question, situation=None, scope=None):
+        return chain.invoke({"question": question, "situation": situation,
+                             "scope": scope or Scope()})
+    return _ask
+
+
+def test_unscoped_warranty_question_asks_for_product_and_date_in_one_question(ask, model):
+    a = ask("How long is the battery warranty?")
+    assert a.status is Status.CLARIFY
+    assert a.missing == ["product", "purchase date"]
+    assert "product" in a.answer and "bought" in a.answer and a.answer.count("?") == 2
+    assert a.evidence == [] and a.budget is None
+    assert model.calls == []
+
+
+def test_dated_question_without_product_asks_only_for_the_product(ask, model):
+    a = ask("What battery warranty applies to a bike bought on 15 March 2026?")
+    assert (a.status, a.missing) == (Status.CLARIFY, ["product"])
+    assert a.situation.purchase_date == dt.date(2026, 3, 15)  # carried to the next turn
+    assert model.calls == []
+
+
+def test_yearless_date_is_asked_for_and_named(ask, model):
+    a = ask("How long is the warranty of a C-3 bought on 15 March?")
+    assert (a.status, a.missing) == (Status.CLARIFY, ["purchase date"])
+    assert "“15 March” has no year" in a.answer
+    assert model.calls == []
+
+
+def test_error_code_question_needs_no_clarification(ask, model):
+    a = ask("What does error E-417 mean?")
+    assert a.status is Status.ANSWERED and a.missing == []
+    assert a.evidence[0].block_id == "ERR-CAT-1-t1"
+    assert len(model.calls) == 1
+
+
+def test_multi_turn_reply_completes_the_carried_situation(ask, model):
+    first = ask("How long is the battery warranty?")
+    carried = Situation(**first.situation.model_dump())
+    second = ask("How long is the battery warranty? a C-3, bought on 15 March 2026", carried)
+    assert second.status is Status.ANSWERED
+    assert second.situation.product == "C-3"
+    assert {e.source_id for e in second.evidence} >= {"WARR-R2"}
+    assert not {e.source_id for e in second.evidence} & {"WARR-R1", "WARR-S2"}
+
+
+@pytest.mark.parametrize("day, version", [
+    ("15 марта 2026 года", "TAR-START-1"), ("31 марта 2026 года", "TAR-START-1"),
+    ("1 апреля 2026 года", "TAR-START-2"),
+])
+def test_start_tariff_version_follows_the_purchase_date(ask, day, version):
+    a = ask(f"Я подключил тариф «Старт» {day}. Сколько дней есть на возврат?")
+    assert a.status is Status.ANSWERED
+    tariffs = {e.source_id for e in a.evidence if e.source_id.startswith("TAR-")}
+    assert tariffs == {version}
+    days = "14 дней" if version == "TAR-START-1" else "30 дней"
+    assert any(days in e.text for e in a.evidence)
+
+
+def test_start_tariff_before_any_version_gets_no_answer(ask, model):
+    a = ask("Я подключил тариф «Старт» 20 декабря 2025 года. Сколько дней есть на возврат?")
+    assert a.status is Status.NO_EVIDENCE
+    assert "14" not in a.answer and "30" not in a.answer
+    assert not any(e.source_id.startswith("TAR-START") for e in a.evidence)
+    assert model.calls == []
+
+
+def test_unrelated_question_is_no_evidence_without_calling_the_model(ask, model):
+    a = ask("What is the capital of France?")
+    assert a.status is Status.NO_EVIDENCE and a.hits == [] and model.calls == []
+
+
+def test_request_dated_documents_ask_for_the_request_date(ask):
+    a = ask("How do I file a return request for my order?")
+    assert a.status is Status.CLARIFY and a.missing == ["request date"]
+    b = ask("How do I file a return request? I am requesting the return on 10 March 2026.")
+    assert b.status is Status.ANSWERED
+    assert {e.source_id for e in b.evidence} & {"RET-2026"}
+    assert "RET-2025" not in {e.source_id for e in b.evidence}
+
+
+async def test_async_path_gives_the_same_answer(sample_app):
+    chain = build_ask_chain(sample_app, clock=lambda: TODAY)
+    inp = {"question": "Do I need to fit a rear mudguard on a C-3?"}
+    assert (await chain.ainvoke(inp)).model_dump() == chain.invoke(inp).model_dump()
