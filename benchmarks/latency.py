@@ -33,6 +33,7 @@ from rich.console import Console
 from rich.table import Table
 
 from situated.documents import DocumentMeta, LoadedDocument
+from situated.index.cache import EmbeddingCache
 from situated.index.embeddings import MiniLMEmbeddings
 from situated.index.store import Index, build_index
 from situated.loaders.corpus import Corpus
@@ -155,7 +156,8 @@ def run_size(n: int, n_queries: int, emb: MiniLMEmbeddings, sentences, vecs, rnd
     settings = Settings(index_dir=root, chroma_write_batch=5000)
     corpus = synthetic_corpus(n, sentences, rnd)
     t0 = time.perf_counter()
-    build_index(corpus, root, PoolVectors(sentences, vecs, emb.model_id), settings)
+    cache = EmbeddingCache(root.parent / f"{root.name}-cache.sqlite")  # never the user's cache
+    build_index(corpus, root, PoolVectors(sentences, vecs, emb.model_id), settings, cache=cache)
     ingest_s = time.perf_counter() - t0
     index = Index(root, emb)
     engine = HybridSearch(index, settings)

@@ -6,6 +6,10 @@ import os
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+# the embedding cache and the sample index go to a throw-away dir, never the user's cache
+import tempfile  # noqa: E402
+
+os.environ["SITUATED_CACHE_DIR"] = tempfile.mkdtemp(prefix="situated-test-cache-")
 
 from pathlib import Path
 

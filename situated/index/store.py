@@ -34,7 +34,8 @@ from pydantic import BaseModel, ConfigDict
 
 from situated.documents import Block, Piece
 from situated.errors import IndexError_, SituatedError
-from situated.index.embeddings import MODEL_ID, MiniLMEmbeddings
+from situated.index.cache import EmbeddingCache
+from situated.index.embeddings import MiniLMEmbeddings
 from situated.index.text import Tokenizer
 from situated.loaders.corpus import Corpus
 from situated.settings import Settings
@@ -90,10 +91,15 @@ def writer_lock(root: Path) -> Iterator[None]:
 
 def build_index(
     corpus: Corpus, root: Path, embeddings: MiniLMEmbeddings, settings: Settings,
-    progress: Progress | None = None,
+    progress: Progress | None = None, cache: EmbeddingCache | None = None,
 ) -> Manifest:
-    """Embed and index a validated corpus into a new generation, then publish it atomically."""
+    """Embed and index a validated corpus into a new generation, then publish it atomically.
+
+    Vectors come from the embedding cache where the same model already embedded the same text
+    (`settings.cache_dir / "embeddings.sqlite"` unless another cache is given)."""
     progress = progress or (lambda *_: None)
+    own_cache = cache is None
+    cache = cache or EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
     root = Path(root)
     with writer_lock(root):
         gens = root / "generations"
@@ -101,7 +107,7 @@ def build_index(
         gen = gens / f"{_next_serial(gens):06d}-{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}"
         tmp = gens / f".building-{gen.name}"
         try:
-            manifest = _write_generation(corpus, tmp, embeddings, settings, progress)
+            manifest = _write_generation(corpus, tmp, embeddings, settings, progress, cache)
             release_chroma()
             tmp.rename(gen)
             _publish(root, gen)
@@ -109,13 +115,16 @@ def build_index(
             release_chroma()
             shutil.rmtree(tmp, ignore_errors=True)
             raise
+        finally:
+            if own_cache:
+                cache.close()
         _prune(root, keep={gen.name})
         return manifest
 
 
 def _write_generation(
     corpus: Corpus, out: Path, embeddings: MiniLMEmbeddings, settings: Settings,
-    progress: Progress,
+    progress: Progress, cache: EmbeddingCache,
 ) -> Manifest:
     out.mkdir(parents=True)
     blocks = [b for d in corpus.documents for b in d.blocks]
@@ -137,7 +146,7 @@ def _write_generation(
     step = settings.chroma_write_batch
     for start in range(0, len(pieces), step):
         batch = pieces[start:start + step]
-        vectors = embeddings.encode([p.search_text for p in batch])
+        vectors = cache.encode(embeddings, [p.search_text for p in batch])
         col.add(
             ids=[p.piece_id for p in batch], embeddings=vectors,
             metadatas=[p.fields.to_chroma(p.block_id) for p in batch],
@@ -145,7 +154,7 @@ def _write_generation(
         )
         progress("embed", start + len(batch), len(pieces))
     manifest = Manifest(
-        schema_version=SCHEMA_VERSION, embedding_model=MODEL_ID,
+        schema_version=SCHEMA_VERSION, embedding_model=embeddings.model_id,
         corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
         documents=len(corpus.documents), blocks=len(blocks), pieces=len(pieces),
         products=sorted(corpus.products()), warnings=list(corpus.warnings),

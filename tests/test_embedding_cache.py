@@ -1,0 +1,51 @@
+"""The embedding cache: a rebuild of an unchanged corpus embeds nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from situated.index.cache import EmbeddingCache
+from situated.index.store import Index, build_index, sample_docs_dir
+from situated.loaders.corpus import load_corpus
+from situated.settings import Settings
+
+pytestmark = pytest.mark.integration
+
+
+class CountingEncoder:
+    def __init__(self, inner):
+        self.inner = inner
+        self.model_id = inner.model_id
+        self.texts = 0
+
+    def encode(self, texts, show_progress=False):
+        self.texts += len(texts)
+        return self.inner.encode(texts)
+
+
+def test_reingesting_the_unchanged_sample_embeds_nothing(tmp_path, embeddings):
+    corpus = load_corpus([sample_docs_dir()])
+    cache = EmbeddingCache(tmp_path / "emb.sqlite")
+    enc = CountingEncoder(embeddings)
+    settings = Settings(index_dir=tmp_path / "i")
+    build_index(corpus, tmp_path / "i", enc, settings, cache=cache)
+    first = enc.texts
+    assert 0 < first <= corpus.n_pieces
+    build_index(corpus, tmp_path / "i", enc, settings, cache=cache)
+    assert enc.texts == first  # second build: every vector from the cache
+    index = Index(tmp_path / "i", embeddings)
+    got = index.collection.get(ids=["WARR-R2-2-p0"], include=["embeddings"])["embeddings"][0]
+    text = next(p.search_text for p in index.pieces if p.piece_id == "WARR-R2-2-p0")
+    assert np.allclose(got, embeddings.encode([text])[0], atol=1e-5)
+
+
+def test_cache_is_keyed_by_model_id(tmp_path, embeddings):
+    cache = EmbeddingCache(tmp_path / "emb.sqlite")
+    a = CountingEncoder(embeddings)
+    cache.encode(a, ["hello", "hello", "world"])
+    assert a.texts == 2  # each distinct text once
+    b = CountingEncoder(embeddings)
+    b.model_id = "another-model"
+    cache.encode(b, ["hello"])
+    assert b.texts == 1
