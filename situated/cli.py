@@ -135,6 +135,52 @@ def _print_answer(answer) -> None:
                   f"{b.reserved_output}); {len(answer.evidence)} block(s)", highlight=False)
 
 
+keys_app = typer.Typer(help="Manage API keys (stored hashed) for `situated serve`.")
+app.add_typer(keys_app, name="keys")
+
+
+@keys_app.command("new")
+def keys_new(
+    name: str = typer.Argument(..., help="Principal name, e.g. technician-p2"),
+    keys: Path = typer.Option(Path("keys.yaml"), "--keys", help="Keys file to add to"),
+    role: list[str] = typer.Option([], "--role", help="Role (repeatable)"),
+    asset: list[str] = typer.Option([], "--asset", help="Asset (repeatable)"),
+) -> None:
+    """Create a principal with a fresh API key; the key is printed once and stored hashed."""
+    from situated.auth import add_principal
+
+    try:
+        key = add_principal(keys, name, role, asset)
+    except SituatedError as exc:
+        _fail(str(exc))
+        return
+    err.print(f"added {name} to {keys}; the key is shown only now:", highlight=False)
+    sys.stdout.write(key + "\n")
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(8000, "--port"),
+    keys: Path = typer.Option(Path("keys.yaml"), "--keys", help="API keys file"),
+    index: Optional[Path] = typer.Option(None, "--index", help="Index dir (default: sample)"),
+) -> None:
+    """Serve /ask (LangServe), /documents/{source_id} and /health with uvicorn."""
+    import uvicorn
+
+    from situated.app import App
+    from situated.auth import KeyStore
+    from situated.server import create_app
+
+    try:
+        store = KeyStore.load(keys)
+        api = create_app(App(_settings(index)), store)
+    except SituatedError as exc:
+        _fail(str(exc))
+        return
+    uvicorn.run(api, host=host, port=port, log_level="warning")
+
+
 def main() -> None:  # pragma: no cover
     app()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from situated.documents import ValidFor
 
@@ -33,9 +33,19 @@ class Situation(BaseModel):
 
 
 class Scope(BaseModel):
-    """Roles and assets the authenticated caller holds. The empty scope reads public text only."""
+    """Roles and assets the authenticated caller holds. The empty scope reads public text only.
+
+    Stored as sorted tuples (any iterable is accepted) so a scope is hashable, comparable and
+    JSON-serialisable."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    roles: frozenset[str] = Field(default_factory=frozenset)
-    assets: frozenset[str] = Field(default_factory=frozenset)
+    roles: tuple[str, ...] = ()
+    assets: tuple[str, ...] = ()
+
+    @field_validator("roles", "assets", mode="before")
+    @classmethod
+    def _sorted(cls, value):
+        if isinstance(value, str):
+            value = [value]
+        return tuple(sorted(set(value or ())))

@@ -82,9 +82,9 @@ class Filter(BaseModel):
         d = s.date_for(f.valid_for)
         if d is not None and not (f.valid_from_day <= day_number(d) < f.valid_to_day):
             return False
-        if f.roles and not (set(f.roles) & self.scope.roles):
+        if f.roles and not set(f.roles) & set(self.scope.roles):
             return False
-        if f.assets and not (set(f.assets) & self.scope.assets):
+        if f.assets and not set(f.assets) & set(self.scope.assets):
             return False
         if self.sources is not None and f.source_id not in self.sources:
             return False

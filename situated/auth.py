@@ -1,0 +1,97 @@
+"""API keys → principals (roles, assets). Keys are stored only as SHA-256 hashes.
+
+Keys file (YAML):
+
+    principals:
+      - name: technician-p2
+        key_sha256: 9f86d081884c7d65...   # `situated keys new` writes this
+        roles: [technician]
+        assets: [P-2]
+
+API keys are long random tokens (`secrets.token_urlsafe(32)`), so a plain SHA-256 is enough to
+store them (no dictionary to attack); lookups compare digests in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from situated.errors import ConfigError
+from situated.situation import Scope
+
+
+class Principal(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1)
+    key_sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    roles: tuple[str, ...] = ()
+    assets: tuple[str, ...] = ()
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(roles=self.roles, assets=self.assets)
+
+
+class KeysFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    principals: list[Principal] = Field(default_factory=list)
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class KeyStore:
+    def __init__(self, principals: list[Principal]):
+        names = [p.name for p in principals]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ConfigError(f"duplicate principal names in the keys file: {dupes}")
+        self.principals = list(principals)
+
+    @classmethod
+    def load(cls, path: Path) -> "KeyStore":
+        try:
+            raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+            return cls(KeysFile.model_validate(raw).principals)
+        except FileNotFoundError:
+            raise ConfigError(
+                f"keys file {path} does not exist; create one with "
+                f"`situated keys new NAME --keys {path}`") from None
+        except (yaml.YAMLError, ValidationError) as exc:
+            raise ConfigError(f"keys file {path} is invalid: {exc}") from None
+
+    def authenticate(self, key: str | None) -> Principal | None:
+        if not key:
+            return None
+        digest = hash_key(key)
+        found = None
+        for p in self.principals:  # compare with every entry: no early exit to time
+            if hmac.compare_digest(p.key_sha256, digest):
+                found = p
+        return found
+
+
+def add_principal(path: Path, name: str, roles: list[str], assets: list[str]) -> str:
+    """Append a principal with a fresh key to the keys file; return the key (shown once)."""
+    path = Path(path)
+    store = KeyStore.load(path) if path.exists() else KeyStore([])
+    if any(p.name == name for p in store.principals):
+        raise ConfigError(f"a principal named {name!r} already exists in {path}; pick another")
+    key = secrets.token_urlsafe(32)
+    store.principals.append(Principal(name=name, key_sha256=hash_key(key), roles=tuple(roles),
+                                      assets=tuple(assets)))
+    data = KeysFile(principals=store.principals).model_dump(mode="json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    tmp.replace(path)
+    return key

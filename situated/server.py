@@ -1,0 +1,175 @@
+"""The HTTP server: LangServe `/ask`, `/documents/{source_id}`, `/health`, API-key scopes.
+
+The caller's scope comes only from the API key: an auth dependency guards every route, and a
+per-request config modifier puts the key's scope into the run config (clients may not send any
+config of their own: `config_keys=()`). The request body holds the question and, optionally,
+the situation carried from a previous clarification; unknown keys are refused (422).
+
+Streaming (`/ask/stream`) yields the answer in chunks `{"answer": "..."}` followed by one final
+chunk with every other field of the answer contract (status, citations, evidence, hits,
+budget, …); the chunks add up to the same body `/ask/invoke` returns. The model's reply is
+checked for citations before any of it is released, because an answer that cites an unknown
+label must not be shown at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import html
+import re
+from typing import Any, AsyncIterator, Iterator
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableGenerator
+from langchain_core.runnables.config import var_child_runnable_config
+from langchain_core.runnables.utils import AddableDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from situated.auth import KeyStore, Principal
+from situated.chains.ask import build_ask_chain
+from situated.chains.contract import Answer
+from situated.retrievers.filter import Filter
+from situated.situation import Scope, Situation
+
+MAX_BODY_BYTES = 64 * 1024
+
+
+def make_request_model(max_chars: int) -> type[BaseModel]:
+    class AskRequest(BaseModel):
+        """One question; `situation` is the one returned by a previous clarification."""
+
+        model_config = ConfigDict(extra="forbid")
+
+        question: str = Field(min_length=1, max_length=max_chars)
+        situation: Situation | None = None
+
+    return AskRequest
+
+
+def _chunks(answer: Answer) -> Iterator[AddableDict]:
+    body = answer.model_dump(mode="json")
+    text = body.pop("answer")
+    for piece in re.findall(r"\S+\s*", text) or [""]:
+        yield AddableDict(answer=piece)
+    yield AddableDict(body)
+
+
+def serving_runnable(chain: Runnable) -> Runnable:
+    """The ask chain as a generator: scope from config, answer in chunks, then the rest."""
+
+    def _inputs(inp: Any, config: RunnableConfig) -> dict[str, Any]:
+        scope = (config.get("configurable") or {}).get("situated_scope")
+        if not isinstance(scope, Scope):
+            raise PermissionError("no authenticated scope in the run config")
+        data = inp if isinstance(inp, dict) else inp.model_dump()
+        return {"question": data["question"], "situation": data.get("situation"),
+                "scope": scope}
+
+    # The inner chain runs detached from the request's run (fresh context, no callbacks):
+    # stream_events then carries only this runnable's chunks, released after the citation
+    # check, never the model's raw tokens of an answer that ends up withheld.
+    def inner(config: RunnableConfig) -> RunnableConfig:
+        return {"run_name": "situated_ask_chain", "metadata": dict(config.get("metadata", {}))}
+
+    def detached() -> contextvars.Context:
+        ctx = contextvars.copy_context()
+        ctx.run(var_child_runnable_config.set, None)
+        return ctx
+
+    def transform(inputs: Iterator[Any], config: RunnableConfig) -> Iterator[AddableDict]:
+        for inp in inputs:
+            answer = detached().run(chain.invoke, _inputs(inp, config), inner(config))
+            yield from _chunks(answer)
+
+    async def atransform(inputs: AsyncIterator[Any], config: RunnableConfig
+                         ) -> AsyncIterator[AddableDict]:
+        async for inp in inputs:
+            answer = await asyncio.create_task(
+                chain.ainvoke(_inputs(inp, config), inner(config)), context=detached())
+            for chunk in _chunks(answer):
+                yield chunk
+
+    return RunnableGenerator(transform, atransform, name="situated_ask")
+
+
+def create_app(application, keys: KeyStore, model=None) -> FastAPI:
+    """A FastAPI app over one `App` (settings, index, engine) and one key store; `model`
+    overrides the chat model the settings name (tests use a scripted one)."""
+    from langserve import add_routes
+
+    settings = application.settings
+    index = application.index
+    chain = build_ask_chain(application, model=model)
+    AskRequest = make_request_model(settings.max_question_chars)  # noqa: N806
+    api = FastAPI(title="situated", version="0.1.0",
+                  description="Answers from the evidence that applies to the asker.")
+
+    @api.middleware("http")
+    async def limit_body(request: Request, call_next):
+        length = request.headers.get("content-length")
+        if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
+            return JSONResponse(status_code=413, content={
+                "detail": f"request body of {length} bytes is over the {MAX_BODY_BYTES} byte "
+                          f"limit; questions may have at most {settings.max_question_chars} "
+                          "characters"})
+        return await call_next(request)
+
+    def principal_of(request: Request) -> Principal:
+        auth = request.headers.get("authorization", "")
+        key = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+        key = key or request.headers.get("x-api-key")
+        principal = keys.authenticate(key)
+        if principal is None:
+            raise HTTPException(
+                status_code=401, headers={"WWW-Authenticate": "Bearer"},
+                detail="missing or unknown API key; send `Authorization: Bearer KEY`")
+        return principal
+
+    def scope_config(config: dict[str, Any], request: Request) -> dict[str, Any]:
+        principal = principal_of(request)
+        config = dict(config)
+        config["configurable"] = {"situated_scope": principal.scope}
+        config["metadata"] = {**config.get("metadata", {}), "principal": principal.name}
+        return config
+
+    add_routes(
+        api, serving_runnable(chain), path="/ask", input_type=AskRequest, output_type=Answer,
+        config_keys=(), per_req_config_modifier=scope_config,
+        dependencies=[Depends(principal_of)],
+        enabled_endpoints=["invoke", "batch", "stream", "stream_events", "playground",
+                           "input_schema", "output_schema"],
+    )
+
+    @api.get("/health")
+    def health() -> dict[str, Any]:
+        return {"status": "ok", "generation": index.generation.name}
+
+    @api.get("/documents/{source_id}", response_model=None)
+    def document(source_id: str, request: Request, format: str = "html",
+                 principal: Principal = Depends(principal_of)):
+        flt = Filter(scope=principal.scope)
+        blocks = [b for b in index.blocks.values()
+                  if b.source_id == source_id and flt.admits(b.fields)]
+        if not blocks:  # absent and forbidden look the same: existence is not disclosed
+            raise HTTPException(status_code=404,
+                                detail=f"no document {source_id!r} that this key may read")
+        items = [{"block_id": b.block_id, "anchor": b.link.partition("#")[2] or None,
+                  "section": b.section, "page": b.page, "kind": b.kind.value, "text": b.text}
+                 for b in blocks]
+        wants_json = format == "json" or "application/json" in request.headers.get("accept", "")
+        if wants_json:
+            return {"source_id": source_id, "blocks": items}
+        parts = [f"<!doctype html><meta charset='utf-8'><title>{html.escape(source_id)}</title>",
+                 f"<h1>{html.escape(source_id)}</h1>"]
+        seen: set[str] = set()
+        for it in items:  # a section's text and its table share an anchor: the first gets it
+            anchor = ""
+            if it["anchor"] and it["anchor"] not in seen:
+                seen.add(it["anchor"])
+                anchor = f" id='{html.escape(it['anchor'])}'"
+            parts.append(f"<section{anchor}><pre>{html.escape(it['text'])}</pre></section>")
+        return HTMLResponse("\n".join(parts))
+
+    return api
