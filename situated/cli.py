@@ -163,7 +163,7 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host"),
     port: int = typer.Option(8000, "--port"),
     keys: Path = typer.Option(Path("keys.yaml"), "--keys", help="API keys file"),
-    index: Optional[Path] = typer.Option(None, "--index", help="Index dir (default: sample)"),
+    index: Path | None = typer.Option(None, "--index", help="Index dir (default: sample)"),
 ) -> None:
     """Serve /ask (LangServe), /documents/{source_id} and /health with uvicorn."""
     import uvicorn
