@@ -88,6 +88,10 @@ class Settings(BaseSettings):
         "output) instead of the offline rules.")
     max_question_chars: int = Field(default=2000, ge=1)
 
+    # vector store: None = embedded Chroma inside each index generation; a URL = a Chroma
+    # server (`chroma run --path DIR --host 127.0.0.1 --port N`) shared by several processes
+    chroma_url: str | None = None
+
     # ingest
     embed_batch_size: int = Field(default=64, ge=1)
     chroma_write_batch: int = Field(default=2000, ge=1, le=5461)

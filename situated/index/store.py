@@ -24,6 +24,7 @@ import os
 import re
 import shutil
 import uuid
+from urllib.parse import urlparse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -50,6 +51,8 @@ class Manifest(BaseModel):
 
     schema_version: int
     embedding_model: str
+    chroma_url: str | None = None  # None: embedded store in the generation directory
+    collection: str = COLLECTION
     corpus_hash: str
     created_at: str
     documents: int
@@ -60,12 +63,31 @@ class Manifest(BaseModel):
     sources: dict[str, str]  # source_id -> content hash
 
 
-def chroma_client(path: Path):
+def chroma_client(path: Path, url: str | None = None):
+    """The embedded store in the generation directory, or a Chroma server (`chroma run`) when
+    `url` (settings `chroma_url`) is given."""
     import chromadb
 
+    if url:
+        parsed = urlparse(url)
+        if parsed.scheme not in ("http", "https") or not parsed.hostname:
+            raise IndexError_(f"chroma_url must look like http://127.0.0.1:8001, got {url!r}")
+        try:
+            return chromadb.HttpClient(
+                host=parsed.hostname, port=parsed.port or (443 if parsed.scheme == "https" else 80),
+                ssl=parsed.scheme == "https",
+                settings=chromadb.Settings(anonymized_telemetry=False))
+        except Exception as exc:  # chromadb raises plain ValueError/ConnectError here
+            raise IndexError_(f"cannot reach the Chroma server at {url} ({exc}); start it with "
+                              "`chroma run --path DIR --host 127.0.0.1 --port N`") from None
     return chromadb.PersistentClient(
         path=str(path), settings=chromadb.Settings(anonymized_telemetry=False)
     )
+
+
+def collection_name(generation: str, url: str | None) -> str:
+    """One collection per generation on a server (it hosts them all); `pieces` when embedded."""
+    return f"{COLLECTION}-{generation}" if url else COLLECTION
 
 
 def release_chroma() -> None:
@@ -114,11 +136,12 @@ def build_index(
         except BaseException:
             release_chroma()
             shutil.rmtree(tmp, ignore_errors=True)
+            _drop_server_collection(settings.chroma_url, gen.name)
             raise
         finally:
             if own_cache:
                 cache.close()
-        _prune(root, keep={gen.name})
+        _prune(root, keep={gen.name}, url=settings.chroma_url)
         return manifest
 
 
@@ -139,9 +162,11 @@ def _write_generation(
     retriever.save(str(out / "bm25"), show_progress=False)
     progress("bm25", len(pieces), len(pieces))
 
-    client = chroma_client(out / "chroma")
+    generation = out.name.removeprefix(".building-")
+    name = collection_name(generation, settings.chroma_url)
+    client = chroma_client(out / "chroma", settings.chroma_url)
     col = client.create_collection(
-        COLLECTION, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+        name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
     )
     step = settings.chroma_write_batch
     for start in range(0, len(pieces), step):
@@ -155,6 +180,7 @@ def _write_generation(
         progress("embed", start + len(batch), len(pieces))
     manifest = Manifest(
         schema_version=SCHEMA_VERSION, embedding_model=embeddings.model_id,
+        chroma_url=settings.chroma_url, collection=name,
         corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
         documents=len(corpus.documents), blocks=len(blocks), pieces=len(pieces),
         products=sorted(corpus.products()), warnings=list(corpus.warnings),
@@ -176,7 +202,16 @@ def _publish(root: Path, gen: Path) -> None:
     os.replace(link_tmp, root / "current")  # atomic on POSIX
 
 
-def _prune(root: Path, keep: set[str]) -> None:
+def _drop_server_collection(url: str | None, generation: str) -> None:
+    if not url:
+        return
+    try:
+        chroma_client(Path("."), url).delete_collection(collection_name(generation, url))
+    except Exception:  # noqa: BLE001 - already gone or server down: nothing left to clean
+        pass
+
+
+def _prune(root: Path, keep: set[str], url: str | None = None) -> None:
     """Remove generations other than the published one and the one before it."""
     gens = sorted((root / "generations").iterdir(), key=lambda p: p.name)
     finished = [g for g in gens if not g.name.startswith(".")]
@@ -184,6 +219,7 @@ def _prune(root: Path, keep: set[str]) -> None:
     for g in gens:
         if g.name not in keep and not g.name.startswith(".building-"):
             shutil.rmtree(g, ignore_errors=True)
+            _drop_server_collection(url, g.name)
 
 
 def current_generation(root: Path) -> Path:
@@ -242,7 +278,13 @@ class Index:
         self.code_primary = {c: np.asarray(v, dtype=np.int64) for c, v in primary.items()}
         self.products = frozenset(self.manifest.products)
         self.bm25 = bm25s.BM25.load(str(self.generation / "bm25"))
-        self.collection = chroma_client(self.generation / "chroma").get_collection(COLLECTION)
+        client = chroma_client(self.generation / "chroma", self.manifest.chroma_url)
+        try:
+            self.collection = client.get_collection(self.manifest.collection)
+        except Exception as exc:  # noqa: BLE001 - chromadb's NotFoundError varies by client
+            raise IndexError_(
+                f"index {root}: Chroma collection {self.manifest.collection!r} is missing "
+                f"({exc}); re-run `situated ingest`") from None
 
     def __len__(self) -> int:
         return len(self.pieces)

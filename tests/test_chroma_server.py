@@ -1,0 +1,84 @@
+"""Chroma in client/server mode: a real `chroma run` on loopback, ingest and ask through it."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from situated.app import App
+from situated.chains.ask import build_ask_chain
+from situated.chains.contract import Status
+from situated.errors import IndexError_
+from situated.index.store import Index, build_index, chroma_client, sample_docs_dir
+from situated.loaders.corpus import load_corpus
+from situated.settings import Settings
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def chroma_url(tmp_path_factory):
+    exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
+    port = _free_port()
+    data = tmp_path_factory.mktemp("chroma-server")
+    proc = subprocess.Popen([exe, "run", "--path", str(data), "--host", "127.0.0.1",
+                             "--port", str(port)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env={"ANONYMIZED_TELEMETRY": "False",
+                                                            "PATH": "/usr/bin:/bin"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"{url}/api/v2/heartbeat", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("chroma run did not start")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_ingest_and_ask_through_a_chroma_server(chroma_url, tmp_path, embeddings):
+    settings = Settings(index_dir=tmp_path / "idx", chroma_url=chroma_url)
+    corpus = load_corpus([sample_docs_dir()])
+    manifest = build_index(corpus, tmp_path / "idx", embeddings, settings)
+    assert manifest.chroma_url == chroma_url and manifest.collection.startswith("pieces-")
+    assert not list((tmp_path / "idx" / "current").glob("chroma"))  # nothing embedded locally
+    server_side = chroma_client(Path("."), chroma_url).get_collection(manifest.collection)
+    assert server_side.count() == corpus.n_pieces
+
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    answer = build_ask_chain(app).invoke(
+        {"question": "What battery warranty applies to a C-3 bought on 15 March 2026?"})
+    assert answer.status is Status.ANSWERED
+    assert answer.evidence and {e.source_id for e in answer.evidence} >= {"WARR-R2"}
+    assert "WARR-R1" not in {e.source_id for e in answer.evidence}
+
+    # a rebuild publishes a new collection and drops the one two generations back
+    build_index(corpus, tmp_path / "idx", embeddings, settings)
+    third = build_index(corpus, tmp_path / "idx", embeddings, settings)
+    names = {c.name for c in chroma_client(Path("."), chroma_url).list_collections()}
+    assert manifest.collection not in names and third.collection in names
+    assert Index(tmp_path / "idx", embeddings).collection.count() == corpus.n_pieces
+
+
+def test_bad_chroma_url_is_a_clear_error():
+    with pytest.raises(IndexError_, match="chroma_url must look like"):
+        chroma_client(Path("."), "127.0.0.1:8000")
