@@ -1,0 +1,154 @@
+"""Write the tutorial notebooks (outputs stripped). Run by hand after editing the cells here:
+
+    python tools/make_notebooks.py
+"""
+
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+OUT = Path(__file__).resolve().parents[1] / "notebooks"
+
+SETUP = '''import os, tempfile
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
+# keep the tutorial's index and embedding cache out of your own cache directory
+os.environ.setdefault("SITUATED_CACHE_DIR", tempfile.mkdtemp(prefix="situated-notebook-"))'''
+
+COMPOSE = [
+    new_markdown_cell("""# Composing the `situated` chains
+
+This notebook walks the flow once, step by step: documents become **blocks** (what the model
+reads) and **pieces** (what search matches); one filter of the asker's *situation* and the
+caller's *scope* runs inside every search leg; the router decides whether to ask, to stop, or to
+answer; the answer cites labelled blocks that become links."""),
+    new_code_cell(SETUP),
+    new_markdown_cell("## 1. Load the sample documents: blocks and pieces"),
+    new_code_cell('''from situated.index.store import sample_docs_dir
+from situated.loaders.corpus import load_corpus
+
+corpus = load_corpus([sample_docs_dir()])
+print(len(corpus.documents), "documents,", corpus.n_blocks, "blocks,", corpus.n_pieces, "pieces")
+manual = next(d for d in corpus.documents if d.meta.source_id == "MAN-C3-ASM")
+block = next(b for b in manual.blocks if b.section == "4.2")
+print("BLOCK", block.block_id, "\\n" + block.text)
+for piece in manual.pieces:
+    if piece.block_id == block.block_id:
+        print("PIECE", piece.piece_id, "->", piece.search_text[:90], "...")'''),
+    new_markdown_cell("""The rule and its cargo exception are one block, so they always reach the model
+together, while search matches each paragraph on its own."""),
+    new_markdown_cell("## 2. Index and search, with and without a situation and a scope"),
+    new_code_cell('''import datetime as dt
+from situated.app import App
+from situated.settings import Settings
+from situated.situation import Scope, Situation
+
+app = App(Settings())          # no index_dir: the sample corpus, indexed on first use
+retriever = app.retriever()    # anonymous scope: public documents only
+question = "What battery warranty applies to a C-3?"
+for doc in retriever.invoke(question):
+    print(f"{doc.metadata['score']:.4f}", doc.metadata["block_id"])'''),
+    new_code_cell('''situation = Situation(product="C-3", purchase_date=dt.date(2026, 3, 15))
+for doc in retriever.invoke(question, situation=situation):
+    print(f"{doc.metadata['score']:.4f}", doc.metadata["block_id"])
+# revision 1 (2025) and the S-2 policy are gone, not ranked lower'''),
+    new_code_cell('''pump = "How do I isolate pump P-2?"
+print("anonymous:  ", [d.metadata["source_id"] for d in app.retriever().invoke(pump)])
+tech = app.retriever(Scope(roles=["technician"], assets=["P-2"]))
+print("P-2 technician:", [d.metadata["source_id"] for d in tech.invoke(pump)])'''),
+    new_markdown_cell("## 3. Extraction (validated in code) and routing"),
+    new_code_cell('''from situated.chains.extract import extraction_runnable
+
+extract = extraction_runnable(app.index.products, clock=dt.date.today)
+for q in ["What battery warranty applies to a bike bought on 15 March 2026?",
+          "Я подключил тариф «Старт» 1 апреля 2026 года. Сколько дней на возврат?",
+          "What does error E-417 mean?"]:
+    v = extract.invoke({"question": q})
+    print(v.situation.model_dump(exclude_none=True), v.notes)'''),
+    new_code_cell('''from situated.chains.ask import build_ask_chain
+
+ask = build_ask_chain(app)
+for q in ["How long is the battery warranty?",
+          "What battery warranty applies to a bike bought on 15 March 2026?",
+          "What is the capital of France?"]:
+    a = ask.invoke({"question": q})
+    print(a.status.value, a.missing, "-", a.answer)'''),
+    new_markdown_cell("## 4. Answer with citations"),
+    new_code_cell('''a = ask.invoke({"question": "What battery warranty applies to a C-3 bought on 15 March 2026?"})
+print(a.status.value)
+print(a.answer)
+print([(e.label, e.block_id, e.tokens) for e in a.evidence], a.budget)'''),
+    new_markdown_cell("""## 5. Swap in an OpenAI-compatible model
+
+Set `SITUATED_OPENAI_BASE_URL` (and the key in `OPENAI_API_KEY`) to run this cell against any
+OpenAI-compatible endpoint; without them it is skipped."""),
+    new_code_cell('''from situated.models import make_chat_model
+
+base_url = os.environ.get("SITUATED_OPENAI_BASE_URL")
+if not base_url or not os.environ.get("OPENAI_API_KEY"):
+    print("skipped: set SITUATED_OPENAI_BASE_URL and OPENAI_API_KEY to try a hosted model")
+else:
+    model = make_chat_model(Settings(model="openai", openai_base_url=base_url))
+    print(build_ask_chain(app, model=model).invoke({"question": "What does error E-417 mean?"}).answer)'''),
+]
+
+SERVE = [
+    new_markdown_cell("""# Calling the server
+
+Start `situated serve` in the background, call it with LangServe's `RemoteRunnable`, stream an
+answer, and stop it. The caller's scope comes from the API key only."""),
+    new_code_cell(SETUP),
+    new_code_cell('''import socket, threading, time
+import httpx, uvicorn
+from situated.app import App
+from situated.auth import KeyStore, Principal, hash_key
+from situated.server import create_app
+from situated.settings import Settings
+
+key = "notebook-demo-key-0123456789"   # in real use: `situated keys new NAME --keys keys.yaml`
+keys = KeyStore([Principal(name="demo", key_sha256=hash_key(key), roles=("technician",),
+                           assets=("P-2",))])
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0)); port = s.getsockname()[1]
+server = uvicorn.Server(uvicorn.Config(create_app(App(Settings()), keys), host="127.0.0.1",
+                                       port=port, log_level="warning"))
+thread = threading.Thread(target=server.run, daemon=True); thread.start()
+base = f"http://127.0.0.1:{port}"
+while True:
+    try:
+        httpx.get(base + "/health", timeout=1); break
+    except httpx.HTTPError:
+        time.sleep(0.1)
+print("serving on", base)'''),
+    new_code_cell('''from langserve import RemoteRunnable
+
+ask = RemoteRunnable(base + "/ask/", headers={"Authorization": f"Bearer {key}"})
+answer = ask.invoke({"question": "How long is the battery warranty?"})
+print(answer["status"], answer["missing"], answer["answer"])'''),
+    new_code_cell('''# the reply completes the carried situation
+answer = ask.invoke({"question": "How long is the battery warranty? A C-3 bought on 15 March 2026",
+                     "situation": answer["situation"]})
+print(answer["status"], answer["answer"])
+print(httpx.get(base + answer["citations"][0]["link"].split("#")[0],
+                headers={"X-API-Key": key}).text[:300])'''),
+    new_code_cell('''for chunk in ask.stream({"question": "How do I align the coupling of pump P-2?"}):
+    if "answer" in chunk:
+        print(chunk["answer"], end="")
+    else:
+        print("\\n\\nfinal:", chunk["status"], [e["block_id"] for e in chunk["evidence"]])'''),
+    new_code_cell('''server.should_exit = True
+thread.join(timeout=10)
+print("stopped")'''),
+]
+
+
+def write(name: str, cells: list) -> None:
+    nb = new_notebook(cells=cells, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+    nbformat.write(nb, OUT / name)
+
+
+if __name__ == "__main__":
+    write("01_compose_chains.ipynb", COMPOSE)
+    write("03_serve_client.ipynb", SERVE)
