@@ -135,6 +135,49 @@ def _print_answer(answer) -> None:
                   f"{b.reserved_output}); {len(answer.evidence)} block(s)", highlight=False)
 
 
+@app.command("eval")
+def evaluate(
+    cases: Path | None = typer.Option(None, "--cases", help="Cases file (default: sample set)"),
+    index: Path | None = typer.Option(None, "--index", help="Index dir (default: sample)"),
+    out_dir: Path = typer.Option(Path("eval-report"), "--out", help="Report directory"),
+    gate: list[str] = typer.Option(
+        [], "--gate", help="Threshold on the situated system, e.g. evidence_recall>=0.8 "
+        "(repeatable; permission_leaks<=0 and stale_version_rate<=0 always apply)"),
+    baselines: bool = typer.Option(True, "--baselines/--no-baselines"),
+    today: str | None = typer.Option(None, "--today", help="Clock for 'today' (ISO date)"),
+) -> None:
+    """Run labelled cases through situated and the baselines; write a report; gate."""
+    import datetime as dt
+
+    from situated.app import App
+    from situated.eval import report
+    from situated.eval.cases import load_cases
+    from situated.eval.runner import DEFAULT_GATES, Gate, run
+    from situated.eval.runner import gate as check_gates
+    from situated.eval.systems import systems
+
+    try:
+        gates = [Gate.parse(g) for g in [*DEFAULT_GATES, *gate]]
+        clock_day = dt.date.fromisoformat(today) if today else None
+        loaded = load_cases(cases)
+        application = App(_settings(index))
+        compared = systems(application, baselines,
+                           clock=(lambda: clock_day) if clock_day else None)
+        summary, per_case = run(compared, loaded, console=err)
+    except (SituatedError, ValueError) as exc:
+        _fail(str(exc))
+        return
+    failures = check_gates(summary["situated"], gates)
+    report.write(summary, per_case, failures, out_dir, str(cases or "built-in sample set"))
+    out.print(report.rich_table(summary))
+    out.print(f"report: {out_dir / 'report.md'} (plots and report.json beside it)",
+              highlight=False)
+    if failures:
+        for f in failures:
+            err.print(f"[bold red]gate failed:[/] {f}", highlight=False)
+        raise typer.Exit(1)
+
+
 keys_app = typer.Typer(help="Manage API keys (stored hashed) for `situated serve`.")
 app.add_typer(keys_app, name="keys")
 

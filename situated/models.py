@@ -1,7 +1,8 @@
 """Chat models from one factory driven by settings.
 
-* `ExtractiveChatModel` (offline default): answers with the evidence sentences that share the
-  most words with the question, each followed by its block's label. Deterministic and honest:
+* `ExtractiveChatModel` (offline default): answers with the evidence sentences most relevant to
+  the question (candidates share a word with it, weighted by rarity; with the MiniLM embeddings
+  they are re-ranked by cosine similarity), each followed by its block's label. Deterministic and honest:
   it can only quote what it was given, so it never invents a fact; it also cannot reason, so it
   answers "what does the document say" better than "compare" or "compute" questions.
 * Any OpenAI-compatible endpoint through `langchain-openai` (`base_url`, model name, key from
@@ -59,6 +60,7 @@ class ExtractiveChatModel(BaseChatModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     max_sentences: int = 3
+    embeddings: Any = None  # optional MiniLMEmbeddings: rank candidate sentences by meaning
     _tok: Tokenizer = PrivateAttr(default_factory=Tokenizer)
 
     @property
@@ -70,30 +72,39 @@ class ExtractiveChatModel(BaseChatModel):
         evidence = prompt.split("Evidence:", 1)[-1].rsplit("Question:", 1)[0]
         q_terms = set(self._tok(question))
         heads = list(_BLOCK_HEAD.finditer(evidence))
-        units: list[tuple[int, int, str, str, set[str]]] = []
+        units: list[tuple[int, int, str, str, set[str], set[str]]] = []
         for rank, m in enumerate(heads):
             end = heads[rank + 1].start() if rank + 1 < len(heads) else len(evidence)
             body = evidence[m.end():end].strip("\n")
+            heading = set(self._tok(body.split("\n", 1)[0]))  # the section title is context
             for pos, unit in enumerate(_units(body)):
-                units.append((rank, pos, unit, m.group(1), set(self._tok(unit))))
+                units.append((rank, pos, unit, m.group(1), set(self._tok(unit)), heading))
         # words rare among the given sentences (a code like E-417) weigh more than common ones
         df: dict[str, int] = {}
-        for *_, terms in units:
-            for t in terms & q_terms:
+        for *_, terms, heading in units:
+            for t in (terms | heading) & q_terms:
                 df[t] = df.get(t, 0) + 1
         n = len(units)
         scored: list[tuple[float, int, int, str, str]] = []
-        for rank, pos, unit, label, terms in units:
+        for rank, pos, unit, label, terms, heading in units:
             common = q_terms & terms
-            if common:
+            if common:  # a sentence must share a word itself; its heading's words add half
                 weight = sum(math.log(1 + n / df[t]) for t in common)
+                weight += 0.5 * sum(math.log(1 + n / df[t]) for t in (q_terms & heading) - terms)
                 scored.append((-weight / math.sqrt(len(terms)), rank, pos, unit, label))
         if not scored:
             return NO_ANSWER
-        best = sorted(scored)[: self.max_sentences]
-        best.sort(key=lambda x: (x[1], x[2]))  # read in evidence order
+        if self.embeddings is not None:  # re-rank the lexical candidates by meaning
+            q_vec = self.embeddings.encode_query(question)
+            vecs = self.embeddings.encode_few([x[3] for x in scored])
+            lexical = [-x[0] for x in scored]
+            top = max(lexical)
+            scored = [(-(float(v @ q_vec) + 0.25 * lex / top), *x[1:])
+                      for x, v, lex in zip(scored, vecs, lexical)]
+        chosen = sorted(scored)[: self.max_sentences]
+        chosen.sort(key=lambda x: (x[1], x[2]))  # read in evidence order
         parts = []
-        for _, _, _, unit, label in best:
+        for _, _, _, unit, label in chosen:
             unit = unit if unit.endswith((".", "!", "?")) else unit + "."
             parts.append(f"{unit} [{label}]")
         return " ".join(parts)
@@ -121,10 +132,11 @@ class ExtractiveChatModel(BaseChatModel):
             yield chunk
 
 
-def make_chat_model(settings: Settings) -> BaseChatModel:
-    """The chat model the settings ask for."""
+def make_chat_model(settings: Settings, embeddings: Any = None) -> BaseChatModel:
+    """The chat model the settings ask for (`embeddings` lets the extractive model rank
+    sentences by meaning as well as by shared words)."""
     if settings.model is ModelKind.EXTRACTIVE:
-        return ExtractiveChatModel()
+        return ExtractiveChatModel(embeddings=embeddings)
     from langchain_openai import ChatOpenAI
 
     key = os.environ.get(settings.openai_api_key_env)

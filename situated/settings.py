@@ -68,6 +68,10 @@ class Settings(BaseSettings):
     min_vector_similarity: float = Field(default=0.35, ge=-1, le=1)
     min_bm25_score: float = Field(default=2.0, ge=0)
 
+    route_tie_margin: float = Field(
+        default=0.1, ge=0, lt=1, description="Blocks within this share of the top fused score "
+        "count as the best hit when routing.")
+
     # budget (tokens)
     window: int = Field(default=4096, ge=1)
     reserved_input: int = Field(default=600, ge=0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import Any
+from typing import Any, Callable
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable, RunnableBranch, RunnableLambda
@@ -21,10 +21,11 @@ from situated.chains.citations import parse_citations
 from situated.chains.contract import Answer, BudgetOut, Status, situation_out
 from situated.chains.evidence import hits_of, pack_evidence
 from situated.chains.extract import Clock, extraction_runnable
-from situated.chains.route import Route, decide
+from situated.chains.route import Decision, Route, decide
 from situated.models import ExtractiveChatModel, make_chat_model
 from situated.prompts.answer import ANSWER_PROMPT, evidence_label_line
 from situated.retrievers.filter import Filter
+from situated.retrievers.hybrid import SearchResult
 from situated.situation import Scope, Situation
 
 log = logging.getLogger("situated.ask")
@@ -40,12 +41,19 @@ class AskInput(BaseModel):
     scope: Scope = Field(default_factory=Scope)
 
 
-def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None = None
+SearchFn = Callable[[str, Filter], SearchResult]
+
+
+def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None = None,
+                    search_fn: SearchFn | None = None, routing: bool = True,
                     ) -> Runnable[AskInput | dict[str, Any], Answer]:
-    """The full chain over an `App` (its settings, index and engine)."""
+    """The full chain over an `App` (its settings, index and engine).
+
+    `search_fn` and `routing=False` exist for evaluation baselines (another retriever, no
+    clarification step); the product uses the defaults."""
     settings = app.settings
     index = app.index
-    model = model if model is not None else make_chat_model(settings)
+    model = model if model is not None else make_chat_model(settings, index.embeddings)
     clock = clock or dt.date.today
     extractor = extraction_runnable(
         index.products, clock, model if settings.use_model_for_extraction else None)
@@ -66,9 +74,13 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
 
     def search(x: dict[str, Any]) -> dict[str, Any]:
         validated = x["validated"]
-        result = app.engine.search(
-            x["question"], Filter(situation=validated.situation, scope=x["scope"]))
-        decision = decide(index, result, validated.situation, validated.partial)
+        flt = Filter(situation=validated.situation, scope=x["scope"])
+        result = search_fn(x["question"], flt) if search_fn else app.engine.search(
+            x["question"], flt)
+        decision = decide(index, result, validated.situation, validated.partial,
+                          settings.route_tie_margin)
+        if not routing and decision.route is Route.CLARIFY:
+            decision = Decision(Route.ANSWER, [])
         log.debug("route=%s blocks=%s", decision.route.value,
                   [b.block_id for b in result.blocks])
         return {**x, "result": result, "decision": decision}

@@ -5,6 +5,9 @@
 * the best block is date-scoped, the date-scoped blocks span more than one product and the
   product is unknown → ask for it (when the best evidence applies whatever the date, lower
   ranked versions of other products do not hold the answer back);
+* "the best block" is every block whose fused score is within `tie_margin` (10%) of the top
+  score: RRF scores of the first few blocks are often near-ties, and a version that is a hair
+  behind an undated report is as much "the best hit" as the report;
 * both → one question naming both;
 * nothing cleared the relevance floor → `no_evidence`.
 On these routes the model is never called.
@@ -45,7 +48,7 @@ class Decision:
 
 
 def decide(index: Index, result: SearchResult, situation: Situation,
-           partial: dict[str, str] | None = None) -> Decision:
+           partial: dict[str, str] | None = None, tie_margin: float = 0.1) -> Decision:
     partial = partial or {}
     if not result.blocks:
         facts = situation.known_facts()
@@ -54,13 +57,17 @@ def decide(index: Index, result: SearchResult, situation: Situation,
                         f"No document you may read applies to this question{why}, so there is "
                         "no answer to give.")
     missing: list[str] = []
-    best = index.blocks[result.blocks[0].block_id].fields
-    if best.date_scoped and situation.date_for(best.valid_for) is None:
-        missing.append(DATE_NAMES[best.valid_for])
+    top_score = result.blocks[0].score
+    best = [index.blocks[b.block_id].fields for b in result.blocks
+            if b.score >= (1 - tie_margin) * top_score]
+    for f in best:
+        name = DATE_NAMES[f.valid_for]
+        if f.date_scoped and situation.date_for(f.valid_for) is None and name not in missing:
+            missing.append(name)
     scoped = [index.blocks[b.block_id].fields for b in result.blocks]
     # a version without a product applies to every product, so it never forces the question
     products = {p for f in scoped if f.date_scoped for p in f.products}
-    if best.date_scoped and situation.product is None and len(products) > 1:
+    if any(f.date_scoped for f in best) and situation.product is None and len(products) > 1:
         missing.insert(0, "product")
     if not missing:
         return Decision(Route.ANSWER, [])

@@ -68,8 +68,12 @@ class MiniLMEmbeddings(Embeddings):
         ).astype(np.float32)
 
     def encode_query(self, text: str) -> np.ndarray:
+        return self.encode_few([text])[0]
+
+    def encode_few(self, texts: list[str]) -> np.ndarray:
+        """Small request-time batches (a query, an answer's candidate sentences): one thread."""
         with torch_threads(1):
-            return self.encode([text])[0]
+            return self.encode(texts)
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         return self.encode(list(texts)).tolist()

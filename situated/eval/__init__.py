@@ -1,0 +1,1 @@
+"""Evaluation runs: labelled cases, applicability metrics, baselines side by side, a gate."""

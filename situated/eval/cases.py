@@ -1,0 +1,73 @@
+"""Labelled evaluation cases (YAML list or JSONL, one case per line). See README "Evaluation"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from situated.chains.contract import Status
+from situated.errors import SituatedError
+from situated.situation import Scope, Situation
+
+SAMPLE_CASES = Path(__file__).with_name("sample_cases.yaml")
+
+
+class Expect(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    status: Status | None = None
+    evidence: list[str] = Field(default_factory=list, description="source or block ids")
+    stale: list[str] = Field(default_factory=list, description="inapplicable versions")
+    forbidden: list[str] = Field(default_factory=list, description="sources the caller may not read")
+    forbidden_text: list[str] = Field(default_factory=list)
+    facts: list[str] = Field(default_factory=list)
+    missing: list[str] = Field(default_factory=list)
+
+
+class Case(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    question: str = Field(min_length=1)
+    situation: Situation | None = None
+    scope: Scope = Field(default_factory=Scope)
+    expect: Expect = Field(default_factory=Expect)
+
+
+class CaseError(SituatedError):
+    pass
+
+
+def load_cases(path: Path | None = None) -> list[Case]:
+    path = Path(path) if path else SAMPLE_CASES
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CaseError(f"cannot read cases file {path}: {exc}") from None
+    try:
+        if path.suffix == ".jsonl":
+            raw = [json.loads(line) for line in text.splitlines() if line.strip()]
+        else:
+            raw = yaml.safe_load(text) or []
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise CaseError(f"{path}: not valid {path.suffix.lstrip('.')} ({exc})") from None
+    if not isinstance(raw, list):
+        raise CaseError(f"{path}: expected a list of cases, got {type(raw).__name__}")
+    cases, problems = [], []
+    for i, item in enumerate(raw):
+        try:
+            cases.append(Case.model_validate(item))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            problems.append(f"case {i} ({(item or {}).get('id', '?')}): {first['msg']} at "
+                            f"{'.'.join(map(str, first['loc']))}")
+    ids = [c.id for c in cases]
+    problems += [f"duplicate case id {i!r}" for i in sorted({i for i in ids if ids.count(i) > 1})]
+    if problems:
+        raise CaseError(f"{path}: " + "; ".join(problems))
+    if not cases:
+        raise CaseError(f"{path}: no cases")
+    return cases

@@ -1,0 +1,120 @@
+"""Per-case and aggregate metrics of one system's answers.
+
+* evidence recall: expected ids (source or block) found among the supplied blocks;
+* noise: share of supplied evidence tokens from blocks that were not expected;
+* stale version: an inapplicable version (`stale`) was supplied;
+* permission leak: a `forbidden` source in evidence, hits or citations, or `forbidden_text`
+  anywhere in the answer body;
+* clarification precision / recall over cases expecting `clarify`, with the right `missing`;
+* no-evidence accuracy over cases expecting `no_evidence`;
+* citation validity: every cited label was one the model was given (status not withheld for
+  unknown labels);
+* citation support (lexical): each expected fact that the answer states occurs in the text of a
+  block the answer cites — a string check, so paraphrases count as unsupported;
+* answer fact accuracy: expected facts present in the answer (case-insensitive).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+
+from situated.chains.contract import Answer, Status
+from situated.eval.cases import Case
+
+
+def _matches(ident: str, block_id: str, source_id: str) -> bool:
+    return ident in (block_id, source_id)
+
+
+@dataclass
+class CaseResult:
+    case_id: str
+    status: str
+    latency_ms: float
+    evidence_recall: float | None = None
+    noise: float | None = None
+    stale: bool = False
+    leaks: int = 0
+    status_ok: bool | None = None
+    clarify_ok: bool | None = None
+    citations_valid: bool | None = None
+    support: float | None = None
+    fact_accuracy: float | None = None
+    supplied: list[str] = field(default_factory=list)
+
+
+def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
+    e = case.expect
+    r = CaseResult(case.id, answer.status.value, latency_ms,
+                   supplied=[ev.block_id for ev in answer.evidence])
+    if e.evidence:
+        found = [i for i in e.evidence
+                 if any(_matches(i, ev.block_id, ev.source_id) for ev in answer.evidence)]
+        r.evidence_recall = len(found) / len(e.evidence)
+        total = sum(ev.tokens for ev in answer.evidence)
+        if total:
+            off = sum(ev.tokens for ev in answer.evidence
+                      if not any(_matches(i, ev.block_id, ev.source_id) for i in e.evidence))
+            r.noise = off / total
+    r.stale = any(ev.source_id in e.stale for ev in answer.evidence)
+    body = json.dumps(answer.model_dump(mode="json"), ensure_ascii=False)
+    sources = ({ev.source_id for ev in answer.evidence} | {h.source_id for h in answer.hits}
+               | {c.source_id for c in answer.citations})
+    r.leaks = len(sources & set(e.forbidden)) + sum(t in body for t in e.forbidden_text)
+    if e.status is not None:
+        r.status_ok = answer.status is e.status
+    if e.status is Status.CLARIFY:
+        r.clarify_ok = answer.status is Status.CLARIFY and answer.missing == e.missing
+    if answer.status is Status.ANSWERED or "not given to the model" in answer.answer:
+        r.citations_valid = answer.status is Status.ANSWERED
+    if e.facts and answer.status is Status.ANSWERED:
+        text = answer.answer.lower()
+        stated = [f for f in e.facts if f.lower() in text]
+        r.fact_accuracy = len(stated) / len(e.facts)
+        cited = {c.label for c in answer.citations}
+        cited_text = " ".join(ev.text.lower() for ev in answer.evidence if ev.label in cited)
+        if stated:
+            r.support = sum(f.lower() in cited_text for f in stated) / len(stated)
+    elif e.facts:
+        r.fact_accuracy = 0.0
+    return r
+
+
+def _mean(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return sum(values) / len(values) if values else None
+
+
+def aggregate(results: list[CaseResult], cases: list[Case]) -> dict[str, float | int | None]:
+    by_id = {c.id: c for c in cases}
+    expected_clarify = [r for r in results if by_id[r.case_id].expect.status is Status.CLARIFY]
+    predicted_clarify = [r for r in results if r.status == "clarify"]
+    right = [r for r in predicted_clarify if r.clarify_ok]
+    expected_none = [r for r in results if by_id[r.case_id].expect.status is Status.NO_EVIDENCE]
+    latencies = sorted(r.latency_ms for r in results)
+    return {
+        "cases": len(results),
+        "evidence_recall": _mean(r.evidence_recall for r in results),
+        "noise": _mean(r.noise for r in results),
+        "stale_version_rate": sum(r.stale for r in results) / len(results),
+        "permission_leaks": sum(r.leaks for r in results),
+        "status_accuracy": _mean(None if r.status_ok is None else float(r.status_ok)
+                                 for r in results),
+        "clarification_precision": len(right) / len(predicted_clarify) if predicted_clarify
+        else None,
+        "clarification_recall": (sum(bool(r.clarify_ok) for r in expected_clarify)
+                                 / len(expected_clarify)) if expected_clarify else None,
+        "no_evidence_accuracy": (sum(r.status == "no_evidence" for r in expected_none)
+                                 / len(expected_none)) if expected_none else None,
+        "citation_validity": _mean(None if r.citations_valid is None else float(r.citations_valid)
+                                   for r in results),
+        "citation_support": _mean(r.support for r in results),
+        "fact_accuracy": _mean(r.fact_accuracy for r in results),
+        "latency_p50_ms": latencies[len(latencies) // 2],
+        "latency_p95_ms": latencies[int(0.95 * (len(latencies) - 1))],
+    }
+
+
+def as_dict(r: CaseResult) -> dict:
+    return asdict(r)

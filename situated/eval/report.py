@@ -1,0 +1,100 @@
+"""Evaluation report: JSON, Markdown and PNG plots in the output directory; a rich table."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rich.table import Table
+
+SHOWN = ["evidence_recall", "noise", "stale_version_rate", "permission_leaks", "status_accuracy",
+         "clarification_precision", "clarification_recall", "no_evidence_accuracy",
+         "citation_validity", "citation_support", "fact_accuracy", "latency_p50_ms",
+         "latency_p95_ms"]
+
+
+def fmt(v) -> str:
+    if v is None:
+        return "–"
+    if isinstance(v, float):
+        return f"{v:.3f}" if v <= 1.0 else f"{v:.1f}"
+    return str(v)
+
+
+def rich_table(summary: dict[str, dict]) -> Table:
+    t = Table(title="situated eval")
+    t.add_column("metric")
+    for name in summary:
+        t.add_column(name, justify="right")
+    for m in SHOWN:
+        t.add_row(m, *(fmt(summary[s].get(m)) for s in summary))
+    return t
+
+
+def plots(summary: dict[str, dict], per_case: dict[str, list[dict]], out: Path) -> list[str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    files = []
+    quality = ["evidence_recall", "noise", "stale_version_rate", "status_accuracy",
+               "citation_validity", "citation_support", "fact_accuracy"]
+    names = list(summary)
+    fig, ax = plt.subplots(figsize=(11, 4.5))
+    width = 0.8 / len(names)
+    for i, name in enumerate(names):
+        vals = [summary[name].get(m) or 0.0 for m in quality]
+        ax.bar([x + i * width for x in range(len(quality))], vals, width, label=name)
+    ax.set_xticks([x + width * (len(names) - 1) / 2 for x in range(len(quality))])
+    ax.set_xticklabels([m.replace("_", "\n") for m in quality], fontsize=8)
+    ax.set_ylim(0, 1.05)
+    ax.set_title("Quality by system (noise and stale: lower is better)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "quality.png", dpi=110)
+    plt.close(fig)
+    files.append("quality.png")
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    leaks = [summary[n]["permission_leaks"] for n in names]
+    ax.bar(names, leaks, color=["tab:green" if v == 0 else "tab:red" for v in leaks])
+    ax.set_title("Permission leaks (must be 0)")
+    ax.tick_params(axis="x", labelsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "leaks.png", dpi=110)
+    plt.close(fig)
+    files.append("leaks.png")
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.boxplot([[r["latency_ms"] for r in per_case[n]] for n in names], tick_labels=names)
+    ax.set_ylabel("ms per case")
+    ax.set_title("Latency per case")
+    ax.tick_params(axis="x", labelsize=8)
+    fig.tight_layout()
+    fig.savefig(out / "latency.png", dpi=110)
+    plt.close(fig)
+    files.append("latency.png")
+    return files
+
+
+def write(summary, per_case, gate_failures, out: Path, cases_path: str) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    files = plots(summary, per_case, out)
+    (out / "report.json").write_text(json.dumps(
+        {"cases": cases_path, "summary": summary, "per_case": per_case,
+         "gate_failures": gate_failures}, indent=2, ensure_ascii=False), encoding="utf-8")
+    lines = [f"# situated evaluation\n\nCases: `{cases_path}`\n", "## Summary\n",
+             "| metric | " + " | ".join(summary) + " |",
+             "|---|" + "---:|" * len(summary)]
+    for m in SHOWN:
+        lines.append(f"| {m} | " + " | ".join(fmt(summary[s].get(m)) for s in summary) + " |")
+    lines += ["", "## Plots", ""] + [f"![{f}]({f})" for f in files]
+    lines += ["", "## Gate", ""]
+    lines += [f"- FAILED: {g}" for g in gate_failures] or ["- passed"]
+    lines += ["", "## Cases (situated)", "", "| case | status | recall | noise | stale | leaks |",
+              "|---|---|---:|---:|---|---:|"]
+    for r in per_case.get("situated", []):
+        lines.append(f"| {r['case_id']} | {r['status']} | {fmt(r['evidence_recall'])} | "
+                     f"{fmt(r['noise'])} | {'yes' if r['stale'] else ''} | {r['leaks']} |")
+    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -1,0 +1,97 @@
+"""The systems an evaluation compares: `situated` and the baselines, all answering through the
+same budget, prompt, offline model and citation parser so that only retrieval differs.
+
+* `situated`: the product chain.
+* `hybrid_unfiltered`: the same three legs and fusion with no applicability and no permission
+  filter (a scope holding every role and asset of the index), and no clarification step.
+* `bm25_only`, `dense_only`: one leg, with the product's filter; no clarification step.
+* `stock_langchain`: `EnsembleRetriever([BM25Retriever, ParentDocumentRetriever over Chroma])`
+  with default settings and no filter (needs the `baseline` extra; skipped without it).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from typing import Callable
+
+from langchain_core.runnables import Runnable
+
+from situated.chains.ask import build_ask_chain
+from situated.models import ExtractiveChatModel
+from situated.retrievers.filter import Filter
+from situated.retrievers.fusion import RankedBlock
+from situated.retrievers.hybrid import HybridSearch, SearchResult
+from situated.retrievers.legs import Leg
+from situated.situation import Scope
+
+System = tuple[str, Runnable]
+
+
+def _admin_scope(index) -> Scope:
+    return Scope(roles=list(index.columns.roles), assets=list(index.columns.assets))
+
+
+def stock_search(app) -> Callable[[str, Filter], SearchResult] | None:
+    try:
+        from langchain_chroma import Chroma
+        from langchain_classic.retrievers import EnsembleRetriever, ParentDocumentRetriever
+        from langchain_classic.storage import InMemoryStore
+        from langchain_community.retrievers import BM25Retriever
+        from langchain_core.documents import Document
+        from langchain_text_splitters import RecursiveCharacterTextSplitter
+    except ImportError:
+        return None
+    index, k = app.index, app.settings.leg_k
+    children = [Document(page_content=p.search_text,
+                         metadata={"doc_id": p.block_id, "piece_id": p.piece_id})
+                for p in index.pieces]
+    store = InMemoryStore()
+    store.mset([(b.block_id, Document(page_content=b.text, metadata={"block_id": b.block_id}))
+                for b in index.blocks.values()])
+    vs = Chroma(collection_name="stock-baseline", embedding_function=index.embeddings,
+                persist_directory=tempfile.mkdtemp(prefix="situated-stock-"))
+    vs.add_documents(children, ids=[c.metadata["piece_id"] for c in children])
+    pdr = ParentDocumentRetriever(vectorstore=vs, docstore=store, search_kwargs={"k": k},
+                                  child_splitter=RecursiveCharacterTextSplitter(chunk_size=400))
+    ensemble = EnsembleRetriever(retrievers=[BM25Retriever.from_documents(children, k=k), pdr],
+                                 weights=[0.5, 0.5])
+    first_piece = {}
+    for pos, p in enumerate(index.pieces):
+        first_piece.setdefault(p.block_id, pos)
+    everything = Filter(scope=_admin_scope(index))
+
+    def search(question: str, _flt: Filter) -> SearchResult:
+        docs = ensemble.invoke(question)
+        ids = list(dict.fromkeys(d.metadata.get("block_id") or d.metadata.get("doc_id")
+                                 for d in docs))[: app.settings.top_blocks]
+        blocks = [RankedBlock(b, 1.0 / (n + 1), first_piece[b], clears_floor=True)
+                  for n, b in enumerate(ids) if b in index.blocks]
+        return SearchResult(filter=everything, blocks=blocks, hits=[], leg_hits={})
+
+    return search
+
+
+def systems(app, baselines: bool = True, clock=None) -> list[System]:
+    model = ExtractiveChatModel(embeddings=app.index.embeddings)
+    out: list[System] = [("situated", build_ask_chain(app, model=model, clock=clock))]
+    if not baselines:
+        return out
+    index, settings = app.index, app.settings
+    admin = _admin_scope(index)
+    hybrid = HybridSearch(index, settings)
+    bm25 = HybridSearch(index, settings, legs=(Leg.BM25,))
+    dense = HybridSearch(index, settings, legs=(Leg.VECTOR,))
+    out += [
+        ("hybrid_unfiltered", build_ask_chain(
+            app, model=model, clock=clock, routing=False,
+            search_fn=lambda q, f: hybrid.search(q, Filter(scope=admin)))),
+        ("bm25_only", build_ask_chain(app, model=model, clock=clock, routing=False,
+                                      search_fn=bm25.search)),
+        ("dense_only", build_ask_chain(app, model=model, clock=clock, routing=False,
+                                       search_fn=dense.search)),
+    ]
+    stock = stock_search(app)
+    if stock is not None:
+        out.append(("stock_langchain", build_ask_chain(app, model=model, clock=clock,
+                                                       routing=False, search_fn=stock)))
+    return out
