@@ -143,6 +143,38 @@ print("stopped")'''),
 ]
 
 
+EVALUATE = [
+    new_markdown_cell("""# Evaluating `situated` against baselines
+
+Run the built-in labelled cases through `situated` and the baselines in one run, then look at
+the report's plots. The same command is `situated eval --out DIR`."""),
+    new_code_cell(SETUP),
+    new_code_cell('''import datetime as dt, tempfile
+from pathlib import Path
+from situated.app import App
+from situated.eval.cases import load_cases
+from situated.eval.runner import run
+from situated.eval.systems import systems
+from situated.eval import report
+from situated.settings import Settings
+
+app = App(Settings())
+cases = load_cases()                       # the 47 sample cases; pass a path for your own
+print(len(cases), "cases, e.g.", cases[0].model_dump(exclude_none=True))'''),
+    new_code_cell('''compared = systems(app, baselines=True, clock=lambda: dt.date(2026, 11, 29))
+summary, per_case = run(compared, cases)
+out = Path(tempfile.mkdtemp(prefix="situated-eval-"))
+report.write(summary, per_case, [], out, "built-in sample set")
+for name, s in summary.items():
+    print(f"{name:18s} recall={s['evidence_recall']:.2f} stale={s['stale_version_rate']:.2f} "
+          f"leaks={s['permission_leaks']} status={s['status_accuracy']:.2f}")'''),
+    new_markdown_cell("Only `situated` has zero permission leaks and zero stale versions:"),
+    new_code_cell('''from IPython.display import Image, display
+display(Image(filename=str(out / "quality.png")))
+display(Image(filename=str(out / "leaks.png")))'''),
+]
+
+
 def write(name: str, cells: list) -> None:
     nb = new_notebook(cells=cells, metadata={
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
@@ -151,4 +183,5 @@ def write(name: str, cells: list) -> None:
 
 if __name__ == "__main__":
     write("01_compose_chains.ipynb", COMPOSE)
+    write("02_evaluate.ipynb", EVALUATE)
     write("03_serve_client.ipynb", SERVE)

@@ -1,0 +1,87 @@
+"""Evaluation: case loading errors, metrics on known answers, and the CI gate on the sample set
+(no permission leak, no stale version)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from situated.chains.contract import Answer, Evidence, Status
+from situated.cli import app
+from situated.eval.cases import CaseError, load_cases
+from situated.eval.metrics import score_case
+from situated.eval.runner import Gate
+
+from conftest import write
+
+SITUATION = {"product": None, "purchase_date": None, "request_date": None, "as_of": None}
+
+
+def _answer(**kw) -> Answer:
+    base = dict(status=Status.ANSWERED, answer="", missing=[], situation=SITUATION,
+                citations=[], evidence=[], hits=[], budget=None)
+    return Answer.model_validate({**base, **kw})
+
+
+@pytest.mark.unit
+def test_sample_cases_cover_every_rule():
+    cases = load_cases()
+    assert len(cases) >= 40
+    statuses = {c.expect.status for c in cases}
+    assert {Status.ANSWERED, Status.CLARIFY, Status.NO_EVIDENCE} <= statuses
+    assert any(c.expect.forbidden and c.expect.status is Status.NO_EVIDENCE for c in cases)
+    assert any(c.expect.stale for c in cases) and any(c.scope.roles for c in cases)
+
+
+@pytest.mark.unit
+def test_bad_cases_file_names_the_case_and_field(tmp_path):
+    path = write(tmp_path / "c.yaml", "- id: a\n  question: q\n  expect: {stauts: answered}\n")
+    with pytest.raises(CaseError, match=r"case 0 \(a\).*expect\.stauts"):
+        load_cases(path)
+    path = write(tmp_path / "d.yaml", "- {id: a, question: q}\n- {id: a, question: r}\n")
+    with pytest.raises(CaseError, match="duplicate case id 'a'"):
+        load_cases(path)
+
+
+@pytest.mark.unit
+def test_metrics_on_a_known_answer():
+    (case,) = [c for c in load_cases() if c.id == "warranty-c3-2026"]
+    ev = [Evidence(label="S1", block_id="WARR-R2-2", source_id="WARR-R2", section="2", page=None,
+                   tokens=30, text="covered for 36 months"),
+          Evidence(label="S2", block_id="WARR-R1-2", source_id="WARR-R1", section="2", page=None,
+                   tokens=10, text="24 months")]
+    a = _answer(answer="It is 36 months [link]", evidence=[e.model_dump() for e in ev],
+                citations=[{"label": "S1", "source_id": "WARR-R2", "section": "2", "link": "/x"}])
+    r = score_case(case, a, 12.0)
+    assert r.evidence_recall == 1.0 and r.noise == 10 / 40 and r.stale is True
+    assert r.fact_accuracy == 1.0 and r.support == 1.0 and r.leaks == 0
+
+
+@pytest.mark.unit
+def test_gate_parsing_and_checks():
+    assert Gate.parse("evidence_recall>=0.8").check({"evidence_recall": 0.9}) is None
+    assert "needs <= 0" in Gate.parse("permission_leaks<=0").check({"permission_leaks": 2})
+    with pytest.raises(ValueError, match="must look like metric<=number"):
+        Gate.parse("leaks == 0")
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_ci_gate_on_the_sample_set(sample_root, tmp_path):
+    out = tmp_path / "report"
+    result = CliRunner().invoke(app, [
+        "eval", "--index", str(sample_root), "--out", str(out), "--today", "2026-11-29",
+        "--gate", "evidence_recall>=0.9", "--gate", "status_accuracy>=0.9"])
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text())
+    ours = report["summary"]["situated"]
+    assert ours["permission_leaks"] == 0 and ours["stale_version_rate"] == 0
+    assert {"hybrid_unfiltered", "bm25_only", "dense_only"} <= set(report["summary"])
+    assert report["summary"]["hybrid_unfiltered"]["permission_leaks"] > 0  # the filter matters
+    assert (out / "quality.png").stat().st_size > 1000 and (out / "report.md").exists()
+    failing = CliRunner().invoke(app, ["eval", "--index", str(sample_root), "--out",
+                                       str(tmp_path / "r2"), "--no-baselines",
+                                       "--gate", "latency_p50_ms<=0.001"])
+    assert failing.exit_code == 1 and "gate failed: latency_p50_ms" in failing.output
