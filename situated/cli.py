@@ -37,11 +37,16 @@ def _settings(index: Path | None) -> Settings:
 @app.command()
 def ingest(
     paths: list[Path] = typer.Argument(..., help="Files or directories of .md, .pdf, .json"),
-    index: Path = typer.Option(..., "--index", help="Index directory to build or replace"),
+    index: Path = typer.Option(..., "--index", help="Index directory to build or update"),
+    prune: bool = typer.Option(False, "--prune", help="Remove indexed documents that are not "
+                               "under PATHS any more"),
 ) -> None:
-    """Validate documents and publish them as a new index generation (all or nothing)."""
+    """Validate documents and publish them as a new index generation (all or nothing).
+
+    Documents already indexed with the same content are kept without re-embedding; changed
+    ones are replaced; with --prune, documents that left PATHS are removed."""
     from situated.app import App
-    from situated.loaders.corpus import load_corpus
+    from situated.index.ingest import ingest as run_ingest
 
     try:
         settings = _settings(index)
@@ -51,22 +56,28 @@ def ingest(
             transient=True,
         ) as bar:
             task = bar.add_task("loading", total=None)
-            corpus = load_corpus(paths, on_file=lambda f: bar.advance(task))
-            bar.update(task, description="embedding", completed=0, total=corpus.n_pieces)
 
             def progress(stage: str, done: int, total: int) -> None:
                 if stage == "embed":
-                    bar.update(task, completed=done, total=total)
+                    bar.update(task, description="embedding", completed=done, total=total)
 
-            manifest = application.ingest(corpus, index, progress)
+            report = run_ingest(paths, index, application.embeddings, settings, prune,
+                                progress, on_file=lambda f: bar.advance(task))
     except SituatedError as exc:
         _fail(str(exc))
         return
+    if not report.published:
+        out.print(f"{index}: nothing changed ({len(report.unchanged)} documents unchanged); "
+                  "no new generation published", highlight=False)
+        return
+    manifest = report.manifest
     table = Table(title=f"Indexed into {index}")
-    for col in ("documents", "blocks", "pieces", "warnings"):
+    for col in ("documents", "blocks", "pieces", "warnings", "added", "changed", "unchanged",
+                "removed", "embedded"):
         table.add_column(col, justify="right")
     table.add_row(str(manifest.documents), str(manifest.blocks), str(manifest.pieces),
-                  str(len(manifest.warnings)))
+                  str(len(manifest.warnings)), str(len(report.added)), str(len(report.changed)),
+                  str(len(report.unchanged)), str(len(report.removed)), str(report.embedded))
     out.print(table)
     for w in manifest.warnings:
         err.print(f"[yellow]warning:[/] {w}", highlight=False)

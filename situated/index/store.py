@@ -18,22 +18,24 @@ build leaves the previous one answering.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import fcntl
+import json
 import os
 import re
 import shutil
 import uuid
-from urllib.parse import urlparse
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import urlparse
 
 import bm25s
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from situated.documents import Block, Piece
+from situated.documents import Block, DocumentMeta, LoadedDocument, Piece
 from situated.errors import IndexError_, SituatedError
 from situated.index.cache import EmbeddingCache
 from situated.index.embeddings import MiniLMEmbeddings
@@ -114,22 +116,29 @@ def writer_lock(root: Path) -> Iterator[None]:
 def build_index(
     corpus: Corpus, root: Path, embeddings: MiniLMEmbeddings, settings: Settings,
     progress: Progress | None = None, cache: EmbeddingCache | None = None,
+    locked: bool = False,
 ) -> Manifest:
     """Embed and index a validated corpus into a new generation, then publish it atomically.
 
     Vectors come from the embedding cache where the same model already embedded the same text
-    (`settings.cache_dir / "embeddings.sqlite"` unless another cache is given)."""
+    (`settings.cache_dir / "embeddings.sqlite"` unless another cache is given). When the
+    published generation has an embedded Chroma store built with the same model, it is copied
+    and only the pieces of added, changed and removed documents are written (`locked`: the
+    caller already holds the writer lock)."""
     progress = progress or (lambda *_: None)
     own_cache = cache is None
     cache = cache or EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
     root = Path(root)
-    with writer_lock(root):
+    with contextlib.nullcontext() if locked else writer_lock(root):
         gens = root / "generations"
         gens.mkdir(exist_ok=True)
+        clean_leftovers(root)
+        base = _reusable_base(root, embeddings, settings)
         gen = gens / f"{_next_serial(gens):06d}-{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}"
         tmp = gens / f".building-{gen.name}"
         try:
-            manifest = _write_generation(corpus, tmp, embeddings, settings, progress, cache)
+            manifest = _write_generation(corpus, tmp, embeddings, settings, progress, cache,
+                                         base)
             release_chroma()
             tmp.rename(gen)
             _publish(root, gen)
@@ -145,9 +154,28 @@ def build_index(
         return manifest
 
 
+def clean_leftovers(root: Path) -> None:
+    """Remove half-built generations of a killed ingest (call with the writer lock held)."""
+    for leftover in (Path(root) / "generations").glob(".building-*"):
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def _reusable_base(root: Path, embeddings, settings: Settings) -> tuple[Path, Manifest] | None:
+    """The published generation, if its embedded Chroma store can be copied and patched."""
+    try:
+        gen = current_generation(root)
+        manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
+    except (SituatedError, OSError, ValueError):
+        return None
+    same = (manifest.schema_version == SCHEMA_VERSION and manifest.chroma_url is None
+            and settings.chroma_url is None and manifest.embedding_model == embeddings.model_id
+            and (gen / "chroma").is_dir() and (gen / "documents.jsonl").exists())
+    return (gen, manifest) if same else None
+
+
 def _write_generation(
     corpus: Corpus, out: Path, embeddings: MiniLMEmbeddings, settings: Settings,
-    progress: Progress, cache: EmbeddingCache,
+    progress: Progress, cache: EmbeddingCache, base: tuple[Path, Manifest] | None = None,
 ) -> Manifest:
     out.mkdir(parents=True)
     blocks = [b for d in corpus.documents for b in d.blocks]
@@ -156,6 +184,10 @@ def _write_generation(
         fh.writelines(b.model_dump_json() + "\n" for b in blocks)
     with open(out / "pieces.jsonl", "w", encoding="utf-8") as fh:
         fh.writelines(p.model_dump_json() + "\n" for p in pieces)
+    with open(out / "documents.jsonl", "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps({"meta": d.meta.model_dump(mode="json"),
+                                  "content_hash": d.content_hash}, ensure_ascii=False) + "\n"
+                      for d in corpus.documents)
     tokenizer = Tokenizer()
     retriever = bm25s.BM25()
     retriever.index([tokenizer(p.search_text) for p in pieces], show_progress=False)
@@ -164,23 +196,39 @@ def _write_generation(
 
     generation = out.name.removeprefix(".building-")
     name = collection_name(generation, settings.chroma_url)
-    client = chroma_client(out / "chroma", settings.chroma_url)
-    col = client.create_collection(
-        name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
-    )
+    todo = pieces
+    if base is not None:  # copy the published store, then patch it
+        base_gen, base_manifest = base
+        shutil.copytree(base_gen / "chroma", out / "chroma")
+        col = chroma_client(out / "chroma").get_collection(base_manifest.collection)
+        now = {d.meta.source_id: d.content_hash for d in corpus.documents}
+        stale = [sid for sid, h in base_manifest.sources.items() if now.get(sid) != h]
+        for start in range(0, len(stale), 500):
+            col.delete(where={"source_id": {"$in": stale[start:start + 500]}})
+        kept = {sid for sid, h in base_manifest.sources.items() if now.get(sid) == h}
+        todo = [p for p in pieces if p.source_id not in kept]
+    else:
+        client = chroma_client(out / "chroma", settings.chroma_url)
+        col = client.create_collection(
+            name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+        )
+    pieces_to_add = todo
     step = settings.chroma_write_batch
-    for start in range(0, len(pieces), step):
-        batch = pieces[start:start + step]
+    for start in range(0, len(pieces_to_add), step):
+        batch = pieces_to_add[start:start + step]
         vectors = cache.encode(embeddings, [p.search_text for p in batch])
         col.add(
             ids=[p.piece_id for p in batch], embeddings=vectors,
             metadatas=[p.fields.to_chroma(p.block_id) for p in batch],
             documents=[p.search_text for p in batch],
         )
-        progress("embed", start + len(batch), len(pieces))
+        progress("embed", start + len(batch), len(pieces_to_add))
+    if col.count() != len(pieces):
+        raise IndexError_(f"Chroma holds {col.count()} pieces after the build, expected "
+                          f"{len(pieces)}; nothing was published, re-run the ingest")
     manifest = Manifest(
         schema_version=SCHEMA_VERSION, embedding_model=embeddings.model_id,
-        chroma_url=settings.chroma_url, collection=name,
+        chroma_url=settings.chroma_url, collection=col.name,
         corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
         documents=len(corpus.documents), blocks=len(blocks), pieces=len(pieces),
         products=sorted(corpus.products()), warnings=list(corpus.warnings),
@@ -220,6 +268,26 @@ def _prune(root: Path, keep: set[str], url: str | None = None) -> None:
         if g.name not in keep and not g.name.startswith(".building-"):
             shutil.rmtree(g, ignore_errors=True)
             _drop_server_collection(url, g.name)
+
+
+def generation_documents(gen: Path) -> list[LoadedDocument]:
+    """The documents of a published generation, rebuilt from its files (no re-parsing)."""
+    blocks: dict[str, list[Block]] = {}
+    for line in (gen / "blocks.jsonl").read_text(encoding="utf-8").splitlines():
+        b = Block.model_validate_json(line)
+        blocks.setdefault(b.source_id, []).append(b)
+    pieces: dict[str, list[Piece]] = {}
+    for line in (gen / "pieces.jsonl").read_text(encoding="utf-8").splitlines():
+        p = Piece.model_validate_json(line)
+        pieces.setdefault(p.source_id, []).append(p)
+    docs = []
+    for line in (gen / "documents.jsonl").read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        meta = DocumentMeta.model_validate(d["meta"])
+        docs.append(LoadedDocument(meta=meta, blocks=tuple(blocks.get(meta.source_id, ())),
+                                   pieces=tuple(pieces.get(meta.source_id, ())),
+                                   content_hash=d["content_hash"]))
+    return docs
 
 
 def current_generation(root: Path) -> Path:

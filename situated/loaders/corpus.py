@@ -115,7 +115,15 @@ def load_corpus(paths: list[Path], on_file=None) -> Corpus:
             problems += exc.problems
         if on_file:
             on_file(f)
-    problems += _duplicate_ids(docs)
+    if problems:
+        raise DocumentError(problems + _duplicate_ids(docs))
+    return validate_documents(docs)
+
+
+def validate_documents(docs: list[LoadedDocument]) -> Corpus:
+    """Checks that need the whole corpus (duplicate ids, overlapping versions); an incremental
+    ingest runs them on the documents already indexed plus the new ones."""
+    problems = _duplicate_ids(docs)
     overlap_problems, warnings = _check_families([d.meta for d in docs])
     problems += overlap_problems
     if problems:

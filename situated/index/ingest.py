@@ -1,0 +1,70 @@
+"""Incremental ingest: merge new files into the published corpus, validate the whole result,
+and publish a new generation that re-embeds nothing it already had.
+
+The record of what was indexed is the published generation itself (`documents.jsonl`: source
+id, metadata, content hash). A document whose hash is unchanged keeps its blocks, pieces and
+vectors; a changed one replaces its old blocks and pieces in every store (Chroma, docstore,
+bm25s, exact-code postings); with `prune`, documents that are no longer under the given paths
+are removed. Validation (duplicate ids, overlapping versions) runs on the merged corpus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from situated.errors import SituatedError
+from situated.index.cache import EmbeddingCache
+from situated.index.store import (
+    Manifest, Progress, build_index, clean_leftovers, current_generation, generation_documents,
+    writer_lock,
+)
+from situated.loaders.corpus import load_corpus, validate_documents
+from situated.settings import Settings
+
+
+@dataclass
+class IngestReport:
+    manifest: Manifest | None
+    added: list[str] = field(default_factory=list)
+    changed: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    embedded: int = 0  # texts the model had to embed (cache misses)
+    published: bool = False
+
+
+def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune: bool = False,
+           progress: Progress | None = None, on_file=None) -> IngestReport:
+    new = load_corpus(paths, on_file=on_file)  # per-file problems stop here, nothing published
+    root = Path(root)
+    with writer_lock(root):
+        clean_leftovers(root)
+        try:
+            previous = generation_documents(current_generation(root))
+        except (SituatedError, OSError):
+            previous = []
+        incoming = {d.meta.source_id: d for d in new.documents}
+        old = {d.meta.source_id: d for d in previous}
+        report = IngestReport(manifest=None)
+        for sid, d in incoming.items():
+            if sid not in old:
+                report.added.append(sid)
+            elif old[sid].content_hash != d.content_hash:
+                report.changed.append(sid)
+            else:
+                report.unchanged.append(sid)
+        kept_old = [d for sid, d in old.items() if sid not in incoming and not prune]
+        report.removed = sorted(sid for sid in old if sid not in incoming and prune)
+        merged = validate_documents([*kept_old, *incoming.values()])
+        if previous and not (report.added or report.changed or report.removed):
+            return report  # nothing to do: the published generation already is this corpus
+        cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
+        try:
+            report.manifest = build_index(merged, root, embeddings, settings, progress,
+                                          cache=cache, locked=True)
+        finally:
+            cache.close()
+        report.embedded = cache.misses
+        report.published = True
+        return report
