@@ -58,7 +58,7 @@ class KeyStore:
         self.principals = list(principals)
 
     @classmethod
-    def load(cls, path: Path) -> "KeyStore":
+    def load(cls, path: Path) -> KeyStore:
         try:
             raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
             return cls(KeysFile.model_validate(raw).principals)

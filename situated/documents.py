@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from situated.modes import Mode
 
 OPEN_START_DAY = -10_000_000  # stored instead of a missing valid_from (Chroma needs the key)
 OPEN_END_DAY = 10_000_000  # stored instead of a missing valid_to
@@ -24,28 +25,20 @@ def day_number(d: dt.date) -> int:
     return (d - EPOCH).days
 
 
-class ValidFor(str, Enum):
+class ValidFor(Mode):
     """Which date of the asker's situation a document's validity period refers to."""
 
     PURCHASE_DATE = "purchase_date"
     REQUEST_DATE = "request_date"
     AS_OF = "as_of"
 
-    @classmethod
-    def parse(cls, value: str) -> ValidFor:
-        try:
-            return cls(value)
-        except ValueError:
-            valid = ", ".join(v.value for v in cls)
-            raise ValueError(f"valid_for must be one of {valid}, got {value!r}") from None
 
-
-class DocKind(str, Enum):
+class DocKind(Mode):
     DOCUMENT = "document"
     SLIDES = "slides"
 
 
-class BlockKind(str, Enum):
+class BlockKind(Mode):
     SECTION = "section"
     TABLE = "table"
     FIGURE = "figure"

@@ -18,7 +18,8 @@ import asyncio
 import contextvars
 import html
 import re
-from typing import Any, AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -102,7 +103,7 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
     settings = application.settings
     index = application.index
     chain = build_ask_chain(application, model=model)
-    AskRequest = make_request_model(settings.max_question_chars)  # noqa: N806
+    AskRequest = make_request_model(settings.max_question_chars)
     api = FastAPI(title="situated", version="0.1.0",
                   description="Answers from the evidence that applies to the asker.")
 

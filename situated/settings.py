@@ -6,11 +6,12 @@ Values come from arguments or `SITUATED_*` environment variables; unknown keys a
 from __future__ import annotations
 
 import os
-from enum import Enum
 from pathlib import Path
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from situated.modes import Mode
 
 
 def _default_cache_dir() -> Path:
@@ -18,28 +19,20 @@ def _default_cache_dir() -> Path:
     return Path(base) / "situated"
 
 
-class FusionMethod(str, Enum):
+class FusionMethod(Mode):
     """How leg rankings are combined."""
 
     RRF = "rrf"
 
 
-class BudgetPolicy(str, Enum):
+class BudgetPolicy(Mode):
     """How blocks are packed into the evidence allowance."""
 
     PREFIX = "prefix"  # whole blocks in rank order until the next would not fit (default)
     SKIP_OVERSIZED = "skip_oversized"  # skip a block that does not fit, try the next ones
 
-    @classmethod
-    def parse(cls, value: str) -> "BudgetPolicy":
-        try:
-            return cls(value)
-        except ValueError:
-            valid = ", ".join(v.value for v in cls)
-            raise ValueError(f"budget policy must be one of {valid}, got {value!r}") from None
 
-
-class ModelKind(str, Enum):
+class ModelKind(Mode):
     """Which chat model answers."""
 
     EXTRACTIVE = "extractive"  # offline default: quotes the most relevant evidence sentences

@@ -62,3 +62,43 @@ def md(source_id: str | None, body: str = "## 1 Rule\n\nSome rule text.\n", **me
     lines += [f"{k}: {v}" for k, v in meta.items()]
     lines.append("---")
     return "\n".join(lines) + "\n\n" + body
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class running_server:  # noqa: N801 - used as a context manager
+    """A real uvicorn serving `api` on a free 127.0.0.1 port; yields the base URL."""
+
+    def __init__(self, api, **config):
+        import uvicorn
+
+        self.port = free_port()
+        self.server = uvicorn.Server(uvicorn.Config(api, host="127.0.0.1", port=self.port,
+                                                    log_level="warning", **config))
+
+    def __enter__(self) -> str:
+        import threading
+        import time
+
+        import httpx
+
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        base = f"http://127.0.0.1:{self.port}"
+        for _ in range(400):
+            try:
+                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                    return base
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise RuntimeError("the test server did not start")
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)

@@ -56,7 +56,7 @@ def test_budget_seed_arithmetic():
 def test_reserves_that_reach_the_window_are_rejected_at_start_up():
     with pytest.raises(ValidationError, match=r"must be below window \(20\)"):
         Settings(window=20, reserved_input=12, reserved_output=8)
-    with pytest.raises(ValueError, match="must be one of prefix, skip_oversized, got 'greedy'"):
+    with pytest.raises(ValueError, match="BudgetPolicy must be one of prefix, skip_oversized, got .greedy."):
         BudgetPolicy.parse("greedy")
 
 

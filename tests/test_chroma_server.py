@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,19 +19,15 @@ from situated.index.store import Index, build_index, chroma_client, sample_docs_
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
 
+from conftest import free_port
+
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def chroma_url(tmp_path_factory):
     exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
-    port = _free_port()
+    port = free_port()
     data = tmp_path_factory.mktemp("chroma-server")
     proc = subprocess.Popen([exe, "run", "--path", str(data), "--host", "127.0.0.1",
                              "--port", str(port)], stdout=subprocess.DEVNULL,

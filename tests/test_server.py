@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-import time
 
 import httpx
 import jsonschema
 import pytest
-import uvicorn
 from langserve import RemoteRunnable
 
 from situated.auth import KeyStore, Principal, hash_key
 from situated.server import create_app
 
-from conftest import SHARED
+from conftest import SHARED, running_server
 from fakes import ScriptedChatModel
 
 pytestmark = pytest.mark.integration
@@ -26,12 +22,6 @@ SCHEMA = json.loads((SHARED / "contract" / "answer.schema.json").read_text())
 KEYS = {"p2": "key-technician-p2-0123456789", "p4": "key-technician-p4-0123456789",
         "public": "key-public-0123456789"}
 P4_TEXT = ("V-41", "V-42", "B-17", "BF-2", "A-44", "barrier fluid")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -43,22 +33,8 @@ def server(sample_app):
                   assets=("P-4",)),
         Principal(name="public", key_sha256=hash_key(KEYS["public"])),
     ])
-    port = free_port()
-    config = uvicorn.Config(create_app(sample_app, store), host="127.0.0.1", port=port,
-                            log_level="warning", limit_concurrency=64)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    yield base
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with running_server(create_app(sample_app, store), limit_concurrency=64) as base:
+        yield base
 
 
 def post(base, key, body, path="/ask/invoke"):
@@ -157,28 +133,13 @@ def test_stream_events_carry_only_released_chunks(server):
 def test_withheld_answer_text_is_never_streamed(sample_app):
     store = KeyStore([Principal(name="p", key_sha256=hash_key("k"))])
     model = ScriptedChatModel(replies=["SECRET-CLAIM the warranty is forever [S9]."])
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(sample_app, store, model=model),
-                                        host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    try:
-        base = f"http://127.0.0.1:{port}"
-        for _ in range(200):
-            try:
-                httpx.get(f"{base}/health", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.05)
+    with running_server(create_app(sample_app, store, model=model)) as base:
         for path in ("/ask/stream", "/ask/stream_events", "/ask/invoke"):
             r = httpx.post(base + path, json={"input": {"question": "What does E-417 mean?"}},
                            headers={"X-API-Key": "k"}, timeout=60)
             assert r.status_code == 200 and "SECRET-CLAIM" not in r.text, path
             assert "withheld" in r.text and "S9" in r.text
-        assert len(model.calls) == 3
-    finally:
-        srv.should_exit = True
-        thread.join(timeout=10)
+    assert len(model.calls) == 3
 
 
 async def test_bounded_concurrency_has_no_errors(server):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable, RunnableBranch, RunnableLambda

@@ -9,7 +9,7 @@ tries the next ones. Counting is pluggable: the offline model counts with MiniLM
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from situated.settings import BudgetPolicy
 

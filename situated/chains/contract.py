@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
 
+from situated.modes import Mode
 from situated.situation import Situation
 
 
-class Status(str, Enum):
+class Status(Mode):
     ANSWERED = "answered"
     CLARIFY = "clarify"
     NO_EVIDENCE = "no_evidence"

@@ -12,9 +12,9 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from enum import Enum
 
 from situated.documents import ValidFor
+from situated.modes import Mode
 
 EN_MONTHS = {m: i for i, m in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -42,7 +42,7 @@ _PATTERNS = [
 ]
 
 
-class DateRole(str, Enum):
+class DateRole(Mode):
     """Which situation date a mention fills (see `ValidFor`)."""
 
     PURCHASE = ValidFor.PURCHASE_DATE.value

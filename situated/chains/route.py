@@ -16,10 +16,10 @@ On these routes the model is never called.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
 from situated.documents import ValidFor
 from situated.index.store import Index
+from situated.modes import Mode
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
 
@@ -34,7 +34,7 @@ QUESTIONS = {
 }
 
 
-class Route(str, Enum):
+class Route(Mode):
     ANSWER = "answer"
     CLARIFY = "clarify"
     NO_EVIDENCE = "no_evidence"

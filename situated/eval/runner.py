@@ -22,7 +22,7 @@ class Gate:
     value: float
 
     @classmethod
-    def parse(cls, text: str) -> "Gate":
+    def parse(cls, text: str) -> Gate:
         m = _GATE.match(text)
         if not m:
             raise ValueError(f"gate {text!r} must look like metric<=number or metric>=number, "

@@ -12,7 +12,7 @@ same budget, prompt, offline model and citation parser so that only retrieval di
 from __future__ import annotations
 
 import tempfile
-from typing import Callable
+from collections.abc import Callable
 
 from langchain_core.runnables import Runnable
 

@@ -41,7 +41,7 @@ class EmbeddingCache:
             chunk = keys[start:start + 500]
             marks = ",".join("?" * len(chunk))
             for key, blob in self._db.execute(
-                f"SELECT key, v FROM vec WHERE key IN ({marks})", chunk  # noqa: S608 - marks only
+                f"SELECT key, v FROM vec WHERE key IN ({marks})", chunk
             ):
                 out[key] = np.frombuffer(blob, dtype=np.float32)
         return out

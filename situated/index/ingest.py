@@ -16,7 +16,12 @@ from pathlib import Path
 from situated.errors import SituatedError
 from situated.index.cache import EmbeddingCache
 from situated.index.store import (
-    Manifest, Progress, build_index, clean_leftovers, current_generation, generation_documents,
+    Manifest,
+    Progress,
+    build_index,
+    clean_leftovers,
+    current_generation,
+    generation_documents,
     writer_lock,
 )
 from situated.loaders.corpus import load_corpus, validate_documents

@@ -100,16 +100,15 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
     valid_for = ValidFor.PURCHASE_DATE
     if raw.get("valid_for") not in (None, ""):
         try:
-            valid_for = ValidFor.parse(str(raw["valid_for"]).strip())
+            valid_for = ValidFor.parse(str(raw["valid_for"]).strip(), "valid_for")
         except ValueError as exc:
             problems.append(f"{path}: {exc}")
     kind = DocKind.DOCUMENT
     if raw.get("kind") not in (None, ""):
         try:
-            kind = DocKind(str(raw["kind"]).strip())
-        except ValueError:
-            valid = ", ".join(k.value for k in DocKind)
-            problems.append(f"{path}: kind must be one of {valid}, got {raw['kind']!r}")
+            kind = DocKind.parse(str(raw["kind"]).strip(), "kind")
+        except ValueError as exc:
+            problems.append(f"{path}: {exc}")
     recorded_at = None
     if raw.get("recorded_at") not in (None, ""):
         try:

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from enum import Enum
 
 import numpy as np
 
 from situated.documents import extract_codes, normalise_code
 from situated.index.store import Index
+from situated.modes import Mode
 from situated.retrievers.filter import Filter
 
 
-class Leg(str, Enum):
+class Leg(Mode):
     EXACT = "exact"
     BM25 = "bm25"
     VECTOR = "vector"
