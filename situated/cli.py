@@ -30,7 +30,8 @@ def _settings(index: Path | None) -> Settings:
     try:
         return Settings(index_dir=index)
     except ValidationError as exc:
-        _fail(f"invalid settings: {exc}")
+        _fail("invalid settings: " + "; ".join(
+            e["msg"].removeprefix("Value error, ") for e in exc.errors()))
         raise
 
 

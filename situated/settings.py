@@ -93,6 +93,21 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(default=64, ge=1)
     chroma_write_batch: int = Field(default=2000, ge=1, le=5461)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _no_unknown_env(cls, data):
+        """A misspelt `SITUATED_*` variable is an error, not a silently ignored setting."""
+        import difflib
+        import os
+
+        fields = {f.upper() for f in cls.model_fields}
+        for name in os.environ:
+            if name.startswith("SITUATED_") and name[9:] not in fields:
+                close = difflib.get_close_matches(name[9:], fields, n=1)
+                hint = f"; did you mean SITUATED_{close[0]}?" if close else ""
+                raise ValueError(f"unknown setting {name} in the environment{hint}")
+        return data
+
     @model_validator(mode="after")
     def _check(self) -> Settings:
         if self.weight_exact + self.weight_bm25 + self.weight_vector <= 0:

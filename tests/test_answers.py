@@ -224,3 +224,10 @@ def test_extractive_model_quotes_the_best_sentence_with_its_label():
     m = ExtractiveChatModel(max_sentences=1)
     assert m.answer(prompt) == "Code: E-7; Meaning: Motor hot. [S2]"
     assert m.answer(prompt.replace("E-7 mean", "zebra")) .startswith("The evidence I was given")
+
+
+@pytest.mark.unit
+def test_misspelt_setting_in_the_environment_is_an_error(monkeypatch):
+    monkeypatch.setenv("SITUATED_WINDW", "5")
+    with pytest.raises(ValidationError, match="did you mean SITUATED_WINDOW"):
+        Settings()
