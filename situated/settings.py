@@ -91,7 +91,7 @@ class Settings(BaseSettings):
 
     # ingest
     embed_batch_size: int = Field(default=64, ge=1)
-    chroma_write_batch: int = Field(default=2000, ge=1, le=5461)
+    chroma_write_batch: int = Field(default=4096, ge=1, le=5461)
 
     @model_validator(mode="before")
     @classmethod

@@ -27,6 +27,7 @@ import re
 import shutil
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
@@ -212,17 +213,23 @@ def _write_generation(
         col = client.create_collection(
             name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
         )
-    pieces_to_add = todo
+    # Chroma's HNSW insert of one batch runs in a worker thread while the next batch is
+    # embedded: both release the GIL, so the insert hides behind the embedding.
     step = settings.chroma_write_batch
-    for start in range(0, len(pieces_to_add), step):
-        batch = pieces_to_add[start:start + step]
-        vectors = cache.encode(embeddings, [p.search_text for p in batch])
-        col.add(
-            ids=[p.piece_id for p in batch], embeddings=vectors,
-            metadatas=[p.fields.to_chroma(p.block_id) for p in batch],
-            documents=[p.search_text for p in batch],
-        )
-        progress("embed", start + len(batch), len(pieces_to_add))
+    with ThreadPoolExecutor(max_workers=1) as writer:
+        pending = None
+        for start in range(0, len(todo), step):
+            batch = todo[start:start + step]
+            vectors = cache.encode(embeddings, [p.search_text for p in batch])
+            if pending is not None:
+                pending.result()
+            pending = writer.submit(
+                col.add, ids=[p.piece_id for p in batch], embeddings=vectors,
+                metadatas=[p.fields.to_chroma(p.block_id) for p in batch],
+                documents=[p.search_text for p in batch])
+            progress("embed", start + len(batch), len(todo))
+        if pending is not None:
+            pending.result()
     if col.count() != len(pieces):
         raise IndexError_(f"Chroma holds {col.count()} pieces after the build, expected "
                           f"{len(pieces)}; nothing was published, re-run the ingest")
