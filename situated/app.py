@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from pathlib import Path
 
 from situated.index.embeddings import MiniLMEmbeddings
-from situated.index.store import Index, build_index, ensure_sample_index
-from situated.loaders.corpus import Corpus
-from situated.retrievers.filter import Filter
+from situated.index.store import Index, ensure_sample_index
 from situated.retrievers.hybrid import HybridSearch, SituatedRetriever
 from situated.settings import Settings
-from situated.situation import Scope, Situation
+from situated.situation import Scope
 
 
 @dataclass
@@ -36,9 +33,3 @@ class App:
 
     def retriever(self, scope: Scope | None = None) -> SituatedRetriever:
         return SituatedRetriever(engine=self.engine, scope=scope or Scope())
-
-    def ingest(self, corpus: Corpus, root: Path, progress=None):
-        return build_index(corpus, root, self.embeddings, self.settings, progress)
-
-    def search(self, question: str, situation: Situation, scope: Scope):
-        return self.engine.search(question, Filter(situation=situation, scope=scope))

@@ -109,7 +109,8 @@ def rule_extract(question: str, matcher: ProductMatcher) -> ExtractedSituation:
 def _grounded_date(value: dt.date, question: str) -> bool:
     if any(m.value == value for m in find_dates(question)):
         return True
-    return str(value.year) in question and re.search(rf"(?<!\d)0?{value.day}(?!\d)", question)
+    return str(value.year) in question and bool(
+        re.search(rf"(?<!\d)0?{value.day}(?!\d)", question))
 
 
 def validate_extraction(

@@ -376,10 +376,14 @@ def ensure_sample_index(settings: Settings, embeddings: MiniLMEmbeddings) -> Pat
     root = settings.sample_index_dir()
     corpus = load_corpus([sample_docs_dir()])
     try:
-        manifest = Index(root, embeddings).manifest
-        if manifest.corpus_hash == corpus.corpus_hash():
+        gen = current_generation(root)
+        manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
+        if (manifest.corpus_hash == corpus.corpus_hash()
+                and manifest.embedding_model == embeddings.model_id
+                and manifest.schema_version == SCHEMA_VERSION
+                and manifest.chroma_url == settings.chroma_url):
             return root
-    except SituatedError:
+    except (SituatedError, OSError, ValueError):
         pass
     build_index(corpus, root, embeddings, settings)
     return root
