@@ -60,7 +60,7 @@ class ExtractiveChatModel(BaseChatModel):
     """Quotes the most relevant evidence sentences with their labels (see module doc)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
-    max_sentences: int = 3
+    max_sentences: int = 4
     embeddings: Any = None  # optional MiniLMEmbeddings: rank candidate sentences by meaning
     _tok: Tokenizer = PrivateAttr(default_factory=Tokenizer)
 
