@@ -19,12 +19,6 @@ def _default_cache_dir() -> Path:
     return Path(base) / "situated"
 
 
-class FusionMethod(Mode):
-    """How leg rankings are combined."""
-
-    RRF = "rrf"
-
-
 class BudgetPolicy(Mode):
     """How blocks are packed into the evidence allowance."""
 
@@ -56,7 +50,6 @@ class Settings(BaseSettings):
     weight_exact: float = Field(default=1.5, ge=0)
     weight_bm25: float = Field(default=1.0, ge=0)
     weight_vector: float = Field(default=1.0, ge=0)
-    fusion: FusionMethod = FusionMethod.RRF
     # relevance floor, per leg (see README "Relevance floor")
     min_vector_similarity: float = Field(default=0.35, ge=-1, le=1)
     min_bm25_score: float = Field(default=2.0, ge=0)

@@ -29,17 +29,8 @@ P2_TECH = Scope(roles=frozenset({"technician"}), assets=frozenset({"P-2"}))
 P4_TEXT = ("V-41", "V-42", "B-17", "BF-2", "A-44", "MAN-P4", "barrier fluid")
 
 
-def chain_for(app, model, **overrides):
-    if overrides:
-        app = App(app.settings.model_copy(update=overrides))
-        app.__dict__["embeddings"] = app_embeddings(app)
+def chain_for(app, model):
     return build_ask_chain(app, model=model, clock=lambda: TODAY)
-
-
-def app_embeddings(app):
-    from situated.index.embeddings import MiniLMEmbeddings
-
-    return MiniLMEmbeddings()
 
 
 # -- budget -----------------------------------------------------------------------------------

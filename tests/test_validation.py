@@ -108,3 +108,12 @@ def test_cli_ingest_of_missing_path_is_a_clear_error(tmp_path):
     result = CliRunner().invoke(app, ["ingest", str(tmp_path / "nope"), "--index",
                                       str(tmp_path / "i")])
     assert result.exit_code == 1 and "no such file or directory" in result.output
+
+
+def test_cli_ingest_of_an_unsupported_file_type_names_it_and_the_fix(tmp_path):
+    bad = write(tmp_path / "notes.txt", "plain text")
+    result = CliRunner().invoke(app, ["ingest", str(bad), "--index", str(tmp_path / "i")])
+    assert result.exit_code == 1
+    assert "unsupported file type '.txt'" in result.output and ".md, .markdown, .pdf, .json" in (
+        result.output)
+    assert not (tmp_path / "i" / "current").exists()

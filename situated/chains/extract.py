@@ -106,8 +106,8 @@ def rule_extract(question: str, matcher: ProductMatcher) -> ExtractedSituation:
     )
 
 
-def _grounded_date(value: dt.date, question: str) -> bool:
-    if any(m.value == value for m in find_dates(question)):
+def _grounded_date(value: dt.date, question: str, mentions: list) -> bool:
+    if any(m.value == value for m in mentions):
         return True
     return str(value.year) in question and bool(
         re.search(rf"(?<!\d)0?{value.day}(?!\d)", question))
@@ -119,6 +119,7 @@ def validate_extraction(
 ) -> Validated:
     """Keep only what the question states and the index knows; merge over the carried turn."""
     notes: list[str] = []
+    mentions = find_dates(question)
     base = (carried or Situation()).model_dump()
     product = None
     if proposed.product:
@@ -139,7 +140,7 @@ def validate_extraction(
         except ValueError:
             notes.append(f"{role.value} {raw!r} is not a valid date")
             continue
-        if not _grounded_date(value, question):
+        if not _grounded_date(value, question, mentions):
             notes.append(f"{role.value} {raw} is not in the question")
             continue
         base[role.value] = value
@@ -150,7 +151,7 @@ def validate_extraction(
             base["request_date"] = base["request_date"] or today
     partial: dict[str, str] = {}
     for text in proposed.partial_dates:
-        mention = next((m for m in find_dates(question) if m.text == text and m.partial), None)
+        mention = next((m for m in mentions if m.text == text and m.partial), None)
         if mention is None and text not in question:
             notes.append(f"partial date {text!r} is not in the question")
             continue

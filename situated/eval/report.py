@@ -56,25 +56,21 @@ def plots(summary: dict[str, dict], per_case: dict[str, list[dict]], out: Path) 
     plt.close(fig)
     files.append("quality.png")
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    leaks = [summary[n]["permission_leaks"] for n in names]
-    ax.bar(names, leaks, color=["tab:green" if v == 0 else "tab:red" for v in leaks])
-    ax.set_title("Permission leaks (must be 0)")
-    ax.tick_params(axis="x", labelsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "leaks.png", dpi=110)
-    plt.close(fig)
-    files.append("leaks.png")
+    def small(name: str, title: str, draw) -> None:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        draw(ax)
+        ax.set_title(title)
+        ax.tick_params(axis="x", labelsize=8)
+        fig.tight_layout()
+        fig.savefig(out / name, dpi=110)
+        plt.close(fig)
+        files.append(name)
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    ax.boxplot([[r["latency_ms"] for r in per_case[n]] for n in names], tick_labels=names)
-    ax.set_ylabel("ms per case")
-    ax.set_title("Latency per case")
-    ax.tick_params(axis="x", labelsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "latency.png", dpi=110)
-    plt.close(fig)
-    files.append("latency.png")
+    leaks = [summary[n]["permission_leaks"] for n in names]
+    small("leaks.png", "Permission leaks (must be 0)", lambda ax: ax.bar(
+        names, leaks, color=["tab:green" if v == 0 else "tab:red" for v in leaks]))
+    small("latency.png", "Latency per case (ms)", lambda ax: ax.boxplot(
+        [[r["latency_ms"] for r in per_case[n]] for n in names], tick_labels=names))
     return files
 
 

@@ -16,7 +16,6 @@ from situated.documents import (
     DocumentMeta,
     Piece,
     extract_codes,
-    normalise_code,
 )
 
 PIPELINE_VERSION = "forms-2"  # bump when blocks or pieces change shape: cached indexes rebuild
@@ -197,11 +196,8 @@ def build_forms(meta: DocumentMeta, sections: list[Section]) -> tuple[list[Block
 
 
 def _record_code(cell: str) -> tuple[str, ...]:
-    codes = extract_codes(cell)
-    if codes:
-        return codes[:1]
-    m = re.fullmatch(r"\s*([A-Za-z]{1,4})(\d{1,6})\s*", cell)
-    return (normalise_code(m.group(1), m.group(2)),) if m else ()
+    """The row's record id (first column), when it is a code."""
+    return extract_codes(cell)[:1]
 
 
 def _element_text(e: Element) -> str:

@@ -84,9 +84,13 @@ def fuse(
             rb.score += w / (rrf_k + block_rank)
             rb.leg_ranks[leg.value] = block_rank
             rb.leg_scores[leg.value] = hit.score
-    for rb in blocks.values():  # the best piece is the one with the highest fused piece score
-        members = [p for p in piece_scores if index.pieces[p].block_id == rb.block_id]
-        rb.best_piece = max(members, key=lambda p: (piece_scores[p], -p))
+    best: dict[str, int] = {}  # the best piece is the one with the highest fused piece score
+    for p, score in piece_scores.items():
+        bid = index.pieces[p].block_id
+        if bid not in best or (score, -p) > (piece_scores[best[bid]], -best[bid]):
+            best[bid] = p
+    for rb in blocks.values():
+        rb.best_piece = best[rb.block_id]
     ranked = sorted(blocks.values(), key=lambda b: (-b.score, b.block_id))
     hits = sorted(
         (PieceHit(p, index.pieces[p].block_id, s) for p, s in piece_scores.items()),

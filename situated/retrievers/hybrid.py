@@ -107,10 +107,6 @@ class SituatedRetriever(BaseRetriever):
     sources: frozenset[str] | None = None
     k: int | None = Field(default=None, ge=1, description="Blocks to return (default: settings).")
 
-    @classmethod
-    def build(cls, index: Index, settings: Settings, scope: Scope | None = None) -> SituatedRetriever:
-        return cls(engine=HybridSearch(index, settings), scope=scope or Scope())
-
     def with_situation(
         self, situation: Situation, sources: frozenset[str] | None = None
     ) -> SituatedRetriever:

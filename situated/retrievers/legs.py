@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from situated.documents import extract_codes, normalise_code
+from situated.documents import extract_codes
 from situated.index.store import Index
 from situated.modes import Mode
 from situated.retrievers.filter import Filter
@@ -139,4 +139,4 @@ class VectorLeg:
         return _recheck(index, flt, hits)
 
 
-__all__ = ["BM25Leg", "ExactLeg", "Leg", "LegHit", "VectorLeg", "normalise_code"]
+__all__ = ["BM25Leg", "ExactLeg", "Leg", "LegHit", "VectorLeg"]
