@@ -10,9 +10,9 @@ the expected block's score of every on-topic question.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
+from _provenance import write_result
 from rich.console import Console
 from rich.table import Table
 
@@ -93,7 +93,7 @@ def main() -> None:
     }
     Console().print({k: v for k, v in summary.items() if k != "rows"})
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(summary, indent=2, ensure_ascii=False))
+    write_result(args.out, summary)
 
 
 if __name__ == "__main__":

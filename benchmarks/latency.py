@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _provenance import write_result
 from rich.console import Console
 from rich.table import Table
 
@@ -212,7 +213,7 @@ def main() -> None:
     for n in args.sizes:
         rows.append(run_size(n, args.queries, emb, sentences, vecs, rnd))
         print(json.dumps(rows[-1]), flush=True)  # each size as soon as it is measured
-        (args.out / "latency.json").write_text(json.dumps(rows, indent=2))
+        write_result(args.out / "latency.json", rows)
     t = Table(title="Filtered hybrid query latency (filter admits ~10%)")
     for c in ("pieces", "admitted", "ours p50/p95 ms", "stock p50/p95 ms", "p50 speed-up",
               "stock kept by filter", "top-5 overlap"):

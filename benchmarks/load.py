@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import socket
 import statistics
 import threading
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import httpx
 import uvicorn
+from _provenance import write_result
 from rich.console import Console
 from rich.table import Table
 
@@ -97,7 +97,7 @@ def main() -> None:
     t.add_row(*(f"{v:.1f}" if isinstance(v, float) else str(v) for v in row.values()))
     Console().print(t)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "load.json").write_text(json.dumps(row, indent=2))
+    write_result(args.out / "load.json", row)
 
 
 if __name__ == "__main__":

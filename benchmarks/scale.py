@@ -32,6 +32,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from _provenance import write_result
+
 
 def dir_mb(path: Path) -> float:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1e6
@@ -147,7 +149,7 @@ def main() -> None:
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(json.dumps(rows[-1]), flush=True)
-        (args.out / "scale.json").write_text(json.dumps(rows, indent=2))
+        write_result(args.out / "scale.json", rows)
     t = Table(title="situated index at scale (filtered hybrid queries)")
     for c in ("pieces", "ingest s", "embedding s", "overhead", "re-ingest", "index MB",
               "peak RSS MB", "open s", "p50 / p95 ms", "admitted"):

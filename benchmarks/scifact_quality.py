@@ -1,6 +1,9 @@
 """Retrieval quality on BEIR SciFact: nDCG@10 and Recall@100 for BM25, dense and hybrid.
 
-    python benchmarks/scifact_quality.py [--data ../shared/data/scifact] [--out benchmarks/results]
+    python benchmarks/scifact_quality.py [--data DIR] [--out benchmarks/results]
+
+DIR is BEIR SciFact (Wadden et al. 2020, as packaged by BEIR: corpus.jsonl, queries.jsonl,
+qrels/test.tsv, qrels/train.tsv); the default is ../shared/data/scifact when that folder exists.
 
 Two families of runs, side by side:
 * whole-document runs (one text per abstract): BM25 with the `situated` tokenizer on bm25s,
@@ -23,6 +26,7 @@ from pathlib import Path
 
 import bm25s
 import numpy as np
+from _provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 
@@ -108,10 +112,16 @@ def product_runs(corpus, queries, emb, settings, depth) -> dict[str, dict[str, l
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", type=Path, default=HERE.parent.parent / "shared/data/scifact")
+    ap.add_argument("--data", type=Path, default=default_data("data/scifact"),
+                    help="BEIR SciFact folder (corpus.jsonl, queries.jsonl, qrels/test.tsv), "
+                         "from the BEIR benchmark (github.com/beir-cellar/beir, dataset "
+                         "'scifact'); default ../shared/data/scifact when it exists")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--depth", type=int, default=100)
     args = ap.parse_args()
+    if args.data is None or not (args.data / "corpus.jsonl").exists():
+        ap.error(f"no SciFact data at {args.data}; download BEIR SciFact (corpus.jsonl, "
+                 "queries.jsonl, qrels/) and pass its folder with --data DIR")
     settings = Settings()
     corpus, queries, qrels = load(args.data)
     ids = [d["_id"] for d in corpus]
@@ -161,11 +171,10 @@ def main() -> None:
         table.add_row(name, f"{r['ndcg@10']:.3f}", f"{r['recall@100']:.3f}",
                       f"{r['ndcg@10'] / rows['bm25']['ndcg@10']:.3f}x")
     Console().print(table)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "scifact_quality.json").write_text(json.dumps(
-        {"queries": len(qrels), "docs": len(ids), "runs": rows,
-         "settings": {"rrf_k": settings.rrf_k, "weight_bm25": settings.weight_bm25,
-                      "weight_vector": settings.weight_vector}}, indent=2))
+    write_result(args.out / "scifact_quality.json", {
+        "data": str(args.data), "queries": len(qrels), "docs": len(ids), "runs": rows,
+        "settings": {"rrf_k": settings.rrf_k, "weight_bm25": settings.weight_bm25,
+                     "weight_vector": settings.weight_vector}})
 
 
 if __name__ == "__main__":

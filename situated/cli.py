@@ -1,4 +1,4 @@
-"""`situated` command line: ingest, ask."""
+"""`situated` command line: ingest, ask, serve, eval, keys, schema."""
 
 from __future__ import annotations
 
@@ -188,6 +188,14 @@ def evaluate(
         for f in failures:
             err.print(f"[bold red]gate failed:[/] {f}", highlight=False)
         raise typer.Exit(1)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of the answer (`ask --json` and the HTTP answer body)."""
+    from situated.chains.contract import answer_schema_text
+
+    sys.stdout.write(answer_schema_text())
 
 
 keys_app = typer.Typer(help="Manage API keys (stored hashed) for `situated serve`.")

@@ -21,7 +21,6 @@ from situated.index.store import Index, build_index, sample_docs_dir
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 @pytest.fixture(scope="session")

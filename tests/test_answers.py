@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 from pydantic import ValidationError
 
+from situated.chains.contract import shipped_answer_schema
 from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.budget import pack
@@ -20,10 +21,9 @@ from situated.models import ExtractiveChatModel, make_chat_model
 from situated.settings import BudgetPolicy, ModelKind, Settings
 from situated.situation import Scope
 
-from conftest import SHARED
 from fakes import FakeOpenAIServer, ScriptedChatModel
 
-SCHEMA = json.loads((SHARED / "contract" / "answer.schema.json").read_text())
+SCHEMA = shipped_answer_schema()
 TODAY = dt.date(2026, 11, 29)
 P2_TECH = Scope(roles=frozenset({"technician"}), assets=frozenset({"P-2"}))
 P4_TEXT = ("V-41", "V-42", "B-17", "BF-2", "A-44", "MAN-P4", "barrier fluid")

@@ -6,13 +6,13 @@ import json
 
 import jsonschema
 import pytest
-from conftest import SHARED
 from typer.testing import CliRunner
 
+from situated.chains.contract import shipped_answer_schema
 from situated.cli import app
 
 pytestmark = pytest.mark.integration
-SCHEMA = json.loads((SHARED / "contract" / "answer.schema.json").read_text())
+SCHEMA = shipped_answer_schema()
 
 
 def ask(sample_root, *args):

@@ -11,14 +11,15 @@ import jsonschema
 import pytest
 from langserve import RemoteRunnable
 
+from situated.chains.contract import shipped_answer_schema
 from situated.auth import KeyStore, Principal, hash_key
 from situated.server import create_app
 
-from conftest import SHARED, running_server
+from conftest import running_server
 from fakes import ScriptedChatModel
 
 pytestmark = pytest.mark.integration
-SCHEMA = json.loads((SHARED / "contract" / "answer.schema.json").read_text())
+SCHEMA = shipped_answer_schema()
 KEYS = {"p2": "key-technician-p2-0123456789", "p4": "key-technician-p4-0123456789",
         "public": "key-public-0123456789"}
 P4_TEXT = ("V-41", "V-42", "B-17", "BF-2", "A-44", "barrier fluid")

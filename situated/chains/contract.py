@@ -1,10 +1,18 @@
-"""The answer contract (DESIGN "`situated ask --json`", shared/contract/answer.schema.json)."""
+"""The answer contract: the body of `situated ask --json` and of the HTTP answer.
+
+The JSON Schema is generated from `Answer` (`answer_schema()`, printed by `situated schema`) and
+shipped in the package as `situated/schemas/answer.schema.json`; a test keeps the two equal, so
+users and tests validate against the schema the code really produces.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
+from importlib import resources
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from situated.modes import Mode
 from situated.situation import Situation
@@ -28,15 +36,18 @@ class SituationOut(_Strict):
     as_of: dt.date | None
 
 
+LABEL_PATTERN = r"^S[0-9]+$"
+
+
 class Citation(_Strict):
-    label: str
+    label: str = Field(pattern=LABEL_PATTERN)
     source_id: str
     section: str | None
     link: str
 
 
 class Evidence(_Strict):
-    label: str
+    label: str = Field(pattern=LABEL_PATTERN)
     block_id: str
     source_id: str
     section: str | None
@@ -61,6 +72,11 @@ class BudgetOut(_Strict):
 
 
 class Answer(_Strict):
+    """One answer. `evidence` is exactly what the model received; `hits` are eligible pieces
+    only; `budget` is null on routes that never reach the budget (clarify, no evidence)."""
+
+    model_config = ConfigDict(extra="forbid", title="situated answer")
+
     status: Status
     answer: str
     missing: list[str]
@@ -73,3 +89,22 @@ class Answer(_Strict):
 
 def situation_out(s: Situation) -> SituationOut:
     return SituationOut(**s.model_dump())
+
+
+SCHEMA_RESOURCE = "answer.schema.json"
+
+
+def answer_schema() -> dict[str, Any]:
+    """The JSON Schema of `Answer` (draft 2020-12), as generated from the model."""
+    schema = Answer.model_json_schema(mode="serialization")
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
+
+
+def answer_schema_text() -> str:
+    return json.dumps(answer_schema(), indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def shipped_answer_schema() -> dict[str, Any]:
+    """The schema file shipped in the package (what users validate against)."""
+    text = resources.files("situated.schemas").joinpath(SCHEMA_RESOURCE).read_text("utf-8")
+    return json.loads(text)
