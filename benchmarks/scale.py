@@ -68,7 +68,8 @@ def one_size(n: int, n_queries: int, real: bool) -> dict:
     from situated.index.cache import EmbeddingCache
     from situated.index.embeddings import MiniLMEmbeddings
     from situated.index.ingest import ingest
-    from situated.index.store import Index, build_index
+    from situated.index.reader import Index
+    from situated.index.writer import build_index
     from situated.settings import Settings
 
     rnd = random.Random(7)

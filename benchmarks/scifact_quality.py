@@ -74,7 +74,8 @@ def product_runs(corpus, queries, emb, settings, depth) -> dict[str, dict[str, l
 
     from situated.documents import DocumentMeta, LoadedDocument
     from situated.index.cache import EmbeddingCache
-    from situated.index.store import Index, build_index
+    from situated.index.reader import Index
+    from situated.index.writer import build_index
     from situated.loaders.corpus import Corpus
     from situated.loaders.forms import Paragraph, Section, build_forms
     from situated.retrievers.filter import Filter

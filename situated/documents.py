@@ -9,20 +9,38 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
+from typing import Annotated, Any
+from zoneinfo import ZoneInfo
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, Strict
 
 from situated.modes import Mode
 
-OPEN_START_DAY = -10_000_000  # stored instead of a missing valid_from (Chroma needs the key)
-OPEN_END_DAY = 10_000_000  # stored instead of a missing valid_to
-EPOCH = dt.date(1970, 1, 1)
+OPEN_START = -(10**13)  # stored instead of a missing valid_from (Chroma needs the key)
+OPEN_END = 10**13  # stored instead of a missing valid_to
+# A validity bound is a calendar date (read in the index's timezone) or an instant with a UTC
+# offset. Strict types keep the two apart through JSON (a lax date would swallow a midnight
+# instant and drop its offset).
+Bound = Annotated[
+    Annotated[dt.date, Strict()] | Annotated[dt.datetime, Strict()] | None,
+    Field(union_mode="left_to_right"),
+]
 
 
-def day_number(d: dt.date) -> int:
-    """Dates are stored as integer day numbers: Chroma's range operators compare numbers only."""
-    return (d - EPOCH).days
+def instant(bound: dt.date | dt.datetime, timezone: str = "UTC") -> int:
+    """A bound as epoch seconds (Chroma's range operators compare numbers only): an instant as
+    itself, a date as the midnight that starts it in `timezone`."""
+    if isinstance(bound, dt.datetime):
+        if bound.tzinfo is None:
+            bound = bound.replace(tzinfo=ZoneInfo(timezone))
+        return int(bound.timestamp())
+    return int(dt.datetime.combine(bound, dt.time(), ZoneInfo(timezone)).timestamp())
+
+
+def end_of_day(day: dt.date, timezone: str = "UTC") -> int:
+    """The last second of `day` in `timezone`: a question that names a day means the version in
+    force at the end of it (when one day holds two versions, the later one)."""
+    return instant(day + dt.timedelta(days=1), timezone) - 1
 
 
 class ValidFor(Mode):
@@ -55,8 +73,8 @@ class DocumentMeta(BaseModel):
     title: str | None = None
     revision: str | None = None
     product: tuple[str, ...] = ()
-    valid_from: dt.date | None = None
-    valid_to: dt.date | None = None  # exclusive
+    valid_from: Bound = None
+    valid_to: Bound = None  # exclusive
     valid_for: ValidFor = ValidFor.PURCHASE_DATE
     family: str | None = None
     access: tuple[str, ...] = ()
@@ -74,13 +92,14 @@ class DocumentMeta(BaseModel):
     def date_scoped(self) -> bool:
         return self.valid_from is not None or self.valid_to is not None
 
-    def filter_fields(self) -> FilterFields:
+    def filter_fields(self, timezone: str = "UTC") -> FilterFields:
+        """The filterable fields; date-only bounds are read in the index's `timezone`."""
         return FilterFields(
             source_id=self.source_id,
             products=self.product,
             valid_for=self.valid_for,
-            valid_from_day=day_number(self.valid_from) if self.valid_from else OPEN_START_DAY,
-            valid_to_day=day_number(self.valid_to) if self.valid_to else OPEN_END_DAY,
+            valid_from_s=instant(self.valid_from, timezone) if self.valid_from else OPEN_START,
+            valid_to_s=instant(self.valid_to, timezone) if self.valid_to else OPEN_END,
             roles=self.access,
             assets=self.assets,
         )
@@ -94,25 +113,25 @@ class FilterFields(BaseModel):
     source_id: str
     products: tuple[str, ...] = ()  # empty = any product
     valid_for: ValidFor = ValidFor.PURCHASE_DATE
-    valid_from_day: int = OPEN_START_DAY
-    valid_to_day: int = OPEN_END_DAY
+    valid_from_s: int = OPEN_START  # epoch seconds, inclusive
+    valid_to_s: int = OPEN_END  # epoch seconds, exclusive
     roles: tuple[str, ...] = ()  # empty = anyone
     assets: tuple[str, ...] = ()  # empty = any asset
 
     @property
     def date_scoped(self) -> bool:
-        return self.valid_from_day != OPEN_START_DAY or self.valid_to_day != OPEN_END_DAY
+        return self.valid_from_s != OPEN_START or self.valid_to_s != OPEN_END
 
     def to_chroma(self, block_id: str) -> dict[str, str | int | bool]:
         """Flat scalar metadata for Chroma. Lists become one boolean key per value, and every
-        key is always present (`*_any` flags, open-range day numbers) because Chroma's positive
+        key is always present (`*_any` flags, open-range bounds) because Chroma's positive
         operators exclude records that lack a key."""
         md: dict[str, str | int | bool] = {
             "source_id": self.source_id,
             "parent_id": block_id,
             "valid_for": self.valid_for.value,
-            "valid_from_day": self.valid_from_day,
-            "valid_to_day": self.valid_to_day,
+            "valid_from_s": self.valid_from_s,
+            "valid_to_s": self.valid_to_s,
             "product_any": not self.products,
             "access_any": not self.roles,
             "assets_any": not self.assets,

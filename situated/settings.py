@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from situated.modes import Mode
@@ -54,9 +54,9 @@ class Settings(BaseSettings):
     min_vector_similarity: float = Field(default=0.35, ge=-1, le=1)
     min_bm25_score: float = Field(default=2.0, ge=0)
 
-    route_tie_margin: float = Field(
-        default=0.1, ge=0, lt=1, description="Blocks within this share of the top fused score "
-        "count as the best hit when routing.")
+    timezone: str = Field(
+        default="UTC", description="IANA timezone a date-only question (and a date-only validity "
+        "bound, at ingest) is read in, e.g. Europe/Berlin.")
 
     # budget (tokens)
     window: int = Field(default=4096, ge=1)
@@ -85,6 +85,18 @@ class Settings(BaseSettings):
     # ingest
     embed_batch_size: int = Field(default=64, ge=1)
     chroma_write_batch: int = Field(default=4096, ge=1, le=5461)
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"timezone {value!r} is not an IANA timezone name; use e.g. UTC "
+                             "or Europe/Berlin") from None
+        return value
 
     @model_validator(mode="before")
     @classmethod

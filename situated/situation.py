@@ -20,13 +20,27 @@ class Situation(BaseModel):
     request_date: dt.date | None = None
     as_of: dt.date | None = None
 
-    def date_for(self, valid_for: ValidFor) -> dt.date | None:
+    def given(self, valid_for: ValidFor) -> dt.date | None:
+        """The date the asker gave for exactly this role (no stand-in)."""
         return getattr(self, valid_for.value)
+
+    def date_for(self, valid_for: ValidFor) -> dt.date | None:
+        """The date that decides documents whose validity refers to `valid_for`.
+
+        The one place this is resolved (DESIGN "Dates in a question"): the date given for that
+        role, else the as-of date, which stands in for every role without a date of its own.
+        The filter, the router and the answer's slice all ask here."""
+        return getattr(self, valid_for.value) or self.as_of
+
+    def stands_in(self, valid_for: ValidFor) -> bool:
+        """True when the as-of date decides `valid_for` because no date of its own was given."""
+        return self.given(valid_for) is None and self.as_of is not None \
+            and valid_for is not ValidFor.AS_OF
 
     def known_facts(self) -> str:
         parts = [f"product {self.product}"] if self.product else []
         for vf in ValidFor:
-            d = self.date_for(vf)
+            d = self.given(vf)
             if d:
                 parts.append(f"{vf.value.replace('_', ' ')} {d.isoformat()}")
         return "; ".join(parts)

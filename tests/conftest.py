@@ -17,7 +17,9 @@ import pytest
 
 from situated.app import App
 from situated.index.embeddings import MiniLMEmbeddings
-from situated.index.store import Index, build_index, sample_docs_dir
+from situated.index.reader import Index
+from situated.index.store import sample_docs_dir
+from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
 

@@ -15,7 +15,9 @@ from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
 from situated.errors import IndexError_
-from situated.index.store import Index, build_index, chroma_client, sample_docs_dir
+from situated.index.reader import Index
+from situated.index.store import chroma_client, sample_docs_dir
+from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
 

@@ -6,7 +6,9 @@ import numpy as np
 import pytest
 
 from situated.index.cache import EmbeddingCache
-from situated.index.store import Index, build_index, sample_docs_dir
+from situated.index.reader import Index
+from situated.index.store import sample_docs_dir
+from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
 

@@ -7,7 +7,9 @@ import json
 import pytest
 
 from situated.app import App
-from situated.index.store import Index, build_index, sample_docs_dir
+from situated.index.reader import Index
+from situated.index.store import sample_docs_dir
+from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch

@@ -14,7 +14,9 @@ import pytest
 
 from situated.errors import DocumentError, IndexError_
 from situated.index.ingest import ingest
-from situated.index.store import Index, current_generation, sample_docs_dir, writer_lock
+from situated.index.publisher import writer_lock
+from situated.index.reader import Index
+from situated.index.store import current_generation, sample_docs_dir
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch
 from situated.settings import Settings

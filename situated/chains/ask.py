@@ -17,12 +17,15 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable, RunnableBranch, RunnableLambda
 from pydantic import BaseModel, ConfigDict, Field
 
+from situated.chains import wording as w
 from situated.chains.budget import margin_counter
 from situated.chains.citations import parse_citations
 from situated.chains.contract import Answer, BudgetOut, Status, situation_out
 from situated.chains.evidence import hits_of, pack_evidence
 from situated.chains.extract import Clock, extraction_runnable
-from situated.chains.route import Decision, Route, decide
+from situated.chains.route import Decision, Route, Versions, decide
+from situated.chains.wording import language_of
+from situated.documents import ValidFor
 from situated.models import ExtractiveChatModel, make_chat_model
 from situated.prompts.answer import ANSWER_PROMPT, evidence_label_line
 from situated.retrievers.filter import Filter
@@ -39,6 +42,9 @@ class AskInput(BaseModel):
 
     question: str = Field(min_length=1)
     situation: Situation | None = None
+    follows: str | None = Field(
+        default=None, description="The question this turn answers a clarification of: a reply "
+        "such as \"X\" or «1 апреля 2026» is searched together with it.")
     scope: Scope = Field(default_factory=Scope)
 
 
@@ -58,6 +64,7 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
     clock = clock or dt.date.today
     extractor = extraction_runnable(
         index.products, clock, model if settings.use_model_for_extraction else None)
+    versions = Versions(index)
     count = index.embeddings.count_tokens
     if not isinstance(model, ExtractiveChatModel):
         count = margin_counter(count, settings.token_margin)
@@ -71,20 +78,45 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
             raise ValueError(
                 f"the question has {len(question)} characters, more than the "
                 f"{settings.max_question_chars} allowed; shorten it")
-        return {"question": question, "situation": inp.situation, "scope": inp.scope}
+        follows = (inp.follows or "").strip()
+        if len(follows) > settings.max_question_chars:
+            raise ValueError(
+                f"the previous question has {len(follows)} characters, more than the "
+                f"{settings.max_question_chars} allowed; shorten it")
+        return {"question": question, "situation": inp.situation, "scope": inp.scope,
+                "follows": follows}
+
+    def run_search(query: str, flt: Filter, top: int | None = None) -> SearchResult:
+        if search_fn:
+            return search_fn(query, flt)
+        return app.engine.search(query, flt, top=top)
 
     def search(x: dict[str, Any]) -> dict[str, Any]:
         validated = x["validated"]
-        flt = Filter(situation=validated.situation, scope=x["scope"])
-        result = search_fn(x["question"], flt) if search_fn else app.engine.search(
-            x["question"], flt)
-        decision = decide(index, result, validated.situation, validated.partial,
-                          settings.route_tie_margin)
-        if not routing and decision.route is Route.CLARIFY:
-            decision = Decision(Route.ANSWER, [])
+        situation = validated.situation
+        # the legs see the question without its situation (dates and their cues removed)
+        query = " ".join(q for q in (x["follows_query"], validated.query) if q) or x["question"]
+        flt = Filter(situation=situation, scope=x["scope"], timezone=index.timezone)
+        result = run_search(query, flt)
+        shadow = None
+        if routing and any(situation.given(vf) for vf in ValidFor):
+            undated = Situation(product=situation.product)
+            shadow = run_search(query, Filter(situation=undated, scope=x["scope"],
+                                              timezone=index.timezone), top=1)
+        decision = decide(versions, result, situation, language_of(x["question"]),
+                          validated.partial, validated.unplaced, shadow)
+        if not routing and decision.route is not Route.ANSWER:
+            decision = Decision(Route.ANSWER, [], supply=tuple(b.block_id for b in result.blocks))
         log.debug("route=%s blocks=%s", decision.route.value,
                   [b.block_id for b in result.blocks])
         return {**x, "result": result, "decision": decision}
+
+    def extract(x: dict[str, Any]) -> dict[str, Any]:
+        validated = extractor.invoke({"question": x["question"], "situation": x["situation"]})
+        follows_query = ""
+        if x["follows"]:  # the earlier question's situation is already in the carried one
+            follows_query = extractor.invoke({"question": x["follows"]}).query
+        return {**x, "validated": validated, "follows_query": follows_query}
 
     def stop(x: dict[str, Any]) -> Answer:
         d = x["decision"]
@@ -95,7 +127,7 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
 
     def build_prompt(x: dict[str, Any]) -> dict[str, Any]:
         evidence = pack_evidence(index, x["result"], settings.allowance, count,
-                                 settings.budget_policy)
+                                 settings.budget_policy, x["decision"].supply)
         blocks = "\n\n".join(
             evidence_label_line(e.label, e.source_id, e.section, e.page) + "\n" + e.text
             for e in evidence)
@@ -125,7 +157,12 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
                                  "skip_oversized budget policy.",
                           citations=[], evidence=[], hits=hits, budget=budget)
         parsed = parse_citations(x["reply"], evidence, index)
-        return Answer(status=parsed.status, answer=parsed.answer, missing=[],
+        text = parsed.answer
+        if parsed.status is Status.ANSWERED:  # the slice and the notes are written by code
+            lang = language_of(x["question"])
+            text = w.slice_text(x["validated"].situation, lang) + text
+            text = "\n\n".join([text, *x["decision"].notes])
+        return Answer(status=parsed.status, answer=text, missing=[],
                       situation=situation, citations=parsed.citations, evidence=evidence,
                       hits=hits, budget=budget)
 
@@ -134,8 +171,7 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
                    | RunnableLambda(finish, name="parse_citations"))
     return (
         RunnableLambda(prepare, name="prepare")
-        | RunnableLambda(lambda x: {**x, "validated": extractor.invoke(
-            {"question": x["question"], "situation": x["situation"]})}, name="extract")
+        | RunnableLambda(extract, name="extract")
         | RunnableLambda(search, name="search")
         | RunnableBranch(
             (lambda x: x["decision"].route is not Route.ANSWER,

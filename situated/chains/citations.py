@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from situated.chains.contract import Citation, Evidence, Status
-from situated.index.store import Index
+from situated.index.reader import Index
 
 _LABEL_GROUP = re.compile(r"\[((?:S\d+)(?:\s*[,;]\s*S\d+)*)\]")
 _LABEL = re.compile(r"S\d+")

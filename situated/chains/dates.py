@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from situated.documents import ValidFor
 from situated.modes import Mode
@@ -50,17 +50,51 @@ class DateRole(Mode):
     AS_OF = ValidFor.AS_OF.value
 
 
-ROLE_CUES = {
-    DateRole.PURCHASE: re.compile(
-        r"\b(bought|buy|purchas\w*|ordered|acquired|got it|subscribed|signed up|connected|"
-        r"куп\w*|покуп\w*|приобр\w*|подключ\w*|оформ\w*|заказ\w*)\b", re.IGNORECASE),
-    DateRole.REQUEST: re.compile(
-        r"\b(return\w*|request\w*|refund\w*|claim\w*|send it back|cancel\w*|вер(ну|ть|нуть)\w*|"
-        r"возвра\w*|заявк\w*|обрат\w*|отказ\w*|расторг\w*)\b", re.IGNORECASE),
-    DateRole.AS_OF: re.compile(
-        r"\b(as of|as at|valid on|in force on|on the date|по состоянию на|на дату|действ\w*)\b",
-        re.IGNORECASE),
+# A cue names a date's role only when it governs that date: the cue, at most a few closed-class
+# words ("on", "the", "it", «от», «на» …) or the product's own name, then the date ("bought my
+# C-3 on D", «при покупке D», "as of D"), or the date, a pronoun and the cue ("On D I bought…").
+# Topic words elsewhere ("what was the *return* period on D") govern nothing. Cues are verbs
+# and fixed phrases, never bare topic nouns: "returns on D" is a topic, "returned on D" a role.
+_CUE_WORDS = {
+    DateRole.PURCHASE: (
+        r"bought|buy|buying|purchased|acquired|ordered|got|subscribed|signed\s+up|"
+        r"purchase\s+date|date\s+of\s+(?:the\s+)?purchase|purchase\s+(?:was\s+)?made|"
+        r"куп(?:ил|ила|или|лен|лена|лено|лены|ленный|ленного|лю)|при\s+покупке|покупк[аи]\s+от|"
+        r"дат[аеуы]\s+покупки|приобр[её]л[аи]?|приобрет[её]н\w*|подключ(?:ил|ила|или|[её]н)\w*|"
+        r"заказал[аи]?|оформил[аи]?"),
+    DateRole.REQUEST: (
+        r"returned|return(?:ed)?\s+(?:it|them|this|that)|(?:i|we|you|they|to|will|can|could|"
+        r"would|should|must|did)\s+return|sen[dt]\s+(?:it|them)\s+back|requested|claimed|"
+        r"(?:request|claim|return)\s+(?:was\s+)?(?:made|filed|submitted)|filed|submitted|"
+        r"cancell?ed|request\s+date|date\s+of\s+(?:the\s+)?(?:request|return|claim)|"
+        r"при\s+возврате|вернул[аи]?|возвращ[её]н\w*|верн[уё]\w*|"
+        r"заявк[аиуе]\s+от|заявлени[еяю]\s+от|обращени[еяю]\s+от|подал[аи]?|подан[аоы]?|"
+        r"обратил(?:ся|ась|ись)|отказал(?:ся|ась|ись)|расторг\w*|дат[аеуы]\s+(?:заявки|возврата)"),
+    DateRole.AS_OF: (
+        r"as\s+of|as\s+at|as\s+on|valid\s+on|in\s+force\s+on|effective\s+on|on\s+the\s+date|"
+        r"по\s+состоянию\s+на|на\s+дату|действ\w*\s+на"),
 }
+_GLUE = (r"on|in|at|of|from|dated|the|a|an|it|them|this|that|one|my|our|their|his|her|your|was|"
+         r"were|is|had|has|been|back|made|filed|placed|day|date|"
+         r"от|на|в|во|с|со|его|её|ее|их|это|был|была|было|были|мной|я|мы|числа|дата")
+# between the cue and the date: glue words, codes (C-3), capitalised names (Старт, ChatGPT)
+_NAME = r"(?-i:[A-ZА-ЯЁ«\"][\w.«»\"'’-]*)|\w*\d[\w-]*"
+_GAP_TOKEN = rf"(?:(?:{_GLUE})\b|(?:(?-i:[a-zа-яё])\w*\s+)?(?:{_NAME})|[,:–—-])"
+# text in quotes is a topic the asker quotes ("say about “requested data” on D"), never a cue
+_QUOTED = re.compile(r"“[^”]*”|„[^“”]*[“”]|\"[^\"]*\"|«[^»]*»")
+ROLE_CUES = {
+    role: re.compile(rf"(?<!\w)(?:{words})(?:\s+{_GAP_TOKEN}){{0,4}}\s*$", re.IGNORECASE)
+    for role, words in _CUE_WORDS.items()
+}
+# "On 15 March 2026 I bought …": the date, a subject pronoun, then the cue
+_POST_CUES = {
+    role: re.compile(rf"^\s*,?\s*(?:(?:i|we|you|they|he|she|it\s+was|я|мы|вы|он|она|они)\s+)?"
+                     rf"(?:{words})(?!\w)", re.IGNORECASE)
+    for role, words in _CUE_WORDS.items() if role is not DateRole.AS_OF
+}
+# a bare preposition before an unattached date belongs to the date ("… on D", «… на D»)
+_LEAD_PREP = re.compile(r"(?<!\w)(?:on|at|in|for|from|since|by|to|на|от|в|во|с|к)\s*$",
+                        re.IGNORECASE)
 NOW = re.compile(
     r"\b(today|now|currently|at the moment|this week|right now|сейчас|сегодня|"
     r"на данный момент|в настоящее время|теперь)\b", re.IGNORECASE)
@@ -74,6 +108,13 @@ class DateMention:
     partial: bool = False  # a day/month without a year, or a month alone
     invalid: bool = False  # e.g. 31 February
     role: DateRole | None = None
+    # the span of the date with the words that govern it (cue or preposition): what the search
+    # legs must not see ("bought on 15 March 2026", «по состоянию на 1 мая 2026 г.»)
+    span: tuple[int, int] = (0, 0)
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
 
 
 def _month(token: str) -> int | None:
@@ -120,21 +161,45 @@ def find_dates(text: str) -> list[DateMention]:
                     continue  # "may" the verb; bare short month names are too ambiguous
                 value, partial, invalid = None, True, False
             taken.append((m.start(), m.end()))
-            found.append(DateMention(m[0].strip(), m.start(), value, partial, invalid))
+            text_m = m[0].rstrip()
+            found.append(DateMention(text_m, m.start(), value, partial, invalid,
+                                     span=(m.start(), m.start() + len(text_m))))
     found.sort(key=lambda d: d.start)
     return [_with_role(text, d) for d in found]
 
 
 def _with_role(text: str, mention: DateMention) -> DateMention:
-    """The cue closest before the date (within its clause) names its role."""
-    clause_start = max(text.rfind(c, 0, mention.start) for c in ".;?!") + 1
-    window = text[max(clause_start, mention.start - 60):mention.start]
-    best: tuple[int, DateRole] | None = None
-    for role, cue in ROLE_CUES.items():
-        for m in cue.finditer(window):
-            if best is None or m.start() > best[0]:
-                best = (m.start(), role)
-    if best is None:
-        return mention
-    return DateMention(mention.text, mention.start, mention.value, mention.partial,
-                       mention.invalid, best[1])
+    """The cue that governs the date (attached before it, or right after it) names its role."""
+    before = text[max(0, mention.start - 100):mention.start]
+    offset = mention.start - len(before)
+    quoted = [q.span() for q in _QUOTED.finditer(text)]
+    role, span_start, span_end = None, mention.start, mention.end
+    for candidate, cue in ROLE_CUES.items():
+        m = cue.search(before)
+        if not m or any(s <= offset + m.start() < e for s, e in quoted):
+            continue
+        if role is None or offset + m.start() < span_start:
+            role, span_start = candidate, offset + m.start()
+    if role is None:
+        after = text[mention.end:mention.end + 40]
+        for candidate, cue in _POST_CUES.items():
+            m = cue.match(after)
+            if m:
+                role, span_end = candidate, mention.end + m.end()
+                break
+        lead = _LEAD_PREP.search(before)
+        if lead:
+            span_start = offset + lead.start()
+    return replace(mention, role=role, span=(span_start, span_end))
+
+
+def strip_dates(text: str, mentions: list[DateMention]) -> str:
+    """The text without its dates and the words that govern them (the query the legs see)."""
+    out, last = [], 0
+    for m in sorted(mentions, key=lambda m: m.span[0]):
+        start, end = max(m.span[0], last), m.span[1]
+        out.append(text[last:start])
+        last = max(last, end)
+    out.append(text[last:])
+    stripped = re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", "".join(out)))
+    return re.sub(r"^[\s,;:–—-]+|[\s,;:–—-]+$", "", stripped).strip()

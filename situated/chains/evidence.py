@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from situated.chains.budget import TokenCounter, pack
 from situated.chains.contract import Evidence, Hit
-from situated.index.store import Index
+from situated.index.reader import Index
 from situated.retrievers.hybrid import SearchResult
 from situated.settings import BudgetPolicy
 
@@ -22,10 +22,13 @@ def hits_of(index: Index, result: SearchResult) -> list[Hit]:
 
 def pack_evidence(
     index: Index, result: SearchResult, allowance: int, count: TokenCounter,
-    policy: BudgetPolicy = BudgetPolicy.PREFIX,
+    policy: BudgetPolicy = BudgetPolicy.PREFIX, supply: tuple[str, ...] | None = None,
 ) -> list[Evidence]:
-    """Whole blocks in rank order within the allowance, labelled S1, S2, … in prompt order."""
-    blocks = [index.blocks[rb.block_id] for rb in result.blocks]
+    """Whole blocks in rank order within the allowance, labelled S1, S2, … in prompt order.
+    `supply` (from the router) names the blocks the answer may use; None means all."""
+    allowed = set(supply) if supply is not None else None
+    blocks = [index.blocks[rb.block_id] for rb in result.blocks
+              if allowed is None or rb.block_id in allowed]
     blocks = [b for b in blocks if result.filter.admits(b.fields)]  # defence in depth
     costs = [count(b.text) for b in blocks]
     kept = pack(costs, allowance, policy)

@@ -19,9 +19,8 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel, ConfigDict, Field
 
-from situated.chains.dates import NOW, ROLE_CUES, DateRole, find_dates
-from situated.documents import extract_codes
-from situated.index.text import Tokenizer
+from situated.chains.dates import NOW, DateRole, find_dates, strip_dates
+from situated.chains.products import ProductMatcher
 from situated.prompts.extraction import EXTRACTION_PROMPT
 from situated.situation import Situation
 
@@ -49,39 +48,15 @@ class Validated:
     situation: Situation
     partial: dict[str, str] = field(default_factory=dict)  # role -> text ("15 March")
     notes: list[str] = field(default_factory=list)  # what was dropped and why
-
-
-class ProductMatcher:
-    """Finds the index's products in a question: codes by normalised form (`c3` = `C-3`), names
-    by their stemmed words, so "тарифу «Старт»" finds `Старт`."""
-
-    def __init__(self, products: frozenset[str] | set[str]):
-        self._tok = Tokenizer()
-        self.products = sorted(products)
-        self._keys = {p: self._key(p) for p in self.products}
-
-    def _key(self, text: str) -> tuple[str, ...]:
-        codes = extract_codes(text)
-        if codes and len(codes) == 1 and len(text) <= 12:
-            return (codes[0].lower(),)
-        return tuple(self._tok(text))
-
-    def find(self, question: str) -> list[str]:
-        q_codes = {c.lower() for c in extract_codes(question)}
-        q_terms = set(self._tok(question)) | q_codes
-        return [p for p, key in self._keys.items() if key and set(key) <= q_terms]
-
-    def resolve(self, proposed: str) -> str | None:
-        """A proposed product string → the index's product id, or None if unknown."""
-        key = self._key(proposed)
-        for p, k in self._keys.items():
-            if k and (k == key or p.casefold() == proposed.strip().casefold()):
-                return p
-        return None
+    query: str = ""  # the question without its situation: what the search legs see
+    unplaced: list[str] = field(default_factory=list)  # dates with no role, when several
 
 
 def rule_extract(question: str, matcher: ProductMatcher) -> ExtractedSituation:
-    """The offline extractor: English and Russian date forms, products known to the index."""
+    """The offline extractor: English and Russian date forms, products known to the index.
+
+    A date takes the role of the cue that governs it; a date with no such cue is the as-of date
+    (DESIGN "Dates in a question"). Two or more dates without a role are not guessed between."""
     found = matcher.find(question)
     dates: dict[str, str] = {}
     partial: list[str] = []
@@ -95,11 +70,10 @@ def rule_extract(question: str, matcher: ProductMatcher) -> ExtractedSituation:
             else:
                 dates.setdefault(m.role.value, m.value.isoformat())
         elif m.invalid:
-            role = (m.role or DateRole.PURCHASE).value
+            role = (m.role or DateRole.AS_OF).value
             dates.setdefault(role, m.text)  # kept as written; validation rejects it
-    # a complete date with no cue is a purchase date, the same default documents use
-    if unlabeled and DateRole.PURCHASE.value not in dates and len(unlabeled) == 1:
-        dates[DateRole.PURCHASE.value] = unlabeled[0].isoformat()
+    if len(set(unlabeled)) == 1 and DateRole.AS_OF.value not in dates:
+        dates[DateRole.AS_OF.value] = unlabeled[0].isoformat()
     return ExtractedSituation(
         product=found[0] if len(found) == 1 else None, partial_dates=partial,
         asks_about_now=bool(NOW.search(question)), **dates,
@@ -145,20 +119,23 @@ def validate_extraction(
             continue
         base[role.value] = value
     if proposed.asks_about_now and NOW.search(question):
-        today = clock()
-        base["as_of"] = base["as_of"] or today
-        if ROLE_CUES[DateRole.REQUEST].search(question):  # "can I return it now?"
-            base["request_date"] = base["request_date"] or today
+        base["as_of"] = base["as_of"] or clock()  # stands in for every date: "return it now?"
     partial: dict[str, str] = {}
     for text in proposed.partial_dates:
         mention = next((m for m in mentions if m.text == text and m.partial), None)
         if mention is None and text not in question:
             notes.append(f"partial date {text!r} is not in the question")
             continue
-        role = (mention.role if mention and mention.role else DateRole.PURCHASE).value
+        role = (mention.role if mention and mention.role else DateRole.AS_OF).value
         if base.get(role) is None:
             partial.setdefault(role, text)
-    return Validated(situation=Situation(**base), partial=partial, notes=notes)
+    unroled = list(dict.fromkeys(m.text for m in mentions if m.value and m.role is None))
+    unplaced = unroled if len({m.value for m in mentions if m.value and m.role is None}) > 1 \
+        else []
+    if unplaced:
+        notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
+    return Validated(situation=Situation(**base), partial=partial, notes=notes,
+                     query=strip_dates(question, mentions), unplaced=unplaced)
 
 
 def extraction_runnable(

@@ -1,37 +1,39 @@
 """Routing between search and the model (DESIGN "Routing"): clarify, no evidence, or answer.
 
-* the best block is date-scoped and the situation lacks the date its `valid_for` names → ask
-  for that date;
-* the best block is date-scoped, the date-scoped blocks span more than one product and the
-  product is unknown → ask for it (when the best evidence applies whatever the date, lower
-  ranked versions of other products do not hold the answer back);
-* "the best block" is every block whose fused score is within `tie_margin` (10%) of the top
-  score: RRF scores of the first few blocks are often near-ties, and a version that is a hair
-  behind an undated report is as much "the best hit" as the report;
-* both → one question naming both;
-* nothing cleared the relevance floor → `no_evidence`.
-On these routes the model is never called.
+The rule is about the evidence, not about scores: a fact is asked for only when the answer
+depends on it. A block *depends* on a missing fact when its document is one of several versions
+of a family in the index and that fact decides which version applies:
+
+* the date its `valid_for` names (resolved by `Situation.date_for`: the as-of date stands in)
+  is unknown and the family has more than one version for the block's product;
+* the product is unknown and the family's versions name more than one product.
+
+When the best block depends on a missing fact, the router asks for it, naming what separates
+the candidates ("Which product: C-3 or S-2?", "Was it bought before or from 1 April 2026?"), so
+a one-word reply completes the carried situation. When the best block applies whatever the
+missing fact, the answer is built from the blocks that do not depend on it, and says which
+date- or product-dependent documents were left out and what would bring them in.
+
+`no_evidence` when nothing cleared the relevance floor, or when the question is about a family
+none of whose versions was in force on the asked day (the best block *without* the date filter
+comes from such a family): the message names the first date the family applies from. On these
+routes the model is never called.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+from collections import defaultdict
 from dataclasses import dataclass
 
-from situated.documents import ValidFor
-from situated.index.store import Index
+from situated.chains import wording as w
+from situated.chains.wording import FACT_NAMES, Lang
+from situated.documents import DocumentMeta, ValidFor, end_of_day, instant
+from situated.index.reader import Index
 from situated.modes import Mode
+from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
-
-DATE_NAMES = {ValidFor.PURCHASE_DATE: "purchase date", ValidFor.REQUEST_DATE: "request date",
-              ValidFor.AS_OF: "date"}
-QUESTIONS = {
-    "product": "Which product is it?",
-    "purchase date": "When was it bought (day, month and year)?",
-    "request date": "When was the return or claim requested, or when will it be (day, month "
-                    "and year)?",
-    "date": "For which date (day, month and year)?",
-}
 
 
 class Route(Mode):
@@ -45,35 +47,160 @@ class Decision:
     route: Route
     missing: list[str]
     message: str = ""
+    supply: tuple[str, ...] = ()  # block ids the answer may be built from, best first
+    notes: tuple[str, ...] = ()  # said after the answer: what was left out, same-day versions
 
 
-def decide(index: Index, result: SearchResult, situation: Situation,
-           partial: dict[str, str] | None = None, tie_margin: float = 0.1) -> Decision:
-    partial = partial or {}
+class Versions:
+    """The index's documents grouped into version families (a document without `family` is a
+    family of its own). Built once per index."""
+
+    def __init__(self, index: Index):
+        self.index = index
+        self.families: dict[str, list[DocumentMeta]] = defaultdict(list)
+        for meta in index.documents.values():
+            self.families[self.family_of(meta)].append(meta)
+
+    @staticmethod
+    def family_of(meta: DocumentMeta) -> str:
+        return meta.family or f"\x00{meta.source_id}"
+
+    def label(self, meta: DocumentMeta) -> str:
+        name = meta.family or meta.title or meta.source_id
+        return f"{name} ({', '.join(meta.product)})" if meta.product else name
+
+    def versions(self, meta: DocumentMeta) -> list[DocumentMeta]:
+        """Versions of `meta`'s rule for its product(s): same family, a shared product or none."""
+        return [m for m in self.families[self.family_of(meta)]
+                if not m.product or not meta.product or set(m.product) & set(meta.product)]
+
+    def deciding(self, meta: DocumentMeta, situation: Situation) -> list[str]:
+        """The missing facts that decide whether this document is the version that applies."""
+        facts = []
+        family = self.families[self.family_of(meta)]
+        if situation.product is None and meta.product and len(
+                {m.product for m in family}) > 1:  # versions for different products
+            facts.append("product")
+        if (meta.date_scoped and situation.date_for(meta.valid_for) is None
+                and len(self.versions(meta)) > 1):
+            facts.append(FACT_NAMES[meta.valid_for])
+        return facts
+
+    def admitted(self, meta: DocumentMeta, flt: Filter) -> list[DocumentMeta]:
+        """Members of `meta`'s family the caller may read under `flt` (never name others)."""
+        tz = self.index.timezone
+        return [m for m in self.families[self.family_of(meta)]
+                if flt.admits(m.filter_fields(tz))]
+
+
+def _order(facts: set[str]) -> list[str]:
+    names = ["product", *FACT_NAMES.values()]
+    return [n for n in names if n in facts]
+
+
+def _boundaries(members: list[DocumentMeta], lang: Lang, tz: str) -> list[str]:
+    bounds: dict[int, dt.date | dt.datetime] = {}
+    for m in members:
+        for b in (m.valid_from, m.valid_to):
+            if b is not None:
+                bounds.setdefault(instant(b, tz), b)
+    return [w.bound_text(bounds[k], lang, tz) for k in sorted(bounds)]
+
+
+def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filter,
+             lang: Lang, partial: dict[str, str], unplaced: list[str]) -> Decision:
+    tz = versions.index.timezone
+    members = versions.admitted(best, flt)
+    asks = []
+    if "product" in facts:
+        asks.append(w.ask_product(sorted({p for m in members for p in m.product}), lang))
+    for vf in ValidFor:
+        if FACT_NAMES[vf] not in facts:
+            continue
+        if unplaced:
+            asks.append(w.ask_unplaced(unplaced, lang))
+            continue
+        same_product = [m for m in members if "product" not in facts
+                        and (not m.product or not best.product or set(m.product) & set(best.product))]
+        asks.append(w.ask_date(vf, _boundaries(same_product, lang, tz), lang, partial.get(vf.value)))
+    return Decision(Route.CLARIFY, facts, f"{w.clarify_lead(facts, lang)} {' '.join(asks)}")
+
+
+def _not_in_force(versions: Versions, shadow: SearchResult | None, result: SearchResult,
+                  situation: Situation, lang: Lang) -> Decision | None:
+    """The question is about a family none of whose versions applies on the asked day."""
+    if shadow is None or not shadow.blocks:
+        return None
+    index = versions.index
+    meta = index.documents[index.blocks[shadow.blocks[0].block_id].source_id]
+    day = situation.date_for(meta.valid_for)
+    if not meta.date_scoped or day is None:
+        return None
+    family = versions.family_of(meta)
+    supplied = {versions.family_of(index.documents[index.blocks[b.block_id].source_id])
+                for b in result.blocks}
+    if family in supplied:
+        return None
+    tz = index.timezone
+    moment = end_of_day(day, tz)
+    members = [m for m in versions.admitted(meta, shadow.filter) if m.valid_for is meta.valid_for]
+    if any(m.filter_fields(tz).valid_from_s <= moment < m.filter_fields(tz).valid_to_s
+           for m in members):
+        return None  # a version was in force; it just did not rank
+    starts = [m.valid_from for m in members if m.valid_from is not None]
+    first = min(starts, key=lambda b: instant(b, tz)) if starts else None
+    if first is not None and moment < instant(first, tz):
+        text = w.before_first_text(versions.label(meta), w.bound_text(first, lang, tz), day, lang)
+    else:
+        text = w.not_in_force_text(versions.label(meta), day, lang)
+    return Decision(Route.NO_EVIDENCE, [], text)
+
+
+def _same_day_notes(versions: Versions, supply: list[DocumentMeta], situation: Situation,
+                    lang: Lang) -> list[str]:
+    tz = versions.index.timezone
+    notes = []
+    for meta in supply:
+        day = situation.date_for(meta.valid_for)
+        if day is None or not isinstance(meta.valid_from, dt.datetime):
+            continue
+        start = instant(meta.valid_from, tz)
+        if instant(day, tz) < start <= end_of_day(day, tz):
+            notes.append(w.same_day_text(day, w.bound_text(meta.valid_from, lang, tz), lang))
+    return list(dict.fromkeys(notes))
+
+
+def decide(versions: Versions, result: SearchResult, situation: Situation, lang: Lang = Lang.EN,
+           partial: dict[str, str] | None = None, unplaced: list[str] | None = None,
+           shadow: SearchResult | None = None) -> Decision:
+    """Route one search result. `shadow` is the same search without the situation's dates (or
+    None): it tells whether the question was about a family that was not in force that day."""
+    index = versions.index
+    partial, unplaced = partial or {}, unplaced or []
+    gone = _not_in_force(versions, shadow, result, situation, lang)
+    if gone is not None:
+        return gone
     if not result.blocks:
         facts = situation.known_facts()
         why = f" for the situation given ({facts})" if facts else ""
         return Decision(Route.NO_EVIDENCE, [],
                         f"No document you may read applies to this question{why}, so there is "
                         "no answer to give.")
-    missing: list[str] = []
-    top_score = result.blocks[0].score
-    best = [index.blocks[b.block_id].fields for b in result.blocks
-            if b.score >= (1 - tie_margin) * top_score]
-    for f in best:
-        name = DATE_NAMES[f.valid_for]
-        if f.date_scoped and situation.date_for(f.valid_for) is None and name not in missing:
-            missing.append(name)
-    scoped = [index.blocks[b.block_id].fields for b in result.blocks]
-    # a version without a product applies to every product, so it never forces the question
-    products = {p for f in scoped if f.date_scoped for p in f.products}
-    if any(f.date_scoped for f in best) and situation.product is None and len(products) > 1:
-        missing.insert(0, "product")
-    if not missing:
-        return Decision(Route.ANSWER, [])
-    asks = " ".join(QUESTIONS[m] for m in missing)
-    notes = [f"“{partial[k]}” has no year" for k in partial
-             if DATE_NAMES.get(ValidFor(k)) in missing]
-    lead = f"To find the rule that applies I need the {' and the '.join(missing)}"
-    lead += f" ({'; '.join(notes)})." if notes else "."
-    return Decision(Route.CLARIFY, missing, f"{lead} {asks}")
+    metas = [index.documents[index.blocks[b.block_id].source_id] for b in result.blocks]
+    deciding = [versions.deciding(m, situation) for m in metas]
+    if deciding[0]:
+        facts = set(deciding[0])
+        best_family = versions.family_of(metas[0])
+        for m, f in zip(metas, deciding, strict=True):  # the same rule's other versions
+            if versions.family_of(m) == best_family:
+                facts |= set(f)
+        return _clarify(versions, metas[0], _order(facts), result.filter, lang, partial,
+                        unplaced)
+    supply = [(b.block_id, m) for b, m, f in zip(result.blocks, metas, deciding, strict=True)
+              if not f]
+    left = sorted({m.source_id for m, f in zip(metas, deciding, strict=True) if f})
+    notes = _same_day_notes(versions, [m for _, m in supply], situation, lang)
+    if left:
+        facts = _order({x for f in deciding for x in f})
+        notes.append(w.left_out_text(left, facts, lang))
+    return Decision(Route.ANSWER, [], supply=tuple(b for b, _ in supply), notes=tuple(notes))

@@ -13,19 +13,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from situated.documents import LoadedDocument
 from situated.errors import SituatedError
 from situated.index.cache import EmbeddingCache
-from situated.index.store import (
-    Manifest,
-    Progress,
-    build_index,
-    clean_leftovers,
-    current_generation,
-    generation_documents,
-    writer_lock,
-)
+from situated.index.publisher import clean_leftovers, writer_lock
+from situated.index.reader import generation_documents
+from situated.index.store import Manifest, current_generation
+from situated.index.writer import Progress, build_index
 from situated.loaders.corpus import load_corpus, validate_documents
 from situated.settings import Settings
+
+
+def retime(doc: LoadedDocument, timezone: str) -> LoadedDocument:
+    """The same document with its filter fields computed for another index timezone."""
+    fields = doc.meta.filter_fields(timezone)
+    return doc.model_copy(update={
+        "blocks": tuple(b.model_copy(update={"fields": fields}) for b in doc.blocks),
+        "pieces": tuple(p.model_copy(update={"fields": fields}) for p in doc.pieces)})
 
 
 @dataclass
@@ -41,14 +45,20 @@ class IngestReport:
 
 def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune: bool = False,
            progress: Progress | None = None, on_file=None) -> IngestReport:
-    new = load_corpus(paths, on_file=on_file)  # per-file problems stop here, nothing published
+    # per-file problems stop here, nothing published
+    new = load_corpus(paths, on_file=on_file, timezone=settings.timezone)
     root = Path(root)
     with writer_lock(root):
         clean_leftovers(root)
         try:
-            previous = generation_documents(current_generation(root))
-        except (SituatedError, OSError):
-            previous = []
+            gen = current_generation(root)
+            previous = generation_documents(gen)
+            published = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
+        except (SituatedError, OSError, ValueError):
+            previous, published = [], None
+        retimed = published is not None and published.timezone != settings.timezone
+        if retimed:  # date-only bounds are read in the index's timezone: recompute them all
+            previous = [retime(d, settings.timezone) for d in previous]
         incoming = {d.meta.source_id: d for d in new.documents}
         old = {d.meta.source_id: d for d in previous}
         report = IngestReport(manifest=None)
@@ -62,7 +72,7 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
         kept_old = [d for sid, d in old.items() if sid not in incoming and not prune]
         report.removed = sorted(sid for sid in old if sid not in incoming and prune)
         merged = validate_documents([*kept_old, *incoming.values()])
-        if previous and not (report.added or report.changed or report.removed):
+        if previous and not (report.added or report.changed or report.removed or retimed):
             return report  # nothing to do: the published generation already is this corpus
         cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
         try:

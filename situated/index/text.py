@@ -38,6 +38,20 @@ class Tokenizer:
             return self._ru.stemWord(word.replace("ё", "е"))
         return self._en.stemWord(word)
 
+    def terms(self, text: str) -> list[tuple[str, str, int, int]]:
+        """Every token as (term, surface, start, end), stop words and single letters included:
+        names such as "X" or "Open Collective" are matched on these."""
+        out = []
+        for m in _TOKEN.finditer(text):
+            if m.group("code"):
+                p = _CODE_PARTS.fullmatch(m.group("code"))
+                term = normalise_code(p.group(1), p.group(2), p.group(3)).lower()
+            else:
+                word = m.group("word").lower()
+                term = word if word.isdigit() or len(word) == 1 else self._stem(word)
+            out.append((term, m.group(0), m.start(), m.end()))
+        return out
+
     def __call__(self, text: str) -> list[str]:
         out: list[str] = []
         for m in _TOKEN.finditer(text):

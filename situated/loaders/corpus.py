@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from situated.documents import DocumentMeta, LoadedDocument
+from situated.documents import DocumentMeta, LoadedDocument, instant
 from situated.errors import DocumentError
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
 from situated.loaders.markdown import parse_body, split_front_matter
@@ -68,7 +68,7 @@ def discover(paths: list[Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def load_file(path: Path) -> LoadedDocument:
+def load_file(path: Path, timezone: str = "UTC") -> LoadedDocument:
     """One file → a loaded document; raises `MetaProblems` naming the file."""
     suffix = path.suffix.lower()
     digest = hashlib.sha256(path.read_bytes())
@@ -91,7 +91,7 @@ def load_file(path: Path) -> LoadedDocument:
     meta = parse_meta(raw, str(path))
     if meta.title is None and title:
         meta = meta.model_copy(update={"title": title})
-    blocks, pieces = build_forms(meta, sections)
+    blocks, pieces = build_forms(meta, sections, timezone)
     if not blocks:
         raise MetaProblems([f"{path}: no text found; a document needs at least one paragraph"])
     return LoadedDocument(
@@ -99,8 +99,9 @@ def load_file(path: Path) -> LoadedDocument:
     )
 
 
-def load_corpus(paths: list[Path], on_file=None) -> Corpus:
-    """Load and validate everything under `paths`; raise `DocumentError` listing all problems."""
+def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC") -> Corpus:
+    """Load and validate everything under `paths`; raise `DocumentError` listing all problems.
+    Date-only validity bounds are read in `timezone` (the index's, from settings)."""
     problems: list[str] = []
     docs: list[LoadedDocument] = []
     files = discover(paths)
@@ -110,7 +111,7 @@ def load_corpus(paths: list[Path], on_file=None) -> Corpus:
         ])
     for f in files:
         try:
-            docs.append(load_file(f))
+            docs.append(load_file(f, timezone))
         except MetaProblems as exc:
             problems += exc.problems
         if on_file:
@@ -157,21 +158,25 @@ def _check_families(metas: list[DocumentMeta]) -> tuple[list[str], list[str]]:
     for m in metas:
         if m.family:
             families[m.family].append(m)
-    lo, hi = dt.date.min, dt.date.max
+    lo, hi = float("-inf"), float("inf")
+
+    def start(m: DocumentMeta) -> float:
+        return instant(m.valid_from) if m.valid_from else lo
+
+    def end(m: DocumentMeta) -> float:
+        return instant(m.valid_to) if m.valid_to else hi
     for family, members in families.items():
         products = {p for m in members for p in m.product} or {None}
         reported: set[tuple[str, str]] = set()
         for product in sorted(products, key=lambda p: p or ""):
             group = [m for m in members if not m.product or product in m.product]
-            group.sort(key=lambda m: (m.valid_from or lo, m.source_id))
+            group.sort(key=lambda m: (start(m), m.source_id))
             for i, a in enumerate(group):
                 for b in group[i + 1:]:
                     pair = tuple(sorted((a.path, b.path)))
                     if pair in reported:
                         continue
-                    if (a.valid_from or lo) < (b.valid_to or hi) and (b.valid_from or lo) < (
-                        a.valid_to or hi
-                    ):
+                    if start(a) < end(b) and start(b) < end(a):
                         reported.add(pair)
                         problems.append(
                             f"overlapping versions of family {family!r}"
@@ -180,10 +185,12 @@ def _check_families(metas: list[DocumentMeta]) -> tuple[list[str], list[str]]:
                             "(valid_to / applies_through) before the newer one starts"
                         )
             for a, b in itertools.pairwise(group):
-                if a.valid_to and b.valid_from and a.valid_to < b.valid_from:
+                if a.valid_to and b.valid_from and end(a) < start(b):
+                    last = b.valid_from - dt.timedelta(1) if not isinstance(
+                        b.valid_from, dt.datetime) else f"before {b.valid_from.isoformat()}"
                     warnings.append(
                         f"gap in family {family!r}{f' for product {product!r}' if product else ''}"
-                        f": nothing applies from {a.valid_to} to {b.valid_from - dt.timedelta(1)} "
+                        f": nothing applies from {a.valid_to} to {last} "
                         f"(between {a.path} and {b.path})"
                     )
     return problems, warnings

@@ -18,7 +18,7 @@ from situated.documents import (
     extract_codes,
 )
 
-PIPELINE_VERSION = "forms-2"  # bump when blocks or pieces change shape: cached indexes rebuild
+PIPELINE_VERSION = "forms-3"  # bump when blocks or pieces change shape: cached indexes rebuild
 MAX_PIECE_CHARS = 700  # MiniLM reads 256 word pieces; longer paragraphs are split by sentence
 
 
@@ -95,9 +95,9 @@ def _heading(sec: Section) -> str:
 
 
 class _Builder:
-    def __init__(self, meta: DocumentMeta):
+    def __init__(self, meta: DocumentMeta, timezone: str):
         self.meta = meta
-        self.fields = meta.filter_fields()
+        self.fields = meta.filter_fields(timezone)
         self.blocks: list[Block] = []
         self.pieces: list[Piece] = []
         self._ids: set[str] = set()
@@ -131,9 +131,11 @@ class _Builder:
         ))
 
 
-def build_forms(meta: DocumentMeta, sections: list[Section]) -> tuple[list[Block], list[Piece]]:
-    """Blocks (what the model reads) and pieces (what search matches) of one document."""
-    b = _Builder(meta)
+def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UTC",
+                ) -> tuple[list[Block], list[Piece]]:
+    """Blocks (what the model reads) and pieces (what search matches) of one document; its
+    date-only validity bounds are read in the index's `timezone`."""
+    b = _Builder(meta, timezone)
     sid = meta.source_id
     for index, sec in enumerate(sections, start=1):
         key = sec.number or f"s{index}"

@@ -8,7 +8,7 @@ from typing import Any
 
 import yaml
 
-from situated.documents import DocKind, DocumentMeta, ValidFor
+from situated.documents import DocKind, DocumentMeta, ValidFor, instant
 
 KNOWN_KEYS = {
     "source_id", "title", "revision", "product", "valid_from", "valid_to", "applies_through",
@@ -65,6 +65,24 @@ def _as_date(value: Any, key: str, path: str, problems: list[str]) -> dt.date | 
         return None
 
 
+def _as_bound(value: Any, key: str, path: str, problems: list[str]) -> dt.date | dt.datetime | None:
+    """A validity bound: an ISO date, or an ISO date-time with a UTC offset (an instant)."""
+    text = "" if value is None else str(value).strip()
+    if "T" not in text and " " not in text:
+        return _as_date(value, key, path, problems)
+    try:
+        moment = dt.datetime.fromisoformat(text)
+    except ValueError:
+        problems.append(f"{path}: unreadable date-time {key}: {value!r}; write an ISO date "
+                        "(2026-01-01) or an instant with its offset (2026-01-01T09:30:00+02:00)")
+        return None
+    if moment.tzinfo is None:
+        problems.append(f"{path}: {key} {value!r} has no UTC offset; add one "
+                        f"({text}+00:00) or give a date only")
+        return None
+    return moment
+
+
 def _as_str(value: Any, key: str, path: str, problems: list[str]) -> str | None:
     if value is None or value == "":
         return None
@@ -84,8 +102,8 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
         problems.append(
             f"{path}: source_id {source_id!r} may hold only letters, digits, '.', '_' and '-'"
         )
-    valid_from = _as_date(raw.get("valid_from"), "valid_from", path, problems)
-    valid_to = _as_date(raw.get("valid_to"), "valid_to", path, problems)
+    valid_from = _as_bound(raw.get("valid_from"), "valid_from", path, problems)
+    valid_to = _as_bound(raw.get("valid_to"), "valid_to", path, problems)
     through = _as_date(raw.get("applies_through"), "applies_through", path, problems)
     if raw.get("valid_to") not in (None, "") and raw.get("applies_through") not in (None, ""):
         problems.append(
@@ -94,7 +112,7 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
         )
     elif through is not None:
         valid_to = through + dt.timedelta(days=1)
-    if valid_from and valid_to and valid_to <= valid_from:
+    if valid_from and valid_to and instant(valid_to) <= instant(valid_from):
         problems.append(
             f"{path}: valid_to {valid_to} is not after valid_from {valid_from}; the period is "
             "[valid_from, valid_to) with valid_to exclusive"

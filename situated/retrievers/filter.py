@@ -17,7 +17,7 @@ from situated.documents import (
     FilterFields,
     ValidFor,
     asset_key,
-    day_number,
+    end_of_day,
     product_key,
     role_key,
 )
@@ -30,8 +30,8 @@ class FilterColumns:
     def __init__(self, fields: list[FilterFields]):
         n = len(fields)
         self.n = n
-        self.valid_from = np.fromiter((f.valid_from_day for f in fields), np.int64, n)
-        self.valid_to = np.fromiter((f.valid_to_day for f in fields), np.int64, n)
+        self.valid_from = np.fromiter((f.valid_from_s for f in fields), np.int64, n)
+        self.valid_to = np.fromiter((f.valid_to_s for f in fields), np.int64, n)
         vf_codes = {v: i for i, v in enumerate(ValidFor)}
         self.valid_for = np.fromiter((vf_codes[f.valid_for] for f in fields), np.int8, n)
         self._vf_codes = vf_codes
@@ -73,14 +73,21 @@ class Filter(BaseModel):
     sources: frozenset[str] | None = Field(
         default=None, description="Optional narrowing to these source ids (never widens)."
     )
+    timezone: str = Field(default="UTC", description="The index's timezone: a question's day "
+                          "means the instant at the end of that day there.")
+
+    def moment(self, vf: ValidFor) -> int | None:
+        """The instant that decides documents valid for `vf` (None: no date, no clause)."""
+        d = self.situation.date_for(vf)
+        return None if d is None else end_of_day(d, self.timezone)
 
     # -- the reference semantics: every other form must agree with this ----------------------
     def admits(self, f: FilterFields) -> bool:
         s = self.situation
         if s.product and f.products and s.product not in f.products:
             return False
-        d = s.date_for(f.valid_for)
-        if d is not None and not (f.valid_from_day <= day_number(d) < f.valid_to_day):
+        t = self.moment(f.valid_for)
+        if t is not None and not (f.valid_from_s <= t < f.valid_to_s):
             return False
         if f.roles and not set(f.roles) & set(self.scope.roles):
             return False
@@ -97,13 +104,12 @@ class Filter(BaseModel):
         if s.product:
             clauses.append({"$or": [{"product_any": True}, {product_key(s.product): True}]})
         for vf in ValidFor:
-            d = s.date_for(vf)
-            if d is None:
+            t = self.moment(vf)
+            if t is None:
                 continue
-            n = day_number(d)
             clauses.append({"$or": [
                 {"valid_for": {"$ne": vf.value}},
-                {"$and": [{"valid_from_day": {"$lte": n}}, {"valid_to_day": {"$gt": n}}]},
+                {"$and": [{"valid_from_s": {"$lte": t}}, {"valid_to_s": {"$gt": t}}]},
             ]})
         clauses.append(_any("access_any", [role_key(r) for r in sorted(self.scope.roles)]))
         clauses.append(_any("assets_any", [asset_key(a) for a in sorted(self.scope.assets)]))
@@ -118,11 +124,10 @@ class Filter(BaseModel):
         if s.product:
             m &= cols.any_of(cols.product_any, cols.products, [s.product])
         for vf in ValidFor:
-            d = s.date_for(vf)
-            if d is None:
+            t = self.moment(vf)
+            if t is None:
                 continue
-            n = day_number(d)
-            in_period = (cols.valid_from <= n) & (n < cols.valid_to)
+            in_period = (cols.valid_from <= t) & (t < cols.valid_to)
             m &= (cols.valid_for != cols.vf_code(vf)) | in_period
         m &= cols.any_of(cols.role_any, cols.roles, self.scope.roles)
         m &= cols.any_of(cols.asset_any, cols.assets, self.scope.assets)

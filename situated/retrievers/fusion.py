@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from situated.index.store import Index
+from situated.index.reader import Index
 from situated.retrievers.legs import Leg, LegHit
 
 

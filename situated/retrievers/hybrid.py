@@ -21,7 +21,7 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import ConfigDict, Field
 
 from situated.documents import Block
-from situated.index.store import Index
+from situated.index.reader import Index
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import Floor, PieceHit, RankedBlock, fuse, mostly_latin
 from situated.retrievers.legs import BM25Leg, ExactLeg, Leg, VectorLeg
@@ -119,7 +119,8 @@ class SituatedRetriever(BaseRetriever):
         narrowed = self.sources if sources is None else (
             sources if self.sources is None else self.sources & sources
         )
-        return Filter(situation=situation or self.situation, scope=self.scope, sources=narrowed)
+        return Filter(situation=situation or self.situation, scope=self.scope, sources=narrowed,
+                      timezone=self.engine.index.timezone)
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun,

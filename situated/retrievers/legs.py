@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from situated.documents import extract_codes
-from situated.index.store import Index
+from situated.index.reader import Index
 from situated.modes import Mode
 from situated.retrievers.filter import Filter
 

@@ -1,0 +1,68 @@
+"""Finding the index's products in a question (or in a one-word reply to a clarification).
+
+A product is matched by its normalised name: codes by their normal form (`c3` = `C-3`), names as
+a run of stemmed words (`тарифа «Старта»` finds `Старт`, "Google Generative AI Services" needs
+all four words in order). One-word names that could be ordinary words ("Buffer", "Vibe",
+«Старт») must be written with the name's own capitalisation, and one-letter names ("X") exactly
+as named and standing alone ("X-ray" is not X), so that "the buffer size" names no product. When
+one match lies inside another ("Meta" in "Meta AI"), the longer wins.
+"""
+
+from __future__ import annotations
+
+from situated.documents import extract_codes
+from situated.index.text import Tokenizer
+
+
+class ProductMatcher:
+    def __init__(self, products: frozenset[str] | set[str]):
+        self._tok = Tokenizer()
+        self.products = sorted(products)
+        self._keys = {p: self._key(p) for p in self.products}
+
+    def _key(self, name: str) -> tuple[str, ...]:
+        codes = extract_codes(name)
+        if len(codes) == 1 and len(name.strip()) <= 12 and len(name.split()) == 1:
+            return (codes[0].lower(),)
+        return tuple(t for t, *_ in self._tok.terms(name))
+
+    @staticmethod
+    def _case_ok(name: str, surface: str, text: str, end: int) -> bool:
+        if len(name) == 1:  # "X": exactly, and not the start of "X-ray" or "X2"
+            return surface == name and not (end < len(text) and text[end] in "-‐‑")
+        if name[:1].isupper():
+            return surface[:1].isupper()
+        return surface == name  # a name written in lower case ("npm") is matched as written
+
+    def spans(self, text: str) -> list[tuple[str, int, int]]:
+        """(product, start, end) of every product named in `text`, longest matches kept."""
+        terms = self._tok.terms(text)
+        found: list[tuple[str, int, int]] = []
+        for product, key in self._keys.items():
+            if not key:
+                continue
+            n = len(key)
+            single_word = n == 1 and not extract_codes(product)
+            for i in range(len(terms) - n + 1):
+                if tuple(t for t, *_ in terms[i:i + n]) != key:
+                    continue
+                _, surface, start, _ = terms[i]
+                end = terms[i + n - 1][3]
+                if single_word and not self._case_ok(product, surface, text, end):
+                    continue
+                found.append((product, start, end))
+        return [f for f in found
+                if not any(o != f and o[1] <= f[1] and f[2] <= o[2] and o[2] - o[1] > f[2] - f[1]
+                           for o in found)]
+
+    def find(self, text: str) -> list[str]:
+        """The products named in `text`, each once, in the order they appear."""
+        return list(dict.fromkeys(p for p, _, _ in sorted(self.spans(text), key=lambda s: s[1])))
+
+    def resolve(self, proposed: str) -> str | None:
+        """A proposed product string ("the S-2", "c3", "Старт") → the index's product id."""
+        exact = [p for p in self.products if p.casefold() == proposed.strip().casefold()]
+        if exact:
+            return exact[0]
+        found = self.find(proposed)
+        return found[0] if len(found) == 1 else None

@@ -1,0 +1,170 @@
+"""What the app itself says to the asker, in the question's language (English or Russian):
+clarifying questions, the slice an answer used, what was left out and why. Written by code,
+never left to the model, so it is the same whatever model answers."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from zoneinfo import ZoneInfo
+
+from situated.documents import ValidFor
+from situated.modes import Mode
+from situated.situation import Situation
+
+
+class Lang(Mode):
+    EN = "en"
+    RU = "ru"
+
+
+_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+_LATIN = re.compile(r"[A-Za-z]")
+RU_MONTHS = ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
+             "сентября", "октября", "ноября", "декабря"]
+
+
+def language_of(text: str) -> Lang:
+    """Russian when Cyrillic letters outnumber Latin ones (product codes are Latin), else
+    English."""
+    return Lang.RU if len(_CYRILLIC.findall(text)) > len(_LATIN.findall(text)) else Lang.EN
+
+
+def day_text(day: dt.date, lang: Lang) -> str:
+    if lang is Lang.RU:
+        return f"{day.day} {RU_MONTHS[day.month - 1]} {day.year}"
+    return f"{day.day} {day:%B} {day.year}"
+
+
+def bound_text(bound: dt.date | dt.datetime, lang: Lang, timezone: str) -> str:
+    """A validity bound as a person reads it: a date, or an instant shown in the index's zone."""
+    if isinstance(bound, dt.datetime):
+        local = bound.astimezone(ZoneInfo(timezone))
+        return f"{day_text(local.date(), lang)} {local:%H:%M} ({timezone})"
+    return day_text(bound, lang)
+
+
+def listing(items: list[str], lang: Lang, conj: str | None = None) -> str:
+    word = conj or ("или" if lang is Lang.RU else "or")
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+# the names of missing facts in the `missing` list are part of the answer contract
+FACT_NAMES = {ValidFor.PURCHASE_DATE: "purchase date", ValidFor.REQUEST_DATE: "request date",
+              ValidFor.AS_OF: "date"}
+_ASK_DATE = {
+    (ValidFor.PURCHASE_DATE, Lang.EN): "When was it bought (day, month and year)?",
+    (ValidFor.REQUEST_DATE, Lang.EN): "When was the return or claim requested, or when will it "
+                                      "be (day, month and year)?",
+    (ValidFor.AS_OF, Lang.EN): "For which date (day, month and year)?",
+    (ValidFor.PURCHASE_DATE, Lang.RU): "Когда была покупка (число, месяц и год)?",
+    (ValidFor.REQUEST_DATE, Lang.RU): "Когда подана или будет подана заявка (число, месяц и "
+                                      "год)?",
+    (ValidFor.AS_OF, Lang.RU): "На какую дату (число, месяц и год)?",
+}
+_BEFORE_OR_FROM = {
+    (ValidFor.PURCHASE_DATE, Lang.EN): "Was it bought before or from {b}?",
+    (ValidFor.REQUEST_DATE, Lang.EN): "Was the request made before or from {b}?",
+    (ValidFor.AS_OF, Lang.EN): "Is it about a date before or from {b}?",
+    (ValidFor.PURCHASE_DATE, Lang.RU): "Покупка была до {b} или начиная с этой даты?",
+    (ValidFor.REQUEST_DATE, Lang.RU): "Заявка подана до {b} или начиная с этой даты?",
+    (ValidFor.AS_OF, Lang.RU): "Речь о дате до {b} или начиная с этой даты?",
+}
+
+
+def ask_product(candidates: list[str], lang: Lang) -> str:
+    if lang is Lang.RU:
+        return f"Какой продукт: {listing(candidates, lang)}?" if candidates else \
+            "О каком продукте речь?"
+    return f"Which product: {listing(candidates, lang)}?" if candidates else \
+        "Which product is it?"
+
+
+def ask_date(vf: ValidFor, boundaries: list[str], lang: Lang, partial: str | None) -> str:
+    """Name what separates the versions: one boundary → "before or from B?"."""
+    parts = []
+    if partial:
+        parts.append(f"«{partial}» — без года." if lang is Lang.RU else f"“{partial}” has no year.")
+    if len(boundaries) == 1:
+        parts.append(_BEFORE_OR_FROM[(vf, lang)].format(b=boundaries[0]) + " "
+                     + _ASK_DATE[(vf, lang)])
+    else:
+        parts.append(_ASK_DATE[(vf, lang)])
+        if boundaries:
+            shown = boundaries if len(boundaries) <= 6 else [*boundaries[:3], "…",
+                                                             *boundaries[-2:]]
+            and_ = "и" if lang is Lang.RU else "and"
+            parts.append(("Версии сменялись: " if lang is Lang.RU else "The versions change on ")
+                         + listing(shown, lang, and_) + ".")
+    return " ".join(parts)
+
+
+def ask_unplaced(dates: list[str], lang: Lang) -> str:
+    if lang is Lang.RU:
+        return f"Какая из дат решает: {listing(dates, lang)}?"
+    return f"Which of the dates decides: {listing(dates, lang)}?"
+
+
+def clarify_lead(missing: list[str], lang: Lang) -> str:
+    if lang is Lang.RU:
+        names = {"product": "продукт", "purchase date": "дату покупки",
+                 "request date": "дату заявки", "date": "дату"}
+        return "Чтобы выбрать правило, которое применяется, нужно знать " + " и ".join(
+            names.get(m, m) for m in missing) + "."
+    return f"To find the rule that applies I need the {' and the '.join(missing)}."
+
+
+_SLICE = {
+    Lang.EN: {ValidFor.AS_OF: "as of {d}", ValidFor.PURCHASE_DATE: "for a purchase on {d}",
+              ValidFor.REQUEST_DATE: "for a request on {d}", "product": "for {p}"},
+    Lang.RU: {ValidFor.AS_OF: "по состоянию на {d}", ValidFor.PURCHASE_DATE: "при покупке {d}",
+              ValidFor.REQUEST_DATE: "для заявки от {d}", "product": "для {p}"},
+}
+
+
+def slice_text(situation: Situation, lang: Lang) -> str:
+    """"As of 15 March 2026, for Старт: " — the situation the answer applied, or "" if none."""
+    words = _SLICE[lang]
+    parts = [words[vf].format(d=day_text(d, lang))
+             for vf in (ValidFor.AS_OF, ValidFor.PURCHASE_DATE, ValidFor.REQUEST_DATE)
+             if (d := situation.given(vf)) is not None]
+    if situation.product:
+        parts.append(words["product"].format(p=situation.product))
+    if not parts:
+        return ""
+    text = ", ".join(parts)
+    return text[:1].upper() + text[1:] + ": "
+
+
+def left_out_text(sources: list[str], facts: list[str], lang: Lang) -> str:
+    if lang is Lang.RU:
+        names = {"product": "продукта", "purchase date": "даты покупки",
+                 "request date": "даты заявки", "date": "даты"}
+        return (f"Не учтены документы, зависящие от {' и '.join(names.get(f, f) for f in facts)}"
+                f": {', '.join(sources)}; укажите это, чтобы их учесть.")
+    return (f"Left out: {', '.join(sources)}, which depend on the {' and the '.join(facts)}; "
+            "give it to bring them in.")
+
+
+def same_day_text(day: dt.date, start: str, lang: Lang) -> str:
+    if lang is Lang.RU:
+        return (f"{day_text(day, lang)} действовало больше одной версии; использована "
+                f"действовавшая в конце дня (с {start}).")
+    return (f"More than one version was in force on {day_text(day, lang)}; this uses the one in "
+            f"force at the end of that day (from {start}).")
+
+
+def before_first_text(family: str, first: str, day: dt.date, lang: Lang) -> str:
+    if lang is Lang.RU:
+        return (f"На {day_text(day, lang)} ни одна версия «{family}» не действовала: первая "
+                f"действует с {first}.")
+    return (f"No version of {family} was in force on {day_text(day, lang)}: the first applies "
+            f"from {first}.")
+
+
+def not_in_force_text(family: str, day: dt.date, lang: Lang) -> str:
+    if lang is Lang.RU:
+        return f"На {day_text(day, lang)} ни одна версия «{family}» не действовала."
+    return f"No version of {family} was in force on {day_text(day, lang)}."

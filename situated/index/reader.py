@@ -1,0 +1,101 @@
+"""Reading one published generation: documents, blocks, pieces, filter columns, code
+postings, bm25s and Chroma. A reader keeps the generation it opened."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import bm25s
+import numpy as np
+
+from situated.documents import Block, DocumentMeta, LoadedDocument, Piece
+from situated.errors import IndexError_
+from situated.index.embeddings import MiniLMEmbeddings
+from situated.index.store import SCHEMA_VERSION, Manifest, chroma_client, current_generation
+from situated.index.text import Tokenizer
+
+
+def generation_documents(gen: Path) -> list[LoadedDocument]:
+    """The documents of a published generation, rebuilt from its files (no re-parsing)."""
+    blocks: dict[str, list[Block]] = {}
+    for line in (gen / "blocks.jsonl").read_text(encoding="utf-8").splitlines():
+        b = Block.model_validate_json(line)
+        blocks.setdefault(b.source_id, []).append(b)
+    pieces: dict[str, list[Piece]] = {}
+    for line in (gen / "pieces.jsonl").read_text(encoding="utf-8").splitlines():
+        p = Piece.model_validate_json(line)
+        pieces.setdefault(p.source_id, []).append(p)
+    docs = []
+    for line in (gen / "documents.jsonl").read_text(encoding="utf-8").splitlines():
+        d = json.loads(line)
+        meta = DocumentMeta.model_validate_json(json.dumps(d["meta"]))
+        docs.append(LoadedDocument(meta=meta, blocks=tuple(blocks.get(meta.source_id, ())),
+                                   pieces=tuple(pieces.get(meta.source_id, ())),
+                                   content_hash=d["content_hash"]))
+    return docs
+
+
+class Index:
+    """One opened generation: blocks, pieces, filter columns, code postings, bm25s and Chroma."""
+
+    def __init__(self, root: Path, embeddings: MiniLMEmbeddings):
+        from situated.retrievers.filter import FilterColumns  # columns live with the filter
+
+        self.root = Path(root)
+        self.generation = current_generation(self.root)
+        try:
+            self.manifest = Manifest.model_validate_json(
+                (self.generation / "manifest.json").read_text(encoding="utf-8")
+            )
+        except (OSError, ValueError) as exc:
+            raise IndexError_(f"index {root} has no readable manifest ({exc}); re-run ingest") from None
+        if self.manifest.schema_version != SCHEMA_VERSION:
+            raise IndexError_(
+                f"index {root} has schema {self.manifest.schema_version}, this version reads "
+                f"{SCHEMA_VERSION}; rebuild it with `situated ingest`"
+            )
+        if self.manifest.embedding_model != embeddings.model_id:
+            raise IndexError_(
+                f"index {root} was embedded with {self.manifest.embedding_model}, not "
+                f"{embeddings.model_id}; rebuild it with `situated ingest`"
+            )
+        self.embeddings = embeddings
+        self.tokenizer = Tokenizer()
+        self.blocks: dict[str, Block] = {}
+        for line in (self.generation / "blocks.jsonl").read_text(encoding="utf-8").splitlines():
+            b = Block.model_validate_json(line)
+            self.blocks[b.block_id] = b
+        self.pieces: list[Piece] = [
+            Piece.model_validate_json(line)
+            for line in (self.generation / "pieces.jsonl").read_text(encoding="utf-8").splitlines()
+        ]
+        self.piece_pos = {p.piece_id: i for i, p in enumerate(self.pieces)}
+        self.columns = FilterColumns([p.fields for p in self.pieces])
+        postings: dict[str, list[int]] = {}
+        primary: dict[str, list[int]] = {}
+        for i, p in enumerate(self.pieces):
+            for c in p.codes:
+                postings.setdefault(c, []).append(i)
+            if p.codes:
+                primary.setdefault(p.codes[0], []).append(i)
+        self.code_postings = {c: np.asarray(v, dtype=np.int64) for c, v in postings.items()}
+        self.code_primary = {c: np.asarray(v, dtype=np.int64) for c, v in primary.items()}
+        self.products = frozenset(self.manifest.products)
+        self.timezone = self.manifest.timezone
+        self.documents: dict[str, DocumentMeta] = {}  # source_id -> metadata (small)
+        for line in (self.generation / "documents.jsonl").read_text("utf-8").splitlines():
+            meta = DocumentMeta.model_validate_json(json.dumps(json.loads(line)["meta"]))
+            self.documents[meta.source_id] = meta
+        self.bm25 = bm25s.BM25.load(str(self.generation / "bm25"))
+        client = chroma_client(self.generation / "chroma", self.manifest.chroma_url)
+        try:
+            self.collection = client.get_collection(self.manifest.collection)
+        except Exception as exc:  # noqa: BLE001 - chromadb's NotFoundError varies by client
+            raise IndexError_(
+                f"index {root}: Chroma collection {self.manifest.collection!r} is missing "
+                f"({exc}); re-run `situated ingest`") from None
+
+    def __len__(self) -> int:
+        return len(self.pieces)
+

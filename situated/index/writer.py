@@ -1,0 +1,194 @@
+"""Building a generation: write the docstore, bm25s and Chroma stores of a validated corpus
+beside the published generation, then publish it with one rename.
+
+A build writes a new generation beside the published one and publishes it with one `rename()`
+of the `current` symlink, so readers always see one complete generation and a failed build
+leaves the previous one answering.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import shutil
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import bm25s
+
+from situated.errors import IndexError_, SituatedError
+from situated.index.cache import EmbeddingCache
+from situated.index.embeddings import MiniLMEmbeddings
+from situated.index.publisher import (
+    clean_leftovers,
+    drop_server_collection,
+    next_serial,
+    prune,
+    publish,
+    writer_lock,
+)
+from situated.index.store import (
+    SCHEMA_VERSION,
+    Manifest,
+    chroma_client,
+    collection_name,
+    current_generation,
+    release_chroma,
+    sample_docs_dir,
+)
+from situated.index.text import Tokenizer
+from situated.loaders.corpus import Corpus
+from situated.settings import Settings
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+def build_index(
+    corpus: Corpus, root: Path, embeddings: MiniLMEmbeddings, settings: Settings,
+    progress: Progress | None = None, cache: EmbeddingCache | None = None,
+    locked: bool = False,
+) -> Manifest:
+    """Embed and index a validated corpus into a new generation, then publish it atomically.
+
+    Vectors come from the embedding cache where the same model already embedded the same text
+    (`settings.cache_dir / "embeddings.sqlite"` unless another cache is given). When the
+    published generation has an embedded Chroma store built with the same model, it is copied
+    and only the pieces of added, changed and removed documents are written (`locked`: the
+    caller already holds the writer lock)."""
+    progress = progress or (lambda *_: None)
+    own_cache = cache is None
+    cache = cache or EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
+    root = Path(root)
+    with contextlib.nullcontext() if locked else writer_lock(root):
+        gens = root / "generations"
+        gens.mkdir(exist_ok=True)
+        clean_leftovers(root)
+        base = _reusable_base(root, embeddings, settings)
+        gen = gens / f"{next_serial(gens):06d}-{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}"
+        tmp = gens / f".building-{gen.name}"
+        try:
+            manifest = _write_generation(corpus, tmp, embeddings, settings, progress, cache,
+                                         base)
+            release_chroma()
+            tmp.rename(gen)
+            publish(root, gen)
+        except BaseException:
+            release_chroma()
+            shutil.rmtree(tmp, ignore_errors=True)
+            drop_server_collection(settings.chroma_url, gen.name)
+            raise
+        finally:
+            if own_cache:
+                cache.close()
+        prune(root, keep={gen.name}, url=settings.chroma_url)
+        return manifest
+
+
+def _reusable_base(root: Path, embeddings, settings: Settings) -> tuple[Path, Manifest] | None:
+    """The published generation, if its embedded Chroma store can be copied and patched."""
+    try:
+        gen = current_generation(root)
+        manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
+    except (SituatedError, OSError, ValueError):
+        return None
+    same = (manifest.schema_version == SCHEMA_VERSION and manifest.chroma_url is None
+            and settings.chroma_url is None and manifest.embedding_model == embeddings.model_id
+            and manifest.timezone == settings.timezone
+            and (gen / "chroma").is_dir() and (gen / "documents.jsonl").exists())
+    return (gen, manifest) if same else None
+
+
+def _write_generation(
+    corpus: Corpus, out: Path, embeddings: MiniLMEmbeddings, settings: Settings,
+    progress: Progress, cache: EmbeddingCache, base: tuple[Path, Manifest] | None = None,
+) -> Manifest:
+    out.mkdir(parents=True)
+    blocks = [b for d in corpus.documents for b in d.blocks]
+    pieces = [p for d in corpus.documents for p in d.pieces]
+    with open(out / "blocks.jsonl", "w", encoding="utf-8") as fh:
+        fh.writelines(b.model_dump_json() + "\n" for b in blocks)
+    with open(out / "pieces.jsonl", "w", encoding="utf-8") as fh:
+        fh.writelines(p.model_dump_json() + "\n" for p in pieces)
+    with open(out / "documents.jsonl", "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps({"meta": d.meta.model_dump(mode="json"),
+                                  "content_hash": d.content_hash}, ensure_ascii=False) + "\n"
+                      for d in corpus.documents)
+    tokenizer = Tokenizer()
+    retriever = bm25s.BM25()
+    retriever.index([tokenizer(p.search_text) for p in pieces], show_progress=False)
+    retriever.save(str(out / "bm25"), show_progress=False)
+    progress("bm25", len(pieces), len(pieces))
+
+    generation = out.name.removeprefix(".building-")
+    name = collection_name(generation, settings.chroma_url)
+    todo = pieces
+    if base is not None:  # copy the published store, then patch it
+        base_gen, base_manifest = base
+        shutil.copytree(base_gen / "chroma", out / "chroma")
+        col = chroma_client(out / "chroma").get_collection(base_manifest.collection)
+        now = {d.meta.source_id: d.content_hash for d in corpus.documents}
+        stale = [sid for sid, h in base_manifest.sources.items() if now.get(sid) != h]
+        for start in range(0, len(stale), 500):
+            col.delete(where={"source_id": {"$in": stale[start:start + 500]}})
+        kept = {sid for sid, h in base_manifest.sources.items() if now.get(sid) == h}
+        todo = [p for p in pieces if p.source_id not in kept]
+    else:
+        client = chroma_client(out / "chroma", settings.chroma_url)
+        col = client.create_collection(
+            name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
+        )
+    # Chroma's HNSW insert of one batch runs in a worker thread while the next batch is
+    # embedded: both release the GIL, so the insert hides behind the embedding.
+    step = settings.chroma_write_batch
+    with ThreadPoolExecutor(max_workers=1) as writer:
+        pending = None
+        for start in range(0, len(todo), step):
+            batch = todo[start:start + step]
+            vectors = cache.encode(embeddings, [p.search_text for p in batch])
+            if pending is not None:
+                pending.result()
+            pending = writer.submit(
+                col.add, ids=[p.piece_id for p in batch], embeddings=vectors,
+                metadatas=[p.fields.to_chroma(p.block_id) for p in batch],
+                documents=[p.search_text for p in batch])
+            progress("embed", start + len(batch), len(todo))
+        if pending is not None:
+            pending.result()
+    if col.count() != len(pieces):
+        raise IndexError_(f"Chroma holds {col.count()} pieces after the build, expected "
+                          f"{len(pieces)}; nothing was published, re-run the ingest")
+    manifest = Manifest(
+        schema_version=SCHEMA_VERSION, embedding_model=embeddings.model_id,
+        chroma_url=settings.chroma_url, collection=col.name,
+        corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
+        documents=len(corpus.documents), blocks=len(blocks), pieces=len(pieces),
+        products=sorted(corpus.products()), warnings=list(corpus.warnings),
+        timezone=settings.timezone,
+        sources={d.meta.source_id: d.content_hash for d in corpus.documents},
+    )
+    (out / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+    return manifest
+
+
+def ensure_sample_index(settings: Settings, embeddings: MiniLMEmbeddings) -> Path:
+    """Index the built-in sample corpus on first use (or after it changed) into the cache dir."""
+    from situated.loaders.corpus import load_corpus
+
+    root = settings.sample_index_dir()
+    corpus = load_corpus([sample_docs_dir()], timezone=settings.timezone)
+    try:
+        gen = current_generation(root)
+        manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
+        if (manifest.corpus_hash == corpus.corpus_hash()
+                and manifest.embedding_model == embeddings.model_id
+                and manifest.schema_version == SCHEMA_VERSION
+                and manifest.chroma_url == settings.chroma_url
+                and manifest.timezone == settings.timezone):
+            return root
+    except (SituatedError, OSError, ValueError):
+        pass
+    build_index(corpus, root, embeddings, settings)
+    return root
+
