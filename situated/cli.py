@@ -190,6 +190,43 @@ def evaluate(
         raise typer.Exit(1)
 
 
+@app.command("probe-versions")
+def probe_versions(
+    docs: list[Path] = typer.Argument(..., help="A versioned corpus: .md/.pdf/.json documents "
+                                      "with family, product and validity dates"),
+    out_dir: Path = typer.Option(Path("probe-cases"), "--out", help="Where to write "
+                                 "probe-dev.yaml and probe-test.yaml"),
+    seed: int = typer.Option(0, "--seed", help="Phrase choice seed"),
+) -> None:
+    """Generate temporal regression cases from dated versions (run them with `eval --cases`).
+
+    For every version: what the document said about a phrase found only in the version in
+    force on a day inside its period, on its first day, on the previous version's last day, and
+    before the first version. Products are split into a dev and a test half."""
+    from situated.eval.probe import probe_cases, write_cases
+    from situated.loaders.corpus import load_corpus
+
+    try:
+        settings = _settings(None)
+        corpus = load_corpus(docs, timezone=settings.timezone)
+        cases, skipped = probe_cases(list(corpus.documents), settings.timezone, seed)
+    except SituatedError as exc:
+        _fail(str(exc))
+        return
+    if not cases:
+        _fail("no cases: the documents have no family with two or more dated versions "
+              "(front matter `family`, `valid_from`/`valid_to`)")
+    files = write_cases(cases, out_dir)
+    table = Table(title="probe cases")
+    for col in ("split", "file", "cases"):
+        table.add_column(col)
+    for split, path in files.items():
+        table.add_row(split, str(path), str(sum(split in c.tags for c in cases)))
+    out.print(table)
+    for why, n in sorted(skipped.items()):
+        err.print(f"skipped {n}: {why}", highlight=False)
+
+
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of the answer (`ask --json` and the HTTP answer body)."""

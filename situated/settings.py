@@ -137,6 +137,12 @@ class Settings(BaseSettings):
     def allowance(self) -> int:
         return self.window - self.reserved_input - self.reserved_output
 
+    @property
+    def block_limit(self) -> int:
+        """Largest block in tokens: half the evidence allowance (divided by the token margin
+        used for foreign models), so the best block always fits with room for another."""
+        return int(self.allowance / 2 / self.token_margin)
+
     def sample_index_dir(self) -> Path:
         return self.cache_dir / "sample-index"
 

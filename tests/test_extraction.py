@@ -12,7 +12,7 @@ from situated.chains.dates import find_dates
 from situated.chains.extract import (
     ExtractedSituation, ProductMatcher, extraction_runnable, rule_extract, validate_extraction,
 )
-from situated.documents import FilterFields, ValidFor, day_number
+from situated.documents import FilterFields, ValidFor, instant
 from situated.retrievers.filter import Filter
 from situated.situation import Situation
 
@@ -63,7 +63,7 @@ def test_purchase_and_request_dates_are_kept_apart():
 def test_today_is_used_only_when_the_question_asks_about_now():
     assert run("Can I return my C-3?").situation.request_date is None
     s = run("Can I return my C-3 today?", clock=lambda: TODAY).situation
-    assert s.request_date == TODAY and s.as_of == TODAY
+    assert s.as_of == TODAY and s.date_for(ValidFor.REQUEST_DATE) == TODAY
     assert run("Какие правила действуют сейчас?", clock=lambda: TODAY).situation.as_of == TODAY
 
 
@@ -137,9 +137,16 @@ def test_extractor_never_invents_a_value_absent_from_the_text(words):
        role=st.sampled_from(list(ValidFor)))
 def test_validity_is_the_half_open_interval(start, length, day, role):
     end = start + dt.timedelta(days=length)
-    fields = FilterFields(source_id="X", valid_for=role, valid_from_day=day_number(start),
-                          valid_to_day=day_number(end))
+    fields = FilterFields(source_id="X", valid_for=role, valid_from_s=instant(start),
+                          valid_to_s=instant(end))
     flt = Filter(situation=Situation(**{role.value: day}))
     assert flt.admits(fields) == (start <= day < end)
-    other = next(r for r in ValidFor if r is not role)  # another date never decides
-    assert Filter(situation=Situation(**{other.value: day})).admits(fields)
+    for other in ValidFor:
+        if other is role:
+            continue
+        # another role's date never decides; the as-of date stands in for a role without one
+        expected = (start <= day < end) if other is ValidFor.AS_OF else True
+        assert Filter(situation=Situation(**{other.value: day})).admits(fields) == expected
+    if role is not ValidFor.AS_OF:  # a date of its own beats the stand-in
+        own = Situation(**{role.value: start, "as_of": day})
+        assert Filter(situation=own).admits(fields)

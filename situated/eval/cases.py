@@ -33,8 +33,10 @@ class Case(BaseModel):
     id: str
     question: str = Field(min_length=1)
     situation: Situation | None = None
+    follows: str | None = Field(None, description="the question this turn replies to")
     scope: Scope = Field(default_factory=Scope)
     expect: Expect = Field(default_factory=Expect)
+    tags: list[str] = Field(default_factory=list, description="groups reported apart")
 
 
 class CaseError(SituatedError):

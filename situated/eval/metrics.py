@@ -2,7 +2,7 @@
 
 * evidence recall: expected ids (source or block) found among the supplied blocks;
 * noise: share of supplied evidence tokens from blocks that were not expected;
-* stale version: an inapplicable version (`stale`) was supplied;
+* stale version: an inapplicable version (`stale`) was supplied or ranked (in the hits);
 * permission leak: a `forbidden` source in evidence, hits or citations, or `forbidden_text`
   anywhere in the answer body;
 * clarification precision / recall over cases expecting `clarify`, with the right `missing`;
@@ -42,12 +42,13 @@ class CaseResult:
     support: float | None = None
     fact_accuracy: float | None = None
     supplied: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
 
 
 def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
     e = case.expect
     r = CaseResult(case.id, answer.status.value, latency_ms,
-                   supplied=[ev.block_id for ev in answer.evidence])
+                   supplied=[ev.block_id for ev in answer.evidence], tags=list(case.tags))
     if e.evidence:
         found = [i for i in e.evidence
                  if any(_matches(i, ev.block_id, ev.source_id) for ev in answer.evidence)]
@@ -57,7 +58,7 @@ def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
             off = sum(ev.tokens for ev in answer.evidence
                       if not any(_matches(i, ev.block_id, ev.source_id) for i in e.evidence))
             r.noise = off / total
-    r.stale = any(ev.source_id in e.stale for ev in answer.evidence)
+    r.stale = any(x.source_id in e.stale for x in [*answer.evidence, *answer.hits])
     body = json.dumps(answer.model_dump(mode="json"), ensure_ascii=False)
     sources = ({ev.source_id for ev in answer.evidence} | {h.source_id for h in answer.hits}
                | {c.source_id for c in answer.citations})

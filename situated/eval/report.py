@@ -74,17 +74,45 @@ def plots(summary: dict[str, dict], per_case: dict[str, list[dict]], out: Path) 
     return files
 
 
+def by_tag(per_case: dict[str, list[dict]]) -> dict[str, dict[str, dict]]:
+    """Per system and case tag: cases, status accuracy, evidence recall, stale rate."""
+    out: dict[str, dict[str, dict]] = {}
+    for name, rows in per_case.items():
+        groups: dict[str, list[dict]] = {}
+        for r in rows:
+            for t in r.get("tags") or []:
+                groups.setdefault(t, []).append(r)
+        out[name] = {}
+        for tag, rs in sorted(groups.items()):
+            ok = [r["status_ok"] for r in rs if r["status_ok"] is not None]
+            rec = [r["evidence_recall"] for r in rs if r["evidence_recall"] is not None]
+            out[name][tag] = {
+                "cases": len(rs),
+                "status_accuracy": sum(ok) / len(ok) if ok else None,
+                "evidence_recall": sum(rec) / len(rec) if rec else None,
+                "stale_version_rate": sum(bool(r["stale"]) for r in rs) / len(rs),
+            }
+    return out
+
+
 def write(summary, per_case, gate_failures, out: Path, cases_path: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     files = plots(summary, per_case, out)
+    tags = by_tag(per_case)
     (out / "report.json").write_text(json.dumps(
-        {"cases": cases_path, "summary": summary, "per_case": per_case,
+        {"cases": cases_path, "summary": summary, "by_tag": tags, "per_case": per_case,
          "gate_failures": gate_failures}, indent=2, ensure_ascii=False), encoding="utf-8")
     lines = [f"# situated evaluation\n\nCases: `{cases_path}`\n", "## Summary\n",
              "| metric | " + " | ".join(summary) + " |",
              "|---|" + "---:|" * len(summary)]
     for m in SHOWN:
         lines.append(f"| {m} | " + " | ".join(fmt(summary[s].get(m)) for s in summary) + " |")
+    if tags.get("situated"):
+        lines += ["", "## By tag (situated)", "", "| tag | cases | status acc. | recall | stale |",
+                  "|---|---:|---:|---:|---:|"]
+        for tag, m in tags["situated"].items():
+            lines.append(f"| {tag} | {m['cases']} | {fmt(m['status_accuracy'])} | "
+                         f"{fmt(m['evidence_recall'])} | {fmt(m['stale_version_rate'])} |")
     lines += ["", "## Plots", ""] + [f"![{f}]({f})" for f in files]
     lines += ["", "## Gate", ""]
     lines += [f"- FAILED: {g}" for g in gate_failures] or ["- passed"]

@@ -47,7 +47,7 @@ def run(systems, cases: list[Case], console=None):
             for case in cases:
                 t = time.perf_counter()
                 answer = chain.invoke({"question": case.question, "situation": case.situation,
-                                       "scope": case.scope})
+                                       "follows": case.follows, "scope": case.scope})
                 results.append(score_case(case, answer, (time.perf_counter() - t) * 1e3))
                 bar.advance(task)
             per_case[name] = [as_dict(r) for r in results]

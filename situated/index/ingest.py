@@ -21,6 +21,7 @@ from situated.index.reader import generation_documents
 from situated.index.store import Manifest, current_generation
 from situated.index.writer import Progress, build_index
 from situated.loaders.corpus import load_corpus, validate_documents
+from situated.loaders.sizing import BlockLimit
 from situated.settings import Settings
 
 
@@ -46,7 +47,8 @@ class IngestReport:
 def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune: bool = False,
            progress: Progress | None = None, on_file=None) -> IngestReport:
     # per-file problems stop here, nothing published
-    new = load_corpus(paths, on_file=on_file, timezone=settings.timezone)
+    new = load_corpus(paths, on_file=on_file, timezone=settings.timezone,
+                      limit=BlockLimit(settings.block_limit, embeddings.count_tokens))
     root = Path(root)
     with writer_lock(root):
         clean_leftovers(root)

@@ -43,6 +43,7 @@ class Manifest(BaseModel):
     pieces: int
     products: list[str]
     timezone: str = "UTC"  # date-only bounds and date-only questions are read here
+    block_limit: int | None = None  # tokens; sections longer than this were split
     warnings: list[str]
     sources: dict[str, str]  # source_id -> content hash
 

@@ -165,7 +165,7 @@ def _write_generation(
         corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
         documents=len(corpus.documents), blocks=len(blocks), pieces=len(pieces),
         products=sorted(corpus.products()), warnings=list(corpus.warnings),
-        timezone=settings.timezone,
+        timezone=settings.timezone, block_limit=settings.block_limit,
         sources={d.meta.source_id: d.content_hash for d in corpus.documents},
     )
     (out / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
@@ -175,9 +175,11 @@ def _write_generation(
 def ensure_sample_index(settings: Settings, embeddings: MiniLMEmbeddings) -> Path:
     """Index the built-in sample corpus on first use (or after it changed) into the cache dir."""
     from situated.loaders.corpus import load_corpus
+    from situated.loaders.sizing import BlockLimit
 
     root = settings.sample_index_dir()
-    corpus = load_corpus([sample_docs_dir()], timezone=settings.timezone)
+    limit = BlockLimit(settings.block_limit, embeddings.count_tokens)
+    corpus = load_corpus([sample_docs_dir()], timezone=settings.timezone, limit=limit)
     try:
         gen = current_generation(root)
         manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
@@ -185,7 +187,8 @@ def ensure_sample_index(settings: Settings, embeddings: MiniLMEmbeddings) -> Pat
                 and manifest.embedding_model == embeddings.model_id
                 and manifest.schema_version == SCHEMA_VERSION
                 and manifest.chroma_url == settings.chroma_url
-                and manifest.timezone == settings.timezone):
+                and manifest.timezone == settings.timezone
+                and manifest.block_limit == settings.block_limit):
             return root
     except (SituatedError, OSError, ValueError):
         pass

@@ -20,6 +20,7 @@ from situated.loaders.markdown import parse_body, split_front_matter
 from situated.loaders.meta import MetaProblems, parse_meta
 from situated.loaders.parsed_json import parse_json
 from situated.loaders.pdf import parse_pdf, read_sidecar, sidecar_path
+from situated.loaders.sizing import BlockLimit
 
 SUFFIXES = (".md", ".markdown", ".pdf", ".json")
 
@@ -68,7 +69,8 @@ def discover(paths: list[Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def load_file(path: Path, timezone: str = "UTC") -> LoadedDocument:
+def load_file(path: Path, timezone: str = "UTC", limit: BlockLimit | None = None,
+              ) -> LoadedDocument:
     """One file → a loaded document; raises `MetaProblems` naming the file."""
     suffix = path.suffix.lower()
     digest = hashlib.sha256(path.read_bytes())
@@ -91,7 +93,7 @@ def load_file(path: Path, timezone: str = "UTC") -> LoadedDocument:
     meta = parse_meta(raw, str(path))
     if meta.title is None and title:
         meta = meta.model_copy(update={"title": title})
-    blocks, pieces = build_forms(meta, sections, timezone)
+    blocks, pieces = build_forms(meta, sections, timezone, limit)
     if not blocks:
         raise MetaProblems([f"{path}: no text found; a document needs at least one paragraph"])
     return LoadedDocument(
@@ -99,9 +101,11 @@ def load_file(path: Path, timezone: str = "UTC") -> LoadedDocument:
     )
 
 
-def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC") -> Corpus:
+def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
+                limit: BlockLimit | None = None) -> Corpus:
     """Load and validate everything under `paths`; raise `DocumentError` listing all problems.
-    Date-only validity bounds are read in `timezone` (the index's, from settings)."""
+    Date-only validity bounds are read in `timezone` (the index's, from settings); sections are
+    split into blocks within `limit`."""
     problems: list[str] = []
     docs: list[LoadedDocument] = []
     files = discover(paths)
@@ -111,7 +115,7 @@ def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC") -> Corpu
         ])
     for f in files:
         try:
-            docs.append(load_file(f, timezone))
+            docs.append(load_file(f, timezone, limit))
         except MetaProblems as exc:
             problems += exc.problems
         if on_file:

@@ -17,8 +17,9 @@ from situated.documents import (
     Piece,
     extract_codes,
 )
+from situated.loaders.sizing import BlockLimit, group_paragraphs, split_sentences
 
-PIPELINE_VERSION = "forms-3"  # bump when blocks or pieces change shape: cached indexes rebuild
+PIPELINE_VERSION = "forms-4"  # bump when blocks or pieces change shape: cached indexes rebuild
 MAX_PIECE_CHARS = 700  # MiniLM reads 256 word pieces; longer paragraphs are split by sentence
 
 
@@ -58,7 +59,6 @@ class Section:
 
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 
 
 def split_heading(text: str) -> tuple[str | None, str]:
@@ -73,7 +73,7 @@ def split_long(text: str, limit: int = MAX_PIECE_CHARS) -> list[str]:
         return [text]
     parts: list[str] = []
     current = ""
-    for sentence in _SENTENCE_END.split(text):
+    for sentence in split_sentences(text):
         if current and len(current) + 1 + len(sentence) > limit:
             parts.append(current)
             current = sentence
@@ -132,9 +132,11 @@ class _Builder:
 
 
 def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UTC",
-                ) -> tuple[list[Block], list[Piece]]:
+                limit: BlockLimit | None = None) -> tuple[list[Block], list[Piece]]:
     """Blocks (what the model reads) and pieces (what search matches) of one document; its
-    date-only validity bounds are read in the index's `timezone`."""
+    date-only validity bounds are read in the index's `timezone`; no section block exceeds
+    `limit` (see `loaders.sizing`)."""
+    limit = limit or BlockLimit()
     b = _Builder(meta, timezone)
     sid = meta.source_id
     for index, sec in enumerate(sections, start=1):
@@ -152,15 +154,20 @@ def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UT
             b.add_piece(block, text)
             continue
         paragraphs = [e for e in sec.elements if isinstance(e, Paragraph)]
-        if paragraphs:
-            text = heading + "\n\n" + "\n\n".join(p.text for p in paragraphs)
+        groups = group_paragraphs(heading, [p.text for p in paragraphs], limit) \
+            if paragraphs else []
+        for part, texts in enumerate(groups, start=1):
+            # a section over the block limit becomes several blocks, each with its own anchor
+            suffix = f"-part{part}" if part > 1 else ""
+            text = heading + "\n\n" + "\n\n".join(texts)
             block = b.add_block(
-                block_id=b.unique(f"{sid}-{key}"), kind=BlockKind.SECTION, section=sec.number,
-                title=sec.title, page=sec.page if sec.page is not None else paragraphs[0].page,
-                text=text, link=b.link(anchor),
+                block_id=b.unique(f"{sid}-{key}{suffix}"), kind=BlockKind.SECTION,
+                section=sec.number, title=sec.title,
+                page=sec.page if sec.page is not None else paragraphs[0].page,
+                text=text, link=b.link(f"{anchor}{suffix}"),
             )
-            for p in paragraphs:
-                for chunk in split_long(p.text):
+            for t in texts:
+                for chunk in split_long(t):
                     b.add_piece(block, f"{sec.title}: {chunk}")
         tables = [e for e in sec.elements if isinstance(e, Table)]
         for t_index, table in enumerate(tables, start=1):
