@@ -26,9 +26,9 @@ def model():
 def ask(sample_app, model):
     chain = build_ask_chain(sample_app, model=model, clock=lambda: TODAY)
 
-    def _ask(question, situation=None, scope=None):
+    def _ask(question, situation=None, scope=None, follows=None):
         return chain.invoke({"question": question, "situation": situation,
-                             "scope": scope or Scope()})
+                             "scope": scope or Scope(), "follows": follows})
     return _ask
 
 
@@ -111,3 +111,63 @@ async def test_async_path_gives_the_same_answer(sample_app):
     chain = build_ask_chain(sample_app, clock=lambda: TODAY)
     inp = {"question": "Do I need to fit a rear mudguard on a C-3?"}
     assert (await chain.ainvoke(inp)).model_dump() == chain.invoke(inp).model_dump()
+
+
+# --- the asker's situation (issue: date roles, dependence, answerable clarifications) --------
+
+def test_seed_question_with_an_uncued_date_answers_from_the_version_in_force(ask, model):
+    a = ask("Какой срок возврата был у тарифа Старт 15 марта 2026 года?")
+    assert a.status is Status.ANSWERED
+    assert {e.source_id for e in a.evidence if e.source_id.startswith("TAR-")} == {"TAR-START-1"}
+    assert a.answer.startswith("По состоянию на 15 марта 2026, для Старт: ")
+    assert a.situation.as_of == dt.date(2026, 3, 15) and a.situation.purchase_date is None
+    assert "14 дней" in " ".join(e.text for e in a.evidence)
+
+
+def test_clarification_names_the_candidates_and_a_one_word_reply_completes_it(ask, model):
+    first = ask("What battery warranty applies to a bike bought on 15 March 2026?")
+    assert first.missing == ["product"] and "Which product: C-3 or S-2?" in first.answer
+    carried = Situation(**first.situation.model_dump())
+    for reply, version in (("C-3", "WARR-R2"), ("the S-2", "WARR-S2")):
+        second = ask(reply, carried, follows="What battery warranty applies to a bike bought "
+                                             "on 15 March 2026?")
+        assert second.status is Status.ANSWERED, second.answer
+        assert {e.source_id for e in second.evidence if e.source_id.startswith("WARR")} == {
+            version}
+        assert second.answer.startswith("For a purchase on 15 March 2026, for ")
+    assert model.calls and all("bought on 15 March 2026" in str(c) for c in model.calls)
+
+
+def test_clarification_names_the_boundary_between_two_versions(ask, model):
+    a = ask("How long is the battery warranty of the C-3?")
+    assert a.missing == ["purchase date"]
+    assert "Was it bought before or from 1 January 2026?" in a.answer
+    ru = ask("Сколько дней на возврат по тарифу «Старт»?")
+    assert "до 1 апреля 2026 или начиная с этой даты" in ru.answer
+    reply = ask("1 апреля 2026", Situation(product="Старт"),
+                follows="Сколько дней на возврат по тарифу «Старт»?")
+    assert {e.source_id for e in reply.evidence if e.source_id.startswith("TAR-")} == {
+        "TAR-START-2"}
+
+
+def test_a_date_before_every_version_names_the_first_date(ask, model):
+    a = ask("What battery warranty applies to a C-3 bought on 10 June 2024?")
+    assert a.status is Status.NO_EVIDENCE and "the first applies from 1 January 2025" in a.answer
+    assert a.evidence == [] and model.calls == []
+
+
+def test_evidence_that_applies_whatever_the_date_answers_and_names_what_was_left_out(ask):
+    a = ask("Which battery check applies when the casing was opened?")
+    assert a.status is Status.ANSWERED
+    assert not {e.source_id for e in a.evidence} & {"WARR-R1", "WARR-R2", "WARR-S2"}
+    assert "Left out: WARR-R1, WARR-R2" in a.answer and "purchase date" in a.answer
+
+
+def test_the_search_legs_never_see_the_situation(sample_app, model, monkeypatch):
+    seen = []
+    engine = sample_app.engine
+    original = engine.search
+    monkeypatch.setattr(engine, "search", lambda q, f, **kw: seen.append(q) or original(q, f, **kw))
+    chain = build_ask_chain(sample_app, model=model, clock=lambda: TODAY)
+    chain.invoke({"question": "What battery warranty applies to a C-3 bought on 15 March 2026?"})
+    assert seen and all("2026" not in q and "bought" not in q for q in seen)

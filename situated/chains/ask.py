@@ -98,13 +98,22 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
         query = " ".join(q for q in (x["follows_query"], validated.query) if q) or x["question"]
         flt = Filter(situation=situation, scope=x["scope"], timezone=index.timezone)
         result = run_search(query, flt)
-        shadow = None
-        if routing and any(situation.given(vf) for vf in ValidFor):
-            undated = Situation(product=situation.product)
-            shadow = run_search(query, Filter(situation=undated, scope=x["scope"],
-                                              timezone=index.timezone), top=1)
+        shadow, named = None, set()
+        if routing:
+            # a document family the question names ("… Privacy Policy say …") leads the
+            # evidence: its best blocks (searched within the same filter) come first
+            named = versions.named(f"{x['follows']} {x['question']}")
+            if named:
+                focused = run_search(query, flt.model_copy(
+                    update={"sources": versions.sources(named)}),
+                    top=(settings.top_blocks + 1) // 2)
+                result = result.led_by(focused, settings.top_blocks)
+            if any(situation.given(vf) for vf in ValidFor):
+                undated = Situation(product=situation.product)
+                shadow = run_search(query, Filter(situation=undated, scope=x["scope"],
+                                                  timezone=index.timezone))
         decision = decide(versions, result, situation, language_of(x["question"]),
-                          validated.partial, validated.unplaced, shadow)
+                          validated.partial, validated.unplaced, shadow, named)
         if not routing and decision.route is not Route.ANSWER:
             decision = Decision(Route.ANSWER, [], supply=tuple(b.block_id for b in result.blocks))
         log.debug("route=%s blocks=%s", decision.route.value,
@@ -132,8 +141,9 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
             evidence_label_line(e.label, e.source_id, e.section, e.page) + "\n" + e.text
             for e in evidence)
         facts = x["validated"].situation.known_facts() or "none"
+        question = f"{x['follows']} {x['question']}" if x["follows"] else x["question"]
         messages = ANSWER_PROMPT.invoke(
-            {"facts": facts, "evidence": blocks, "question": x["question"]})
+            {"facts": facts, "evidence": blocks, "question": question})
         log.debug("prompt labels=%s", [(e.label, e.block_id) for e in evidence])
         return {**x, "evidence": evidence, "messages": messages}
 

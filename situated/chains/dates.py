@@ -202,4 +202,5 @@ def strip_dates(text: str, mentions: list[DateMention]) -> str:
         last = max(last, end)
     out.append(text[last:])
     stripped = re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", "".join(out)))
+    stripped = re.sub(r"([,;:])[,;:]+", r"\1", stripped)
     return re.sub(r"^[\s,;:–—-]+|[\s,;:–—-]+$", "", stripped).strip()

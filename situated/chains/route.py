@@ -27,6 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from situated.chains import wording as w
+from situated.chains.products import ProductMatcher
 from situated.chains.wording import FACT_NAMES, Lang
 from situated.documents import DocumentMeta, ValidFor, end_of_day, instant
 from situated.index.reader import Index
@@ -60,6 +61,14 @@ class Versions:
         self.families: dict[str, list[DocumentMeta]] = defaultdict(list)
         for meta in index.documents.values():
             self.families[self.family_of(meta)].append(meta)
+        self._names = ProductMatcher({m.family for m in index.documents.values() if m.family})
+
+    def named(self, question: str) -> set[str]:
+        """Family keys whose name the question says ("… Privacy Policy say …")."""
+        return set(self._names.find(question))  # a named family's key is its name
+
+    def sources(self, families: set[str]) -> frozenset[str]:
+        return frozenset(m.source_id for f in families for m in self.families.get(f, ()))
 
     @staticmethod
     def family_of(meta: DocumentMeta) -> str:
@@ -99,11 +108,19 @@ def _order(facts: set[str]) -> list[str]:
 
 
 def _boundaries(members: list[DocumentMeta], lang: Lang, tz: str) -> list[str]:
+    """The instants where one version gives way to another (or to nothing): every start but
+    the first, and every end not followed at once by another start."""
+    spans = [(instant(m.valid_from, tz) if m.valid_from else None,
+              instant(m.valid_to, tz) if m.valid_to else None, m)
+             for m in members if m.date_scoped]
+    spans.sort(key=lambda x: (x[0] is not None, x[0] or 0))
+    starts = {s for s, _, _ in spans if s is not None}
     bounds: dict[int, dt.date | dt.datetime] = {}
-    for m in members:
-        for b in (m.valid_from, m.valid_to):
-            if b is not None:
-                bounds.setdefault(instant(b, tz), b)
+    for i, (start, end, m) in enumerate(spans):
+        if start is not None and i > 0:
+            bounds.setdefault(start, m.valid_from)
+        if end is not None and end not in starts:
+            bounds.setdefault(end, m.valid_to)
     return [w.bound_text(bounds[k], lang, tz) for k in sorted(bounds)]
 
 
@@ -122,17 +139,20 @@ def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filt
             continue
         same_product = [m for m in members if "product" not in facts
                         and (not m.product or not best.product or set(m.product) & set(best.product))]
-        asks.append(w.ask_date(vf, _boundaries(same_product, lang, tz), lang, partial.get(vf.value)))
+        asks.append(w.ask_date(vf, _boundaries(same_product, lang, tz), lang,
+                               partial.get(vf.value) or partial.get(ValidFor.AS_OF.value)))
     return Decision(Route.CLARIFY, facts, f"{w.clarify_lead(facts, lang)} {' '.join(asks)}")
 
 
 def _not_in_force(versions: Versions, shadow: SearchResult | None, result: SearchResult,
-                  situation: Situation, lang: Lang) -> Decision | None:
-    """The question is about a family none of whose versions applies on the asked day."""
+                  situation: Situation, lang: Lang, named: set[str]) -> Decision | None:
+    """The question is about a family none of whose versions applies on the asked day: the
+    family the question names, else the one of the best block without the date filter."""
     if shadow is None or not shadow.blocks:
         return None
     index = versions.index
-    meta = index.documents[index.blocks[shadow.blocks[0].block_id].source_id]
+    metas = [index.documents[index.blocks[b.block_id].source_id] for b in shadow.blocks]
+    meta = next((m for m in metas if versions.family_of(m) in named), metas[0])
     day = situation.date_for(meta.valid_for)
     if not meta.date_scoped or day is None:
         return None
@@ -172,12 +192,13 @@ def _same_day_notes(versions: Versions, supply: list[DocumentMeta], situation: S
 
 def decide(versions: Versions, result: SearchResult, situation: Situation, lang: Lang = Lang.EN,
            partial: dict[str, str] | None = None, unplaced: list[str] | None = None,
-           shadow: SearchResult | None = None) -> Decision:
+           shadow: SearchResult | None = None, named: set[str] | None = None) -> Decision:
     """Route one search result. `shadow` is the same search without the situation's dates (or
-    None): it tells whether the question was about a family that was not in force that day."""
+    None): it tells whether the question was about a family that was not in force that day;
+    `named` are the families the question names."""
     index = versions.index
     partial, unplaced = partial or {}, unplaced or []
-    gone = _not_in_force(versions, shadow, result, situation, lang)
+    gone = _not_in_force(versions, shadow, result, situation, lang, named or set())
     if gone is not None:
         return gone
     if not result.blocks:

@@ -144,8 +144,9 @@ def left_out_text(sources: list[str], facts: list[str], lang: Lang) -> str:
                  "request date": "даты заявки", "date": "даты"}
         return (f"Не учтены документы, зависящие от {' и '.join(names.get(f, f) for f in facts)}"
                 f": {', '.join(sources)}; укажите это, чтобы их учесть.")
+    it = "them" if len(facts) > 1 else "it"
     return (f"Left out: {', '.join(sources)}, which depend on the {' and the '.join(facts)}; "
-            "give it to bring them in.")
+            f"give {it} to bring them in.")
 
 
 def same_day_text(day: dt.date, start: str, lang: Lang) -> str:

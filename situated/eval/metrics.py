@@ -11,7 +11,7 @@
   unknown labels);
 * citation support (lexical): each expected fact that the answer states occurs in the text of a
   block the answer cites — a string check, so paraphrases count as unsupported;
-* answer fact accuracy: expected facts present in the answer (case-insensitive).
+* answer fact accuracy: expected facts present in the answer or explanation (case-insensitive).
 """
 
 from __future__ import annotations
@@ -69,16 +69,17 @@ def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
         r.clarify_ok = answer.status is Status.CLARIFY and answer.missing == e.missing
     if answer.status is Status.ANSWERED or "not given to the model" in answer.answer:
         r.citations_valid = answer.status is Status.ANSWERED
-    if e.facts and answer.status is Status.ANSWERED:
+    if e.facts:  # an explanation must state its facts too ("the first applies from …")
         text = answer.answer.lower()
         stated = [f for f in e.facts if f.lower() in text]
         r.fact_accuracy = len(stated) / len(e.facts)
         cited = {c.label for c in answer.citations}
         cited_text = " ".join(ev.text.lower() for ev in answer.evidence if ev.label in cited)
-        if stated:
-            r.support = sum(f.lower() in cited_text for f in stated) / len(stated)
-    elif e.facts:
-        r.fact_accuracy = 0.0
+        # the slice ("As of …") is the app's own text: only facts from the evidence need support
+        from_evidence = [f for f in stated if f.lower() in " ".join(
+            ev.text.lower() for ev in answer.evidence)]
+        if answer.status is Status.ANSWERED and from_evidence:
+            r.support = sum(f.lower() in cited_text for f in from_evidence) / len(from_evidence)
     return r
 
 

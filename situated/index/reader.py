@@ -87,6 +87,13 @@ class Index:
         for line in (self.generation / "documents.jsonl").read_text("utf-8").splitlines():
             meta = DocumentMeta.model_validate_json(json.dumps(json.loads(line)["meta"]))
             self.documents[meta.source_id] = meta
+        # source_id -> family, for families with more than one document (versions)
+        members: dict[str, list[str]] = {}
+        for meta in self.documents.values():
+            if meta.family:
+                members.setdefault(meta.family, []).append(meta.source_id)
+        self.family_of = {sid: fam for fam, sids in members.items() if len(sids) > 1
+                          for sid in sids}
         self.bm25 = bm25s.BM25.load(str(self.generation / "bm25"))
         client = chroma_client(self.generation / "chroma", self.manifest.chroma_url)
         try:

@@ -3,6 +3,13 @@
 Fusion is keyed on the parent block id, never on text: a block's rank in a leg is the rank of
 its best piece there, and its fused score is Σ weight_leg / (rrf_k + rank_leg). Each block is
 returned once, in the rank of its best piece.
+
+Versions of one rule (documents of one `family`) are alternatives, not competitors: when the
+filter leaves several of them eligible (the date that picks one is unknown), a block's rank in a
+leg does not count the blocks of *other* versions of its family ranked above it. Otherwise the
+near-identical versions push each other down and an unrelated document that merely mentions the
+topic outranks the rule the question is about. With the date known only one version is
+eligible and nothing changes.
 """
 
 from __future__ import annotations
@@ -69,6 +76,8 @@ def fuse(
         w = weights.get(leg, 0.0)
         seen: set[str] = set()
         block_rank = 0
+        family_above: dict[str, int] = {}  # blocks of each family ranked so far in this leg
+        source_above: dict[str, int] = {}
         for piece_rank, hit in enumerate(hits, start=1):
             piece = index.pieces[hit.pos]
             piece_scores[hit.pos] = piece_scores.get(hit.pos, 0.0) + w / (rrf_k + piece_rank)
@@ -81,8 +90,14 @@ def fuse(
                 continue
             seen.add(piece.block_id)
             block_rank += 1
-            rb.score += w / (rrf_k + block_rank)
-            rb.leg_ranks[leg.value] = block_rank
+            rank = block_rank
+            family = index.family_of.get(piece.source_id)
+            if family is not None:  # other versions of the same rule ranked above do not count
+                rank -= family_above.get(family, 0) - source_above.get(piece.source_id, 0)
+                family_above[family] = family_above.get(family, 0) + 1
+                source_above[piece.source_id] = source_above.get(piece.source_id, 0) + 1
+            rb.score += w / (rrf_k + rank)
+            rb.leg_ranks[leg.value] = rank
             rb.leg_scores[leg.value] = hit.score
     best: dict[str, int] = {}  # the best piece is the one with the highest fused piece score
     for p, score in piece_scores.items():

@@ -38,6 +38,15 @@ class SearchResult:
     hits: list[PieceHit]
     leg_hits: dict[str, int]  # how many pieces each leg returned (for traces and benchmarks)
 
+    def led_by(self, first: SearchResult, top: int) -> SearchResult:
+        """`first`'s blocks (a search narrowed within this one's filter), then this one's."""
+        seen = {b.block_id for b in first.blocks}
+        blocks = [*first.blocks, *(b for b in self.blocks if b.block_id not in seen)][:top]
+        kept = {b.block_id for b in blocks}
+        hits = {h.pos: h for h in [*first.hits, *self.hits] if h.block_id in kept}
+        return SearchResult(filter=self.filter, blocks=blocks, hits=list(hits.values()),
+                            leg_hits=self.leg_hits)
+
 
 class HybridSearch:
     """The engine behind the retriever; also used directly by chains and benchmarks."""
