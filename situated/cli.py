@@ -93,6 +93,9 @@ def ask(
     situation: str | None = typer.Option(
         None, "--situation", help='Known situation as JSON, e.g. \'{"product": "C-3"}\''
     ),
+    follows: str | None = typer.Option(
+        None, "--follows", help="The question a clarification was about, when QUESTION replies "
+        "to it (e.g. QUESTION 'C-3' after 'Which product: C-3 or S-2?')"),
     as_json: bool = typer.Option(False, "--json", help="Print the answer contract as JSON"),
 ) -> None:
     """Answer a question from the evidence that applies to the asker."""
@@ -112,7 +115,7 @@ def ask(
     try:
         application = App(_settings(index))
         answer = build_ask_chain(application).invoke(
-            {"question": question, "situation": sit, "scope": scope})
+            {"question": question, "situation": sit, "scope": scope, "follows": follows})
     except (SituatedError, ValueError) as exc:
         _fail(str(exc))
         return

@@ -39,12 +39,15 @@ MAX_BODY_BYTES = 64 * 1024
 
 def make_request_model(max_chars: int) -> type[BaseModel]:
     class AskRequest(BaseModel):
-        """One question; `situation` is the one returned by a previous clarification."""
+        """One question; `situation` is the one returned by a previous clarification and
+        `follows` the question that clarification was about (so a reply such as "C-3" is
+        answered with it)."""
 
         model_config = ConfigDict(extra="forbid")
 
         question: str = Field(min_length=1, max_length=max_chars)
         situation: Situation | None = None
+        follows: str | None = Field(default=None, max_length=max_chars)
 
     return AskRequest
 
@@ -66,7 +69,7 @@ def serving_runnable(chain: Runnable) -> Runnable:
             raise PermissionError("no authenticated scope in the run config")
         data = inp if isinstance(inp, dict) else inp.model_dump()
         return {"question": data["question"], "situation": data.get("situation"),
-                "scope": scope}
+                "follows": data.get("follows"), "scope": scope}
 
     # The inner chain runs detached from the request's run (fresh context, no callbacks):
     # stream_events then carries only this runnable's chunks, released after the citation

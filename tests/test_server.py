@@ -94,6 +94,14 @@ def test_clarification_carries_the_situation_in_the_body(server):
         "situation": out["situation"]}})
     out2 = second.json()["output"]
     assert out2["status"] == "answered" and out2["situation"]["product"] == "C-3"
+    # a one-word reply with the question it answers completes the carried situation
+    third = post(server, KEYS["public"], {"input": {
+        "question": "C-3", "follows": "How long is the battery warranty? Bought on 15 March 2026",
+        "situation": {**out["situation"], "purchase_date": "2026-03-15"}}})
+    out3 = third.json()["output"]
+    assert out3["status"] == "answered", out3["answer"]
+    assert {e["source_id"] for e in out3["evidence"]} & {"WARR-R2"}
+    assert out3["answer"].startswith("For a purchase on 15 March 2026, for C-3: ")
 
 
 def test_documents_resolve_links_and_respect_scope(server):
