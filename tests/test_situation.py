@@ -213,3 +213,20 @@ def test_a_split_section_keeps_its_path_and_gets_its_own_anchors(tmp_path):
     assert doc.blocks[1].link.endswith("#section-3-part2")
     assert all(len(b.text) // 2 + 1 <= 300 for b in doc.blocks)
     assert {p.block_id for p in doc.pieces} == {b.block_id for b in doc.blocks}
+
+
+@pytest.mark.parametrize("text, found", [
+    ("What did Meta AI's terms say about “ads shown by Google” on 2026-01-05?", ["Meta AI"]),
+    ("What did Meta AI's terms say about ads shown by Google on 2026-01-05?", ["Meta AI"]),
+    ("What does “Buffer” mean in the S-2 manual?", ["S-2"]),
+    ("What does “Buffer” mean?", ["Buffer"]),
+    ("compare the C-3 and the S-2", ["C-3", "S-2"]),
+])
+def test_quoted_names_and_possessives(text, found):
+    assert ProductMatcher(PRODUCTS).find(text) == found
+
+
+def test_a_date_inside_a_quoted_phrase_is_part_of_the_phrase():
+    v = extract("What did it say about “valid until 1 May 2026” on 3 May 2026?")
+    assert v.situation == Situation(as_of=dt.date(2026, 5, 3))
+    assert v.query == "What did it say about “valid until 1 May 2026”?"

@@ -82,6 +82,15 @@ _NAME = r"(?-i:[A-ZА-ЯЁ«\"][\w.«»\"'’-]*)|\w*\d[\w-]*"
 _GAP_TOKEN = rf"(?:(?:{_GLUE})\b|(?:(?-i:[a-zа-яё])\w*\s+)?(?:{_NAME})|[,:–—-])"
 # text in quotes is a topic the asker quotes ("say about “requested data” on D"), never a cue
 _QUOTED = re.compile(r"“[^”]*”|„[^“”]*[“”]|\"[^\"]*\"|«[^»]*»")
+
+
+def quoted_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of quoted text ("…", “…”, «…»): words the asker quotes, not facts about them."""
+    return [q.span() for q in _QUOTED.finditer(text)]
+
+
+def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(s < span[0] and span[1] < e for s, e in spans)
 ROLE_CUES = {
     role: re.compile(rf"(?<!\w)(?:{words})(?:\s+{_GAP_TOKEN}){{0,4}}\s*$", re.IGNORECASE)
     for role, words in _CUE_WORDS.items()
@@ -165,14 +174,15 @@ def find_dates(text: str) -> list[DateMention]:
             found.append(DateMention(text_m, m.start(), value, partial, invalid,
                                      span=(m.start(), m.start() + len(text_m))))
     found.sort(key=lambda d: d.start)
-    return [_with_role(text, d) for d in found]
+    quoted = quoted_spans(text)  # a date inside a quoted phrase is part of the phrase
+    return [_with_role(text, d) for d in found if not inside((d.start, d.end), quoted)]
 
 
 def _with_role(text: str, mention: DateMention) -> DateMention:
     """The cue that governs the date (attached before it, or right after it) names its role."""
     before = text[max(0, mention.start - 100):mention.start]
     offset = mention.start - len(before)
-    quoted = [q.span() for q in _QUOTED.finditer(text)]
+    quoted = quoted_spans(text)
     role, span_start, span_end = None, mention.start, mention.end
     for candidate, cue in ROLE_CUES.items():
         m = cue.search(before)

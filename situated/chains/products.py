@@ -10,8 +10,14 @@ one match lies inside another ("Meta" in "Meta AI"), the longer wins.
 
 from __future__ import annotations
 
+import re
+
+from situated.chains.dates import inside, quoted_spans
 from situated.documents import extract_codes
 from situated.index.text import Tokenizer
+
+
+_POSSESSIVE = re.compile(r"['’]s?\b")
 
 
 class ProductMatcher:
@@ -56,8 +62,22 @@ class ProductMatcher:
                            for o in found)]
 
     def find(self, text: str) -> list[str]:
-        """The products named in `text`, each once, in the order they appear."""
-        return list(dict.fromkeys(p for p, _, _ in sorted(self.spans(text), key=lambda s: s[1])))
+        """The products named in `text`, each once, in the order they appear.
+
+        A name inside a quoted phrase ("say about “use of Le Chat”") is part of what the asker
+        quotes: it counts only when nothing outside quotes names a product (a quote that is
+        just the name, «Старт», names it). Of several names, the one in the possessive
+        ("Vibe's Privacy Policy") is the one the question is about."""
+        spans = sorted(self.spans(text), key=lambda s: s[1])
+        quoted = quoted_spans(text)
+        outside = [s for s in spans if not inside((s[1], s[2]), quoted)]
+        found = list(dict.fromkeys(p for p, _, _ in (outside or spans)))
+        if len(found) > 1:
+            owners = list(dict.fromkeys(p for p, _, end in (outside or spans)
+                                        if _POSSESSIVE.match(text, end)))
+            if len(owners) == 1:
+                return owners
+        return found
 
     def resolve(self, proposed: str) -> str | None:
         """A proposed product string ("the S-2", "c3", "Старт") → the index's product id."""
