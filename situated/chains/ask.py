@@ -21,6 +21,7 @@ from situated.chains import wording as w
 from situated.chains.budget import margin_counter
 from situated.chains.citations import parse_citations
 from situated.chains.contract import Answer, BudgetOut, Status, situation_out
+from situated.chains.dates import find_dates, strip_dates
 from situated.chains.evidence import hits_of, pack_evidence
 from situated.chains.extract import Clock, extraction_runnable
 from situated.chains.route import Decision, Route, Versions, decide
@@ -122,9 +123,8 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
 
     def extract(x: dict[str, Any]) -> dict[str, Any]:
         validated = extractor.invoke({"question": x["question"], "situation": x["situation"]})
-        follows_query = ""
-        if x["follows"]:  # the earlier question's situation is already in the carried one
-            follows_query = extractor.invoke({"question": x["follows"]}).query
+        # the earlier question's situation is already in the carried one: only its words count
+        follows_query = strip_dates(x["follows"], find_dates(x["follows"]))
         return {**x, "validated": validated, "follows_query": follows_query}
 
     def stop(x: dict[str, Any]) -> Answer:
