@@ -58,6 +58,8 @@ class MiniLMEmbeddings(Embeddings):
         self.batch_size = batch_size
         self._model = SentenceTransformer(model_path(), device="cpu", local_files_only=True)
         self.tokenizer = self._model.tokenizer
+        self._recent: dict[str, np.ndarray] = {}
+        self._recent_lock = threading.Lock()
 
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
         if not texts:
@@ -68,7 +70,19 @@ class MiniLMEmbeddings(Embeddings):
         ).astype(np.float32)
 
     def encode_query(self, text: str) -> np.ndarray:
-        return self.encode_few([text])[0]
+        """One query's vector. The last few are kept: one question is searched up to three
+        times (the main search, a named family's, the undated check) with the same text."""
+        with self._recent_lock:
+            cached = self._recent.get(text)
+        if cached is not None:
+            return cached
+        vector = self.encode_few([text])[0]
+        vector.setflags(write=False)  # shared between callers
+        with self._recent_lock:
+            self._recent[text] = vector
+            while len(self._recent) > 64:
+                self._recent.pop(next(iter(self._recent)))
+        return vector
 
     def encode_few(self, texts: list[str]) -> np.ndarray:
         """Small request-time batches (a query, an answer's candidate sentences): one thread."""
