@@ -19,15 +19,15 @@ from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
+from situated.chains.neutralise import is_instruction
 from situated.errors import ConfigError
 from situated.index.text import Tokenizer
 from situated.settings import ModelKind, Settings
 
-_BLOCK_HEAD = re.compile(r"^\[(S\d+)\] .*$", re.MULTILINE)
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+(?=[A-ZА-ЯЁ0-9«\"(])")
 NO_ANSWER = "The evidence I was given does not answer this question."
 
@@ -68,18 +68,16 @@ class ExtractiveChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "situated-extractive"
 
-    def answer(self, prompt: str) -> str:
-        question = prompt.rsplit("Question:", 1)[-1].strip()
-        evidence = prompt.split("Evidence:", 1)[-1].rsplit("Question:", 1)[0]
+    def answer(self, question: str, evidence: list[tuple[str, str]]) -> str:
+        """Quote from `evidence` — (label, text) pairs, given as data, never parsed out of a
+        prompt — the sentences most relevant to `question`; instruction-like sentences never."""
         q_terms = set(self._tok(question))
-        heads = list(_BLOCK_HEAD.finditer(evidence))
         units: list[tuple[int, int, str, str, set[str], set[str]]] = []
-        for rank, m in enumerate(heads):
-            end = heads[rank + 1].start() if rank + 1 < len(heads) else len(evidence)
-            body = evidence[m.end():end].strip("\n")
+        for rank, (label, body) in enumerate(evidence):
             heading = set(self._tok(body.split("\n", 1)[0]))  # the section title is context
             for pos, unit in enumerate(_units(body)):
-                units.append((rank, pos, unit, m.group(1), set(self._tok(unit)), heading))
+                if not is_instruction(unit):
+                    units.append((rank, pos, unit, label, set(self._tok(unit)), heading))
         # words rare among the given sentences (a code like E-417) weigh more than common ones
         df: dict[str, int] = {}
         for *_, terms, heading in units:
@@ -110,22 +108,24 @@ class ExtractiveChatModel(BaseChatModel):
             parts.append(f"{unit} [{label}]")
         return " ".join(parts)
 
-    def _prompt(self, messages: list[BaseMessage]) -> str:
-        human = [m for m in messages if isinstance(m, HumanMessage)]
-        return str(human[-1].content) if human else ""
+    def _reply(self, kwargs: dict[str, Any]) -> str:
+        """The chain passes the evidence and the question as data (`model.invoke(messages,
+        evidence=[{"label", "text"}…], question=…)`); without them there is nothing to quote."""
+        evidence = [(e["label"], e["text"]) for e in kwargs.get("evidence") or []]
+        return self.answer(str(kwargs.get("question") or ""), evidence) if evidence else NO_ANSWER
 
     def _generate(
         self, messages: list[BaseMessage], stop: list[str] | None = None,
         run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any,
     ) -> ChatResult:
-        text = self.answer(self._prompt(messages))
+        text = self._reply(kwargs)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
 
     def _stream(
         self, messages: list[BaseMessage], stop: list[str] | None = None,
         run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
-        text = self.answer(self._prompt(messages))
+        text = self._reply(kwargs)
         for piece in re.findall(r"\S+\s*", text):
             chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
             if run_manager:

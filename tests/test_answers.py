@@ -210,12 +210,17 @@ def test_openai_model_without_key_or_url_is_a_clear_error(monkeypatch):
 
 @pytest.mark.unit
 def test_extractive_model_quotes_the_best_sentence_with_its_label():
-    prompt = ("Known facts: none\n\nEvidence:\n[S1] A, section 1\n1 X\n\nThe sky is blue. "
-              "Error E-9 means a loose cable.\n\n[S2] B, section 2\n2 Y\n\n| Code | Meaning |\n"
-              "|---|---|\n| E-7 | Motor hot |\n\nQuestion: What does E-7 mean?")
+    evidence = [("S1", "1 X\n\nThe sky is blue. Error E-9 means a loose cable."),
+                ("S2", "2 Y\n\n| Code | Meaning |\n|---|---|\n| E-7 | Motor hot |")]
     m = ExtractiveChatModel(max_sentences=1)
-    assert m.answer(prompt) == "Code: E-7; Meaning: Motor hot. [S2]"
-    assert m.answer(prompt.replace("E-7 mean", "zebra")) .startswith("The evidence I was given")
+    assert m.answer("What does E-7 mean?", evidence) == "Code: E-7; Meaning: Motor hot. [S2]"
+    assert m.answer("What about zebras?", evidence).startswith("The evidence I was given")
+    # the evidence arrives as data through invoke; a prompt string alone gives nothing to quote
+    reply = m.invoke("What does E-7 mean?", question="What does E-7 mean?",
+                     evidence=[{"label": lb, "text": t} for lb, t in evidence])
+    assert reply.content == "Code: E-7; Meaning: Motor hot. [S2]"
+    assert m.invoke("[S2] B\n| E-7 | Motor hot |\nQuestion: What does E-7 mean?").content \
+        .startswith("The evidence I was given")
 
 
 @pytest.mark.unit

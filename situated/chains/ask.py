@@ -22,8 +22,9 @@ from situated.chains.budget import margin_counter
 from situated.chains.citations import parse_citations
 from situated.chains.contract import Answer, BudgetOut, Status, situation_out
 from situated.chains.dates import find_dates, strip_dates
-from situated.chains.evidence import hits_of, pack_evidence
+from situated.chains.evidence import flagged_of, hits_of, pack_evidence
 from situated.chains.extract import Clock, extraction_runnable
+from situated.chains.neutralise import neutralise
 from situated.chains.route import Decision, Route, Versions, decide
 from situated.chains.wording import language_of
 from situated.documents import ValidFor
@@ -130,7 +131,7 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
     def stop(x: dict[str, Any]) -> Answer:
         d = x["decision"]
         status = Status.CLARIFY if d.route is Route.CLARIFY else Status.NO_EVIDENCE
-        return Answer(status=status, answer=d.message, missing=d.missing,
+        return Answer(status=status, answer=neutralise(d.message), missing=d.missing,
                       situation=situation_out(x["validated"].situation), citations=[],
                       evidence=[], hits=hits_of(index, x["result"]), budget=None)
 
@@ -145,12 +146,16 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
         messages = ANSWER_PROMPT.invoke(
             {"facts": facts, "evidence": blocks, "question": question})
         log.debug("prompt labels=%s", [(e.label, e.block_id) for e in evidence])
-        return {**x, "evidence": evidence, "messages": messages}
+        return {**x, "evidence": evidence, "messages": messages, "prompt_question": question}
 
     def call_model(x: dict[str, Any]) -> dict[str, Any]:
         if not x["evidence"]:  # nothing fits the allowance: do not call the model
             return {**x, "reply": None}
-        reply = model.invoke(x["messages"])
+        if isinstance(model, ExtractiveChatModel):  # it reads the evidence as data
+            reply = model.invoke(x["messages"], question=x["prompt_question"], evidence=[
+                {"label": e.label, "text": e.text} for e in x["evidence"]])
+        else:
+            reply = model.invoke(x["messages"])
         return {**x, "reply": str(reply.content)}
 
     def finish(x: dict[str, Any]) -> Answer:
@@ -170,9 +175,10 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
         text = parsed.answer
         if parsed.status is Status.ANSWERED:  # the slice and the notes are written by code
             lang = language_of(x["question"])
-            text = w.slice_text(x["validated"].situation, lang) + text
-            text = "\n\n".join([text, *x["decision"].notes])
-        return Answer(status=parsed.status, answer=text, missing=[],
+            # names in them come from metadata: neutralised like evidence
+            text = neutralise(w.slice_text(x["validated"].situation, lang)) + text
+            text = "\n\n".join([text, *(neutralise(n) for n in x["decision"].notes)])
+        return Answer(status=parsed.status, answer=text, missing=[], flagged=flagged_of(evidence),
                       situation=situation, citations=parsed.citations, evidence=evidence,
                       hits=hits, budget=budget)
 

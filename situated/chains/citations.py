@@ -12,10 +12,43 @@ import re
 from dataclasses import dataclass
 
 from situated.chains.contract import Citation, Evidence, Status
+from situated.chains.neutralise import escape_html
 from situated.index.reader import Index
 
-_LABEL_GROUP = re.compile(r"\[((?:S\d+)(?:\s*[,;]\s*S\d+)*)\]")
-_LABEL = re.compile(r"S\d+")
+# every form a model may write a label in: [S1], [S1, S2], [S1–S3], (S1), [s1], and a bare S1
+# next to punctuation ("… applies S1."); a range is read as every label in it
+_NUM = r"[Ss]\d+"
+_GROUP = re.compile(
+    rf"[\[(]\s*({_NUM}(?:\s*(?:[,;]|[–—-]|\bto\b|\band\b)\s*(?:[Ss])?\d+)*)\s*[\])]")
+_BARE = re.compile(rf"(?<![\w\[(\u2060-])({_NUM})(?=[.,;:!?)\]]|\s*$)")
+_PART = re.compile(r"([Ss])?(\d+)")
+_RANGE = re.compile(r"([Ss]?\d+)\s*[–—-]\s*([Ss]?\d+)|([Ss]?\d+)\s+to\s+([Ss]?\d+)")
+_MODEL_LINK = re.compile(r"!?\[([^\]\n]*)\]\(\s*([^)\s]*)[^)]*\)")
+
+
+def _labels(group: str) -> list[str]:
+    """`S1–S3, s5` → [S1, S2, S3, S5]."""
+    out: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for m in _RANGE.finditer(group):
+        a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        lo, hi = int(_PART.search(a).group(2)), int(_PART.search(b).group(2))
+        if lo <= hi <= lo + 50:
+            out += [f"S{n}" for n in range(lo, hi + 1)]
+        else:
+            out += [f"S{lo}", f"S{hi}"]
+        spans.append(m.span())
+    rest = "".join(ch if not any(s <= i < e for s, e in spans) else " "
+                   for i, ch in enumerate(group))
+    out += [f"S{int(m.group(2))}" for m in _PART.finditer(rest)]
+    return list(dict.fromkeys(out))
+
+
+def safe_text(text: str) -> str:
+    """A model's answer as text only: HTML escaped, a link it wrote shown as text."""
+    text = escape_html(text)
+    return _MODEL_LINK.sub(lambda m: f"{m.group(1)} (`{m.group(2)}`)" if m.group(2)
+                           else m.group(1), text)
 
 
 @dataclass(frozen=True)
@@ -32,10 +65,18 @@ def _anchor_text(e: Evidence) -> str:
 
 def parse_citations(text: str, evidence: list[Evidence], index: Index) -> Parsed:
     by_label = {e.label: e for e in evidence}
+    text = safe_text(text)
+    found: list[tuple[int, int, list[str]]] = []  # (start, end, labels) of every label form
+    for m in _GROUP.finditer(text):
+        found.append((m.start(), m.end(), _labels(m.group(1))))
+    for m in _BARE.finditer(text):
+        if not any(s <= m.start() < e for s, e, _ in found):
+            found.append((m.start(), m.end(), [m.group(1).upper()]))
+    found.sort()
     used: list[str] = []
     unknown: list[str] = []
-    for group in _LABEL_GROUP.finditer(text):
-        for label in _LABEL.findall(group.group(1)):
+    for _, _, labels in found:
+        for label in labels:
             target = used if label in by_label else unknown
             if label not in target:
                 target.append(label)
@@ -52,8 +93,11 @@ def parse_citations(text: str, evidence: list[Evidence], index: Index) -> Parsed
         e = by_label[label]
         return f"[{_anchor_text(e)}]({index.blocks[e.block_id].link})"
 
-    rendered = _LABEL_GROUP.sub(
-        lambda m: " ".join(link(lb) for lb in _LABEL.findall(m.group(1))), text)
+    parts, last = [], 0
+    for start, end, labels in found:  # only the parser makes links
+        parts += [text[last:start], " ".join(link(lb) for lb in labels)]
+        last = end
+    rendered = "".join([*parts, text[last:]])
     citations = [
         Citation(label=lb, source_id=by_label[lb].source_id, section=by_label[lb].section,
                  link=index.blocks[by_label[lb].block_id].link)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from situated.chains.budget import TokenCounter, pack
-from situated.chains.contract import Evidence, Hit
+from situated.chains.contract import Evidence, Flagged, Hit
+from situated.chains.neutralise import instruction_sentences, neutralise
 from situated.index.reader import Index
 from situated.retrievers.hybrid import SearchResult
 from situated.settings import BudgetPolicy
@@ -30,11 +31,24 @@ def pack_evidence(
     blocks = [index.blocks[rb.block_id] for rb in result.blocks
               if allowed is None or rb.block_id in allowed]
     blocks = [b for b in blocks if result.filter.admits(b.fields)]  # defence in depth
-    costs = [count(b.text) for b in blocks]
+    texts = [neutralise(b.text) for b in blocks]
+    costs = [count(t) for t in texts]
     kept = pack(costs, allowance, policy)
+    # the text the model receives is neutralised (no labels, links or HTML of the document's)
     return [
         Evidence(label=f"S{n}", block_id=blocks[i].block_id, source_id=blocks[i].source_id,
                  section=blocks[i].section, page=blocks[i].page, tokens=costs[i],
-                 text=blocks[i].text)
+                 text=texts[i])
         for n, i in enumerate(kept, start=1)
     ]
+
+
+def flagged_of(evidence: list[Evidence]) -> list[Flagged]:
+    """The supplied blocks that hold instruction-like sentences."""
+    out = []
+    for e in evidence:
+        found = instruction_sentences(e.text)
+        if found:
+            out.append(Flagged(label=e.label, block_id=e.block_id, source_id=e.source_id,
+                               sentences=found))
+    return out

@@ -16,7 +16,6 @@ from situated.chains.dates import inside, quoted_spans
 from situated.documents import extract_codes
 from situated.index.text import Tokenizer
 
-
 _POSSESSIVE = re.compile(r"['’]s?\b")
 
 

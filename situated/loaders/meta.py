@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from urllib.parse import urlparse
 from typing import Any
 
 import yaml
@@ -92,6 +93,16 @@ def _as_str(value: Any, key: str, path: str, problems: list[str]) -> str | None:
     return None
 
 
+def safe_link(link: str) -> bool:
+    """An http(s) URL with a host, or a relative path: never `javascript:`, `data:`, `//host`."""
+    if any(c in link for c in " \t\n<>\"'`") or link.startswith("//"):
+        return False
+    parsed = urlparse(link)
+    if parsed.scheme:
+        return parsed.scheme in ("http", "https") and bool(parsed.netloc)
+    return True
+
+
 def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
     """Validate one document's metadata; raise `MetaProblems` listing every problem found."""
     problems: list[str] = []
@@ -145,6 +156,9 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
     revision = _as_str(raw.get("revision"), "revision", path, problems)
     family = _as_str(raw.get("family"), "family", path, problems)
     link = _as_str(raw.get("link"), "link", path, problems)
+    if link is not None and not safe_link(link):
+        problems.append(f"{path}: link {link!r} is neither an http(s) URL nor a relative path; "
+                        "write e.g. https://example.com/terms or /documents/WARR-R2")
     if problems:
         raise MetaProblems(problems)
     extra = {k: v for k, v in raw.items() if k not in KNOWN_KEYS}

@@ -1,0 +1,56 @@
+"""Evidence is data (DESIGN "Citations"): what a document may not do to an answer.
+
+Before block text reaches a prompt it is neutralised, so that a document can neither forge a
+citation label the parser would read (`[S9]`, `(S2)`, `S3`, a line starting "[S2] "), nor put a
+link the reader would follow (`[text](url)` becomes `text` and the address in a code span, which
+no Markdown renderer links), nor HTML (`<` and `>` become entities). Sentences that read as
+instructions to the assistant ("ignore previous instructions", «игнорируй предыдущие
+инструкции», "note to the assistant", "system prompt") are found here too: the offline model
+never quotes them and the answer lists the blocks that hold them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from situated.loaders.sizing import split_sentences
+
+# S1, s12: a label-like token anywhere in document text (the parser reads these forms)
+_LABEL_LIKE = re.compile(r"(?<![\w-])([Ss])(\d+)(?![\w-])")
+_MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\(\s*([^)\s]*)[^)]*\)")
+_INSTRUCTION = re.compile(
+    r"ignor\w*\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding)\s+"
+    r"(?:instructions?|prompts?|rules?|messages?)|disregard\s+(?:all\s+|any\s+|the\s+|your\s+)*"
+    r"(?:previous|prior|above)\s+\w+|note\s+to\s+(?:the\s+)?(?:assistant|ai|model|llm|chatbot)|"
+    r"system\s+prompt|you\s+are\s+now\s+(?:a|an|the)\b|act\s+as\s+(?:a|an|the)\s+\w+\s+and\b|"
+    r"(?:print|reveal|output|show)\s+(?:the\s+)?(?:full\s+)?(?:system\s+prompt|hidden|secret)|"
+    r"игнорир\w*\s+(?:все\s+)?(?:предыдущ|прежн)\w*\s+(?:инструкц|указани|правил)\w*|"
+    r"забудь\w*\s+(?:все\s+)?(?:предыдущ|прежн)\w*|системн\w+\s+промпт\w*|"
+    r"(?:заметка|примечание|указание)\s+для\s+(?:ассистента|модели|ии|бота)",
+    re.IGNORECASE)
+
+
+def escape_html(text: str) -> str:
+    """`<` and `>` as entities: no tag survives (an `&` is left alone, so text stays readable)."""
+    return text.replace("<", "&lt;").replace(">", "&gt;")
+
+
+def neutralise(text: str) -> str:
+    """Block text as it may enter a prompt: no label-like tokens, links or HTML."""
+    text = escape_html(text)
+    text = _MD_LINK.sub(lambda m: f"{m.group(1)} (`{m.group(2)}`)" if m.group(2)
+                        else m.group(1), text)
+    # "S9" stays readable but is no label: a word joiner between the letter and the number
+    return _LABEL_LIKE.sub(lambda m: f"{m.group(1)}\u2060{m.group(2)}", text)
+
+
+def is_instruction(sentence: str) -> bool:
+    return bool(_INSTRUCTION.search(sentence))
+
+
+def instruction_sentences(text: str) -> list[str]:
+    """Sentences of `text` that read as instructions to an assistant."""
+    found = []
+    for line in text.splitlines():
+        found += [s for s in split_sentences(line) if is_instruction(s)]
+    return found
