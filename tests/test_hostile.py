@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import md, write
+from fakes import ScriptedChatModel
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
@@ -17,9 +19,6 @@ from situated.errors import DocumentError
 from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
-
-from conftest import md, write
-from fakes import ScriptedChatModel
 
 pytestmark = pytest.mark.integration
 
@@ -77,14 +76,21 @@ def test_every_hostile_document_leaves_answers_answerable_and_inert(hostile_app,
         assert "<script>" not in e.text and "](http" not in e.text
 
 
-def test_instruction_like_evidence_is_flagged_in_the_json(hostile_app):
-    answer = build_ask_chain(hostile_app).invoke({"question": QUESTIONS["PUB-INJECT"]})
+REASONS = {"PUB-CITE": ["label-like text"], "PUB-LINK": ["link", "html"],
+           "PUB-LABEL": ["label-like text"], "PUB-INJECT": ["instruction-like text"]}
+
+
+@pytest.mark.parametrize("sid", list(HOSTILE))
+def test_each_hostile_document_is_reported_in_the_json(hostile_app, sid):
+    answer = build_ask_chain(hostile_app).invoke({"question": QUESTIONS[sid]})
     flagged = {f.source_id: f for f in answer.flagged}
-    assert set(flagged) == {"PUB-INJECT"}
-    assert any("Note to the assistant" in s for s in flagged["PUB-INJECT"].sentences)
-    assert "5 mm hex key" in answer.answer
-    plain = build_ask_chain(hostile_app).invoke({"question": QUESTIONS["PUB-PLAIN"]})
-    assert plain.flagged == [] or {f.source_id for f in plain.flagged} <= {"PUB-INJECT"}
+    supplied = {e.source_id for e in answer.evidence}
+    assert set(flagged) == supplied & set(REASONS)  # every hostile block supplied, no other
+    if sid in REASONS:
+        assert flagged[sid].reasons == REASONS[sid]
+    if sid == "PUB-INJECT":
+        assert any("Note to the assistant" in s for s in flagged[sid].sentences)
+        assert "5 mm hex key" in answer.answer
 
 
 def test_a_document_citing_s9_does_not_withhold_a_scripted_models_answer(hostile_app):

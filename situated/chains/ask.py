@@ -178,7 +178,7 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
             # names in them come from metadata: neutralised like evidence
             text = neutralise(w.slice_text(x["validated"].situation, lang)) + text
             text = "\n\n".join([text, *(neutralise(n) for n in x["decision"].notes)])
-        return Answer(status=parsed.status, answer=text, missing=[], flagged=flagged_of(evidence),
+        return Answer(status=parsed.status, answer=text, missing=[], flagged=flagged_of(index, evidence),
                       situation=situation, citations=parsed.citations, evidence=evidence,
                       hits=hits, budget=budget)
 

@@ -57,12 +57,14 @@ class Evidence(_Strict):
 
 
 class Flagged(_Strict):
-    """A supplied block holding text that reads as instructions to the assistant; such
-    sentences are evidence about the document, never instructions, and never the answer."""
+    """A supplied block whose text tried something against the answer, made inert before the
+    prompt: label-like text, links, HTML, or sentences that read as instructions to the
+    assistant (listed; they are evidence about the document, never quoted as the answer)."""
 
     label: str = Field(pattern=LABEL_PATTERN)
     block_id: str
     source_id: str
+    reasons: list[str]
     sentences: list[str]
 
 

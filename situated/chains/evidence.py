@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from situated.chains.budget import TokenCounter, pack
 from situated.chains.contract import Evidence, Flagged, Hit
-from situated.chains.neutralise import instruction_sentences, neutralise
+from situated.chains.neutralise import findings, instruction_sentences, neutralise
 from situated.index.reader import Index
 from situated.retrievers.hybrid import SearchResult
 from situated.settings import BudgetPolicy
@@ -43,12 +43,14 @@ def pack_evidence(
     ]
 
 
-def flagged_of(evidence: list[Evidence]) -> list[Flagged]:
-    """The supplied blocks that hold instruction-like sentences."""
+def flagged_of(index: Index, evidence: list[Evidence]) -> list[Flagged]:
+    """The supplied blocks whose original text held labels, links, HTML or instructions."""
     out = []
     for e in evidence:
-        found = instruction_sentences(e.text)
-        if found:
+        original = index.blocks[e.block_id].text
+        reasons = findings(original)
+        if reasons:
             out.append(Flagged(label=e.label, block_id=e.block_id, source_id=e.source_id,
-                               sentences=found))
+                               reasons=[r.value for r in reasons],
+                               sentences=instruction_sentences(original)))
     return out

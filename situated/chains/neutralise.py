@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from situated.loaders.sizing import split_sentences
+from situated.modes import Mode
 
 # S1, s12: a label-like token anywhere in document text (the parser reads these forms)
 _LABEL_LIKE = re.compile(r"(?<![\w-])([Ss])(\d+)(?![\w-])")
@@ -42,6 +43,32 @@ def neutralise(text: str) -> str:
                         else m.group(1), text)
     # "S9" stays readable but is no label: a word joiner between the letter and the number
     return _LABEL_LIKE.sub(lambda m: f"{m.group(1)}\u2060{m.group(2)}", text)
+
+
+_TAG = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>")
+
+
+class Finding(Mode):
+    """What neutralisation found (and made inert) in a block's text."""
+
+    LABEL = "label-like text"
+    LINK = "link"
+    HTML = "html"
+    INSTRUCTION = "instruction-like text"
+
+
+def findings(text: str) -> list[Finding]:
+    """What in the original block text a document could have used against an answer."""
+    out = []
+    if _LABEL_LIKE.search(text):
+        out.append(Finding.LABEL)
+    if _MD_LINK.search(text):
+        out.append(Finding.LINK)
+    if _TAG.search(text):
+        out.append(Finding.HTML)
+    if instruction_sentences(text):
+        out.append(Finding.INSTRUCTION)
+    return out
 
 
 def is_instruction(sentence: str) -> bool:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from urllib.parse import urlparse
 from typing import Any
+from urllib.parse import urlparse
 
 import yaml
 
