@@ -143,3 +143,63 @@ def test_sigkill_mid_ingest_leaves_the_previous_generation_answering(docs, tmp_p
     assert not report.published and not list(gens.glob(".building-*"))
     done = ingest([docs, big], root, embeddings, Settings(index_dir=root))
     assert done.published and len(done.added) == 400
+
+
+def _unreadable(monkeypatch, target):
+    """Make `target` unreadable the way a permission problem does (the tests run as root, for
+    whom chmod changes nothing): listing a folder or reading a file raises PermissionError."""
+    real_scandir, real_read = os.scandir, type(target).read_bytes
+
+    def scandir(path="."):
+        if os.fspath(path) == os.fspath(target):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    def read_bytes(self):
+        if os.fspath(self) == os.fspath(target):
+            raise PermissionError(13, "Permission denied", os.fspath(self))
+        return real_read(self)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(type(target), "read_bytes", read_bytes)
+
+
+def test_an_unreadable_folder_is_an_error_and_prune_deletes_nothing(docs, tmp_path, embeddings,
+                                                                   monkeypatch):
+    root = tmp_path / "idx"
+    (docs / "sub").mkdir()
+    (docs / "error-catalogue.md").rename(docs / "sub" / "error-catalogue.md")
+    ingest([docs], root, embeddings, Settings(index_dir=root))
+    gen = current_generation(root)
+    _unreadable(monkeypatch, docs / "sub")
+    with pytest.raises(DocumentError, match=r"sub: cannot read this folder"):
+        ingest([docs], root, embeddings, Settings(index_dir=root), prune=True)
+    assert current_generation(root) == gen
+    assert "ERR-CAT" in {d for d in Index(root, embeddings).documents}
+
+
+def test_an_unreadable_file_is_an_error_naming_it(docs, tmp_path, embeddings, monkeypatch):
+    root = tmp_path / "idx"
+    _unreadable(monkeypatch, docs / "error-catalogue.md")
+    with pytest.raises(DocumentError, match=r"error-catalogue.md: cannot read it"):
+        ingest([docs], root, embeddings, Settings(index_dir=root))
+    assert not (root / "current").exists()
+
+
+def test_a_deeply_nested_json_file_is_an_error_naming_it(docs, tmp_path, embeddings):
+    (docs / "deep.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(DocumentError, match=r"deep.json: nested too deeply"):
+        ingest([docs], tmp_path / "idx", embeddings, Settings(index_dir=tmp_path / "idx"))
+
+
+def test_a_broken_current_generation_is_an_error_not_an_empty_corpus(docs, tmp_path, embeddings):
+    root = tmp_path / "idx"
+    ingest([docs], root, embeddings, Settings(index_dir=root))
+    gen = current_generation(root)
+    shutil.rmtree(gen)  # `current` now dangles
+    one = tmp_path / "one"
+    one.mkdir()
+    shutil.copy(docs / "error-catalogue.md", one)
+    with pytest.raises(IndexError_, match="cannot be read"):
+        ingest([one], root, embeddings, Settings(index_dir=root))
+    assert (root / "current").is_symlink() and not (root / "current").exists()

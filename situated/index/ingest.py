@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from situated.documents import LoadedDocument
-from situated.errors import SituatedError
+from situated.errors import IndexError_, SituatedError
 from situated.index.cache import EmbeddingCache
 from situated.index.publisher import clean_leftovers, writer_lock
 from situated.index.reader import generation_documents
@@ -23,6 +23,14 @@ from situated.index.writer import Progress, build_index
 from situated.loaders.corpus import load_corpus, validate_documents
 from situated.loaders.sizing import BlockLimit
 from situated.settings import Settings
+
+
+def _has_index(root: Path) -> bool:
+    """A `current` link (even a dangling one) or a finished generation: an existing index."""
+    link = root / "current"
+    gens = root / "generations"
+    return link.is_symlink() or link.exists() or (gens.is_dir() and any(
+        not g.name.startswith(".") for g in gens.iterdir()))
 
 
 def retime(doc: LoadedDocument, timezone: str) -> LoadedDocument:
@@ -52,12 +60,18 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
     root = Path(root)
     with writer_lock(root):
         clean_leftovers(root)
-        try:
-            gen = current_generation(root)
-            previous = generation_documents(gen)
-            published = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
-        except (SituatedError, OSError, ValueError):
-            previous, published = [], None
+        previous, published = [], None
+        if _has_index(root):  # an index that cannot be read is an error, never "no documents"
+            try:
+                gen = current_generation(root)
+                previous = generation_documents(gen)
+                published = Manifest.model_validate_json(
+                    (gen / "manifest.json").read_text("utf-8"))
+            except (SituatedError, OSError, ValueError) as exc:
+                raise IndexError_(
+                    f"index {root} has a published generation that cannot be read ({exc}); "
+                    "nothing was changed. Restore it, or ingest into a new --index directory"
+                ) from None
         retimed = published is not None and published.timezone != settings.timezone
         if retimed:  # date-only bounds are read in the index's timezone: recompute them all
             previous = [retime(d, settings.timezone) for d in previous]

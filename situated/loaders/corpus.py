@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import itertools
+import os
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,24 +55,48 @@ def discover(paths: list[Path]) -> list[Path]:
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise DocumentError([f"{p}: no such file or directory; check the path" for p in missing])
+    unreadable: list[str] = []
     for p in paths:
         if p.is_dir():
-            found += sorted(
-                f for f in p.rglob("*")
-                if f.is_file() and f.suffix.lower() in SUFFIXES and not f.name.startswith(".")
-            )
+            found += sorted(_walk(p, unreadable))
         elif p.suffix.lower() in SUFFIXES:
             found.append(p)
         else:
             raise DocumentError([
                 f"{p}: unsupported file type {p.suffix!r}; use one of {', '.join(SUFFIXES)}"
             ])
+    if unreadable:  # never publish a corpus with a hole in it (a prune would delete the hole)
+        raise DocumentError(unreadable)
     return list(dict.fromkeys(found))
+
+
+def _walk(root: Path, unreadable: list[str]) -> list[Path]:
+    """Document files under `root`; a folder that cannot be listed is recorded, not skipped."""
+    def failed(exc: OSError) -> None:
+        unreadable.append(f"{exc.filename}: cannot read this folder ({exc.strerror}); fix its "
+                          "permissions or leave it out of the paths")
+
+    out = []
+    for folder, dirs, files in os.walk(root, onerror=failed):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        out += [Path(folder) / f for f in files
+                if Path(f).suffix.lower() in SUFFIXES and not f.startswith(".")]
+    return out
 
 
 def load_file(path: Path, timezone: str = "UTC", limit: BlockLimit | None = None,
               ) -> LoadedDocument:
     """One file → a loaded document; raises `MetaProblems` naming the file."""
+    try:
+        return _load_file(path, timezone, limit)
+    except OSError as exc:
+        raise MetaProblems([(f"{path}: cannot read it ({exc.strerror or exc}); fix its "
+                             "permissions or leave it out of the paths")]) from None
+    except RecursionError:
+        raise MetaProblems([f"{path}: nested too deeply to read; flatten the structure"]) from None
+
+
+def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDocument:
     suffix = path.suffix.lower()
     digest = hashlib.sha256(path.read_bytes())
     if suffix == ".pdf":
