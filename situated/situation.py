@@ -32,11 +32,6 @@ class Situation(BaseModel):
         The filter, the router and the answer's slice all ask here."""
         return getattr(self, valid_for.value) or self.as_of
 
-    def stands_in(self, valid_for: ValidFor) -> bool:
-        """True when the as-of date decides `valid_for` because no date of its own was given."""
-        return self.given(valid_for) is None and self.as_of is not None \
-            and valid_for is not ValidFor.AS_OF
-
     def known_facts(self) -> str:
         parts = [f"product {self.product}"] if self.product else []
         for vf in ValidFor:

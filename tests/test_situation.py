@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from conftest import md, write
 
 from situated.chains.dates import find_dates, strip_dates
 from situated.chains.extract import extraction_runnable
@@ -18,8 +19,6 @@ from situated.loaders.corpus import load_corpus
 from situated.loaders.sizing import BlockLimit, group_paragraphs, split_sentences
 from situated.retrievers.filter import Filter
 from situated.situation import Situation
-
-from conftest import md, write
 
 pytestmark = pytest.mark.unit
 TODAY = dt.date(2026, 11, 29)
@@ -59,8 +58,7 @@ def test_a_date_takes_its_role_only_from_the_words_that_govern_it(question, role
 def test_the_as_of_date_stands_in_for_every_role_without_its_own():
     s = Situation(as_of=D, purchase_date=dt.date(2025, 1, 5))
     assert s.date_for(ValidFor.PURCHASE_DATE) == dt.date(2025, 1, 5)  # its own wins
-    assert s.date_for(ValidFor.REQUEST_DATE) == D and s.stands_in(ValidFor.REQUEST_DATE)
-    assert not s.stands_in(ValidFor.PURCHASE_DATE)
+    assert s.date_for(ValidFor.REQUEST_DATE) == D and s.given(ValidFor.REQUEST_DATE) is None
     assert Situation().date_for(ValidFor.AS_OF) is None
 
 
