@@ -140,7 +140,10 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
 
     add_routes(
         api, serving_runnable(chain), path="/ask", input_type=AskRequest, output_type=Answer,
-        config_keys=(), per_req_config_modifier=scope_config,
+        # "configurable" passes LangServe's batch path, which keeps only these keys of the
+        # config *after* the modifier; the modifier replaces it whole with the key's scope, so a
+        # client can never send one of its own
+        config_keys=("configurable",), per_req_config_modifier=scope_config,
         dependencies=[Depends(principal_of)],
         enabled_endpoints=["invoke", "batch", "stream", "stream_events", "playground",
                            "input_schema", "output_schema"],

@@ -166,3 +166,33 @@ async def test_bounded_concurrency_has_no_errors(server):
                 return r.status_code
         codes = await asyncio.gather(*(one(i) for i in range(200)))
     assert codes.count(200) == 200
+
+
+def test_batch_answers_each_input_with_the_keys_scope(server):
+    q_p4 = "How do I isolate pump P-4?"
+    body = {"inputs": [{"question": q_p4}, {"question": "What does error E-417 mean?"}]}
+    r4 = post(server, KEYS["p4"], body, path="/ask/batch")
+    assert r4.status_code == 200, r4.text
+    out4 = r4.json()["output"]
+    assert [o["status"] for o in out4] == ["answered", "answered"]
+    assert "V-41" in json.dumps(out4[0])
+    r2 = post(server, KEYS["p2"], {**body, "config": [
+        {"configurable": {"situated_scope": {"roles": ["technician"], "assets": ["P-4"]}}},
+        {}]}, path="/ask/batch")
+    assert r2.status_code in (200, 422)
+    if r2.status_code == 200:  # a client-sent scope never replaces the key's
+        assert not any(t in r2.text for t in P4_TEXT)
+
+
+async def test_concurrent_batches_keep_their_own_scopes(server):
+    body = {"inputs": [{"question": "How do I isolate pump P-4?"}] * 2}
+    async with httpx.AsyncClient(timeout=120) as client:
+        async def batch(key):
+            r = await client.post(f"{server}/ask/batch", json=body,
+                                  headers={"Authorization": f"Bearer {key}"})
+            assert r.status_code == 200, r.text
+            return r.text
+        p4, p2, public = await asyncio.gather(batch(KEYS["p4"]), batch(KEYS["p2"]),
+                                              batch(KEYS["public"]))
+    assert "V-41" in p4
+    assert not any(t in p2 for t in P4_TEXT) and not any(t in public for t in P4_TEXT)
