@@ -37,6 +37,41 @@ from situated.situation import Scope, Situation
 MAX_BODY_BYTES = 64 * 1024
 
 
+class BodyLimit:
+    """A hard cap on every request body, whatever its transfer encoding: a declared
+    `Content-Length` over the limit is refused before reading, and a chunked body is counted as
+    it streams in and refused (413) the moment it passes the limit — nothing past the limit is
+    read, parsed or echoed."""
+
+    def __init__(self, app, limit: int, hint: str = ""):
+        self.app, self.limit, self.hint = app, limit, hint
+
+    def _detail(self, size: str) -> str:
+        return f"request body of {size} is over the {self.limit} byte limit; {self.hint}"
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        length = dict(scope.get("headers") or []).get(b"content-length", b"").decode()
+        if length.isdigit() and int(length) > self.limit:
+            response = JSONResponse(status_code=413,
+                                    content={"detail": self._detail(f"{length} bytes")})
+            return await response(scope, receive, send)
+        seen = 0
+
+        async def counted():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise HTTPException(status_code=413,
+                                        detail=self._detail(f"more than {self.limit} bytes"))
+            return message
+
+        return await self.app(scope, counted, send)
+
+
 def make_request_model(max_chars: int) -> type[BaseModel]:
     class AskRequest(BaseModel):
         """One question; `situation` is the one returned by a previous clarification and
@@ -110,15 +145,9 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
     api = FastAPI(title="situated", version="0.1.0",
                   description="Answers from the evidence that applies to the asker.")
 
-    @api.middleware("http")
-    async def limit_body(request: Request, call_next):
-        length = request.headers.get("content-length")
-        if length and length.isdigit() and int(length) > MAX_BODY_BYTES:
-            return JSONResponse(status_code=413, content={
-                "detail": f"request body of {length} bytes is over the {MAX_BODY_BYTES} byte "
-                          f"limit; questions may have at most {settings.max_question_chars} "
-                          "characters"})
-        return await call_next(request)
+    api.add_middleware(BodyLimit, limit=MAX_BODY_BYTES,
+                       hint=f"questions may have at most {settings.max_question_chars} "
+                            "characters")
 
     def principal_of(request: Request) -> Principal:
         auth = request.headers.get("authorization", "")

@@ -196,3 +196,21 @@ async def test_concurrent_batches_keep_their_own_scopes(server):
                                               batch(KEYS["public"]))
     assert "V-41" in p4
     assert not any(t in p2 for t in P4_TEXT) and not any(t in public for t in P4_TEXT)
+
+
+def test_a_chunked_body_over_the_limit_is_refused_and_the_server_stays_healthy(server):
+    def chunks():
+        piece = b'{"input": {"question": "' + b"x" * 1024
+        yield piece
+        for _ in range(1024):  # 1 MiB more, no Content-Length: chunked transfer
+            yield b"x" * 1024
+        yield b'"}}'
+
+    r = httpx.post(f"{server}/ask/invoke", content=chunks(), timeout=60,
+                   headers={"Authorization": f"Bearer {KEYS['public']}",
+                            "Content-Type": "application/json"})
+    assert r.status_code == 413 and "limit" in r.json()["detail"]
+    assert "xxxx" not in r.text  # the body is never echoed
+    assert httpx.get(f"{server}/health", timeout=10).status_code == 200
+    ok = post(server, KEYS["public"], {"input": {"question": "What does error E-417 mean?"}})
+    assert ok.status_code == 200
