@@ -228,3 +228,25 @@ def test_a_date_inside_a_quoted_phrase_is_part_of_the_phrase():
     v = extract("What did it say about “valid until 1 May 2026” on 3 May 2026?")
     assert v.situation == Situation(as_of=dt.date(2026, 5, 3))
     assert v.query == "What did it say about “valid until 1 May 2026”?"
+
+
+def test_an_unknown_timezone_is_a_settings_error_naming_it():
+    from pydantic import ValidationError
+
+    from situated.settings import Settings
+
+    with pytest.raises(ValidationError, match="'Mars/Olympus' is not an IANA timezone"):
+        Settings(timezone="Mars/Olympus")
+
+
+@pytest.mark.integration
+def test_an_index_opened_with_another_timezone_is_refused_with_the_fix(sample_root, embeddings):
+    from situated.app import App
+    from situated.errors import IndexError_
+    from situated.settings import Settings
+
+    app = App(Settings(index_dir=sample_root, cache_dir=sample_root / "cache",
+                       timezone="Asia/Tokyo"))
+    app.__dict__["embeddings"] = embeddings
+    with pytest.raises(IndexError_, match="SITUATED_TIMEZONE=UTC"):
+        _ = app.index  # opening the index checks its timezone

@@ -178,9 +178,9 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
             # names in them come from metadata: neutralised like evidence
             text = neutralise(w.slice_text(x["validated"].situation, lang)) + text
             text = "\n\n".join([text, *(neutralise(n) for n in x["decision"].notes)])
-        return Answer(status=parsed.status, answer=text, missing=[], flagged=flagged_of(index, evidence),
-                      situation=situation, citations=parsed.citations, evidence=evidence,
-                      hits=hits, budget=budget)
+        return Answer(status=parsed.status, answer=text, missing=[], situation=situation,
+                      citations=parsed.citations, evidence=evidence, hits=hits, budget=budget,
+                      flagged=flagged_of(index, evidence))
 
     answer_path = (RunnableLambda(build_prompt, name="budget_and_prompt")
                    | RunnableLambda(call_model, name="chat_model")

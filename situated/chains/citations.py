@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from situated.chains.contract import Citation, Evidence, Status
-from situated.chains.neutralise import escape_html
+from situated.chains.neutralise import defang_links, escape_html
 from situated.index.reader import Index
 
 # every form a model may write a label in: [S1], [S1, S2], [S1–S3], (S1), [s1], and a bare S1
@@ -23,7 +23,6 @@ _GROUP = re.compile(
 _BARE = re.compile(rf"(?<![\w\[(\u2060-])({_NUM})(?=[.,;:!?)\]]|\s*$)")
 _PART = re.compile(r"([Ss])?(\d+)")
 _RANGE = re.compile(r"([Ss]?\d+)\s*[–—-]\s*([Ss]?\d+)|([Ss]?\d+)\s+to\s+([Ss]?\d+)")
-_MODEL_LINK = re.compile(r"!?\[([^\]\n]*)\]\(\s*([^)\s]*)[^)]*\)")
 
 
 def _labels(group: str) -> list[str]:
@@ -46,9 +45,7 @@ def _labels(group: str) -> list[str]:
 
 def safe_text(text: str) -> str:
     """A model's answer as text only: HTML escaped, a link it wrote shown as text."""
-    text = escape_html(text)
-    return _MODEL_LINK.sub(lambda m: f"{m.group(1)} (`{m.group(2)}`)" if m.group(2)
-                           else m.group(1), text)
+    return defang_links(escape_html(text))
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,15 @@ def escape_html(text: str) -> str:
     return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
+def defang_links(text: str) -> str:
+    """`[text](url)` → text and the address in a code span, which no Markdown renderer links."""
+    return _MD_LINK.sub(lambda m: f"{m.group(1)} (`{m.group(2)}`)" if m.group(2)
+                        else m.group(1), text)
+
+
 def neutralise(text: str) -> str:
     """Block text as it may enter a prompt: no label-like tokens, links or HTML."""
-    text = escape_html(text)
-    text = _MD_LINK.sub(lambda m: f"{m.group(1)} (`{m.group(2)}`)" if m.group(2)
-                        else m.group(1), text)
+    text = defang_links(escape_html(text))
     # "S9" stays readable but is no label: a word joiner between the letter and the number
     return _LABEL_LIKE.sub(lambda m: f"{m.group(1)}\u2060{m.group(2)}", text)
 

@@ -61,6 +61,9 @@ class Versions:
         self.families: dict[str, list[DocumentMeta]] = defaultdict(list)
         for meta in index.documents.values():
             self.families[self.family_of(meta)].append(meta)
+        # filter fields per document, computed once (routing checks them on every request)
+        self.fields = {sid: m.filter_fields(index.timezone)
+                       for sid, m in index.documents.items()}
         self._names = ProductMatcher({m.family for m in index.documents.values() if m.family})
 
     def named(self, question: str) -> set[str]:
@@ -78,10 +81,14 @@ class Versions:
         name = meta.family or meta.title or meta.source_id
         return f"{name} ({', '.join(meta.product)})" if meta.product else name
 
+    @staticmethod
+    def same_products(a: DocumentMeta, b: DocumentMeta) -> bool:
+        """True when the two apply to a common product (a document without one: to all)."""
+        return not a.product or not b.product or bool(set(a.product) & set(b.product))
+
     def versions(self, meta: DocumentMeta) -> list[DocumentMeta]:
         """Versions of `meta`'s rule for its product(s): same family, a shared product or none."""
-        return [m for m in self.families[self.family_of(meta)]
-                if not m.product or not meta.product or set(m.product) & set(meta.product)]
+        return [m for m in self.families[self.family_of(meta)] if self.same_products(m, meta)]
 
     def deciding(self, meta: DocumentMeta, situation: Situation) -> list[str]:
         """The missing facts that decide whether this document is the version that applies."""
@@ -97,9 +104,8 @@ class Versions:
 
     def admitted(self, meta: DocumentMeta, flt: Filter) -> list[DocumentMeta]:
         """Members of `meta`'s family the caller may read under `flt` (never name others)."""
-        tz = self.index.timezone
         return [m for m in self.families[self.family_of(meta)]
-                if flt.admits(m.filter_fields(tz))]
+                if flt.admits(self.fields[m.source_id])]
 
 
 def _order(facts: set[str]) -> list[str]:
@@ -137,8 +143,8 @@ def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filt
         if unplaced:
             asks.append(w.ask_unplaced(unplaced, lang))
             continue
-        same_product = [m for m in members if "product" not in facts
-                        and (not m.product or not best.product or set(m.product) & set(best.product))]
+        same_product = [m for m in members
+                        if "product" not in facts and versions.same_products(m, best)]
         asks.append(w.ask_date(vf, _boundaries(same_product, lang, tz), lang,
                                partial.get(vf.value) or partial.get(ValidFor.AS_OF.value)))
     return Decision(Route.CLARIFY, facts, f"{w.clarify_lead(facts, lang)} {' '.join(asks)}")
@@ -164,7 +170,8 @@ def _not_in_force(versions: Versions, shadow: SearchResult | None, result: Searc
     tz = index.timezone
     moment = end_of_day(day, tz)
     members = [m for m in versions.admitted(meta, shadow.filter) if m.valid_for is meta.valid_for]
-    if any(m.filter_fields(tz).valid_from_s <= moment < m.filter_fields(tz).valid_to_s
+    fields = versions.fields
+    if any(fields[m.source_id].valid_from_s <= moment < fields[m.source_id].valid_to_s
            for m in members):
         return None  # a version was in force; it just did not rank
     starts = [m.valid_from for m in members if m.valid_from is not None]

@@ -50,10 +50,6 @@ class Version:
         return self.doc.meta.source_id
 
 
-def _norm(text: str) -> str:
-    return " ".join(_WORD.findall(text.lower()))
-
-
 def splits(docs: list[LoadedDocument]) -> dict[str, str]:
     """Product → `dev` or `test`: products in the order of a hash of their name (not their
     meaning), each to the half with fewer versions so far, so the halves are of similar size."""
