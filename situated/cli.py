@@ -74,12 +74,17 @@ def ingest(
     manifest = report.manifest
     table = Table(title=f"Indexed into {index}")
     for col in ("documents", "blocks", "pieces", "warnings", "added", "changed", "unchanged",
-                "removed", "embedded"):
+                "removed", "embedded", "split sections"):
         table.add_column(col, justify="right")
     table.add_row(str(manifest.documents), str(manifest.blocks), str(manifest.pieces),
                   str(len(manifest.warnings)), str(len(report.added)), str(len(report.changed)),
-                  str(len(report.unchanged)), str(len(report.removed)), str(report.embedded))
+                  str(len(report.unchanged)), str(len(report.removed)), str(report.embedded),
+                  str(manifest.split_sections))
     out.print(table)
+    if manifest.split_sections:
+        out.print(f"{manifest.split_sections} sections were larger than the block limit "
+                  f"({manifest.block_limit} tokens) and were split at their own structure",
+                  highlight=False)
     for w in manifest.warnings:
         err.print(f"[yellow]warning:[/] {w}", highlight=False)
 
@@ -211,7 +216,7 @@ def probe_versions(
 
     try:
         settings = _settings(None)
-        corpus = load_corpus(docs, timezone=settings.timezone)
+        corpus = load_corpus(docs, timezone=settings.timezone, max_mb=settings.max_file_mb)
         cases, skipped = probe_cases(list(corpus.documents), settings.timezone, seed)
     except SituatedError as exc:
         _fail(str(exc))

@@ -175,6 +175,9 @@ class Block(BaseModel):
     rows: tuple[tuple[str, ...], ...] = ()  # tables; first column is the record id
     caption: str | None = None  # figures
     description: str | None = None  # figures
+    path: tuple[str, ...] = ()  # headings from the outermost section down to this block's
+    part: int = 1  # a section over the block limit is split: this is part `part` of `parts`
+    parts: int = 1
     image: str | None = None  # figures
     fields: FilterFields
 

@@ -83,6 +83,8 @@ class Settings(BaseSettings):
     chroma_url: str | None = None
 
     # ingest
+    max_file_mb: float = Field(default=5.0, gt=0, description="Largest document file ingest "
+                               "accepts, in MB (10^6 bytes); a larger file is an error.")
     embed_batch_size: int = Field(default=64, ge=1)
     chroma_write_batch: int = Field(default=4096, ge=1, le=5461)
 

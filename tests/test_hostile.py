@@ -76,8 +76,15 @@ def test_every_hostile_document_leaves_answers_answerable_and_inert(hostile_app,
         assert "<script>" not in e.text and "](http" not in e.text
 
 
-REASONS = {"PUB-CITE": ["label-like text"], "PUB-LINK": ["link", "html"],
-           "PUB-LABEL": ["label-like text"], "PUB-INJECT": ["instruction-like text"]}
+# PUB-LINK's link and script are neutralised by the Markdown loader itself (see the next test)
+REASONS = {"PUB-CITE": ["label-like text"], "PUB-LABEL": ["label-like text"],
+           "PUB-INJECT": ["instruction-like text"]}
+
+
+def test_the_markdown_loader_stores_links_as_plain_text_and_drops_scripts(hostile_app):
+    text = hostile_app.index.blocks["PUB-LINK-1"].text
+    assert "<script>" not in text and "alert(1)" not in text and "](" not in text
+    assert "SEC-ADMIN, section 1 (http://127.0.0.1:9/steal?k=)" in text
 
 
 @pytest.mark.parametrize("sid", list(HOSTILE))

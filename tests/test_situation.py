@@ -16,7 +16,8 @@ from situated.chains.wording import Lang, language_of, slice_text
 from situated.documents import ValidFor, end_of_day, instant
 from situated.errors import DocumentError
 from situated.loaders.corpus import load_corpus
-from situated.loaders.sizing import BlockLimit, group_paragraphs, split_sentences
+from situated.loaders.sentences import split_sentences
+from situated.loaders.sizing import BlockLimit, Unit, pack_units
 from situated.retrievers.filter import Filter
 from situated.situation import Situation
 
@@ -189,14 +190,14 @@ def test_long_sections_become_blocks_within_the_limit_and_keep_exceptions_with_r
     limit = BlockLimit(tokens=120)
     intro, rule = "Short intro.", "A rule sentence that is rather long. " * 4
     exception = "Unless the casing was opened, the rule applies."
-    groups = group_paragraphs("3 Heading", [intro, rule, exception, rule], limit)
+    groups = pack_units("3 Heading", [Unit(t) for t in (intro, rule, exception, rule)], limit)
     assert groups == [[intro], [rule, exception], [rule]]  # the exception stays with its rule
     assert all(limit.count("3 Heading\n\n" + "\n\n".join(g)) <= 120 for g in groups)
     other = "Whenever the casing is opened, the rule applies."  # same length, no exception
-    plain = group_paragraphs("3 Heading", [intro, rule, other, rule], limit)
+    plain = pack_units("3 Heading", [Unit(t) for t in (intro, rule, other, rule)], limit)
     assert plain[0] == [intro, rule]
     huge = "word " * 500
-    parts = group_paragraphs("H", [huge], limit)
+    parts = pack_units("H", [Unit(huge)], limit)
     assert len(parts) > 1 and all(limit.count("H\n\n" + p[0]) <= 120 for p in parts)
 
 

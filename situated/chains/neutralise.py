@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from situated.loaders.sizing import split_sentences
+from situated.loaders.sentences import split_sentences
 from situated.modes import Mode
 
 # S1, s12: a label-like token anywhere in document text (the parser reads these forms)

@@ -32,7 +32,7 @@ from zoneinfo import ZoneInfo
 from situated.chains.wording import Lang, day_text
 from situated.documents import LoadedDocument, end_of_day
 from situated.eval.cases import Case, Expect
-from situated.loaders.sizing import split_sentences
+from situated.loaders.sentences import split_sentences
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _NOISE = re.compile(r"https?://|\|")

@@ -44,6 +44,7 @@ class Manifest(BaseModel):
     products: list[str]
     timezone: str = "UTC"  # date-only bounds and date-only questions are read here
     block_limit: int | None = None  # tokens; sections longer than this were split
+    split_sections: int = 0  # how many sections were split into parts to fit the limit
     warnings: list[str]
     sources: dict[str, str]  # source_id -> content hash
 

@@ -166,6 +166,7 @@ def _write_generation(
         documents=len(corpus.documents), blocks=len(blocks), pieces=len(pieces),
         products=sorted(corpus.products()), warnings=list(corpus.warnings),
         timezone=settings.timezone, block_limit=settings.block_limit,
+        split_sections=corpus.split_sections,
         sources={d.meta.source_id: d.content_hash for d in corpus.documents},
     )
     (out / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
@@ -179,7 +180,8 @@ def ensure_sample_index(settings: Settings, embeddings: MiniLMEmbeddings) -> Pat
 
     root = settings.sample_index_dir()
     limit = BlockLimit(settings.block_limit, embeddings.count_tokens)
-    corpus = load_corpus([sample_docs_dir()], timezone=settings.timezone, limit=limit)
+    corpus = load_corpus([sample_docs_dir()], timezone=settings.timezone, limit=limit,
+                         max_mb=settings.max_file_mb)
     try:
         gen = current_generation(root)
         manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))

@@ -17,7 +17,7 @@ from pathlib import Path
 from situated.documents import DocumentMeta, LoadedDocument, instant
 from situated.errors import DocumentError
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
-from situated.loaders.markdown import parse_body, split_front_matter
+from situated.loaders.markdown import parse_markdown
 from situated.loaders.meta import MetaProblems, parse_meta
 from situated.loaders.parsed_json import parse_json
 from situated.loaders.pdf import parse_pdf, read_sidecar, sidecar_path
@@ -38,6 +38,11 @@ class Corpus:
     @property
     def n_pieces(self) -> int:
         return sum(len(d.pieces) for d in self.documents)
+
+    @property
+    def split_sections(self) -> int:
+        """Sections larger than the block limit, split into parts at their structure."""
+        return sum(1 for d in self.documents for b in d.blocks if b.parts > 1 and b.part == 1)
 
     def products(self) -> set[str]:
         return {p for d in self.documents for p in d.meta.product}
@@ -85,9 +90,16 @@ def _walk(root: Path, unreadable: list[str]) -> list[Path]:
 
 
 def load_file(path: Path, timezone: str = "UTC", limit: BlockLimit | None = None,
-              ) -> LoadedDocument:
-    """One file → a loaded document; raises `MetaProblems` naming the file."""
+              max_mb: float | None = None) -> LoadedDocument:
+    """One file → a loaded document; raises `MetaProblems` naming the file. A file over
+    `max_mb` megabytes is refused before it is read."""
     try:
+        size = path.stat().st_size
+        if max_mb is not None and size > max_mb * 1e6:
+            raise MetaProblems([
+                f"{path}: {size / 1e6:.1f} MB is over the per-file limit of {max_mb:g} MB "
+                "(setting max_file_mb); split the document into smaller files, or raise the "
+                f"limit with SITUATED_MAX_FILE_MB={size / 1e6 + 1:.0f}"])
         return _load_file(path, timezone, limit)
     except OSError as exc:
         raise MetaProblems([(f"{path}: cannot read it ({exc.strerror or exc}); fix its "
@@ -113,8 +125,7 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise MetaProblems([f"{path}: not UTF-8 text; save it as UTF-8"]) from None
-        raw, body = split_front_matter(text, str(path))
-        title, sections = parse_body(body)
+        raw, title, sections = parse_markdown(text, str(path))
     meta = parse_meta(raw, str(path))
     if meta.title is None and title:
         meta = meta.model_copy(update={"title": title})
@@ -127,10 +138,10 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
 
 
 def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
-                limit: BlockLimit | None = None) -> Corpus:
+                limit: BlockLimit | None = None, max_mb: float | None = None) -> Corpus:
     """Load and validate everything under `paths`; raise `DocumentError` listing all problems.
     Date-only validity bounds are read in `timezone` (the index's, from settings); sections are
-    split into blocks within `limit`."""
+    split into blocks within `limit`; files over `max_mb` megabytes are refused."""
     problems: list[str] = []
     docs: list[LoadedDocument] = []
     files = discover(paths)
@@ -140,7 +151,7 @@ def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
         ])
     for f in files:
         try:
-            docs.append(load_file(f, timezone, limit))
+            docs.append(load_file(f, timezone, limit, max_mb))
         except MetaProblems as exc:
             problems += exc.problems
         if on_file:

@@ -17,16 +17,23 @@ from situated.documents import (
     Piece,
     extract_codes,
 )
-from situated.loaders.sizing import BlockLimit, group_paragraphs, split_sentences
+from situated.loaders.sentences import fit_text
+from situated.loaders.sizing import BlockLimit, Unit, pack_units
+from situated.loaders.structure import ClauseDepth
 
-PIPELINE_VERSION = "forms-4"  # bump when blocks or pieces change shape: cached indexes rebuild
+PIPELINE_VERSION = "forms-5"  # bump when blocks or pieces change shape: cached indexes rebuild
 MAX_PIECE_CHARS = 700  # MiniLM reads 256 word pieces; longer paragraphs are split by sentence
 
 
 @dataclass(frozen=True)
 class Paragraph:
+    """A paragraph, list item, clause or code block. `depth` orders the section's structure
+    (list nesting, clause numbering; None = read it from the clause marker the text opens with)."""
+
     text: str
     page: int | None = None
+    depth: int | None = None
+    code: bool = False
 
 
 @dataclass(frozen=True)
@@ -56,6 +63,8 @@ class Section:
     number: str | None = None
     page: int | None = None
     elements: list[Element] = field(default_factory=list)
+    level: int = 2
+    path: tuple[str, ...] = ()  # headings from the outermost open section down to this one
 
 
 _NUMBERED = re.compile(r"^(\d+(?:\.\d+)*)\.?\s+(\S.*)$")
@@ -68,20 +77,10 @@ def split_heading(text: str) -> tuple[str | None, str]:
 
 
 def split_long(text: str, limit: int = MAX_PIECE_CHARS) -> list[str]:
-    """Split text over `limit` characters at sentence ends (never inside a sentence)."""
-    if len(text) <= limit:
-        return [text]
-    parts: list[str] = []
-    current = ""
-    for sentence in split_sentences(text):
-        if current and len(current) + 1 + len(sentence) > limit:
-            parts.append(current)
-            current = sentence
-        else:
-            current = f"{current} {sentence}".strip()
-    if current:
-        parts.append(current)
-    return parts
+    """Split text over `limit` characters between sentences; a sentence over the limit between
+    clauses, then words, so the embedding model never truncates a piece."""
+    limit = max(limit, 100)
+    return fit_text(text, lambda t: len(t) <= limit)
 
 
 def _table_markdown(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> str:
@@ -92,6 +91,16 @@ def _table_markdown(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) 
 
 def _heading(sec: Section) -> str:
     return f"{sec.number} {sec.title}" if sec.number else sec.title
+
+
+def _units(sec: Section) -> list[Unit]:
+    clauses = ClauseDepth()
+    return [Unit(p.text, p.depth if p.depth is not None else clauses.of(p.text), p.code)
+            for p in sec.elements if isinstance(p, Paragraph)]
+
+
+def _with_part(heading: str, part: int, parts: int) -> str:
+    return f"{heading} (part {part} of {parts})" if parts > 1 else heading
 
 
 class _Builder:
@@ -118,17 +127,23 @@ class _Builder:
         self.blocks.append(block)
         return block
 
-    def add_piece(self, block: Block, text: str, extra_codes: tuple[str, ...] = ()) -> None:
-        # the document title gives every piece its context ("which product's warranty?")
-        if self.meta.title and not text.startswith(self.meta.title):
-            text = f"{self.meta.title} | {text}"
-        n = self._piece_counts.get(block.block_id, 0)
-        self._piece_counts[block.block_id] = n + 1
-        codes = tuple(dict.fromkeys(extra_codes + extract_codes(text)))
-        self.pieces.append(Piece(
-            piece_id=f"{block.block_id}-p{n}", block_id=block.block_id,
-            source_id=self.meta.source_id, search_text=text, codes=codes, fields=self.fields,
-        ))
+    def add_piece(self, block: Block, text: str, extra_codes: tuple[str, ...] = (),
+                  label: str = "") -> None:
+        """Pieces of `text`, each prefixed with the document title and `label` (the section
+        title: "which product's warranty?") and cut to what the embedding model reads."""
+        prefix = label
+        if self.meta.title and not (label or text).startswith(self.meta.title):
+            prefix = f"{self.meta.title} | {label}"
+        for chunk in split_long(" ".join(text.split()), MAX_PIECE_CHARS - len(prefix)):
+            n = self._piece_counts.get(block.block_id, 0)
+            self._piece_counts[block.block_id] = n + 1
+            search_text = prefix + chunk
+            codes = tuple(dict.fromkeys(extra_codes + extract_codes(search_text)))
+            self.pieces.append(Piece(
+                piece_id=f"{block.block_id}-p{n}", block_id=block.block_id,
+                source_id=self.meta.source_id, search_text=search_text, codes=codes,
+                fields=self.fields,
+            ))
 
 
 def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UTC",
@@ -142,49 +157,56 @@ def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UT
     for index, sec in enumerate(sections, start=1):
         key = sec.number or f"s{index}"
         anchor = f"section-{sec.number}" if sec.number else f"s{index}"
-        heading = _heading(sec)
+        heading = " › ".join(sec.path) if len(sec.path) > 1 else _heading(sec)
         if meta.kind is DocKind.SLIDES:
-            body = "\n\n".join(_element_text(e) for e in sec.elements)
-            text = f"{heading}\n\n{body}".strip()
-            block = b.add_block(
-                block_id=b.unique(f"{sid}-slide{index}"), kind=BlockKind.SLIDE,
-                section=str(index), title=sec.title, page=sec.page, text=text,
-                link=b.link(f"slide-{index}"),
-            )
-            b.add_piece(block, text)
+            units = [Unit(_element_text(e)) for e in sec.elements]
+            groups = pack_units(heading, units, limit)
+            for part, texts in enumerate(groups, start=1):
+                suffix = f"-part{part}" if part > 1 else ""
+                text = f"{_with_part(heading, part, len(groups))}\n\n" + "\n\n".join(texts)
+                block = b.add_block(
+                    block_id=b.unique(f"{sid}-slide{index}{suffix}"), kind=BlockKind.SLIDE,
+                    section=str(index), title=sec.title, page=sec.page, text=text.strip(),
+                    link=b.link(f"slide-{index}{suffix}"), path=sec.path, part=part,
+                    parts=len(groups))
+                b.add_piece(block, text.strip())
             continue
         paragraphs = [e for e in sec.elements if isinstance(e, Paragraph)]
-        groups = group_paragraphs(heading, [p.text for p in paragraphs], limit) \
-            if paragraphs else []
+        groups = pack_units(heading, _units(sec), limit)
         for part, texts in enumerate(groups, start=1):
             # a section over the block limit becomes several blocks, each with its own anchor
             suffix = f"-part{part}" if part > 1 else ""
-            text = heading + "\n\n" + "\n\n".join(texts)
+            text = _with_part(heading, part, len(groups)) + "\n\n" + "\n\n".join(texts)
             block = b.add_block(
                 block_id=b.unique(f"{sid}-{key}{suffix}"), kind=BlockKind.SECTION,
                 section=sec.number, title=sec.title,
                 page=sec.page if sec.page is not None else paragraphs[0].page,
-                text=text, link=b.link(f"{anchor}{suffix}"),
+                text=text, link=b.link(f"{anchor}{suffix}"), path=sec.path, part=part,
+                parts=len(groups),
             )
             for t in texts:
-                for chunk in split_long(t):
-                    b.add_piece(block, f"{sec.title}: {chunk}")
+                b.add_piece(block, t, label=f"{sec.title}: ")
         tables = [e for e in sec.elements if isinstance(e, Table)]
         for t_index, table in enumerate(tables, start=1):
             scope_line = f"Scope: {table.scope}\n" if table.scope else ""
-            text = f"{heading}\n{scope_line}\n{_table_markdown(table.header, table.rows)}"
-            block = b.add_block(
-                block_id=b.unique(f"{sid}-{key}-t{t_index}"), kind=BlockKind.TABLE,
-                section=sec.number, title=sec.title, page=table.page or sec.page, text=text,
-                link=b.link(anchor), scope=table.scope, header=table.header, rows=table.rows,
-            )
-            for row in table.rows:
-                cells = "; ".join(
-                    f"{h}: {c}" if h else c for h, c in zip(table.header, row, strict=False)
+            row_groups = _row_groups(heading, scope_line, table, limit)
+            for part, rows in enumerate(row_groups, start=1):
+                suffix = f"-part{part}" if part > 1 else ""
+                title_line = _with_part(heading, part, len(row_groups))
+                text = f"{title_line}\n{scope_line}\n{_table_markdown(table.header, rows)}"
+                block = b.add_block(
+                    block_id=b.unique(f"{sid}-{key}-t{t_index}{suffix}"), kind=BlockKind.TABLE,
+                    section=sec.number, title=sec.title, page=table.page or sec.page, text=text,
+                    link=b.link(anchor), scope=table.scope, header=table.header, rows=rows,
+                    path=sec.path, part=part, parts=len(row_groups),
                 )
-                scope = f" (scope: {table.scope})" if table.scope else ""
-                record = _record_code(row[0]) if row else ()
-                b.add_piece(block, f"{sec.title}{scope}: {cells}", extra_codes=record)
+                for row in rows:
+                    cells = "; ".join(
+                        f"{h}: {c}" if h else c for h, c in zip(table.header, row, strict=False)
+                    )
+                    scope = f" (scope: {table.scope})" if table.scope else ""
+                    record = _record_code(row[0]) if row else ()
+                    b.add_piece(block, cells, extra_codes=record, label=f"{sec.title}{scope}: ")
         figures = [e for e in sec.elements if isinstance(e, Figure)]
         for f_index, fig in enumerate(figures, start=1):
             lines = [fig.caption]
@@ -192,16 +214,57 @@ def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UT
                 lines.append(f"Image: {fig.image}")
             if fig.page is not None:
                 lines.append(f"Page: {fig.page}")
-            if fig.description:
-                lines.append(f"Description: {fig.description}")
-            block = b.add_block(
-                block_id=b.unique(f"{sid}-{key}-f{f_index}"), kind=BlockKind.FIGURE,
-                section=sec.number, title=sec.title, page=fig.page if fig.page else sec.page,
-                text="\n".join(lines), link=b.link(anchor), caption=fig.caption,
-                description=fig.description, image=fig.image,
-            )
-            b.add_piece(block, f"{fig.caption} {fig.description or ''}".strip())
+            head = "\n".join(lines)
+            room = max(limit.tokens - limit.count(head + " (part 99 of 99)\nDescription: "), 16)
+            described = fit_text(fig.description, lambda t: limit.count(t) <= room) \
+                if fig.description else [None]
+            for part, description in enumerate(described, start=1):
+                suffix = f"-part{part}" if part > 1 else ""
+                text = _with_part(head, part, len(described))
+                if description:
+                    text += f"\nDescription: {description}"
+                block = b.add_block(
+                    block_id=b.unique(f"{sid}-{key}-f{f_index}{suffix}"), kind=BlockKind.FIGURE,
+                    section=sec.number, title=sec.title, page=fig.page if fig.page else sec.page,
+                    text=text, link=b.link(anchor), caption=fig.caption,
+                    description=fig.description, image=fig.image, path=sec.path, part=part,
+                    parts=len(described),
+                )
+                b.add_piece(block, f"{fig.caption} {description or ''}".strip())
     return b.blocks, b.pieces
+
+
+def _row_groups(heading: str, scope_line: str, table: Table, limit: BlockLimit,
+                ) -> list[tuple[tuple[str, ...], ...]]:
+    """A table's rows in groups whose block (heading, scope, header and rows) fits the limit;
+    every part repeats the header."""
+    fixed = limit.count(f"{heading} (part 99 of 99)\n{scope_line}\n"
+                        + _table_markdown(table.header, ())) + 2
+    groups: list[list[tuple[str, ...]]] = [[]]
+    used = fixed
+    for row in (r for whole in table.rows for r in _fit_row(whole, limit.tokens - fixed, limit)):
+        cost = limit.count(_table_markdown((), (row,))) + 1
+        if groups[-1] and used + cost > limit.tokens:
+            groups.append([])
+            used = fixed
+        groups[-1].append(row)
+        used += cost
+    return [tuple(g) for g in groups]
+
+
+def _fit_row(row: tuple[str, ...], room: int, limit: BlockLimit) -> list[tuple[str, ...]]:
+    """A row too large for a block on its own → continuation rows, each cell cut between
+    sentences so every continuation fits; the first cell (the record id) is repeated."""
+    if limit.count(_table_markdown((), (row,))) < room or not row:
+        return [row]
+    share = max(room // len(row) - 4, 8)
+    cells = [fit_text(c, lambda t: limit.count(t) <= share) if c else [""] for c in row]
+    height = max(len(c) for c in cells)
+    out = []
+    for k in range(height):
+        cont = tuple((c[k] if k < len(c) else "") for c in cells)
+        out.append((row[0], *cont[1:]) if k and len(cells[0]) == 1 else cont)
+    return out
 
 
 def _record_code(cell: str) -> tuple[str, ...]:

@@ -1,145 +1,335 @@
-"""Markdown with YAML front matter → `Section`s.
+"""Markdown with YAML front matter → `Section`s, parsed by markdown-it-py (CommonMark + tables,
+front matter and definition lists from mdit-py-plugins).
 
-Conventions (DESIGN "Documents"): `## ` and deeper headings start sections (numbered ones keep
-their number); `Scope: ...` directly above a pipe table is its scope; `![Figure N. Caption](path)`
-followed by `Figure description: ...` (and optionally `Page: N`) is a figure; `# Title` is the
-document title, and text before the first `## ` heading becomes an introduction section.
+Conventions (DESIGN "Documents"): the first `# ` heading is the document title; every other
+heading (ATX `##` or setext underlined) starts a section at its level, numbered ones keep their
+number; a paragraph that is bold as a whole and short (`**1.1. Your account**`, `**Section 3**`)
+is a heading too, nested under the last real heading (by its number's depth when numbered);
+text before the first heading is an introduction section. `Scope: ...` directly above a table is
+its scope; an image alone in its paragraph followed by `Figure description: ...` (and optionally
+`Page: N`) is a figure. List items, definition-list entries and clause-numbered paragraphs keep
+their depth (used to split oversized sections at their own structure); fenced and indented code
+is kept verbatim; HTML tags are dropped and their text kept. Nothing inside a code fence is
+structure.
 """
 
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.front_matter import front_matter_plugin
 
 from situated.loaders.forms import Figure, Paragraph, Section, Table, split_heading
 from situated.loaders.meta import MetaProblems, load_yaml_mapping
+from situated.loaders.structure import ClauseDepth
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_IMAGE = re.compile(r"^!\[(?P<caption>[^\]]*)\]\((?P<path>[^)\s]+)(?:\s+\"[^\"]*\")?\)\s*$")
-_SCOPE = re.compile(r"^scope:\s*(.+)$", re.IGNORECASE)
-_FIG_DESC = re.compile(r"^figure description:\s*(.*)$", re.IGNORECASE)
+_SCOPE = re.compile(r"^scope:\s*(.+)$", re.IGNORECASE | re.DOTALL)
+_FIG_DESC = re.compile(r"^figure description:\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _PAGE = re.compile(r"^page:\s*(\d+)\s*$", re.IGNORECASE)
+_PSEUDO_MAX_CHARS = 120
 
 
-def split_front_matter(text: str, path: str) -> tuple[dict, str]:
-    """Return (raw metadata, body). A file without front matter has no source_id: an error."""
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable("table").use(front_matter_plugin).use(deflist_plugin)
+
+
+def split_front_matter(text: str, path: str) -> tuple[dict, list[Token]]:
+    """Return (raw metadata, the body's tokens). Without front matter there is no source_id:
+    an error that says how to add it."""
     text = text.lstrip("\ufeff")
     if not text.startswith("---"):
         raise MetaProblems([
             (f"{path}: no YAML front matter; start the file with a `---` block holding at least "
             "`source_id: ...`")
         ])
-    lines = text.splitlines()
-    for i in range(1, len(lines)):
-        if lines[i].strip() in ("---", "..."):
-            return load_yaml_mapping("\n".join(lines[1:i]), path), "\n".join(lines[i + 1:])
-    raise MetaProblems([f"{path}: front matter is not closed; add a line `---` after it"])
+    tokens = _parser().parse(text)
+    if not tokens or tokens[0].type != "front_matter":
+        raise MetaProblems([f"{path}: front matter is not closed; add a line `---` after it"])
+    return load_yaml_mapping(tokens[0].content, path), tokens[1:]
 
 
-def _split_row(line: str) -> tuple[str, ...]:
-    inner = line.strip()
-    inner = inner.removeprefix("|")
-    inner = inner.removesuffix("|")
-    return tuple(c.strip() for c in inner.split("|"))
+class _TextOnly(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0  # inside <script>/<style>
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag in ("script", "style"):
+            self.hidden += 1
+        elif tag in ("br", "p", "div", "li", "tr", "td", "th"):
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag) -> None:
+        if tag in ("script", "style") and self.hidden:
+            self.hidden -= 1
 
 
-def _is_separator(line: str) -> bool:
-    return bool(re.fullmatch(r"\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?", line.strip()))
+def html_text(html: str) -> str:
+    """The text of an HTML remnant, tags and comments dropped, whitespace collapsed."""
+    p = _TextOnly()
+    p.feed(html)
+    p.close()
+    return " ".join("".join(p.parts).split())
 
 
-def _blocks_of_lines(lines: list[str]) -> list[list[str]]:
-    """Group lines into blank-line separated chunks, keeping pipe tables as their own chunk."""
-    chunks: list[list[str]] = []
-    current: list[str] = []
-    for line in lines:
-        if not line.strip():
-            if current:
-                chunks.append(current)
-                current = []
+def inline_text(token: Token) -> str:
+    """Plain text of an inline token: emphasis marks and tags dropped (a script or style
+    element with its content), link text kept with an absolute target after it in
+    parentheses, line breaks become spaces."""
+    out: list[str] = []
+    skipping = False
+    target: str | None = None
+    for c in token.children or []:
+        if c.type == "html_inline":
+            tag = c.content.lower()
+            if re.match(r"<\s*(script|style)\b", tag):
+                skipping = True
+            elif re.match(r"<\s*/\s*(script|style)\b", tag):
+                skipping = False
+            elif tag.startswith("<br"):
+                out.append(" ")
             continue
-        is_row = line.lstrip().startswith("|")
-        if current and current[-1].lstrip().startswith("|") != is_row:
-            chunks.append(current)
-            current = []
-        current.append(line)
-    if current:
-        chunks.append(current)
-    return chunks
-
-
-def parse_body(body: str) -> tuple[str | None, list[Section]]:
-    """Body → (document title from `# `, sections)."""
-    doc_title: str | None = None
-    sections: list[Section] = []
-    intro = Section(title="Introduction")
-    current = intro
-    buffer: list[str] = []
-
-    def flush() -> None:
-        current.elements.extend(_elements(buffer))
-        buffer.clear()
-
-    for line in body.splitlines():
-        m = _HEADING.match(line)
-        if m:
-            flush()
-            level, text = len(m.group(1)), m.group(2)
-            if level == 1 and doc_title is None and not sections:
-                doc_title = text
-                continue
-            number, title = split_heading(text)
-            current = Section(title=title, number=number)
-            sections.append(current)
+        if skipping:
             continue
-        buffer.append(line)
-    flush()
-    if intro.elements:
-        sections.insert(0, intro)
-    return doc_title, [s for s in sections if s.elements]
+        if c.type == "link_open":
+            href = str(c.attrs.get("href") or "")
+            target = href if re.match(r"^(?:https?|mailto|ftp):", href, re.IGNORECASE) else None
+            start = len(out)
+        elif c.type == "link_close":
+            shown = "".join(out[start:]).strip()
+            if target and target not in shown:
+                out.append(f" ({target})")
+            target = None
+        elif c.type in ("text", "code_inline"):
+            out.append(c.content)
+        elif c.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+        elif c.type == "image":
+            out.append(c.content)
+    return " ".join("".join(out).split())
 
 
-def _elements(lines: list[str]) -> list:
-    out: list = []
-    pending_scope: str | None = None
-    chunks = _blocks_of_lines(lines)
+def _pseudo_heading(inline: Token) -> str | None:
+    """The text of a paragraph that is bold as a whole and short enough to be a heading."""
+    kids = [c for c in inline.children or [] if not (c.type == "text" and not c.content.strip())]
+    if len(kids) < 3 or kids[0].type != "strong_open" or kids[-1].type != "strong_close":
+        return None
+    if any(c.type in ("strong_open", "strong_close") for c in kids[1:-1]):
+        return None  # **a** and **b**: two bold spans, not one heading
+    text = inline_text(inline)
+    _, title = split_heading(text)
+    if not text or len(text) > _PSEUDO_MAX_CHARS or re.search(r"[.!?]\s+\S", title):
+        return None  # one sentence at most: a bold sentence followed by another is emphasis
+    return text.rstrip(":").strip() if not re.fullmatch(r"[\d.]+", text) else text
+
+
+class _Walker:
+    def __init__(self) -> None:
+        self.title: str | None = None
+        self.sections: list[Section] = []
+        self.intro = Section(title="Introduction")
+        self.current = self.intro
+        self.heading_level = 1  # level of the last real heading
+        self.open: list[tuple[int, str]] = []  # (level, heading) of the sections now open
+        self.pending_scope: str | None = None
+        self.lists: list[tuple[str, int]] = []  # (kind, next number) per open list
+        self.item_depth = 0  # depth of the current top-level list item
+        self.clauses = ClauseDepth()
+
+    def start_section(self, level: int, text: str) -> None:
+        self.flush_scope()
+        number, title = split_heading(text)
+        while self.open and self.open[-1][0] >= level:
+            self.open.pop()
+        heading = f"{number} {title}" if number else title
+        path = (*(h for _, h in self.open), heading)
+        self.open.append((level, heading))
+        self.current = Section(title=title, number=number, level=level, path=path)
+        self.sections.append(self.current)
+        self.clauses = ClauseDepth()
+
+    def add(self, element) -> None:
+        self.current.elements.append(element)
+
+    def flush_scope(self) -> None:
+        if self.pending_scope is not None:  # a Scope: line not followed by a table is text
+            self.add(Paragraph(f"Scope: {self.pending_scope}"))
+            self.pending_scope = None
+
+    def paragraph(self, text: str) -> None:
+        self.flush_scope()
+        if not text:
+            return
+        if self.lists:
+            kind, n = self.lists[-1]
+            marker = f"{n}." if kind == "ordered" else "-"
+            self.lists[-1] = (kind, n + 1)
+            if len(self.lists) == 1:  # a top-level item is a clause like "1." or "(a)" written out
+                self.item_depth = self.clauses.of(f"{marker} {text}")
+                depth = self.item_depth
+            else:
+                depth = self.item_depth + len(self.lists) - 1
+            indent = "  " * (len(self.lists) - 1)
+            self.add(Paragraph(f"{indent}{marker} {text}", depth=depth))
+            return
+        self.add(Paragraph(text, depth=self.clauses.of(text)))
+
+
+def parse_tokens(tokens: list[Token]) -> tuple[str | None, list[Section]]:
+    """Body tokens → (document title from the first `# `, sections)."""
+    w = _Walker()
     i = 0
-    while i < len(chunks):
-        chunk = chunks[i]
-        first = chunk[0].strip()
-        if first.startswith("|") and len(chunk) >= 2 and _is_separator(chunk[1]):
-            header = _split_row(chunk[0])
-            rows = tuple(_split_row(r) for r in chunk[2:])
-            out.append(Table(header=header, rows=rows, scope=pending_scope))
-            pending_scope = None
-            i += 1
+    item_started: list[bool] = []
+    while i < len(tokens):
+        t = tokens[i]
+        kind = t.type
+        if kind == "heading_open":
+            text = inline_text(tokens[i + 1])
+            level = int(t.tag[1])
+            if level == 1 and w.title is None and not w.sections and not w.intro.elements:
+                w.title = text
+            elif text:
+                w.heading_level = level
+                w.start_section(level, text)
+            i += 3
             continue
-        if pending_scope is not None:  # a Scope: line not followed by a table is plain text
-            out.append(Paragraph(f"Scope: {pending_scope}"))
-            pending_scope = None
-        scope = _SCOPE.match(first)
-        if scope and len(chunk) == 1:
-            pending_scope = scope.group(1).strip()
-            i += 1
+        if kind in ("bullet_list_open", "ordered_list_open"):
+            start = int(t.attrs.get("start", 1)) if kind == "ordered_list_open" else 1
+            w.lists.append(("ordered" if kind == "ordered_list_open" else "bullet", start))
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            w.lists.pop()
+        elif kind == "list_item_open":
+            item_started.append(False)
+        elif kind == "list_item_close":
+            item_started.pop()
+        elif kind == "paragraph_open":
+            inline = tokens[i + 1]
+            i = _paragraph(w, tokens, i, inline, item_started)
             continue
-        image = _IMAGE.match(first)
-        if image:
-            caption, path = image.group("caption").strip(), image.group("path")
-            rest = " ".join(x.strip() for x in chunk[1:])
-            description, page = None, None
-            j = i + 1
-            desc_m = _FIG_DESC.match(rest) if rest else None
-            if desc_m:
-                description = desc_m.group(1)
-            elif j < len(chunks) and _FIG_DESC.match(chunks[j][0].strip()):
-                description = _FIG_DESC.match(" ".join(x.strip() for x in chunks[j])).group(1)
-                j += 1
-            if j < len(chunks) and len(chunks[j]) == 1 and _PAGE.match(chunks[j][0].strip()):
-                page = int(_PAGE.match(chunks[j][0].strip()).group(1))
-                j += 1
-            out.append(Figure(caption=caption, image=path, description=description, page=page))
+        elif kind == "dt_open":
+            term = inline_text(tokens[i + 1])
+            j, defs = i + 3, []
+            while j < len(tokens) and tokens[j].type == "dd_open":
+                k = j + 1
+                while tokens[k].type != "dd_close":
+                    if tokens[k].type == "inline":
+                        defs.append(inline_text(tokens[k]))
+                    k += 1
+                j = k + 1
+            w.paragraph(f"{term}: {' '.join(defs)}" if defs else term)
             i = j
             continue
-        out.append(Paragraph(" ".join(x.strip() for x in chunk)))
+        elif kind in ("fence", "code_block"):
+            w.flush_scope()
+            fence = t.markup if kind == "fence" else "```"
+            body = t.content.rstrip("\n")
+            depth = w.item_depth + len(w.lists) if w.lists else w.clauses.of("")
+            w.add(Paragraph(f"{fence}{t.info.strip()}\n{body}\n{fence}", depth=depth, code=True))
+        elif kind == "html_block":
+            w.paragraph(html_text(t.content))
+        elif kind == "table_open":
+            i = _table(w, tokens, i)
+            continue
+        elif kind == "hr":
+            w.flush_scope()
         i += 1
-    if pending_scope is not None:
-        out.append(Paragraph(f"Scope: {pending_scope}"))
-    return out
+    w.flush_scope()
+    if w.intro.elements:
+        w.sections.insert(0, w.intro)
+    return w.title, [s for s in w.sections if s.elements]
+
+
+def _paragraph(w: _Walker, tokens: list[Token], i: int, inline: Token,
+               item_started: list[bool]) -> int:
+    """One paragraph (tokens[i] is its paragraph_open) → heading, scope, figure or text."""
+    nxt = i + 3
+    in_item_continuation = bool(item_started) and item_started[-1]
+    if item_started:
+        item_started[-1] = True
+    heading = None if w.lists else _pseudo_heading(inline)
+    if heading:
+        number, _ = split_heading(heading)
+        depth = number.count(".") + 1 if number else 1
+        w.start_section(w.heading_level + depth, heading)
+        return nxt
+    kids = [c for c in inline.children or [] if not (c.type == "text" and not c.content.strip())]
+    if kids and kids[0].type == "image":
+        return _figure(w, tokens, nxt, kids)
+    text = inline_text(inline)
+    scope = _SCOPE.match(text)
+    if scope and not w.lists and nxt < len(tokens) and tokens[nxt].type == "table_open":
+        w.flush_scope()
+        w.pending_scope = scope.group(1).strip()
+        return nxt
+    if in_item_continuation:  # a second paragraph of one list item: same depth, no marker
+        w.flush_scope()
+        depth = w.item_depth + len(w.lists)
+        w.add(Paragraph("  " * len(w.lists) + text, depth=depth))
+        return nxt
+    w.paragraph(text)
+    return nxt
+
+
+def _figure(w: _Walker, tokens: list[Token], nxt: int, kids: list[Token]) -> int:
+    image = kids[0]
+    rest = " ".join(c.content for c in kids[1:] if c.type == "text").strip()
+    description, page = None, None
+    m = _FIG_DESC.match(rest)
+    if m:
+        description = m.group(1).strip()
+    elif _next_paragraph(tokens, nxt, _FIG_DESC):
+        description = _FIG_DESC.match(inline_text(tokens[nxt + 1])).group(1).strip()
+        nxt += 3
+    if _next_paragraph(tokens, nxt, _PAGE):
+        page = int(_PAGE.match(inline_text(tokens[nxt + 1])).group(1))
+        nxt += 3
+    w.flush_scope()
+    w.add(Figure(caption=image.content.strip(), image=image.attrs.get("src") or None,
+                 description=description, page=page))
+    return nxt
+
+
+def _next_paragraph(tokens: list[Token], j: int, pattern: re.Pattern) -> bool:
+    return (j + 1 < len(tokens) and tokens[j].type == "paragraph_open"
+            and bool(pattern.match(inline_text(tokens[j + 1]))))
+
+
+def _table(w: _Walker, tokens: list[Token], i: int) -> int:
+    header: list[str] = []
+    rows: list[list[str]] = []
+    row: list[str] = []
+    in_head = False
+    j = i + 1
+    while tokens[j].type != "table_close":
+        t = tokens[j]
+        if t.type in ("thead_open", "thead_close"):
+            in_head = t.type == "thead_open"
+        elif t.type == "tr_open":
+            row = []
+        elif t.type == "inline":
+            row.append(inline_text(t))
+        elif t.type == "tr_close":
+            if in_head:
+                header = row
+            else:
+                rows.append(row)
+        j += 1
+    w.add(Table(header=tuple(header), rows=tuple(tuple(r) for r in rows), scope=w.pending_scope))
+    w.pending_scope = None
+    return j + 1
+
+
+def parse_markdown(text: str, path: str) -> tuple[dict, str | None, list[Section]]:
+    """A Markdown file's text → (raw metadata, document title, sections)."""
+    raw, tokens = split_front_matter(text, path)
+    title, sections = parse_tokens(tokens)
+    return raw, title, sections

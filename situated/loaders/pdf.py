@@ -3,7 +3,9 @@
 Text is extracted page by page; a line that looks like a numbered heading (`3 Bearings`,
 `4.2 Mudguards`: a number, then a short title without a final full stop) starts a section, and
 every paragraph keeps the page it was read from. Lines inside a section are joined into one
-paragraph per page; long ones are split into pieces at sentence ends later.
+paragraph per page, except that a line opening with a clause marker or bullet (`(a)`, `1.1.`,
+`•`, see `loaders.structure`) starts a new paragraph, so a long page is split into blocks at its
+clauses like a Markdown section (`loaders.sizing`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pypdf.errors import PdfReadError
 
 from situated.loaders.forms import Paragraph, Section, split_heading
 from situated.loaders.meta import MetaProblems, load_yaml_mapping
+from situated.loaders.structure import clause_marker
 
 _HEADING_LINE = re.compile(r"^\d+(?:\.\d+)*\.?\s+\S.{0,78}$")
 
@@ -37,6 +40,15 @@ def read_sidecar(pdf: Path) -> dict:
 def _is_heading(line: str) -> bool:
     line = line.strip()
     return bool(_HEADING_LINE.match(line)) and not line.endswith((".", ",", ";", ":"))
+
+
+def _opens_clause(line: str, previous: str) -> bool:
+    """A line starts a new clause when it opens with a marker and the line before it ended a
+    sentence or clause (a wrapped "… exceeds / 4.5 mm/s" is one paragraph); a bullet always."""
+    marker = clause_marker(line)
+    if marker is None:
+        return False
+    return marker.style == "bullet" or previous.rstrip().endswith((".", ":", ";", "!", "?"))
 
 
 def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
@@ -71,6 +83,8 @@ def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
                 continue
             if line.strip() and title and line.strip() == title and not sections:
                 continue  # the title printed on page 1
+            if pending and _opens_clause(line, pending[-1]):
+                flush()
             if pending_page is None:
                 pending_page = page_no
             elif pending_page != page_no:

@@ -1,46 +1,22 @@
 """Blocks that fit: a section longer than the block limit is split at its own structure.
 
 The limit is in tokens of the budget's tokenizer and derived from the evidence allowance
-(`Settings.block_limit`), so the best block can always be supplied. A section is split between
-paragraphs; a paragraph that opens with an exception ("unless", "except", "however", «кроме»,
-«за исключением», «однако», …) stays in one block with the rule before it; a paragraph longer
-than the limit on its own is split between sentences. Without a tokenizer (tests, tools) the
-count is a conservative two characters per token.
+(`Settings.block_limit`), so the best block can always be supplied. A section is a run of units
+(paragraphs, list items, clauses, code) with a depth (`loaders.structure`). An oversized run is
+cut first between its shallowest units (top-level clauses or list items with everything under
+them), then one level deeper, and so on; a unit that opens with an exception ("unless",
+"however", «кроме», «за исключением», …) is never cut from the unit before it unless the two do
+not fit together; a single unit too large on its own is cut between sentences, and a sentence
+too large between clauses and words (`loaders.sentences.fit_text`). Without a tokenizer (tests,
+tools) the count is a conservative two characters per token.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"»”)]?\s+(?=[\"«“(\[]?[A-ZА-ЯЁ0-9])")
-_ABBREVIATION = re.compile(
-    r"(?:\b(?:e\.g|i\.e|etc|vs|cf|no|nos|art|sec|para|p|pp|fig|mr|mrs|ms|dr|inc|ltd|co|corp|"
-    r"approx|incl|т\.е|т\.д|т\.п|г|гг|ст|п|см|др)\.|\b[A-ZА-ЯЁ]\.|\b\d+(?:\.\d+)*\.)$",
-    re.IGNORECASE)
-
-
-def split_sentences(text: str) -> list[str]:
-    """Sentences of English or Russian text; no break after "e.g.", "i.e.", «т.е.», initials or
-    clause numbers ("1.1."), nor before a lower-case word."""
-    out: list[str] = []
-    start = 0
-    for m in _SENTENCE_END.finditer(text):
-        head = text[start:m.start() + len(m.group(0).rstrip())].rstrip()
-        if _ABBREVIATION.search(head.rstrip("\"»”)")):
-            continue
-        out.append(head.strip())
-        start = m.end()
-    tail = text[start:].strip()
-    if tail:
-        out.append(tail)
-    return out
-
-_EXCEPTION = re.compile(
-    r"^\W*(?:unless|except|excepting|however|but|notwithstanding|provided\s+that|"
-    r"this\s+does\s+not\s+apply|кроме|за\s+исключением|однако|но\b|если\s+только|"
-    r"это\s+не\s+распространяется)", re.IGNORECASE)
+from situated.loaders.sentences import fit_text, is_exception
 
 
 def _approx_tokens(text: str) -> int:
@@ -58,63 +34,86 @@ class BlockLimit:
                              "raise the window or lower the reserves")
 
 
-def _split_paragraph(text: str, budget: int, limit: BlockLimit) -> list[str]:
-    parts: list[str] = []
-    current = ""
-    for sentence in split_sentences(text):
-        candidate = f"{current} {sentence}".strip()
-        if current and limit.count(candidate) > budget:
-            parts.append(current)
-            current = sentence
-        else:
-            current = candidate
-    if current:
-        parts.append(current)
-    # a single sentence longer than the budget is cut between words as a last resort
-    out: list[str] = []
-    for p in parts:
-        while limit.count(p) > budget:
-            words = p.split(" ")
-            cut = max(1, len(words) // 2)
-            head = " ".join(words[:cut])
-            while cut > 1 and limit.count(head) > budget:
-                cut = max(1, cut // 2)
-                head = " ".join(words[:cut])
-            out.append(head)
-            p = " ".join(words[cut:])
-        if p:
-            out.append(p)
-    return out
+@dataclass(frozen=True)
+class Unit:
+    """One paragraph, list item, clause or code block of a section, as the block will show it."""
+
+    text: str
+    depth: int = 0
+    code: bool = False
 
 
-def group_paragraphs(heading: str, paragraphs: list[str], limit: BlockLimit) -> list[list[str]]:
-    """Paragraphs → groups whose text (with the heading) stays within the limit."""
-    budget = limit.tokens - limit.count(heading) - 4
-    budget = max(budget, 16)
-    units: list[str] = []
-    for p in paragraphs:
-        units += [p] if limit.count(p) <= budget else _split_paragraph(p, budget, limit)
-    groups: list[list[str]] = []
-    current: list[str] = []
-    used = 0
-    for unit in units:
-        cost = limit.count(unit) + 2
-        if current and used + cost > budget:
-            # keep an exception with the rule before it when both fit together
-            if _EXCEPTION.match(unit) and len(current) > 1:
-                prev = current.pop()
-                if limit.count(prev) + cost <= budget:
-                    groups.append(current)
-                    current, used = [prev], limit.count(prev) + 2
-                else:
-                    current.append(prev)
-                    groups.append(current)
-                    current, used = [], 0
+_JOIN = 2  # the blank line between two units in a block
+
+
+class _Packer:
+    def __init__(self, budget: int, limit: BlockLimit):
+        self.budget = budget
+        self.limit = limit
+        self._costs: dict[str, int] = {}
+
+    def cost(self, units: list[Unit]) -> int:
+        total = 0
+        for u in units:
+            if u.text not in self._costs:
+                self._costs[u.text] = self.limit.count(u.text)
+            total += self._costs[u.text] + _JOIN
+        return total
+
+    def fits(self, text: str) -> bool:
+        return self.limit.count(text) + _JOIN <= self.budget
+
+    def pack(self, units: list[Unit], level: int) -> list[list[str]]:
+        if self.cost(units) <= self.budget:
+            return [[u.text for u in units]]
+        if len(units) == 1:
+            return [[t] for t in self._split_unit(units[0])]
+        deepest = max(u.depth for u in units)
+        glue = level <= deepest + 1  # past the deepest level even a rule and its exception part
+        cuts = [i for i in range(1, len(units))
+                if (units[i].depth <= level or level > deepest)
+                and not (glue and is_exception(units[i].text))]
+        if not cuts:
+            return self.pack(units, level + 1)
+        segments = [units[a:b] for a, b in zip([0, *cuts], [*cuts, len(units)], strict=True)]
+        groups: list[list[str]] = []
+        current: list[Unit] = []
+        for seg in segments:
+            if self.cost(seg) > self.budget:
+                if current:
+                    groups.append([u.text for u in current])
+                    current = []
+                groups += self.pack(seg, level + 1)
+                continue
+            if current and self.cost(current) + self.cost(seg) > self.budget:
+                groups.append([u.text for u in current])
+                current = []
+            current += seg
+        if current:
+            groups.append([u.text for u in current])
+        return groups
+
+    def _split_unit(self, unit: Unit) -> list[str]:
+        if not unit.code:
+            return fit_text(unit.text, self.fits)
+        parts: list[str] = []  # code is cut between lines, never reflowed
+        current: list[str] = []
+        for line in unit.text.split("\n"):
+            if current and not self.fits("\n".join([*current, line])):
+                parts.append("\n".join(current))
+                current = []
+            if self.fits(line):
+                current.append(line)
             else:
-                groups.append(current)
-                current, used = [], 0
-        current.append(unit)
-        used += cost
-    if current:
-        groups.append(current)
-    return groups
+                parts += fit_text(line, self.fits)
+        if current:
+            parts.append("\n".join(current))
+        return parts
+
+
+def pack_units(heading: str, units: list[Unit], limit: BlockLimit) -> list[list[str]]:
+    """Units → groups of unit texts; each group with the heading (and a "part k of n" note)
+    stays within the limit."""
+    note = " (part 99 of 99)"  # the longest note a part's heading can get
+    budget = max(limit.tokens - limit.count(heading + note) - _JOIN, 16)
+    return _Packer(budget, limit).pack(units, 0) if units else []
