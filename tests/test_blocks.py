@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from conftest import md, write
 from typer.testing import CliRunner
 
 from situated.cli import app
@@ -14,7 +15,6 @@ from situated.loaders.corpus import load_corpus, load_file
 from situated.loaders.sentences import fit_text, split_sentences
 from situated.loaders.sizing import BlockLimit, Unit, pack_units
 from situated.loaders.structure import ClauseDepth, clause_marker
-from tests.conftest import md, write
 
 pytestmark = pytest.mark.unit
 
@@ -266,8 +266,7 @@ def test_ingest_counts_the_split_sections(tmp_path):
 def _generated(size: int, seed: int = 7) -> str:
     """A Markdown file of `size` characters mixing every structure the parser knows."""
     rng = random.Random(seed)
-    words = ("the provider may suspend access to the service unless the user pays the fee "
-             "within thirty days of notice and except where law requires").split()
+    words = ["the", "provider", "may", "suspend", "access", "to", "the", "service", "unless", "the", "user", "pays", "the", "fee", "within", "thirty", "days", "of", "notice", "and", "except", "where", "law", "requires"]
 
     def sentence(n: int) -> str:
         return " ".join(rng.choice(words) for _ in range(n)).capitalize() + "."

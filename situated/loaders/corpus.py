@@ -96,10 +96,10 @@ def load_file(path: Path, timezone: str = "UTC", limit: BlockLimit | None = None
     try:
         size = path.stat().st_size
         if max_mb is not None and size > max_mb * 1e6:
-            raise MetaProblems([
+            raise MetaProblems([(
                 f"{path}: {size / 1e6:.1f} MB is over the per-file limit of {max_mb:g} MB "
                 "(setting max_file_mb); split the document into smaller files, or raise the "
-                f"limit with SITUATED_MAX_FILE_MB={size / 1e6 + 1:.0f}"])
+                f"limit with SITUATED_MAX_FILE_MB={size / 1e6 + 1:.0f}")])
         return _load_file(path, timezone, limit)
     except OSError as exc:
         raise MetaProblems([(f"{path}: cannot read it ({exc.strerror or exc}); fix its "

@@ -216,7 +216,7 @@ def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UT
                 lines.append(f"Page: {fig.page}")
             head = "\n".join(lines)
             room = max(limit.tokens - limit.count(head + " (part 99 of 99)\nDescription: "), 16)
-            described = fit_text(fig.description, lambda t: limit.count(t) <= room) \
+            described = fit_text(fig.description, lambda t, room=room: limit.count(t) <= room) \
                 if fig.description else [None]
             for part, description in enumerate(described, start=1):
                 suffix = f"-part{part}" if part > 1 else ""
