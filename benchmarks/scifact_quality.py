@@ -37,15 +37,18 @@ from situated.settings import Settings
 HERE = Path(__file__).resolve().parent
 
 
-def load(data: Path):
-    corpus = [json.loads(line) for line in open(data / "corpus.jsonl", encoding="utf-8")]
-    queries = {q["_id"]: q["text"] for q in map(json.loads, open(data / "queries.jsonl"))}
+def load(data: Path, split: str = "test"):
+    with open(data / "corpus.jsonl", encoding="utf-8") as fh:
+        corpus = [json.loads(line) for line in fh]
+    with open(data / "queries.jsonl", encoding="utf-8") as fh:
+        queries = {q["_id"]: q["text"] for q in map(json.loads, fh)}
     qrels: dict[str, dict[str, int]] = {}
-    for i, line in enumerate(open(data / "qrels" / "test.tsv")):
-        if i == 0:
-            continue
-        qid, did, score = line.split()
-        qrels.setdefault(qid, {})[did] = int(score)
+    with open(data / "qrels" / f"{split}.tsv", encoding="utf-8") as fh:
+        for i, line in enumerate(fh):
+            if i == 0:
+                continue
+            qid, did, score = line.split()
+            qrels.setdefault(qid, {})[did] = int(score)
     return corpus, {q: queries[q] for q in qrels}, qrels
 
 
@@ -68,8 +71,8 @@ def rrf(rankings: list[tuple[list[int], float]], k: int) -> list[int]:
     return sorted(scores, key=lambda d: (-scores[d], d))
 
 
-def product_runs(corpus, queries, emb, settings, depth) -> dict[str, dict[str, list[str]]]:
-    """Ingest SciFact through `situated` and search it with the product's engine."""
+def product_index(corpus, emb, settings):
+    """Ingest SciFact through `situated` (abstract = one section) and open the index."""
     import tempfile
 
     from situated.documents import DocumentMeta, LoadedDocument
@@ -78,9 +81,6 @@ def product_runs(corpus, queries, emb, settings, depth) -> dict[str, dict[str, l
     from situated.index.writer import build_index
     from situated.loaders.corpus import Corpus
     from situated.loaders.forms import Paragraph, Section, build_forms
-    from situated.retrievers.filter import Filter
-    from situated.retrievers.hybrid import HybridSearch
-    from situated.retrievers.legs import Leg
 
     docs = []
     for d in corpus:
@@ -90,14 +90,23 @@ def product_runs(corpus, queries, emb, settings, depth) -> dict[str, dict[str, l
         docs.append(LoadedDocument(meta=meta, blocks=tuple(blocks), pieces=tuple(pieces),
                                    content_hash=d["_id"]))
     root = Path(tempfile.mkdtemp(prefix="scifact-index-"))
-    s = settings.model_copy(update={"index_dir": root, "leg_k": depth, "top_blocks": depth,
-                                    "min_vector_similarity": -1.0, "min_bm25_score": 0.0})
     cache = EmbeddingCache(HERE / "cache" / "embeddings.sqlite")
     t0 = time.time()
-    build_index(Corpus(documents=tuple(docs), warnings=()), root, emb, s, cache=cache)
+    build_index(Corpus(documents=tuple(docs), warnings=()), root, emb,
+                settings.model_copy(update={"index_dir": root}), cache=cache)
     print(f"ingested {sum(len(d.pieces) for d in docs)} pieces in {time.time() - t0:.0f} s "
           f"(cache hits {cache.hits}, misses {cache.misses})")
-    index = Index(root, emb)
+    return Index(root, emb)
+
+
+def product_runs(index, queries, settings, depth) -> dict[str, dict[str, list[str]]]:
+    """Search the ingested corpus with the product's engine and with each leg alone."""
+    from situated.retrievers.filter import Filter
+    from situated.retrievers.hybrid import HybridSearch
+    from situated.retrievers.legs import Leg
+
+    s = settings.model_copy(update={"leg_k": depth, "top_blocks": depth,
+                                    "min_vector_similarity": -1.0, "min_bm25_score": 0.0})
     engines = {
         "situated_hybrid": HybridSearch(index, s),
         "situated_bm25": HybridSearch(index, s, legs=(Leg.BM25,)),
@@ -111,6 +120,27 @@ def product_runs(corpus, queries, emb, settings, depth) -> dict[str, dict[str, l
     return out
 
 
+def score(runs, qrels) -> dict[str, dict[str, float]]:
+    return {name: {
+        "ndcg@10": float(np.mean([ndcg_at(run[q], qrels[q]) for q in qrels])),
+        "recall@100": float(np.mean([recall_at(run[q], qrels[q]) for q in qrels])),
+    } for name, run in runs.items()}
+
+
+def tune(index, data: Path, settings, depth: int) -> tuple[float, list[dict]]:
+    """The BM25 block-field weight with the best hybrid nDCG@10 on SciFact *train* queries."""
+    _, train_queries, train_qrels = load(data, "train")
+    grid = []
+    for w in (0.0, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 1.5):
+        s = settings.model_copy(update={"bm25_block_weight": w})
+        rows = score(product_runs(index, train_queries, s, depth), train_qrels)
+        grid.append({"bm25_block_weight": w, "train_hybrid_ndcg@10": rows["situated_hybrid"]
+                     ["ndcg@10"], "train_bm25_ndcg@10": rows["situated_bm25"]["ndcg@10"]})
+        print(grid[-1])
+    best = max(grid, key=lambda g: (g["train_hybrid_ndcg@10"], -g["bm25_block_weight"]))
+    return best["bm25_block_weight"], grid
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=default_data("data/scifact"),
@@ -119,6 +149,8 @@ def main() -> None:
                          "'scifact'); default ../shared/data/scifact when it exists")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--depth", type=int, default=100)
+    ap.add_argument("--tune", action="store_true", help="choose the BM25 block-field weight on "
+                    "the train queries (qrels/train.tsv) first, then report test with it")
     args = ap.parse_args()
     if args.data is None or not (args.data / "corpus.jsonl").exists():
         ap.error(f"no SciFact data at {args.data}; download BEIR SciFact (corpus.jsonl, "
@@ -158,13 +190,18 @@ def main() -> None:
         runs["hybrid_rrf60"][qid] = [ids[i] for i in rrf([(b_rank, 1.0), (d_rank, 1.0)], 60)]
         runs["hybrid_situated"][qid] = [ids[i] for i in rrf(
             [(b_rank, settings.weight_bm25), (d_rank, settings.weight_vector)], settings.rrf_k)]
-    runs.update(product_runs(corpus, queries, emb, settings, depth))
-    rows = {}
-    for name, run in runs.items():
-        rows[name] = {
-            "ndcg@10": float(np.mean([ndcg_at(run[q], qrels[q]) for q in qrels])),
-            "recall@100": float(np.mean([recall_at(run[q], qrels[q]) for q in qrels])),
-        }
+    index = product_index(corpus, emb, settings)
+    grid: list[dict] = []
+    if args.tune:
+        weight, grid = tune(index, args.data, settings, depth)
+        settings = settings.model_copy(update={"bm25_block_weight": weight})
+        print(f"chosen on train: bm25_block_weight={weight} (settings default "
+              f"{Settings().bm25_block_weight})")
+    runs.update(product_runs(index, queries, settings, depth))
+    unmixed = settings.model_copy(update={"bm25_block_weight": 0.0})
+    runs.update({f"{k}_pieces_only": v for k, v in
+                 product_runs(index, queries, unmixed, depth).items() if k != "situated_dense"})
+    rows = score(runs, qrels)
     table = Table(title=f"SciFact test ({len(qrels)} queries, {len(ids)} docs)")
     for c in ("run", "nDCG@10", "Recall@100", "nDCG vs BM25"):
         table.add_column(c)
@@ -175,7 +212,9 @@ def main() -> None:
     write_result(args.out / "scifact_quality.json", {
         "data": str(args.data), "queries": len(qrels), "docs": len(ids), "runs": rows,
         "settings": {"rrf_k": settings.rrf_k, "weight_bm25": settings.weight_bm25,
-                     "weight_vector": settings.weight_vector}})
+                     "weight_vector": settings.weight_vector,
+                     "bm25_block_weight": settings.bm25_block_weight},
+        "tuning_on_train": grid})
 
 
 if __name__ == "__main__":

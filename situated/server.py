@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import os
 import html
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -139,7 +140,7 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
     from langserve import add_routes
 
     settings = application.settings
-    index = application.index
+    application.snapshot()  # open (or build the sample) index now, not on the first request
     chain = build_ask_chain(application, model=model)
     AskRequest = make_request_model(settings.max_question_chars)
     api = FastAPI(title="situated", version="0.1.0",
@@ -180,13 +181,14 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
 
     @api.get("/health")
     def health() -> dict[str, Any]:
-        return {"status": "ok", "generation": index.generation.name}
+        snap = application.snapshot()
+        return {"status": "ok", "generation": snap.generation, "pid": os.getpid()}
 
     @api.get("/documents/{source_id}", response_model=None)
     def document(source_id: str, request: Request, format: str = "html",
                  principal: Principal = Depends(principal_of)):
         flt = Filter(scope=principal.scope)
-        blocks = [b for b in index.blocks.values()
+        blocks = [b for b in application.index.blocks.values()
                   if b.source_id == source_id and flt.admits(b.fields)]
         if not blocks:  # absent and forbidden look the same: existence is not disclosed
             raise HTTPException(status_code=404,

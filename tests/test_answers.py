@@ -59,7 +59,6 @@ def test_budget_figures_and_packing_through_the_chain(sample_app, policy):
         "window": 700, "reserved_input": 300, "reserved_output": 200, "budget_policy": policy})
     app = App(settings)
     app.__dict__["embeddings"] = sample_app.embeddings
-    app.__dict__["index"] = sample_app.index
     q = "Which battery check applies when the battery casing has been opened?"
     a = build_ask_chain(app, clock=lambda: TODAY).invoke({"question": q})
     jsonschema.validate(a.model_dump(mode="json"), SCHEMA)

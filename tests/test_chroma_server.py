@@ -68,7 +68,9 @@ def test_ingest_and_ask_through_a_chroma_server(chroma_url, tmp_path, embeddings
     assert answer.evidence and {e.source_id for e in answer.evidence} >= {"WARR-R2"}
     assert "WARR-R1" not in {e.source_id for e in answer.evidence}
 
-    # a rebuild publishes a new collection and drops the one two generations back
+    # a rebuild publishes a new collection and drops the one two generations back, once no
+    # reader holds it (the app's lease on the first generation ends when it closes)
+    app.close()
     build_index(corpus, tmp_path / "idx", embeddings, settings)
     third = build_index(corpus, tmp_path / "idx", embeddings, settings)
     names = {c.name for c in chroma_client(Path("."), chroma_url).list_collections()}

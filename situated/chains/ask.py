@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import Runnable, RunnableBranch, RunnableLambda
+from langchain_core.runnables import Runnable, RunnableBranch, RunnableConfig, RunnableLambda
 from pydantic import BaseModel, ConfigDict, Field
 
 from situated.chains import wording as w
@@ -58,11 +58,30 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
                     ) -> Runnable[AskInput | dict[str, Any], Answer]:
     """The full chain over an `App` (its settings, index and engine).
 
-    `search_fn` and `routing=False` exist for evaluation baselines (another retriever, no
-    clarification step); the product uses the defaults."""
-    settings = app.settings
-    index = app.index
-    model = model if model is not None else make_chat_model(settings, index.embeddings)
+    Each run pins the generation published when it starts (`App.pinned`) and runs the chain
+    built for that generation (built once per generation): a newly published index, a
+    permission change or a removal applies to the next run, and a run in flight finishes on the
+    generation it started on. `search_fn` and `routing=False` exist for evaluation baselines
+    (another retriever, no clarification step); the product uses the defaults."""
+    model = model if model is not None else make_chat_model(app.settings, app.embeddings)
+    key = ("ask", id(model), clock, search_fn, routing)
+
+    def core(snap) -> Runnable:
+        if key not in snap.cache:
+            snap.cache[key] = _core(app.settings, snap.index, snap.engine, model, clock,
+                                    search_fn, routing)
+        return snap.cache[key]
+
+    def run(inp: AskInput | dict[str, Any], config: RunnableConfig) -> Answer:
+        with app.pinned() as snap:
+            return core(snap).invoke(inp, config)
+
+    return RunnableLambda(run, name="situated_ask")
+
+
+def _core(settings, index, engine, model: BaseChatModel, clock: Clock | None,
+          search_fn: SearchFn | None, routing: bool) -> Runnable[AskInput | dict[str, Any], Answer]:
+    """The chain over one opened generation."""
     clock = clock or dt.date.today
     extractor = extraction_runnable(
         index.products, clock, model if settings.use_model_for_extraction else None)
@@ -91,7 +110,7 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
     def run_search(query: str, flt: Filter, top: int | None = None) -> SearchResult:
         if search_fn:
             return search_fn(query, flt)
-        return app.engine.search(query, flt, top=top)
+        return engine.search(query, flt, top=top)
 
     def search(x: dict[str, Any]) -> dict[str, Any]:
         validated = x["validated"]

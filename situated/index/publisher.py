@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from situated.errors import IndexError_
+from situated.index.leases import drop_leases_of, live_leases
 from situated.index.store import chroma_client, collection_name
 
 
@@ -57,13 +58,21 @@ def drop_server_collection(url: str | None, generation: str) -> None:
         pass
 
 
-def prune(root: Path, keep: set[str], url: str | None = None) -> None:
-    """Remove generations other than the published one and the one before it."""
+def prune(root: Path, keep: set[str], url: str | None = None) -> list[str]:
+    """Remove generations other than the published one, the one before it and any a running
+    reader still holds a lease on (`index.leases`); return the names kept for a lease."""
     gens = sorted((root / "generations").iterdir(), key=lambda p: p.name)
     finished = [g for g in gens if not g.name.startswith(".")]
     keep = keep | {finished[-2].name} if len(finished) >= 2 else keep
+    leased = []
     for g in gens:
-        if g.name not in keep and not g.name.startswith(".building-"):
-            shutil.rmtree(g, ignore_errors=True)
-            drop_server_collection(url, g.name)
+        if g.name in keep or g.name.startswith(".building-"):
+            continue
+        if live_leases(root, g.name):
+            leased.append(g.name)  # a reader is on it: the next ingest removes it
+            continue
+        shutil.rmtree(g, ignore_errors=True)
+        drop_server_collection(url, g.name)
+        drop_leases_of(root, g.name)
+    return leased
 

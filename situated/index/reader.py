@@ -39,11 +39,15 @@ def generation_documents(gen: Path) -> list[LoadedDocument]:
 class Index:
     """One opened generation: blocks, pieces, filter columns, code postings, bm25s and Chroma."""
 
-    def __init__(self, root: Path, embeddings: MiniLMEmbeddings):
+    def __init__(self, root: Path, embeddings: MiniLMEmbeddings, generation: Path | None = None):
+        """Open `generation` (default: the published one) of the index at `root`."""
         from situated.retrievers.filter import FilterColumns  # columns live with the filter
 
         self.root = Path(root)
-        self.generation = current_generation(self.root)
+        self.generation = generation if generation is not None else current_generation(self.root)
+        if not (self.generation / "manifest.json").exists():
+            raise IndexError_(f"index {root}: generation {self.generation.name} is gone (pruned "
+                              "while opening?); open the index again")
         try:
             self.manifest = Manifest.model_validate_json(
                 (self.generation / "manifest.json").read_text(encoding="utf-8")
@@ -95,13 +99,29 @@ class Index:
         self.family_of = {sid: fam for fam, sids in members.items() if len(sids) > 1
                           for sid in sids}
         self.bm25 = bm25s.BM25.load(str(self.generation / "bm25"))
-        client = chroma_client(self.generation / "chroma", self.manifest.chroma_url)
+        # block field (generations before it have none: the BM25 leg then scores pieces only)
+        block_pos = {bid: i for i, bid in enumerate(self.blocks)}
+        self.piece_block = np.fromiter((block_pos[p.block_id] for p in self.pieces),
+                                       dtype=np.int64, count=len(self.pieces))
+        field_dir = self.generation / "bm25-blocks"
+        self.bm25_blocks = bm25s.BM25.load(str(field_dir)) if field_dir.is_dir() else None
+        client = self._client = chroma_client(self.generation / "chroma",
+                                              self.manifest.chroma_url)
         try:
             self.collection = client.get_collection(self.manifest.collection)
         except Exception as exc:  # noqa: BLE001 - chromadb's NotFoundError varies by client
             raise IndexError_(
                 f"index {root}: Chroma collection {self.manifest.collection!r} is missing "
                 f"({exc}); re-run `situated ingest`") from None
+
+    def close(self) -> None:
+        """Release the Chroma client (its files and connections); the index is unusable after."""
+        close = getattr(self._client, "close", None)
+        if close is not None:
+            try:
+                close()
+            except Exception:  # noqa: BLE001 - closing twice or a server already gone
+                pass
 
     def __len__(self) -> int:
         return len(self.pieces)

@@ -76,11 +76,17 @@ def collection_name(generation: str, url: str | None) -> str:
     return f"{COLLECTION}-{generation}" if url else COLLECTION
 
 
-def release_chroma() -> None:
-    """Drop Chroma's per-path client cache so a generation directory can be moved or removed."""
-    from chromadb.api.client import SharedSystemClient
+def release_chroma(path: Path) -> None:
+    """Stop Chroma's shared system for the embedded store at `path` (its files closed) so the
+    directory can be moved or removed; the stores of other paths (open readers) are untouched.
+    Chroma keeps one system per path in a class-level cache that only `clear_system_cache`
+    (every path) or the last client's `close()` empties."""
+    from chromadb.api.shared_system_client import SharedSystemClient
 
-    SharedSystemClient.clear_system_cache()
+    system = SharedSystemClient._identifier_to_system.pop(str(path), None)
+    SharedSystemClient._identifier_to_refcount.pop(str(path), None)
+    if system is not None:
+        system.stop()
 
 
 def current_generation(root: Path) -> Path:

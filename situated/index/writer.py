@@ -71,11 +71,11 @@ def build_index(
         try:
             manifest = _write_generation(corpus, tmp, embeddings, settings, progress, cache,
                                          base)
-            release_chroma()
+            release_chroma(tmp / "chroma")
             tmp.rename(gen)
             publish(root, gen)
         except BaseException:
-            release_chroma()
+            release_chroma(tmp / "chroma")
             shutil.rmtree(tmp, ignore_errors=True)
             drop_server_collection(settings.chroma_url, gen.name)
             raise
@@ -119,6 +119,12 @@ def _write_generation(
     retriever = bm25s.BM25()
     retriever.index([tokenizer(p.search_text) for p in pieces], show_progress=False)
     retriever.save(str(out / "bm25"), show_progress=False)
+    # the block field: one text per block (document title + block), scored beside the pieces
+    titles = {d.meta.source_id: d.meta.title or "" for d in corpus.documents}
+    block_field = bm25s.BM25()
+    block_field.index([tokenizer(f"{titles[b.source_id]} {b.text}") for b in blocks],
+                      show_progress=False)
+    block_field.save(str(out / "bm25-blocks"), show_progress=False)
     progress("bm25", len(pieces), len(pieces))
 
     generation = out.name.removeprefix(".building-")
@@ -127,7 +133,8 @@ def _write_generation(
     if base is not None:  # copy the published store, then patch it
         base_gen, base_manifest = base
         shutil.copytree(base_gen / "chroma", out / "chroma")
-        col = chroma_client(out / "chroma").get_collection(base_manifest.collection)
+        client = chroma_client(out / "chroma")
+        col = client.get_collection(base_manifest.collection)
         now = {d.meta.source_id: d.content_hash for d in corpus.documents}
         stale = [sid for sid, h in base_manifest.sources.items() if now.get(sid) != h]
         for start in range(0, len(stale), 500):

@@ -134,7 +134,9 @@ class _Builder:
         prefix = label
         if self.meta.title and not (label or text).startswith(self.meta.title):
             prefix = f"{self.meta.title} | {label}"
-        for chunk in split_long(" ".join(text.split()), MAX_PIECE_CHARS - len(prefix)):
+        body = text.strip()
+        room = MAX_PIECE_CHARS - len(prefix)
+        for chunk in [body] if len(body) <= room else split_long(" ".join(body.split()), room):
             n = self._piece_counts.get(block.block_id, 0)
             self._piece_counts[block.block_id] = n + 1
             search_text = prefix + chunk

@@ -60,7 +60,7 @@ class HybridSearch:
             Leg.VECTOR: settings.weight_vector,
         }
         self.floor = Floor(settings.min_vector_similarity, settings.min_bm25_score)
-        self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(), VectorLeg()
+        self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(settings.bm25_block_weight), VectorLeg()
 
     def search(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None
