@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import os
 import html
+import os
 import re
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
