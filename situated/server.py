@@ -1,9 +1,11 @@
 """The HTTP server: LangServe `/ask`, `/documents/{source_id}`, `/health`, API-key scopes.
 
 The caller's scope comes only from the API key: an auth dependency guards every route, and a
-per-request config modifier puts the key's scope into the run config (clients may not send any
-config of their own: `config_keys=()`). The request body holds the question and, optionally,
-the situation carried from a previous clarification; unknown keys are refused (422).
+per-request config modifier replaces the run config's `configurable` with the key's scope
+(whatever a client sent there). The request body holds the question and, optionally, the
+situation carried from a previous clarification; unknown keys are refused (422). Bodies are
+capped, checked and errors logged redacted before any handler runs (`situated.guard`); every
+request runs on the index generation published when it starts (`App.pinned`).
 
 Streaming (`/ask/stream`) yields the answer in chunks `{"answer": "..."}` followed by one final
 chunk with every other field of the answer contract (status, citations, evidence, hits,
@@ -27,51 +29,14 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableGenerator
 from langchain_core.runnables.config import var_child_runnable_config
 from langchain_core.runnables.utils import AddableDict
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from situated.auth import KeyStore, Principal
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Answer
+from situated.guard import MAX_BODY_BYTES, BodyLimit, ErrorShield, JsonGuard
 from situated.retrievers.filter import Filter
 from situated.situation import Scope, Situation
-
-MAX_BODY_BYTES = 64 * 1024
-
-
-class BodyLimit:
-    """A hard cap on every request body, whatever its transfer encoding: a declared
-    `Content-Length` over the limit is refused before reading, and a chunked body is counted as
-    it streams in and refused (413) the moment it passes the limit — nothing past the limit is
-    read, parsed or echoed."""
-
-    def __init__(self, app, limit: int, hint: str = ""):
-        self.app, self.limit, self.hint = app, limit, hint
-
-    def _detail(self, size: str) -> str:
-        return f"request body of {size} is over the {self.limit} byte limit; {self.hint}"
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        length = dict(scope.get("headers") or []).get(b"content-length", b"").decode()
-        if length.isdigit() and int(length) > self.limit:
-            response = JSONResponse(status_code=413,
-                                    content={"detail": self._detail(f"{length} bytes")})
-            return await response(scope, receive, send)
-        seen = 0
-
-        async def counted():
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise HTTPException(status_code=413,
-                                        detail=self._detail(f"more than {self.limit} bytes"))
-            return message
-
-        return await self.app(scope, counted, send)
-
 
 def make_request_model(max_chars: int) -> type[BaseModel]:
     class AskRequest(BaseModel):
@@ -84,6 +49,13 @@ def make_request_model(max_chars: int) -> type[BaseModel]:
         question: str = Field(min_length=1, max_length=max_chars)
         situation: Situation | None = None
         follows: str | None = Field(default=None, max_length=max_chars)
+
+        @field_validator("question")
+        @classmethod
+        def _not_blank(cls, value: str) -> str:
+            if not value.strip():
+                raise ValueError("the question is empty or only spaces; ask something")
+            return value
 
     return AskRequest
 
@@ -146,9 +118,12 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
     api = FastAPI(title="situated", version="0.1.0",
                   description="Answers from the evidence that applies to the asker.")
 
+    # outermost last: errors shielded → body capped → JSON checked → handlers
+    api.add_middleware(JsonGuard, max_batch=settings.max_batch_inputs)
     api.add_middleware(BodyLimit, limit=MAX_BODY_BYTES,
                        hint=f"questions may have at most {settings.max_question_chars} "
                             "characters")
+    api.add_middleware(ErrorShield)
 
     def principal_of(request: Request) -> Principal:
         auth = request.headers.get("authorization", "")

@@ -80,6 +80,8 @@ class Settings(BaseSettings):
         default=False, description="Extract the situation with the chat model (structured "
         "output) instead of the offline rules.")
     max_question_chars: int = Field(default=2000, ge=1)
+    max_batch_inputs: int = Field(default=32, ge=1, description="Most inputs one /ask/batch "
+                                  "request may carry.")
 
     # vector store: None = embedded Chroma inside each index generation; a URL = a Chroma
     # server (`chroma run --path DIR --host 127.0.0.1 --port N`) shared by several processes
