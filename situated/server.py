@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableGenerator
 from langchain_core.runnables.config import var_child_runnable_config
 from langchain_core.runnables.utils import AddableDict
@@ -37,6 +37,7 @@ from situated.chains.contract import Answer
 from situated.guard import MAX_BODY_BYTES, BodyLimit, ErrorShield, JsonGuard
 from situated.retrievers.filter import Filter
 from situated.situation import Scope, Situation
+
 
 def make_request_model(max_chars: int) -> type[BaseModel]:
     class AskRequest(BaseModel):
