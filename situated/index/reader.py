@@ -3,6 +3,7 @@ postings, bm25s and Chroma. A reader keeps the generation it opened."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -118,10 +119,8 @@ class Index:
         """Release the Chroma client (its files and connections); the index is unusable after."""
         close = getattr(self._client, "close", None)
         if close is not None:
-            try:
+            with contextlib.suppress(Exception):  # closing twice, or a server already gone
                 close()
-            except Exception:  # noqa: BLE001 - closing twice or a server already gone
-                pass
 
     def __len__(self) -> int:
         return len(self.pieces)
