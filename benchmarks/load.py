@@ -1,32 +1,35 @@
-"""Load test of `situated serve` on loopback: p50/p95 latency and throughput of /ask/invoke.
+"""Load test of `situated serve` on loopback: 1 worker against 2, at 8 and 32 requests in
+flight: p50/p95 latency, throughput and errors of /ask/invoke.
 
-    python benchmarks/load.py [--requests 200] [--concurrency 8] [--out benchmarks/results]
+    python benchmarks/load.py [--requests 200] [--workers 1 2] [--concurrency 8 32]
+                              [--out benchmarks/results]
 
-Starts the real server (uvicorn, sample corpus, a throw-away API key) on a free 127.0.0.1
-port, sends a bounded number of requests with at most `concurrency` in flight, then stops.
-Prints a table and writes JSON.
+Each configuration starts the real CLI (`situated serve --workers N`, sample corpus, a
+throw-away API key) on a free 127.0.0.1 port, sends one warm-up request per worker, then a
+bounded number of requests with at most `concurrency` in flight, and stops the server. Prints a
+table (ratios against 1 worker at the same concurrency) and writes JSON.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import socket
 import statistics
-import threading
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
 import httpx
-import uvicorn
+import yaml
 from _provenance import write_result
 from rich.console import Console
 from rich.table import Table
 
-from situated.app import App
-from situated.auth import KeyStore, Principal, hash_key
-from situated.server import create_app
-from situated.settings import Settings
+from situated.auth import hash_key
 
 HERE = Path(__file__).resolve().parent
 QUESTIONS = [
@@ -38,66 +41,96 @@ QUESTIONS = [
     "Я подключил тариф «Старт» 1 апреля 2026 года. Сколько дней на возврат?",
     "What is the capital of France?",
 ]
+KEY = "load-test-key-0123456789abcdef"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(workers: int, keys: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "situated.cli", "serve", "--workers",
+                             str(workers), "--port", str(port), "--keys", str(keys)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env=os.environ.copy())
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 300
+    pids: set[int] = set()
+    while len(pids) < workers:
+        if time.time() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise SystemExit(f"the server with {workers} workers did not start")
+        try:
+            pids.add(httpx.get(f"{base}/health", timeout=5).json()["pid"])
+        except httpx.HTTPError:
+            time.sleep(0.3)
+    return proc, base
+
+
+async def measure(base: str, requests: int, concurrency: int, warm: int) -> dict:
+    sem = asyncio.Semaphore(concurrency)
+    times: list[float] = []
+    codes: list[int] = []
+    async with httpx.AsyncClient(timeout=300, headers={"X-API-Key": KEY}) as client:
+        async def one(i: int) -> None:
+            async with sem:
+                t = time.perf_counter()
+                r = await client.post(f"{base}/ask/invoke", json={
+                    "input": {"question": QUESTIONS[i % len(QUESTIONS)]}})
+                times.append(time.perf_counter() - t)
+                codes.append(r.status_code)
+        await asyncio.gather(*(one(i) for i in range(warm * 4)))  # every worker warmed up
+        times.clear()
+        codes.clear()
+        began = time.perf_counter()
+        await asyncio.gather(*(one(i) for i in range(requests)))
+        wall = time.perf_counter() - began
+    ordered = sorted(times)
+    return {"requests": requests, "concurrency": concurrency,
+            "errors": sum(c != 200 for c in codes),
+            "p50_ms": statistics.median(times) * 1e3,
+            "p95_ms": ordered[int(0.95 * (len(ordered) - 1))] * 1e3,
+            "throughput_rps": requests / wall}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--requests", type=int, default=200)
-    ap.add_argument("--concurrency", type=int, default=8)
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--concurrency", type=int, nargs="+", default=[8, 32])
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
-    key = "load-test-key-0123456789abcdef"
-    store = KeyStore([Principal(name="load", key_sha256=hash_key(key))])
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(App(Settings()), store), host="127.0.0.1",
-                                           port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{port}"
-    while True:
+    keys = Path(tempfile.mkdtemp(prefix="load-keys-")) / "keys.yaml"
+    keys.write_text(yaml.safe_dump({"principals": [
+        {"name": "load", "key_sha256": hash_key(KEY)}]}), encoding="utf-8")
+    rows = []
+    for workers in args.workers:
+        proc, base = start(workers, keys)
         try:
-            httpx.get(f"{base}/health", timeout=1)
-            break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-
-    async def run() -> tuple[list[float], list[int], float]:
-        sem = asyncio.Semaphore(args.concurrency)
-        times: list[float] = []
-        codes: list[int] = []
-        async with httpx.AsyncClient(timeout=120, headers={"X-API-Key": key}) as client:
-            async def one(i: int) -> None:
-                async with sem:
-                    t = time.perf_counter()
-                    r = await client.post(f"{base}/ask/invoke", json={
-                        "input": {"question": QUESTIONS[i % len(QUESTIONS)]}})
-                    times.append(time.perf_counter() - t)
-                    codes.append(r.status_code)
-            await one(0)  # warm-up
-            times.clear()
-            codes.clear()
-            start = time.perf_counter()
-            await asyncio.gather(*(one(i) for i in range(args.requests)))
-            return times, codes, time.perf_counter() - start
-
-    times, codes, wall = asyncio.run(run())
-    server.should_exit = True
-    thread.join(timeout=10)
-    ordered = sorted(times)
-    row = {"requests": args.requests, "concurrency": args.concurrency,
-           "errors": sum(c != 200 for c in codes),
-           "p50_ms": statistics.median(times) * 1e3,
-           "p95_ms": ordered[int(0.95 * (len(ordered) - 1))] * 1e3,
-           "throughput_rps": args.requests / wall}
-    t = Table(title="situated serve, /ask/invoke on loopback (sample corpus)")
-    for c in row:
-        t.add_column(c, justify="right")
-    t.add_row(*(f"{v:.1f}" if isinstance(v, float) else str(v) for v in row.values()))
+            for c in args.concurrency:
+                rows.append({"workers": workers, **asyncio.run(
+                    measure(base, args.requests, c, workers))})
+                print(rows[-1])
+        finally:
+            proc.terminate()
+            proc.wait(timeout=60)
+    single = {r["concurrency"]: r for r in rows if r["workers"] == min(args.workers)}
+    t = Table(title=f"situated serve, /ask/invoke on loopback (sample corpus, "
+                    f"{os.cpu_count()} cores)")
+    for col in ("workers", "in flight", "requests", "errors", "p50 ms", "p95 ms", "req/s",
+                "req/s vs 1 worker"):
+        t.add_column(col, justify="right")
+    for r in rows:
+        base_rps = single[r["concurrency"]]["throughput_rps"]
+        t.add_row(str(r["workers"]), str(r["concurrency"]), str(r["requests"]),
+                  str(r["errors"]), f"{r['p50_ms']:.0f}", f"{r['p95_ms']:.0f}",
+                  f"{r['throughput_rps']:.1f}", f"{r['throughput_rps'] / base_rps:.2f}x")
     Console().print(t)
     args.out.mkdir(parents=True, exist_ok=True)
-    write_result(args.out / "load.json", row)
+    write_result(args.out / "load.json", {"runs": rows})
 
 
 if __name__ == "__main__":

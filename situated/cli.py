@@ -272,21 +272,34 @@ def serve(
     port: int = typer.Option(8000, "--port"),
     keys: Path = typer.Option(Path("keys.yaml"), "--keys", help="API keys file"),
     index: Path | None = typer.Option(None, "--index", help="Index dir (default: sample)"),
+    workers: int = typer.Option(1, "--workers", min=1, help="Worker processes; each opens "
+                                "the index and follows its published generation"),
 ) -> None:
     """Serve /ask (LangServe), /documents/{source_id} and /health with uvicorn."""
+    import os
+
     import uvicorn
 
     from situated.app import App
     from situated.auth import KeyStore
-    from situated.server import create_app
+    from situated.server import INDEX_ENV, KEYS_ENV, create_app
 
     try:
         store = KeyStore.load(keys)
-        api = create_app(App(_settings(index)), store)
+        application = App(_settings(index))
+        if workers == 1:
+            api = create_app(application, store)
+        else:  # workers import the app by name: hand them the keys and the index by path
+            os.environ[KEYS_ENV] = str(keys.resolve())
+            os.environ[INDEX_ENV] = str(application.root.resolve())  # the sample is built once
     except SituatedError as exc:
         _fail(str(exc))
         return
-    uvicorn.run(api, host=host, port=port, log_level="warning")
+    if workers == 1:
+        uvicorn.run(api, host=host, port=port, log_level="warning")
+    else:
+        uvicorn.run("situated.server:app_from_env", factory=True, workers=workers, host=host,
+                    port=port, log_level="warning")
 
 
 def main() -> None:  # pragma: no cover

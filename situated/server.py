@@ -22,6 +22,7 @@ import html
 import os
 import re
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
@@ -37,6 +38,20 @@ from situated.chains.contract import Answer
 from situated.guard import MAX_BODY_BYTES, BodyLimit, ErrorShield, JsonGuard
 from situated.retrievers.filter import Filter
 from situated.situation import Scope, Situation
+
+KEYS_ENV, INDEX_ENV = "SERVE_SITUATED_KEYS", "SERVE_SITUATED_INDEX"
+
+
+def app_from_env() -> FastAPI:
+    """The app of one `situated serve --workers N` worker (uvicorn imports it by name in each
+    process): the keys file and the index directory come from the parent through the
+    environment, every other setting from the usual `SITUATED_*` variables."""
+    from situated.app import App
+    from situated.settings import Settings
+
+    index = os.environ.get(INDEX_ENV)
+    settings = Settings(index_dir=Path(index)) if index else Settings()
+    return create_app(App(settings), KeyStore.load(Path(os.environ[KEYS_ENV])))
 
 
 def make_request_model(max_chars: int) -> type[BaseModel]:

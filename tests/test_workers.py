@@ -1,0 +1,73 @@
+"""`situated serve --workers 2`: two processes behind one port, each following the published
+generation, so a permission change reaches every worker at once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+import yaml
+from conftest import free_port, md, write
+
+from situated.auth import hash_key
+from situated.index.ingest import ingest
+from situated.index.store import current_generation
+from situated.settings import Settings
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+BODY = "## 1 Valve\n\nThe Orbit inject valve opens at 4 bar.\n"
+
+
+def _health_many(base: str, n: int = 40) -> list[dict]:
+    with ThreadPoolExecutor(8) as pool:
+        return list(pool.map(lambda _: httpx.get(f"{base}/health", timeout=30).json(), range(n)))
+
+
+def test_two_workers_serve_and_follow_a_permission_change(tmp_path, embeddings):
+    docs, root = tmp_path / "docs", tmp_path / "index"
+    write(docs / "pub.md", md("PUB-VALVE", body=BODY, title="Orbit valve notes"))
+    settings = Settings(index_dir=root, cache_dir=tmp_path / "cache")
+    ingest([docs], root, embeddings, settings)
+    keys = tmp_path / "keys.yaml"
+    keys.write_text(yaml.safe_dump({"principals": [
+        {"name": "nobody", "key_sha256": hash_key("k0")}]}), encoding="utf-8")
+    port = free_port()
+    env = {**os.environ, "SITUATED_CACHE_DIR": str(tmp_path / "cache")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "situated.cli", "serve", "--workers", "2", "--port", str(port),
+         "--keys", str(keys), "--index", str(root)], env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 240
+        pids: set[int] = set()
+        while len(pids) < 2 and time.time() < deadline:
+            try:
+                pids |= {h["pid"] for h in _health_many(base)}
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        assert len(pids) == 2, "both workers answer /health"
+        auth = {"Authorization": "Bearer k0"}
+        assert httpx.get(f"{base}/documents/PUB-VALVE?format=json", headers=auth,
+                         timeout=30).status_code == 200
+        write(docs / "pub.md", md("PUB-VALVE", body=BODY, access="[security]"))
+        ingest([docs], root, embeddings, settings)
+        new = current_generation(root).name
+        seen = _health_many(base)
+        assert {h["generation"] for h in seen} == {new}
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(lambda _: httpx.get(
+                f"{base}/documents/PUB-VALVE?format=json", headers=auth, timeout=30
+            ).status_code, range(40)))
+        assert set(codes) == {404}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
