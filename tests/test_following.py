@@ -34,13 +34,19 @@ def corpus(tmp_path):
     return docs
 
 
-@pytest.fixture
-def served(corpus, tmp_path, embeddings):
-    root = tmp_path / "index"
-    settings = Settings(index_dir=root, cache_dir=tmp_path / "cache")
-    ingest([corpus], root, embeddings, settings)
+def _indexed_app(corpus, tmp_path, embeddings) -> tuple[App, Settings]:
+    """An index of `corpus` and an App over it (sharing the session's model)."""
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache")
+    ingest([corpus], settings.index_dir, embeddings, settings)
     app = App(settings)
     app.__dict__["embeddings"] = embeddings
+    return app, settings
+
+
+@pytest.fixture
+def served(corpus, tmp_path, embeddings):
+    app, settings = _indexed_app(corpus, tmp_path, embeddings)
+    root = settings.index_dir
     keys = KeyStore([Principal(name="nobody", key_sha256=hash_key("k0")),
                      Principal(name="sec", key_sha256=hash_key("k1"), roles=("security",))])
     with running_server(create_app(app, keys)) as base:
@@ -90,11 +96,8 @@ def test_removals_and_new_documents_apply_without_a_restart(served, corpus, embe
 
 
 def test_a_request_in_flight_finishes_on_its_generation(corpus, tmp_path, embeddings):
-    root = tmp_path / "index"
-    settings = Settings(index_dir=root, cache_dir=tmp_path / "cache")
-    ingest([corpus], root, embeddings, settings)
-    app = App(settings)
-    app.__dict__["embeddings"] = embeddings
+    app, settings = _indexed_app(corpus, tmp_path, embeddings)
+    root = settings.index_dir
     with app.pinned() as snap:
         old = snap.generation
         write(corpus / "pub.md", md("PUB-INJECT", body=PUBLIC, access="[security]"))
@@ -112,11 +115,8 @@ def test_a_request_in_flight_finishes_on_its_generation(corpus, tmp_path, embedd
 
 def test_a_pruning_ingest_never_deletes_a_generation_a_reader_holds(corpus, tmp_path,
                                                                     embeddings):
-    root = tmp_path / "index"
-    settings = Settings(index_dir=root, cache_dir=tmp_path / "cache")
-    ingest([corpus], root, embeddings, settings)
-    app = App(settings)
-    app.__dict__["embeddings"] = embeddings
+    app, settings = _indexed_app(corpus, tmp_path, embeddings)
+    root = settings.index_dir
     with app.pinned() as snap:
         held = snap.index.generation
         for n in range(3):  # three newer generations: the held one would be pruned
