@@ -133,6 +133,11 @@ class Settings(BaseSettings):
                 f"({self.reserved_output}) must be below window ({self.window}), leaving room "
                 "for evidence; raise SITUATED_WINDOW or lower the reserves"
             )
+        if self.use_model_for_extraction and self.model is ModelKind.EXTRACTIVE:
+            raise ValueError(
+                "use_model_for_extraction needs a chat model with structured output, and the "
+                "offline extractive model has none; set SITUATED_MODEL=openai (with "
+                "SITUATED_OPENAI_BASE_URL) or SITUATED_USE_MODEL_FOR_EXTRACTION=false")
         if self.model is ModelKind.OPENAI and not self.openai_base_url:
             raise ValueError(
                 "model 'openai' needs openai_base_url; set SITUATED_OPENAI_BASE_URL, e.g. "

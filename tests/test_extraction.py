@@ -150,3 +150,18 @@ def test_validity_is_the_half_open_interval(start, length, day, role):
     if role is not ValidFor.AS_OF:  # a date of its own beats the stand-in
         own = Situation(**{role.value: start, "as_of": day})
         assert Filter(situation=own).admits(fields)
+
+
+def test_model_extraction_with_the_extractive_model_is_a_configuration_error(monkeypatch):
+    from pydantic import ValidationError
+    from typer.testing import CliRunner
+
+    from situated.cli import app
+    from situated.settings import Settings
+
+    with pytest.raises(ValidationError, match="offline extractive model has none"):
+        Settings(use_model_for_extraction=True)
+    monkeypatch.setenv("SITUATED_USE_MODEL_FOR_EXTRACTION", "true")
+    result = CliRunner().invoke(app, ["ask", "What does error E-417 mean?"])
+    assert result.exit_code == 1 and "SITUATED_MODEL=openai" in result.output
+    assert "Traceback" not in result.output
