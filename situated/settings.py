@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     weight_vector: float = Field(default=1.0, ge=0)
     bm25_block_weight: float = Field(
         default=0.0, ge=0, description="Share of a piece's whole-block BM25 score added to its "
-        "own in the BM25 leg's ranking; tuned on SciFact train queries.")
+        "own in the BM25 leg's ranking; off by default (see `BM25Leg` for the figures).")
     # relevance floor, per leg (see README "Relevance floor")
     min_vector_similarity: float = Field(default=0.35, ge=-1, le=1)
     min_bm25_score: float = Field(default=2.0, ge=0)
