@@ -91,6 +91,34 @@ if not base_url or not os.environ.get("OPENAI_API_KEY"):
 else:
     model = make_chat_model(Settings(model="openai", openai_base_url=base_url))
     print(build_ask_chain(app, model=model).invoke({"question": "What does error E-417 mean?"}).answer)'''),
+    new_markdown_cell("""## 6. The same parts as stock LangChain components
+
+Each search leg is a `BaseRetriever` that applies the filter *inside* the leg; the blocks are a
+read-only `BaseStore`; the pieces are a `langchain_chroma.Chroma`. So the stock
+`EnsembleRetriever` (fusing pieces by `parent_id`) and a stock `MultiVectorRetriever` compose
+over them. The scope comes from the run config (`configurable.situated_scope`, what the server
+puts there from the API key); a leg without one refuses to run."""),
+    new_code_cell('''from langchain_classic.retrievers import EnsembleRetriever
+from situated.retrievers.filter import Filter
+from situated.retrievers.legs import Leg
+from situated.retrievers.parts import (BlockStore, LegRetriever, parent_retriever,
+                                       parent_swap)
+
+legs = [LegRetriever(engine=app.engine, leg=leg, k=20).configurable() for leg in Leg]
+stock = EnsembleRetriever(retrievers=legs, id_key="parent_id") | parent_swap(BlockStore(app.index))
+q = "P-4 barrier fluid pressure"
+for name, scope in [("anonymous", Scope()),
+                    ("P-2 technician", Scope(roles=["technician"], assets=["P-2"])),
+                    ("P-4 technician", Scope(roles=["technician"], assets=["P-4"]))]:
+    docs = stock.invoke(q, config={"configurable": {"situated_scope": scope}})
+    sources = {d.metadata["source_id"] for d in docs}
+    print(f"{name:15}", "MAN-P4" in sources, sorted(sources)[:5])
+assert "MAN-P4" not in {d.metadata["source_id"] for d in stock.invoke(
+    q, config={"configurable": {"situated_scope": Scope()}})}'''),
+    new_code_cell('''flt = Filter(situation=Situation(product="C-3", purchase_date=dt.date(2026, 3, 15)),
+             scope=Scope(), timezone=app.index.timezone)
+mv = parent_retriever(app.index, flt, k=10)   # a stock MultiVectorRetriever, one per request
+print([d.metadata["block_id"] for d in mv.invoke("battery warranty")])'''),
 ]
 
 SERVE = [

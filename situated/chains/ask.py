@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from situated.chains import wording as w
 from situated.chains.budget import margin_counter
-from situated.chains.citations import parse_citations
+from situated.chains.citations import CitationParser
 from situated.chains.contract import Answer, BudgetOut, Status, situation_out
 from situated.chains.dates import find_dates, strip_dates
 from situated.chains.evidence import flagged_of, hits_of, pack_evidence
@@ -31,7 +31,7 @@ from situated.documents import ValidFor
 from situated.models import ExtractiveChatModel, make_chat_model
 from situated.prompts.answer import ANSWER_PROMPT, evidence_label_line
 from situated.retrievers.filter import Filter
-from situated.retrievers.hybrid import SearchResult
+from situated.retrievers.hybrid import SearchResult, SituatedRetriever
 from situated.situation import Scope, Situation
 
 log = logging.getLogger("situated.ask")
@@ -107,18 +107,23 @@ def _core(settings, index, engine, model: BaseChatModel, clock: Clock | None,
         return {"question": question, "situation": inp.situation, "scope": inp.scope,
                 "follows": follows}
 
-    def run_search(query: str, flt: Filter, top: int | None = None) -> SearchResult:
+    def run_search(query: str, flt: Filter, config: RunnableConfig, top: int | None = None,
+                   ) -> SearchResult:
         if search_fn:
             return search_fn(query, flt)
-        return engine.search(query, flt, top=top)
+        # through the retriever, so callbacks and traces see a retriever run
+        retriever = SituatedRetriever(engine=engine, scope=flt.scope)
+        docs = retriever.invoke(query, config, situation=flt.situation, sources=flt.sources,
+                                k=top)
+        return SearchResult.from_documents(index, flt, docs)
 
-    def search(x: dict[str, Any]) -> dict[str, Any]:
+    def search(x: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
         validated = x["validated"]
         situation = validated.situation
         # the legs see the question without its situation (dates and their cues removed)
         query = " ".join(q for q in (x["follows_query"], validated.query) if q) or x["question"]
         flt = Filter(situation=situation, scope=x["scope"], timezone=index.timezone)
-        result = run_search(query, flt)
+        result = run_search(query, flt, config)
         shadow, named = None, set()
         if routing:
             # a document family the question names ("… Privacy Policy say …") leads the
@@ -126,13 +131,13 @@ def _core(settings, index, engine, model: BaseChatModel, clock: Clock | None,
             named = versions.named(f"{x['follows']} {x['question']}")
             if named:
                 focused = run_search(query, flt.model_copy(
-                    update={"sources": versions.sources(named)}),
+                    update={"sources": versions.sources(named)}), config,
                     top=(settings.top_blocks + 1) // 2)
                 result = result.led_by(focused, settings.top_blocks)
             if any(situation.given(vf) for vf in ValidFor):
                 undated = Situation(product=situation.product)
                 shadow = run_search(query, Filter(situation=undated, scope=x["scope"],
-                                                  timezone=index.timezone))
+                                                  timezone=index.timezone), config)
         decision = decide(versions, result, situation, language_of(x["question"]),
                           validated.partial, validated.unplaced, shadow, named)
         if not routing and decision.route is not Route.ANSWER:
@@ -177,7 +182,7 @@ def _core(settings, index, engine, model: BaseChatModel, clock: Clock | None,
             reply = model.invoke(x["messages"])
         return {**x, "reply": str(reply.content)}
 
-    def finish(x: dict[str, Any]) -> Answer:
+    def finish(x: dict[str, Any], config: RunnableConfig) -> Answer:
         evidence = x["evidence"]
         budget = BudgetOut(window=settings.window, reserved_input=settings.reserved_input,
                            reserved_output=settings.reserved_output,
@@ -190,7 +195,7 @@ def _core(settings, index, engine, model: BaseChatModel, clock: Clock | None,
                                  f"({settings.allowance} tokens); raise the window or use the "
                                  "skip_oversized budget policy.",
                           citations=[], evidence=[], hits=hits, budget=budget)
-        parsed = parse_citations(x["reply"], evidence, index)
+        parsed = CitationParser(evidence=evidence, index=index).invoke(x["reply"], config)
         text = parsed.answer
         if parsed.status is Status.ANSWERED:  # the slice and the notes are written by code
             lang = language_of(x["question"])

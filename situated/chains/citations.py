@@ -11,6 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from langchain_core.output_parsers import BaseOutputParser
+from pydantic import ConfigDict
+
 from situated.chains.contract import Citation, Evidence, Status
 from situated.chains.neutralise import defang_links, escape_html
 from situated.index.reader import Index
@@ -101,3 +104,21 @@ def parse_citations(text: str, evidence: list[Evidence], index: Index) -> Parsed
         for lb in used
     ]
     return Parsed(Status.ANSWERED, rendered, citations, [])
+
+
+class CitationParser(BaseOutputParser[Parsed]):
+    """The citation check as a LangChain output parser, bound to one prompt's evidence:
+    `CitationParser(evidence=..., index=...).invoke(reply)` → `Parsed` (a chat message or its
+    text). Composes after a chat model like any stock parser."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    evidence: list[Evidence]
+    index: Index
+
+    def parse(self, text: str) -> Parsed:
+        return parse_citations(text, self.evidence, self.index)
+
+    @property
+    def _type(self) -> str:
+        return "situated_citations"

@@ -106,7 +106,7 @@ class Index:
                                        dtype=np.int64, count=len(self.pieces))
         field_dir = self.generation / "bm25-blocks"
         self.bm25_blocks = bm25s.BM25.load(str(field_dir)) if field_dir.is_dir() else None
-        client = self._client = chroma_client(self.generation / "chroma",
+        client = self.client = chroma_client(self.generation / "chroma",
                                               self.manifest.chroma_url)
         try:
             self.collection = client.get_collection(self.manifest.collection)
@@ -117,7 +117,7 @@ class Index:
 
     def close(self) -> None:
         """Release the Chroma client (its files and connections); the index is unusable after."""
-        close = getattr(self._client, "close", None)
+        close = getattr(self.client, "close", None)
         if close is not None:
             with contextlib.suppress(Exception):  # closing twice, or a server already gone
                 close()

@@ -1,5 +1,10 @@
 """Reciprocal rank fusion at block level, the relevance floor, and the parent swap.
 
+Not `EnsembleRetriever.weighted_reciprocal_rank`: that fuses whatever documents its children
+return by one id and keeps only the fused order; here each leg's raw score is kept per block
+(the relevance floor needs it: a block must clear a leg's floor to be returned at all, see
+`Floor`), and versions of one rule are handled as below. Figures in `retrievers.hybrid`.
+
 Fusion is keyed on the parent block id, never on text: a block's rank in a leg is the rank of
 its best piece there, and its fused score is Σ weight_leg / (rrf_k + rank_leg). Each block is
 returned once, in the rank of its best piece.
