@@ -162,11 +162,19 @@ def test_a_sentence_too_long_is_cut_at_clauses_then_words():
     assert "".join(words) == "x" * 500 and all(len(w) <= 100 for w in words)
 
 
+def test_pieces_stay_within_the_models_token_reach(tmp_path):
+    words = len  # a counter where every character is a token: the reach binds before 700 chars
+    limit = BlockLimit(tokens=5000, count=words, piece_tokens=120)
+    doc = load(tmp_path, "## 1 Fees\n\n" + "The fee is due monthly. " * 30 + "\n", limit=limit)
+    assert len(doc.pieces) > 1
+    assert all(len(p.search_text) <= 120 for p in doc.pieces)
+
+
 def test_pieces_never_exceed_what_the_embedding_model_reads(tmp_path):
     sentence = " and ".join(f"the provider may change fee {i}" for i in range(60)) + "."
     doc = load(tmp_path, f"## 1 Fees\n\n{sentence}\n")
     assert len(doc.pieces) > 1
-    assert all(len(p.search_text) <= 700 + len("DOC | Fees: ") for p in doc.pieces)
+    assert all(len(p.search_text) <= 700 for p in doc.pieces)
 
 
 # --- splitting at structure -------------------------------------------------------------------
@@ -299,12 +307,14 @@ def test_no_block_of_a_5_mb_file_is_over_the_limit(tmp_path, embeddings):
     from situated.settings import Settings
 
     settings = Settings()
-    limit = BlockLimit(settings.block_limit, embeddings.count_tokens)
+    limit = BlockLimit(settings.block_limit, embeddings.count_tokens,
+                       piece_tokens=embeddings.max_tokens)
     path = write(tmp_path / "big.md", md("BIG", body=_generated(4_900_000)))
     doc = load_corpus([path], limit=limit, max_mb=settings.max_file_mb).documents[0]
     assert len(doc.blocks) > 500
     assert max(embeddings.count_tokens(b.text) for b in doc.blocks) <= settings.block_limit
-    assert max(len(p.search_text) for p in doc.pieces) <= 700 + len("BIG | Section 99999: ")
+    assert max(len(p.search_text) for p in doc.pieces) <= 700
+    assert max(embeddings.count_tokens(p.search_text) for p in doc.pieces) <= 254
 
 
 # --- file limits ------------------------------------------------------------------------------

@@ -95,6 +95,11 @@ class MiniLMEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         return self.encode_query(text).tolist()
 
+    @property
+    def max_tokens(self) -> int:
+        """Word pieces the model reads of one text (its sequence length less [CLS] and [SEP])."""
+        return self._model.max_seq_length - 2
+
     def count_tokens(self, text: str) -> int:
         """Word pieces as the model's own tokenizer counts them (no special tokens)."""
         return len(self.tokenizer.encode(text, add_special_tokens=False))

@@ -56,7 +56,9 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
            progress: Progress | None = None, on_file=None) -> IngestReport:
     # per-file problems stop here, nothing published
     new = load_corpus(paths, on_file=on_file, timezone=settings.timezone,
-                      limit=BlockLimit(settings.block_limit, embeddings.count_tokens),
+                      limit=BlockLimit(
+                          settings.block_limit, embeddings.count_tokens,
+                          piece_tokens=embeddings.max_tokens),
                       max_mb=settings.max_file_mb)
     root = Path(root)
     with writer_lock(root):

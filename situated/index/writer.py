@@ -186,7 +186,8 @@ def ensure_sample_index(settings: Settings, embeddings: MiniLMEmbeddings) -> Pat
     from situated.loaders.sizing import BlockLimit
 
     root = settings.sample_index_dir()
-    limit = BlockLimit(settings.block_limit, embeddings.count_tokens)
+    limit = BlockLimit(settings.block_limit, embeddings.count_tokens,
+                       piece_tokens=embeddings.max_tokens)
     corpus = load_corpus([sample_docs_dir()], timezone=settings.timezone, limit=limit,
                          max_mb=settings.max_file_mb)
     try:

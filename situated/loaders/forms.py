@@ -76,13 +76,6 @@ def split_heading(text: str) -> tuple[str | None, str]:
     return (m.group(1), m.group(2).strip()) if m else (None, text.strip())
 
 
-def split_long(text: str, limit: int = MAX_PIECE_CHARS) -> list[str]:
-    """Split text over `limit` characters between sentences; a sentence over the limit between
-    clauses, then words, so the embedding model never truncates a piece."""
-    limit = max(limit, 100)
-    return fit_text(text, lambda t: len(t) <= limit)
-
-
 def _table_markdown(header: tuple[str, ...], rows: tuple[tuple[str, ...], ...]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -104,8 +97,9 @@ def _with_part(heading: str, part: int, parts: int) -> str:
 
 
 class _Builder:
-    def __init__(self, meta: DocumentMeta, timezone: str):
+    def __init__(self, meta: DocumentMeta, timezone: str, limit: BlockLimit):
         self.meta = meta
+        self.limit = limit
         self.fields = meta.filter_fields(timezone)
         self.blocks: list[Block] = []
         self.pieces: list[Piece] = []
@@ -135,8 +129,14 @@ class _Builder:
         if self.meta.title and not (label or text).startswith(self.meta.title):
             prefix = f"{self.meta.title} | {label}"
         body = text.strip()
-        room = MAX_PIECE_CHARS - len(prefix)
-        for chunk in [body] if len(body) <= room else split_long(" ".join(body.split()), room):
+        room = max(MAX_PIECE_CHARS - len(prefix), 100)
+        limit = self.limit
+        reach = limit.piece_tokens - (limit.count(prefix) if limit.piece_tokens else 0)
+
+        def fits(t: str) -> bool:  # within 700 characters and what the model reads
+            return len(t) <= room and (not limit.piece_tokens or limit.count(t) <= reach)
+        chunks = [body] if fits(body) else fit_text(" ".join(body.split()), fits)
+        for chunk in chunks:
             n = self._piece_counts.get(block.block_id, 0)
             self._piece_counts[block.block_id] = n + 1
             search_text = prefix + chunk
@@ -154,7 +154,7 @@ def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UT
     date-only validity bounds are read in the index's `timezone`; no section block exceeds
     `limit` (see `loaders.sizing`)."""
     limit = limit or BlockLimit()
-    b = _Builder(meta, timezone)
+    b = _Builder(meta, timezone, limit)
     sid = meta.source_id
     for index, sec in enumerate(sections, start=1):
         key = sec.number or f"s{index}"

@@ -25,8 +25,13 @@ def _approx_tokens(text: str) -> int:
 
 @dataclass(frozen=True)
 class BlockLimit:
+    """Largest block in tokens of `count`; `piece_tokens` (when > 0) also bounds every piece by
+    the same count — what the embedding model reads (MiniLM: 256 word pieces with its two
+    special tokens), beside the 700-character bound pieces always have."""
+
     tokens: int = 1492
     count: Callable[[str], int] = field(default=_approx_tokens, compare=False)
+    piece_tokens: int = 0
 
     def __post_init__(self) -> None:
         if self.tokens < 32:
