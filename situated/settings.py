@@ -76,9 +76,10 @@ class Settings(BaseSettings):
     openai_model: str = "gpt-4o-mini"
     openai_api_key_env: str = Field(default="OPENAI_API_KEY",
                                     description="Environment variable holding the key.")
-    use_model_for_extraction: bool = Field(
-        default=False, description="Extract the situation with the chat model (structured "
-        "output) instead of the offline rules.")
+    use_model_for_extraction: bool | None = Field(
+        default=None, description="Extract the situation with the chat model (structured "
+        "output) instead of the offline rules; None = whenever the model supports structured "
+        "output (an OpenAI-compatible model does, the offline extractive one does not).")
     max_question_chars: int = Field(default=2000, ge=1)
     max_batch_inputs: int = Field(default=32, ge=1, description="Most inputs one /ask/batch "
                                   "request may carry.")

@@ -178,22 +178,52 @@ def test_caller_without_roles_gets_no_restricted_document(sample_app):
 @pytest.mark.integration
 def test_openai_compatible_model_over_http(sample_app, monkeypatch):
     monkeypatch.setenv("FAKE_KEY", "sk-test")
-    with FakeOpenAIServer([{"content": "Cell imbalance [S1]."}]) as server:
+    with FakeOpenAIServer([{"tool": "ExtractedSituation", "arguments": {"product": "C-3"}},
+                           {"content": "Cell imbalance [S1]."}]) as server:
         settings = sample_app.settings.model_copy(update={
             "model": ModelKind.OPENAI, "openai_base_url": server.base_url,
             "openai_api_key_env": "FAKE_KEY"})
         model = make_chat_model(settings)
         a = build_ask_chain(sample_app, model=model, clock=lambda: TODAY).invoke(
-            {"question": "What does error E-417 mean?"})
+            {"question": "What does error E-417 mean on my C-3?"})
     assert a.status is Status.ANSWERED and "(/documents/ERR-CAT#section-1)" in a.answer
-    (request,) = server.requests
+    # the model supports structured output, so it proposes the situation (validated in code)
+    extraction, request = server.requests
+    assert [t["function"]["name"] for t in extraction["body"]["tools"]] == ["ExtractedSituation"]
+    assert a.situation.product == "C-3"
     assert request["auth"] == "Bearer sk-test"
-    assert "tools" not in request["body"]  # no tools are bound
+    assert "tools" not in request["body"]  # no tools are bound for the answer
     assert "[S1] ERR-CAT, section 1" in request["body"]["messages"][-1]["content"]
     assert a.budget.used == sum(e.tokens for e in a.evidence)
     # counted with MiniLM plus the documented margin for a foreign tokenizer
     raw = sample_app.embeddings.count_tokens(a.evidence[0].text)
     assert a.evidence[0].tokens == math.ceil(raw * 1.15)
+
+
+@pytest.mark.integration
+def test_a_model_that_fails_to_extract_falls_back_to_the_rules(sample_app, monkeypatch):
+    monkeypatch.setenv("FAKE_KEY", "sk-test")
+    with FakeOpenAIServer([{"content": "I will not call tools."},
+                           {"content": "Cell imbalance [S1]."}]) as server:
+        settings = sample_app.settings.model_copy(update={
+            "model": ModelKind.OPENAI, "openai_base_url": server.base_url,
+            "openai_api_key_env": "FAKE_KEY"})
+        a = build_ask_chain(sample_app, model=make_chat_model(settings),
+                            clock=lambda: TODAY).invoke(
+            {"question": "What does error E-417 mean on my C-3?"})
+    assert a.status is Status.ANSWERED and a.situation.product == "C-3"  # from the rules
+
+
+@pytest.mark.integration
+def test_model_extraction_with_a_model_without_tools_fails_at_build_time(sample_app):
+    app = App(sample_app.settings.model_copy(update={"use_model_for_extraction": True}))
+    app.__dict__["embeddings"] = sample_app.embeddings
+    with pytest.raises(ConfigError, match="ScriptedChatModel has no structured output"):
+        build_ask_chain(app, model=ScriptedChatModel(replies=["x [S1]"]))
+    scripted = ScriptedChatModel(replies=["Cell imbalance [S1]."])  # default: rules, no error
+    a = build_ask_chain(sample_app, model=scripted, clock=lambda: TODAY).invoke(
+        {"question": "What does error E-417 mean?"})
+    assert a.status is Status.ANSWERED and len(scripted.calls) == 1
 
 
 @pytest.mark.unit

@@ -23,11 +23,12 @@ from situated.chains.citations import CitationParser
 from situated.chains.contract import Answer, BudgetOut, Status, situation_out
 from situated.chains.dates import find_dates, strip_dates
 from situated.chains.evidence import flagged_of, hits_of, pack_evidence
-from situated.chains.extract import Clock, extraction_runnable
+from situated.chains.extract import Clock, extraction_runnable, supports_structured_output
 from situated.chains.neutralise import neutralise
 from situated.chains.route import Decision, Route, Versions, decide
 from situated.chains.wording import language_of
 from situated.documents import ValidFor
+from situated.errors import ConfigError
 from situated.models import ExtractiveChatModel, make_chat_model
 from situated.prompts.answer import ANSWER_PROMPT, evidence_label_line
 from situated.retrievers.filter import Filter
@@ -64,12 +65,13 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
     generation it started on. `search_fn` and `routing=False` exist for evaluation baselines
     (another retriever, no clarification step); the product uses the defaults."""
     model = model if model is not None else make_chat_model(app.settings, app.embeddings)
+    extraction_model = _extraction_model(app.settings, model)  # a bad combination fails here
     key = ("ask", id(model), clock, search_fn, routing)
 
     def core(snap) -> Runnable:
         if key not in snap.cache:
-            snap.cache[key] = _core(app.settings, snap.index, snap.engine, model, clock,
-                                    search_fn, routing)
+            snap.cache[key] = _core(app.settings, snap.index, snap.engine, model,
+                                    extraction_model, clock, search_fn, routing)
         return snap.cache[key]
 
     def run(inp: AskInput | dict[str, Any], config: RunnableConfig) -> Answer:
@@ -79,12 +81,26 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
     return RunnableLambda(run, name="situated_ask")
 
 
-def _core(settings, index, engine, model: BaseChatModel, clock: Clock | None,
-          search_fn: SearchFn | None, routing: bool) -> Runnable[AskInput | dict[str, Any], Answer]:
+def _extraction_model(settings, model: BaseChatModel) -> BaseChatModel | None:
+    """The model that proposes the situation, or None for the offline rules: by default the
+    chat model whenever it supports structured output."""
+    use_model = settings.use_model_for_extraction
+    if use_model is None:
+        use_model = supports_structured_output(model)
+    elif use_model and not supports_structured_output(model):
+        raise ConfigError(
+            f"use_model_for_extraction is set, but the chat model {type(model).__name__} has no "
+            "structured output (tool calling); use an OpenAI-compatible model or set "
+            "SITUATED_USE_MODEL_FOR_EXTRACTION=false")
+    return model if use_model else None
+
+
+def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseChatModel | None,
+          clock: Clock | None, search_fn: SearchFn | None, routing: bool,
+          ) -> Runnable[AskInput | dict[str, Any], Answer]:
     """The chain over one opened generation."""
     clock = clock or dt.date.today
-    extractor = extraction_runnable(
-        index.products, clock, model if settings.use_model_for_extraction else None)
+    extractor = extraction_runnable(index.products, clock, extraction_model)
     versions = Versions(index)
     count = index.embeddings.count_tokens
     if not isinstance(model, ExtractiveChatModel):

@@ -138,22 +138,37 @@ def validate_extraction(
                      query=strip_dates(question, mentions), unplaced=unplaced)
 
 
+def _proposed(proposal: ExtractedSituation | dict | None) -> ExtractedSituation | dict:
+    if proposal is None:  # the model answered without calling the tool
+        raise ValueError("the model proposed no situation")
+    return proposal
+
+
+def supports_structured_output(model: BaseChatModel) -> bool:
+    """Does the model implement tool calling (what `with_structured_output` needs)? The base
+    class raises `NotImplementedError`; a model class that overrides `bind_tools` can."""
+    return type(model).bind_tools is not BaseChatModel.bind_tools
+
+
 def extraction_runnable(
     products: frozenset[str], clock: Clock, model: BaseChatModel | None = None,
 ) -> Runnable[dict[str, Any], Validated]:
     """`{question, situation?}` → `Validated`. With a chat model the proposal comes from
     structured output; without one from `rule_extract`. Validation is the same for both."""
     matcher = ProductMatcher(products)
+    rules = RunnableLambda(lambda x: rule_extract(x["question"], matcher), name="rule_extract")
     if model is not None:
+        # a model that fails (endpoint down, no tool call in its reply) falls back to the rules;
+        # either proposal is validated the same way below
         propose: Runnable = (
             RunnableLambda(lambda x: {"question": x["question"],
                                       "products": ", ".join(matcher.products) or "none"})
             | EXTRACTION_PROMPT
             | model.with_structured_output(ExtractedSituation, method="function_calling")
-        )
+            | RunnableLambda(_proposed, name="require_proposal")
+        ).with_fallbacks([rules])
     else:
-        propose = RunnableLambda(lambda x: rule_extract(x["question"], matcher),
-                                 name="rule_extract")
+        propose = rules
 
     def _validate(x: dict[str, Any]) -> Validated:
         proposed = x["proposed"]
