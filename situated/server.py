@@ -179,8 +179,7 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
     def document(source_id: str, request: Request, format: str = "html",
                  principal: Principal = Depends(principal_of)):
         flt = Filter(scope=principal.scope)
-        blocks = [b for b in application.index.blocks.values()
-                  if b.source_id == source_id and flt.admits(b.fields)]
+        blocks = [b for b in application.index.blocks_of(source_id) if flt.admits(b.fields)]
         if not blocks:  # absent and forbidden look the same: existence is not disclosed
             raise HTTPException(status_code=404,
                                 detail=f"no document {source_id!r} that this key may read")

@@ -171,3 +171,23 @@ def test_the_search_legs_never_see_the_situation(sample_app, model, monkeypatch)
     chain = build_ask_chain(sample_app, model=model, clock=lambda: TODAY)
     chain.invoke({"question": "What battery warranty applies to a C-3 bought on 15 March 2026?"})
     assert seen and all("2026" not in q and "bought" not in q for q in seen)
+
+
+@pytest.mark.parametrize("timezone, day, version", [
+    ("UTC", dt.date(2026, 3, 31), "TAR-START-1"),  # 22:30 UTC: still 31 March
+    ("Europe/Moscow", dt.date(2026, 4, 1), "TAR-START-2"),  # 01:30 the next day there
+])
+def test_today_is_read_in_the_configured_timezone_and_stated(sample_app, model, timezone, day,
+                                                              version):
+    from situated.chains.extract import today_in
+
+    instant = dt.datetime(2026, 3, 31, 22, 30, tzinfo=dt.UTC)
+    clock = today_in(timezone, now=lambda: instant)
+    assert clock() == day
+    chain = build_ask_chain(sample_app, model=model, clock=clock)
+    a = chain.invoke({"question": "Я подключаю тариф «Старт» сегодня. Сколько дней на возврат?"})
+    assert a.status is Status.ANSWERED, a.answer
+    assert a.evidence[0].source_id == version
+    assert a.situation.as_of == day
+    stated = f"{day.day} {'марта' if day.month == 3 else 'апреля'} 2026"
+    assert a.answer.startswith(f"По состоянию на {stated}")

@@ -8,7 +8,6 @@ model is never called.
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -23,7 +22,12 @@ from situated.chains.citations import CitationParser
 from situated.chains.contract import Answer, BudgetOut, Status, situation_out
 from situated.chains.dates import find_dates, strip_dates
 from situated.chains.evidence import flagged_of, hits_of, pack_evidence
-from situated.chains.extract import Clock, extraction_runnable, supports_structured_output
+from situated.chains.extract import (
+    Clock,
+    extraction_runnable,
+    supports_structured_output,
+    today_in,
+)
 from situated.chains.neutralise import neutralise
 from situated.chains.route import Decision, Route, Versions, decide
 from situated.chains.wording import language_of
@@ -99,7 +103,7 @@ def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseC
           clock: Clock | None, search_fn: SearchFn | None, routing: bool,
           ) -> Runnable[AskInput | dict[str, Any], Answer]:
     """The chain over one opened generation."""
-    clock = clock or dt.date.today
+    clock = clock or today_in(settings.timezone)
     extractor = extraction_runnable(index.products, clock, extraction_model)
     versions = Versions(index)
     count = index.embeddings.count_tokens

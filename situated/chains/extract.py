@@ -27,6 +27,16 @@ from situated.situation import Situation
 Clock = Callable[[], dt.date]
 
 
+def today_in(timezone: str, now: Callable[[], dt.datetime] | None = None) -> Clock:
+    """The clock "today" and "now" are read from: the date in `timezone` (the configured one),
+    at the instant `now()` gives (injectable; default the system time)."""
+    from zoneinfo import ZoneInfo
+
+    zone = ZoneInfo(timezone)
+    now = now or (lambda: dt.datetime.now(dt.UTC))
+    return lambda: now().astimezone(zone).date()
+
+
 class ExtractedSituation(BaseModel):
     """What an extractor proposes (structured-output schema; nothing here is trusted yet)."""
 

@@ -68,9 +68,11 @@ class Index:
         self.embeddings = embeddings
         self.tokenizer = Tokenizer()
         self.blocks: dict[str, Block] = {}
+        self._by_source: dict[str, list[str]] = {}
         for line in (self.generation / "blocks.jsonl").read_text(encoding="utf-8").splitlines():
             b = Block.model_validate_json(line)
             self.blocks[b.block_id] = b
+            self._by_source.setdefault(b.source_id, []).append(b.block_id)
         self.pieces: list[Piece] = [
             Piece.model_validate_json(line)
             for line in (self.generation / "pieces.jsonl").read_text(encoding="utf-8").splitlines()
@@ -114,6 +116,10 @@ class Index:
             raise IndexError_(
                 f"index {root}: Chroma collection {self.manifest.collection!r} is missing "
                 f"({exc}); re-run `situated ingest`") from None
+
+    def blocks_of(self, source_id: str) -> list[Block]:
+        """One document's blocks in document order, looked up by key (no scan)."""
+        return [self.blocks[b] for b in self._by_source.get(source_id, ())]
 
     def close(self) -> None:
         """Release the Chroma client (its files and connections); the index is unusable after."""
