@@ -338,3 +338,52 @@ def test_cli_ingest_refuses_a_file_over_the_limit_and_publishes_nothing(tmp_path
     assert result.exit_code == 1
     assert "huge.md" in result.output and "per-file limit of 0.01 MB" in result.output
     assert not (index / "current").exists()
+
+
+def _pdf(pages: list[list[str]]) -> bytes:
+    """A minimal valid PDF (Helvetica text, one line per string), for loader tests."""
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", None,
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    kids = []
+    for lines in pages:
+        ops = ["BT /F1 9 Tf 11 TL 40 800 Td"]
+        escaped = (ln.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+                   for ln in lines)
+        ops += [f"({line}) Tj T*" for line in escaped]
+        stream = "\n".join(ops + ["ET"])
+        objects.append(f"<< /Length {len(stream.encode())} >>\nstream\n{stream}\nendstream")
+        content = len(objects)
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] "
+                       f"/Resources << /Font << /F1 3 0 R >> >> /Contents {content} 0 R >>")
+        kids.append(f"{len(objects)} 0 R")
+    objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>"
+    out, offsets = b"%PDF-1.4\n", []
+    for i, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{i} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
+    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+            ).encode()
+    return out
+
+
+def test_a_long_pdf_page_is_split_at_its_clauses(tmp_path):
+    lines = ["2 Seal replacement"]
+    for n in range(1, 9):
+        lines += [f"2.{n}. Step {n} of the seal replacement: " + "loosen the bolts evenly and",
+                  "check the flange for wear before you continue with the next step."]
+        lines += [f"({c}) sub-step {c} of step {n}." for c in "ab"]
+    pdf = tmp_path / "seal.pdf"
+    pdf.write_bytes(_pdf([lines]))
+    (tmp_path / "seal.pdf.meta.yaml").write_text("source_id: SEAL\n", encoding="utf-8")
+    limit = BlockLimit(tokens=200)
+    doc = load_file(pdf, limit=limit)
+    assert len(doc.blocks) > 1 and all(b.page == 1 and b.section == "2" for b in doc.blocks)
+    assert all(limit.count(b.text) <= 200 for b in doc.blocks)
+    for b in doc.blocks:  # a step arrives with its wrapped line and its sub-steps
+        for n in range(1, 9):
+            if f"Step {n} of the seal" in b.text:
+                assert "next step." in b.text.split(f"Step {n} of the seal")[1]
+                assert f"(b) sub-step b of step {n}." in b.text

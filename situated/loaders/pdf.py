@@ -38,8 +38,13 @@ def read_sidecar(pdf: Path) -> dict:
 
 
 def _is_heading(line: str) -> bool:
+    """A number and a short title: at most 8 words, no clause punctuation inside, no final
+    full stop ("2.1. Step one: loosen the bolts and" is a clause that wraps, not a heading)."""
     line = line.strip()
-    return bool(_HEADING_LINE.match(line)) and not line.endswith((".", ",", ";", ":"))
+    if not _HEADING_LINE.match(line) or line.endswith((".", ",", ";", ":")):
+        return False
+    _, title = split_heading(line)
+    return len(title.split()) <= 8 and not any(p in title for p in (": ", "; ", ", "))
 
 
 def _opens_clause(line: str, previous: str) -> bool:
