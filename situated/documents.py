@@ -18,6 +18,7 @@ from situated.modes import Mode
 
 OPEN_START = -(10**13)  # stored instead of a missing valid_from (Chroma needs the key)
 OPEN_END = 10**13  # stored instead of a missing valid_to
+MAX_CORRECTIONS = 3  # later-recorded versions that may correct parts of one version's period
 # A validity bound is a calendar date (read in the index's timezone) or an instant with a UTC
 # offset. Strict types keep the two apart through JSON (a lax date would swallow a midnight
 # instant and drop its offset).
@@ -102,6 +103,7 @@ class DocumentMeta(BaseModel):
             valid_to_s=instant(self.valid_to, timezone) if self.valid_to else OPEN_END,
             roles=self.access,
             assets=self.assets,
+            recorded_s=instant(self.recorded_at, timezone) if self.recorded_at else OPEN_START,
         )
 
 
@@ -117,6 +119,10 @@ class FilterFields(BaseModel):
     valid_to_s: int = OPEN_END  # epoch seconds, exclusive
     roles: tuple[str, ...] = ()  # empty = anyone
     assets: tuple[str, ...] = ()  # empty = any asset
+    # recorded history (DESIGN "Recorded history"): when this version became known, and the
+    # parts of its period that later-recorded corrections replace: (from_s, to_s, known_from_s)
+    recorded_s: int = OPEN_START
+    corrected: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def date_scoped(self) -> bool:
@@ -135,7 +141,11 @@ class FilterFields(BaseModel):
             "product_any": not self.products,
             "access_any": not self.roles,
             "assets_any": not self.assets,
+            "recorded_s": self.recorded_s,
         }
+        for j in range(MAX_CORRECTIONS):  # every key always present, neutral when unused
+            a, b, r = self.corrected[j] if j < len(self.corrected) else (OPEN_END,) * 3
+            md[f"corr{j}_from_s"], md[f"corr{j}_to_s"], md[f"corr{j}_known_s"] = a, b, r
         for p in self.products:
             md[product_key(p)] = True
         for r in self.roles:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from situated.documents import ValidFor
 
@@ -19,6 +19,9 @@ class Situation(BaseModel):
     purchase_date: dt.date | None = None
     request_date: dt.date | None = None
     as_of: dt.date | None = None
+    known_on: dt.date | None = Field(
+        default=None, description="Answer as the records stood at the end of this day (\"as "
+        "known on\"); None = everything recorded so far.")
 
     def given(self, valid_for: ValidFor) -> dt.date | None:
         """The date the asker gave for exactly this role (no stand-in)."""
@@ -38,6 +41,8 @@ class Situation(BaseModel):
             d = self.given(vf)
             if d:
                 parts.append(f"{vf.value.replace('_', ' ')} {d.isoformat()}")
+        if self.known_on:
+            parts.append(f"as known on {self.known_on.isoformat()}")
         return "; ".join(parts)
 
 

@@ -34,6 +34,7 @@ class SituationOut(_Strict):
     purchase_date: dt.date | None
     request_date: dt.date | None
     as_of: dt.date | None
+    known_on: dt.date | None = None
 
 
 LABEL_PATTERN = r"^S[0-9]+$"

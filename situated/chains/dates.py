@@ -48,6 +48,7 @@ class DateRole(Mode):
     PURCHASE = ValidFor.PURCHASE_DATE.value
     REQUEST = ValidFor.REQUEST_DATE.value
     AS_OF = ValidFor.AS_OF.value
+    KNOWN = "known_on"  # not a validity date: the day the records are read at ("as known on")
 
 
 # A cue names a date's role only when it governs that date: the cue, at most a few closed-class
@@ -73,6 +74,10 @@ _CUE_WORDS = {
     DateRole.AS_OF: (
         r"as\s+of|as\s+at|as\s+on|valid\s+on|in\s+force\s+on|effective\s+on|on\s+the\s+date|"
         r"по\s+состоянию\s+на|на\s+дату|действ\w*\s+на"),
+    DateRole.KNOWN: (
+        r"as\s+(?:we|they|you|it\s+was)\s+kn[eo]w\w*|as\s+known|as\s+recorded|"
+        r"(?:was|were)\s+known|what\s+(?:we|they)\s+knew|по\s+данным|по\s+сведениям|"
+        r"как\s+(?:было\s+)?известно|(?:было\s+)?известно"),
 }
 _GLUE = (r"on|in|at|of|from|dated|the|a|an|it|them|this|that|one|my|our|their|his|her|your|was|"
          r"were|is|had|has|been|back|made|filed|placed|day|date|"
@@ -99,7 +104,7 @@ ROLE_CUES = {
 _POST_CUES = {
     role: re.compile(rf"^\s*,?\s*(?:(?:i|we|you|they|he|she|it\s+was|я|мы|вы|он|она|они)\s+)?"
                      rf"(?:{words})(?!\w)", re.IGNORECASE)
-    for role, words in _CUE_WORDS.items() if role is not DateRole.AS_OF
+    for role, words in _CUE_WORDS.items() if role not in (DateRole.AS_OF, DateRole.KNOWN)
 }
 # a bare preposition before an unattached date belongs to the date ("… on D", «… на D»)
 _LEAD_PREP = re.compile(r"(?<!\w)(?:on|at|in|for|from|since|by|to|на|от|в|во|с|к)\s*$",

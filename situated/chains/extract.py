@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from situated.chains.dates import NOW, DateRole, find_dates, strip_dates
 from situated.chains.products import ProductMatcher
+from situated.documents import ValidFor
 from situated.prompts.extraction import EXTRACTION_PROMPT
 from situated.situation import Situation
 
@@ -46,6 +47,8 @@ class ExtractedSituation(BaseModel):
     purchase_date: str | None = Field(None, description="YYYY-MM-DD when fully stated, else null.")
     request_date: str | None = Field(None, description="YYYY-MM-DD when fully stated, else null.")
     as_of: str | None = Field(None, description="YYYY-MM-DD when fully stated, else null.")
+    known_on: str | None = Field(None, description="YYYY-MM-DD of an \"as known on\" / "
+                                 "«по данным на» date when fully stated, else null.")
     partial_dates: list[str] = Field(
         default_factory=list, description="Dates written without a year, copied as written.")
     asks_about_now: bool = Field(False, description="True only if the question says today/now.")
@@ -130,6 +133,8 @@ def validate_extraction(
         base[role.value] = value
     if proposed.asks_about_now and NOW.search(question):
         base["as_of"] = base["as_of"] or clock()  # stands in for every date: "return it now?"
+    if base.get("known_on") and not any(base.get(vf.value) for vf in ValidFor):
+        base["as_of"] = base["known_on"]  # "as known on D" alone: the rule of D, as known then
     partial: dict[str, str] = {}
     for text in proposed.partial_dates:
         mention = next((m for m in mentions if m.text == text and m.partial), None)

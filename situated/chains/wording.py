@@ -118,9 +118,11 @@ def clarify_lead(missing: list[str], lang: Lang) -> str:
 
 _SLICE = {
     Lang.EN: {ValidFor.AS_OF: "as of {d}", ValidFor.PURCHASE_DATE: "for a purchase on {d}",
-              ValidFor.REQUEST_DATE: "for a request on {d}", "product": "for {p}"},
+              ValidFor.REQUEST_DATE: "for a request on {d}", "product": "for {p}",
+              "known_on": "as known on {d}"},
     Lang.RU: {ValidFor.AS_OF: "по состоянию на {d}", ValidFor.PURCHASE_DATE: "при покупке {d}",
-              ValidFor.REQUEST_DATE: "для заявки от {d}", "product": "для {p}"},
+              ValidFor.REQUEST_DATE: "для заявки от {d}", "product": "для {p}",
+              "known_on": "по данным на {d}"},
 }
 
 
@@ -130,6 +132,8 @@ def slice_text(situation: Situation, lang: Lang) -> str:
     parts = [words[vf].format(d=day_text(d, lang))
              for vf in (ValidFor.AS_OF, ValidFor.PURCHASE_DATE, ValidFor.REQUEST_DATE)
              if (d := situation.given(vf)) is not None]
+    if situation.known_on:
+        parts.insert(0, words["known_on"].format(d=day_text(situation.known_on, lang)))
     if situation.product:
         parts.append(words["product"].format(p=situation.product))
     if not parts:

@@ -10,7 +10,10 @@ are removed. Validation (duplicate ids, overlapping versions) runs on the merged
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import datetime as dt
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from situated.documents import LoadedDocument
@@ -52,14 +55,31 @@ class IngestReport:
     published: bool = False
 
 
+def read_history(gen: Path, previous: list[LoadedDocument]) -> list[dict]:
+    """The generation's record of every version ever indexed (`history.jsonl`); a generation
+    from before the record existed gets one line per document it holds."""
+    path = gen / "history.jsonl"
+    if path.exists():
+        return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
+    return [{"source_id": d.meta.source_id, "content_hash": d.content_hash,
+             "recorded_s": d.blocks[0].fields.recorded_s, "superseded_s": None}
+            for d in previous]
+
+
 def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune: bool = False,
-           progress: Progress | None = None, on_file=None) -> IngestReport:
+           progress: Progress | None = None, on_file=None,
+           now: Callable[[], dt.datetime] | None = None) -> IngestReport:
+    """Load `paths`, merge them into the published corpus and publish a new generation.
+
+    Every version is recorded when this ingest first sees it (`now`, injectable; front matter
+    `recorded_at` wins), kept across later ingests; a changed or removed version's record is
+    closed (`superseded_s`), never deleted (`history.jsonl`)."""
     # per-file problems stop here, nothing published
     new = load_corpus(paths, on_file=on_file, timezone=settings.timezone,
                       limit=BlockLimit(
                           settings.block_limit, embeddings.count_tokens,
                           piece_tokens=embeddings.max_tokens),
-                      max_mb=settings.max_file_mb)
+                      max_mb=settings.max_file_mb, validate=False)
     root = Path(root)
     with writer_lock(root):
         clean_leftovers(root)
@@ -75,6 +95,9 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
                     f"index {root} has a published generation that cannot be read ({exc}); "
                     "nothing was changed. Restore it, or ingest into a new --index directory"
                 ) from None
+        now_s = int((now or (lambda: dt.datetime.now(dt.UTC)))().timestamp())
+        old_recorded = {d.meta.source_id: d.blocks[0].fields.recorded_s for d in previous}
+        history = read_history(gen, previous) if previous else []
         retimed = published is not None and published.timezone != settings.timezone
         if retimed:  # date-only bounds are read in the index's timezone: recompute them all
             previous = [retime(d, settings.timezone) for d in previous]
@@ -90,7 +113,21 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
                 report.unchanged.append(sid)
         kept_old = [d for sid, d in old.items() if sid not in incoming and not prune]
         report.removed = sorted(sid for sid in old if sid not in incoming and prune)
-        merged = validate_documents([*kept_old, *incoming.values()])
+        recorded = {sid: old_recorded[sid] for sid in [*report.unchanged, *(
+            d.meta.source_id for d in kept_old)]}
+        recorded |= {sid: now_s for sid in [*report.added, *report.changed]
+                     if incoming[sid].meta.recorded_at is None}
+        merged = validate_documents([*kept_old, *incoming.values()], recorded,
+                                    settings.timezone)
+        for h in history:  # a changed or removed version's record is closed, not deleted
+            if h["superseded_s"] is None and h["source_id"] in {*report.changed,
+                                                                *report.removed}:
+                h["superseded_s"] = now_s
+        fields = {d.meta.source_id: d.blocks[0].fields for d in merged.documents}
+        history += [{"source_id": sid, "content_hash": incoming[sid].content_hash,
+                     "recorded_s": fields[sid].recorded_s, "superseded_s": None}
+                    for sid in [*report.added, *report.changed]]
+        merged = replace(merged, history=tuple(history))
         if previous and not (report.added or report.changed or report.removed or retimed):
             return report  # nothing to do: the published generation already is this corpus
         cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")

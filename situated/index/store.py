@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from situated.errors import IndexError_
 
-SCHEMA_VERSION = 2  # 2: validity bounds as epoch seconds (instants), the index's timezone
+SCHEMA_VERSION = 3  # 2: validity bounds as epoch seconds, the timezone; 3: recorded history
 COLLECTION = "pieces"
 
 

@@ -100,6 +100,17 @@ def _reusable_base(root: Path, embeddings, settings: Settings) -> tuple[Path, Ma
     return (gen, manifest) if same else None
 
 
+def _document_fields(gen: Path) -> dict[str, dict]:
+    """Each document's filter fields as the generation stored them (older generations did not:
+    their documents then count as changed)."""
+    out = {}
+    for line in (gen / "documents.jsonl").read_text("utf-8").splitlines():
+        record = json.loads(line)
+        if "fields" in record:
+            out[record["meta"]["source_id"]] = record["fields"]
+    return out
+
+
 def _write_generation(
     corpus: Corpus, out: Path, embeddings: MiniLMEmbeddings, settings: Settings,
     progress: Progress, cache: EmbeddingCache, base: tuple[Path, Manifest] | None = None,
@@ -111,9 +122,17 @@ def _write_generation(
         fh.writelines(b.model_dump_json() + "\n" for b in blocks)
     with open(out / "pieces.jsonl", "w", encoding="utf-8") as fh:
         fh.writelines(p.model_dump_json() + "\n" for p in pieces)
+    history = corpus.history or tuple(
+        {"source_id": d.meta.source_id, "content_hash": d.content_hash,
+         "recorded_s": d.blocks[0].fields.recorded_s, "superseded_s": None}
+        for d in corpus.documents)
+    with open(out / "history.jsonl", "w", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(h, ensure_ascii=False) + "\n" for h in history)
     with open(out / "documents.jsonl", "w", encoding="utf-8") as fh:
         fh.writelines(json.dumps({"meta": d.meta.model_dump(mode="json"),
-                                  "content_hash": d.content_hash}, ensure_ascii=False) + "\n"
+                                  "content_hash": d.content_hash,
+                                  "fields": d.blocks[0].fields.model_dump(mode="json")},
+                                 ensure_ascii=False) + "\n"
                       for d in corpus.documents)
     tokenizer = Tokenizer()
     retriever = bm25s.BM25()
@@ -141,6 +160,15 @@ def _write_generation(
             col.delete(where={"source_id": {"$in": stale[start:start + 500]}})
         kept = {sid for sid, h in base_manifest.sources.items() if now.get(sid) == h}
         todo = [p for p in pieces if p.source_id not in kept]
+        # an unchanged document whose filter fields changed (a later correction of it was
+        # recorded, or a new timezone): same vectors, new metadata
+        before = _document_fields(base_gen)
+        refresh = [p for p in pieces if p.source_id in kept
+                   and before.get(p.source_id) != p.fields.model_dump(mode="json")]
+        for start in range(0, len(refresh), settings.chroma_write_batch):
+            batch = refresh[start:start + settings.chroma_write_batch]
+            col.update(ids=[p.piece_id for p in batch],
+                       metadatas=[p.fields.to_chroma(p.block_id) for p in batch])
     else:
         client = chroma_client(out / "chroma", settings.chroma_url)
         col = client.create_collection(

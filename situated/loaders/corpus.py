@@ -14,7 +14,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from situated.documents import DocumentMeta, LoadedDocument, instant
+from situated.documents import (
+    MAX_CORRECTIONS,
+    OPEN_START,
+    DocumentMeta,
+    LoadedDocument,
+    instant,
+)
 from situated.errors import DocumentError
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
 from situated.loaders.markdown import parse_markdown
@@ -30,6 +36,9 @@ SUFFIXES = (".md", ".markdown", ".pdf", ".json")
 class Corpus:
     documents: tuple[LoadedDocument, ...]
     warnings: tuple[str, ...]
+    # every version ever indexed, with when it became known and when it was superseded
+    # (`history.jsonl`; empty = one open record per document, written by the index writer)
+    history: tuple[dict, ...] = ()
 
     @property
     def n_blocks(self) -> int:
@@ -138,10 +147,13 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
 
 
 def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
-                limit: BlockLimit | None = None, max_mb: float | None = None) -> Corpus:
+                limit: BlockLimit | None = None, max_mb: float | None = None,
+                validate: bool = True) -> Corpus:
     """Load and validate everything under `paths`; raise `DocumentError` listing all problems.
     Date-only validity bounds are read in `timezone` (the index's, from settings); sections are
-    split into blocks within `limit`; files over `max_mb` megabytes are refused."""
+    split into blocks within `limit`; files over `max_mb` megabytes are refused. `validate=False`
+    leaves the corpus-wide checks to the caller (an ingest runs them on the merged corpus, with
+    the recorded history that decides which overlaps are corrections)."""
     problems: list[str] = []
     docs: list[LoadedDocument] = []
     files = discover(paths)
@@ -158,18 +170,53 @@ def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
             on_file(f)
     if problems:
         raise DocumentError(problems + _duplicate_ids(docs))
-    return validate_documents(docs)
+    if not validate:
+        return Corpus(documents=tuple(docs), warnings=())
+    return validate_documents(docs, timezone=timezone)
 
 
-def validate_documents(docs: list[LoadedDocument]) -> Corpus:
+def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | None = None,
+                       timezone: str = "UTC") -> Corpus:
     """Checks that need the whole corpus (duplicate ids, overlapping versions); an incremental
-    ingest runs them on the documents already indexed plus the new ones."""
+    ingest runs them on the documents already indexed plus the new ones.
+
+    `recorded` gives when each version became known (epoch seconds; ingest passes what it
+    recorded, else front matter `recorded_at`, else "always"). Two overlapping versions of one
+    family are an error unless one was recorded later: that one *corrects* the other over the
+    overlap (DESIGN "Recorded history"), which every filter applies from the day it was known."""
+    rec = {d.meta.source_id: _recorded(d, recorded, timezone) for d in docs}
     problems = _duplicate_ids(docs)
-    overlap_problems, warnings = _check_families([d.meta for d in docs])
+    bounds = {d.meta.source_id: (d.blocks[0].fields.valid_from_s, d.blocks[0].fields.valid_to_s)
+              for d in docs}  # in the index's timezone, as every filter reads them
+    overlap_problems, warnings, corrections = _check_families([d.meta for d in docs], rec,
+                                                              bounds)
     problems += overlap_problems
     if problems:
         raise DocumentError(problems)
-    return Corpus(documents=tuple(docs), warnings=tuple(warnings))
+    out = [_with_history(d, rec[d.meta.source_id],
+                         tuple(sorted(corrections.get(d.meta.source_id, ())))) for d in docs]
+    return Corpus(documents=tuple(out), warnings=tuple(warnings))
+
+
+def _recorded(d: LoadedDocument, recorded: dict[str, int] | None, timezone: str) -> int:
+    if recorded and d.meta.source_id in recorded:
+        return recorded[d.meta.source_id]
+    if d.meta.recorded_at is not None:
+        return instant(d.meta.recorded_at, timezone)
+    return OPEN_START
+
+
+def _with_history(d: LoadedDocument, recorded_s: int,
+                  corrected: tuple[tuple[int, int, int], ...]) -> LoadedDocument:
+    """The document with its recorded instant and corrections in every block's and piece's
+    filter fields (a copy when they change; the loaded document is not mutated)."""
+    fields = d.blocks[0].fields
+    if fields.recorded_s == recorded_s and fields.corrected == corrected:
+        return d
+    new = fields.model_copy(update={"recorded_s": recorded_s, "corrected": corrected})
+    return d.model_copy(update={
+        "blocks": tuple(b.model_copy(update={"fields": new}) for b in d.blocks),
+        "pieces": tuple(p.model_copy(update={"fields": new}) for p in d.pieces)})
 
 
 def _duplicate_ids(docs: list[LoadedDocument]) -> list[str]:
@@ -187,13 +234,18 @@ def _period(m: DocumentMeta) -> str:
     return f"[{m.valid_from or 'open start'}, {end})"
 
 
-def _check_families(metas: list[DocumentMeta]) -> tuple[list[str], list[str]]:
-    """Versions of one family and product must not overlap; gaps between them are warnings.
+def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
+                    bounds: dict[str, tuple[int, int]],
+                    ) -> tuple[list[str], list[str], dict[str, set[tuple[int, int, int]]]]:
+    """Versions of one family and product must not overlap unless one corrects the other (it
+    was recorded later and applies to every product of the one it corrects); gaps between
+    versions are warnings. Returns (problems, warnings, corrections by corrected source id).
 
     A version without a product applies to every product, so it is compared with all of them.
     """
     problems: list[str] = []
     warnings: list[str] = []
+    corrections: dict[str, set[tuple[int, int, int]]] = defaultdict(set)
     families: dict[str, list[DocumentMeta]] = defaultdict(list)
     for m in metas:
         if m.family:
@@ -218,11 +270,23 @@ def _check_families(metas: list[DocumentMeta]) -> tuple[list[str], list[str]]:
                         continue
                     if start(a) < end(b) and start(b) < end(a):
                         reported.add(pair)
+                        ra, rb = rec[a.source_id], rec[b.source_id]
+                        old, new = (a, b) if ra < rb else (b, a)
+                        covers = not new.product or (
+                            old.product and set(old.product) <= set(new.product))
+                        if ra != rb and covers:
+                            (fa, ta), (fb, tb) = bounds[a.source_id], bounds[b.source_id]
+                            corrections[old.source_id].add(
+                                (max(fa, fb), min(ta, tb), rec[new.source_id]))
+                            continue
+                        why = ("the later-recorded one must apply to every product of the one "
+                               "it corrects" if ra != rb else "end the older one (valid_to / "
+                               "applies_through) before the newer one starts, or, if one "
+                               "corrects the other, give it a later `recorded_at`")
                         problems.append(
                             f"overlapping versions of family {family!r}"
                             f"{f' for product {product!r}' if product else ''}: {a.path} "
-                            f"{_period(a)} and {b.path} {_period(b)}; end the older one "
-                            "(valid_to / applies_through) before the newer one starts"
+                            f"{_period(a)} and {b.path} {_period(b)}; {why}"
                         )
             for a, b in itertools.pairwise(group):
                 if a.valid_to and b.valid_from and end(a) < start(b):
@@ -233,4 +297,7 @@ def _check_families(metas: list[DocumentMeta]) -> tuple[list[str], list[str]]:
                         f": nothing applies from {a.valid_to} to {last} "
                         f"(between {a.path} and {b.path})"
                     )
-    return problems, warnings
+    problems += [f"{sid}: corrected by {len(c)} later versions, more than {MAX_CORRECTIONS}; "
+                 "merge the corrections into one version" for sid, c in corrections.items()
+                 if len(c) > MAX_CORRECTIONS]
+    return problems, warnings, corrections

@@ -11,7 +11,8 @@ Rules:
   year (or a month alone) goes, as written, into partial_dates and the date field stays null.
 - A date takes a role only from the words that govern it: "bought on D", "purchased D",
   "при покупке D" -> purchase_date; "returned on D", "requested D", "заявка от D" ->
-  request_date; "as of D", "по состоянию на D" -> as_of. A topic word elsewhere in the
+  request_date; "as of D", "по состоянию на D" -> as_of; "as known on D", "as we knew it on
+  D", "по данным на D", "как было известно на D" -> known_on. A topic word elsewhere in the
   question ("what was the return period on D") governs nothing. A date with no governing
   word of its own is as_of.
 - Never substitute today's date. Set asks_about_now to true only when the question says

@@ -14,6 +14,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from situated.documents import (
+    MAX_CORRECTIONS,
+    OPEN_END,
     FilterFields,
     ValidFor,
     asset_key,
@@ -39,6 +41,11 @@ class FilterColumns:
         self.role_any = np.fromiter((not f.roles for f in fields), bool, n)
         self.asset_any = np.fromiter((not f.assets for f in fields), bool, n)
         self.source_ids = [f.source_id for f in fields]
+        self.recorded = np.fromiter((f.recorded_s for f in fields), np.int64, n)
+        # corrections: (from, to, known-from) columns, neutral (never applies) when unused
+        self.corr = [tuple(np.fromiter(((f.corrected[j][i] if j < len(f.corrected) else OPEN_END)
+                                        for f in fields), np.int64, n) for i in range(3))
+                     for j in range(MAX_CORRECTIONS)]
         self.products = self._postings(fields, "products")
         self.roles = self._postings(fields, "roles")
         self.assets = self._postings(fields, "assets")
@@ -76,6 +83,12 @@ class Filter(BaseModel):
     timezone: str = Field(default="UTC", description="The index's timezone: a question's day "
                           "means the instant at the end of that day there.")
 
+    @property
+    def known_at(self) -> int | None:
+        """The instant the records are read at ("as known on" a day: its end), None = now."""
+        d = self.situation.known_on
+        return None if d is None else end_of_day(d, self.timezone)
+
     def moment(self, vf: ValidFor) -> int | None:
         """The instant that decides documents valid for `vf` (None: no date, no clause)."""
         d = self.situation.date_for(vf)
@@ -89,6 +102,11 @@ class Filter(BaseModel):
         t = self.moment(f.valid_for)
         if t is not None and not (f.valid_from_s <= t < f.valid_to_s):
             return False
+        k = self.known_at
+        if k is not None and f.recorded_s > k:
+            return False  # not recorded yet on the day the records are read at
+        if t is not None and any(a <= t < b and (k is None or r <= k) for a, b, r in f.corrected):
+            return False  # a correction known by then replaces this version on that day
         if f.roles and not set(f.roles) & set(self.scope.roles):
             return False
         if f.assets and not set(f.assets) & set(self.scope.assets):
@@ -109,13 +127,28 @@ class Filter(BaseModel):
                 continue
             clauses.append({"$or": [
                 {"valid_for": {"$ne": vf.value}},
-                {"$and": [{"valid_from_s": {"$lte": t}}, {"valid_to_s": {"$gt": t}}]},
+                {"$and": [{"valid_from_s": {"$lte": t}}, {"valid_to_s": {"$gt": t}},
+                          *self._uncorrected_where(t)]},
             ]})
+        if self.known_at is not None:
+            clauses.append({"recorded_s": {"$lte": self.known_at}})
         clauses.append(_any("access_any", [role_key(r) for r in sorted(self.scope.roles)]))
         clauses.append(_any("assets_any", [asset_key(a) for a in sorted(self.scope.assets)]))
         if self.sources is not None:
             clauses.append({"source_id": {"$in": sorted(self.sources) or ["\x00none"]}})
         return clauses[0] if len(clauses) == 1 else {"$and": clauses}
+
+    def _uncorrected_where(self, t: int) -> list[dict[str, Any]]:
+        """No correction known by `known_at` covers instant `t` (one clause per slot)."""
+        k = self.known_at
+        out = []
+        for j in range(MAX_CORRECTIONS):
+            outside: list[dict[str, Any]] = [{f"corr{j}_from_s": {"$gt": t}},
+                                             {f"corr{j}_to_s": {"$lte": t}}]
+            if k is not None:
+                outside.append({f"corr{j}_known_s": {"$gt": k}})
+            out.append({"$or": outside})
+        return out
 
     # -- numpy mask (bm25s and the exact leg) ------------------------------------------------
     def mask(self, cols: FilterColumns) -> np.ndarray:
@@ -128,7 +161,14 @@ class Filter(BaseModel):
             if t is None:
                 continue
             in_period = (cols.valid_from <= t) & (t < cols.valid_to)
+            for a, b, r in cols.corr:
+                covered = (a <= t) & (t < b)
+                if self.known_at is not None:
+                    covered &= r <= self.known_at
+                in_period &= ~covered
             m &= (cols.valid_for != cols.vf_code(vf)) | in_period
+        if self.known_at is not None:
+            m &= cols.recorded <= self.known_at
         m &= cols.any_of(cols.role_any, cols.roles, self.scope.roles)
         m &= cols.any_of(cols.asset_any, cols.assets, self.scope.assets)
         if self.sources is not None:
