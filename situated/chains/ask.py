@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from situated.chains import wording as w
 from situated.chains.budget import margin_counter
 from situated.chains.citations import CitationParser
+from situated.chains.compare import ask_year, find_comparison, merge, slice_situation
 from situated.chains.contract import Answer, BudgetOut, Status, situation_out
 from situated.chains.dates import find_dates, strip_dates
 from situated.chains.evidence import flagged_of, hits_of, pack_evidence
@@ -79,8 +80,22 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
         return snap.cache[key]
 
     def run(inp: AskInput | dict[str, Any], config: RunnableConfig) -> Answer:
+        inp = inp if isinstance(inp, AskInput) else AskInput.model_validate(inp)
         with app.pinned() as snap:
-            return core(snap).invoke(inp, config)
+            comparison = find_comparison(inp.question) if routing else None
+            if comparison is None:
+                return core(snap).invoke(inp, config)
+            lang = language_of(inp.question)
+            if comparison.periods is None:  # a period without its year: ask, as for one date
+                return Answer(status=Status.CLARIFY, answer=ask_year(comparison, lang),
+                              missing=["year"], situation=situation_out(
+                                  inp.situation or Situation()),
+                              citations=[], evidence=[], hits=[], budget=None)
+            answers = [core(snap).invoke(inp.model_copy(update={
+                "question": comparison.query,
+                "situation": slice_situation(inp.situation, period)}), config)
+                for period in comparison.periods]
+            return merge(comparison.periods, answers, lang)
 
     return RunnableLambda(run, name="situated_ask")
 

@@ -84,6 +84,17 @@ class BudgetOut(_Strict):
     used: int
 
 
+class SliceOut(_Strict):
+    """One period of a comparison ("March 2026"): the situation it was asked in, how it was
+    answered, and the labels of its evidence and citations in the answer."""
+
+    label: str
+    status: Status
+    situation: SituationOut
+    evidence: list[str]
+    citations: list[str]
+
+
 class Answer(_Strict):
     """One answer. `evidence` is exactly what the model received; `hits` are eligible pieces
     only; `budget` is null on routes that never reach the budget (clarify, no evidence)."""
@@ -99,6 +110,10 @@ class Answer(_Strict):
     hits: list[Hit]
     budget: BudgetOut | None
     flagged: list[Flagged] = Field(default_factory=list)
+    slices: list[SliceOut] = Field(
+        default_factory=list, description="For a comparison of two periods: one slice per "
+        "period, each answered from the version in force then (one prompt each; `budget.used` "
+        "is the larger of the two).")
 
 
 def situation_out(s: Situation) -> SituationOut:
