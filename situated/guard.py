@@ -7,8 +7,9 @@ that are logged without the caller's text.
   else is a 400/413 that says what is wrong and how to fix it, before a handler parses it
   (LangServe's own parsing answered 500 for all of these).
 * `ErrorShield`: an unexpected error becomes a 500 with a reference; the log line names the
-  route, the error type, the body's length and SHA-256 and the reference, never the error's
-  message or the body (a validation error's message quotes the question).
+  route, the error type, the body's length and SHA-256, the reference and where it failed (file,
+  line and function of each frame), never the error's message or the body (a validation
+  error's message quotes the question).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import hashlib
 import json
 import logging
 import re
+import traceback
 import uuid
 from typing import Any
 
@@ -188,9 +190,12 @@ class ErrorShield:
         except Exception as exc:  # noqa: BLE001 - every error must be logged redacted
             ref = uuid.uuid4().hex[:12]
             state = scope.get("state") or {}
-            log.error("request %s %s failed: %s (ref %s, body %s bytes, sha256 %s)",
+            # where it failed (file, line, function of every frame), never what it said
+            frames = " < ".join(f"{f.filename.rsplit('/', 1)[-1]}:{f.lineno}:{f.name}"
+                                for f in reversed(traceback.extract_tb(exc.__traceback__)))
+            log.error("request %s %s failed: %s (ref %s, body %s bytes, sha256 %s) at %s",
                       scope.get("method"), scope.get("path"), type(exc).__name__, ref,
-                      state.get("body_bytes", "?"), state.get("body_sha256", "-"))
+                      state.get("body_bytes", "?"), state.get("body_sha256", "-"), frames)
             if not started:
                 await JSONResponse(status_code=500, content={
                     "detail": f"internal error (reference {ref}); the server log has the "
