@@ -51,3 +51,21 @@ def test_cache_is_keyed_by_model_id(tmp_path, embeddings):
     b.model_id = "another-model"
     cache.encode(b, ["hello"])
     assert b.texts == 1
+
+
+def test_the_model_can_be_used_from_many_threads_at_once(embeddings):
+    """A server encodes queries and answer sentences in a thread pool; the tokenizer underneath
+    is not thread-safe (a /ask/batch under CPU load failed with ValueError in
+    `convert_to_tensors`, 1 run in 3, before encodes were serialised). This does not reproduce
+    that race on demand; it checks that concurrent use stays correct."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = [f"question number {i} about pump P-{i % 5} and its valve V-{i}" for i in range(96)]
+
+    def work(i: int) -> tuple[int, int]:
+        vec = embeddings.encode_few([texts[i], texts[-i - 1]])
+        return vec.shape[0], embeddings.count_tokens(texts[i])
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(work, range(len(texts))))
+    assert all(n == 2 and tokens > 5 for n, tokens in results)

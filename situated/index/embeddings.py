@@ -60,14 +60,19 @@ class MiniLMEmbeddings(Embeddings):
         self.tokenizer = self._model.tokenizer
         self._recent: dict[str, np.ndarray] = {}
         self._recent_lock = threading.Lock()
+        # the Rust tokenizer is not safe to call from two threads at once (a server runs
+        # requests in a thread pool: two concurrent encodes failed in `convert_to_tensors`
+        # with ValueError under load); the model and the tokenizer are used one call at a time
+        self._model_lock = threading.Lock()
 
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        return self._model.encode(
-            texts, batch_size=self.batch_size, normalize_embeddings=True,
-            convert_to_numpy=True, show_progress_bar=show_progress,
-        ).astype(np.float32)
+        with self._model_lock:
+            return self._model.encode(
+                texts, batch_size=self.batch_size, normalize_embeddings=True,
+                convert_to_numpy=True, show_progress_bar=show_progress,
+            ).astype(np.float32)
 
     def encode_query(self, text: str) -> np.ndarray:
         """One query's vector. The last few are kept: one question is searched up to three
@@ -102,4 +107,5 @@ class MiniLMEmbeddings(Embeddings):
 
     def count_tokens(self, text: str) -> int:
         """Word pieces as the model's own tokenizer counts them (no special tokens)."""
-        return len(self.tokenizer.encode(text, add_special_tokens=False))
+        with self._model_lock:
+            return len(self.tokenizer.encode(text, add_special_tokens=False))
