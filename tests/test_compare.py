@@ -67,3 +67,47 @@ def test_a_comparison_without_a_product_asks_which(ask):
 ])
 def test_questions_that_are_not_comparisons(question):
     assert find_comparison(question) is None
+
+
+def test_history_questions_work_from_the_cli():
+    import json
+
+    from typer.testing import CliRunner
+
+    from situated.cli import app
+
+    r = CliRunner().invoke(app, ["ask", "How did the return period of Старт change between "
+                                 "March and May 2026?", "--json"])
+    assert r.exit_code == 0, r.output
+    body = json.loads(r.output)
+    assert [s["label"] for s in body["slices"]] == ["March 2026", "May 2026"]
+    r = CliRunner().invoke(app, ["ask", "What did service ticket 4711 report about pump P-2, as "
+                                 "known on 1 May 2026?", "--role", "technician", "--asset",
+                                 "P-2", "--json"])
+    body = json.loads(r.output)
+    assert body["situation"]["known_on"] == "2026-05-01"
+    assert "TCK-4711" not in {e["source_id"] for e in body["evidence"]}
+
+
+def test_history_questions_work_from_the_server(sample_app):
+    import httpx
+    from conftest import running_server
+
+    from situated.auth import KeyStore, Principal, hash_key
+    from situated.server import create_app
+
+    keys = KeyStore([Principal(name="t", key_sha256=hash_key("k"), roles=("technician",),
+                               assets=("P-2",))])
+    with running_server(create_app(sample_app, keys)) as base:
+        def invoke(body):
+            r = httpx.post(f"{base}/ask/invoke", json={"input": body}, timeout=120,
+                           headers={"Authorization": "Bearer k"})
+            assert r.status_code == 200, r.text
+            return r.json()["output"]
+        out = invoke({"question": "Сравни срок возврата по тарифу Старт в марте и в мае 2026"})
+        assert [s["label"] for s in out["slices"]] == ["март 2026", "май 2026"]
+        question = "What did service ticket 4711 report about pump P-2?"
+        known = invoke({"question": question, "situation": {"known_on": "2026-05-01"}})
+        later = invoke({"question": question, "situation": {"known_on": "2026-05-10"}})
+        assert "TCK-4711" not in {e["source_id"] for e in known["evidence"]}
+        assert "TCK-4711" in {e["source_id"] for e in later["evidence"]}
