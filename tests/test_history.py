@@ -114,7 +114,7 @@ def test_every_backend_agrees_on_corrections_and_known_on(history):
 
 
 def test_records_are_kept_across_ingests_and_closed_not_deleted(history, embeddings):
-    app, docs, root, settings = history
+    _, docs, root, settings = history
     lines = [json.loads(x) for x in (current_generation(root) / "history.jsonl").read_text(
         "utf-8").splitlines()]
     assert {(h["source_id"], h["recorded_s"]) for h in lines if h["source_id"][0] == "W"} == {

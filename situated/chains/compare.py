@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass
 
 from situated.chains import wording as w
-from situated.chains.contract import Answer, SliceOut, Status, situation_out
-from situated.chains.dates import DateRole, _month, find_dates, strip_dates
+from situated.chains.contract import Answer, SliceOut, Status
+from situated.chains.dates import DateRole, find_dates, month_number, strip_dates
 from situated.situation import Situation
 
 _COMPARE = re.compile(
@@ -78,7 +78,7 @@ def find_comparison(question: str) -> Comparison | None:
             periods.append(Period(w.day_text(m.value, lang), m.value, role))
             continue
         month = next((n for tok in re.findall(r"[^\W\d_]+\.?", m.text)
-                      if (n := _month(tok)) is not None), None)
+                      if (n := month_number(tok)) is not None), None)
         own = _YEAR.findall(m.text)
         if month is None or re.search(r"\b\d{1,2}\b(?!\d)", _YEAR.sub("", m.text)):
             return Comparison(None, question, missing_year=_bare(m.text))  # a day without its year
@@ -145,12 +145,4 @@ def merge(periods: tuple[Period, Period], answers: list[Answer], lang: w.Lang) -
                   flagged=flagged, slices=slices)
 
 
-__all__ = [
-    "Comparison",
-    "Period",
-    "ask_year",
-    "find_comparison",
-    "merge",
-    "situation_out",
-    "slice_situation",
-]
+__all__ = ["Comparison", "Period", "ask_year", "find_comparison", "merge", "slice_situation"]

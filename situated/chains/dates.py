@@ -131,7 +131,8 @@ class DateMention:
         return self.start + len(self.text)
 
 
-def _month(token: str) -> int | None:
+def month_number(token: str) -> int | None:
+    """The month an English or Russian month word names (any case ending), else None."""
     t = token.lower().rstrip(".")
     if t in EN_MONTHS:
         return EN_MONTHS[t]
@@ -164,12 +165,12 @@ def find_dates(text: str) -> list[DateMention]:
                 value, partial, invalid = _make(int(m[3]), int(m[2]), int(m[1]))
             elif kind == "d_month_y":
                 value, partial, invalid = _make(
-                    int(m[3]) if m[3] else None, _month(m[2]), int(m[1]))
+                    int(m[3]) if m[3] else None, month_number(m[2]), int(m[1]))
             elif kind == "month_d_y":
                 value, partial, invalid = _make(
-                    int(m[3]) if m[3] else None, _month(m[1]), int(m[2]))
+                    int(m[3]) if m[3] else None, month_number(m[1]), int(m[2]))
             else:
-                if _month(m[1]) is None or (m[1].lower() in ("may", "mar", "jun", "dec")
+                if month_number(m[1]) is None or (m[1].lower() in ("may", "mar", "jun", "dec")
                                             and not m[0].lower().startswith("in ")
                                             and not m[2]):
                     continue  # "may" the verb; bare short month names are too ambiguous
