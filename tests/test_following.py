@@ -154,3 +154,13 @@ def _deleted_files_open(under) -> list[str]:
         if target.endswith("(deleted)") and str(under) in target:
             out.append(target)
     return out
+
+
+def test_a_read_only_index_directory_still_opens_without_a_lease(tmp_path, monkeypatch):
+    root = tmp_path / "ro"
+    root.mkdir()
+
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(type(root), "mkdir", refuse)
+    assert Lease.take(root, "000001-x") is None

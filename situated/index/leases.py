@@ -9,10 +9,13 @@ the last request on a generation it has swapped away from finishes (`app.Generat
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
+
+log = logging.getLogger("situated.index")
 
 
 def _alive(pid: int) -> bool:
@@ -30,11 +33,18 @@ class Lease:
     path: Path
 
     @classmethod
-    def take(cls, root: Path, generation: str) -> Lease:
+    def take(cls, root: Path, generation: str) -> Lease | None:
+        """A lease on `generation`, or None when the index directory is read-only (a reader
+        that cannot write cannot be pruned under either: no writer can write there)."""
         folder = Path(root) / "leases" / generation
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        path.touch()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{os.getpid()}-{uuid.uuid4().hex[:8]}"
+            path.touch()
+        except OSError as exc:
+            log.warning("no reader lease on %s (%s); a pruning ingest elsewhere could remove "
+                        "it while it is open", generation, exc.strerror or type(exc).__name__)
+            return None
         return cls(path)
 
     def release(self) -> None:
