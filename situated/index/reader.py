@@ -121,13 +121,16 @@ class Index:
                 members.setdefault(meta.family, []).append(meta.source_id)
         self.family_of = {sid: fam for fam, sids in members.items() if len(sids) > 1
                           for sid in sids}
-        self.bm25 = bm25s.BM25.load(str(self.generation / "bm25"))
+        # memory-mapped: the score matrices stay on disk, pages come in as queries touch them
+        self.bm25 = bm25s.BM25.load(str(self.generation / "bm25"), mmap=True,
+                                    show_progress=False)
         # block field (generations before it have none: the BM25 leg then scores pieces only)
         block_pos = {bid: i for i, bid in enumerate(self.blocks)}
         self.piece_block = np.fromiter((block_pos[p.block_id] for p in self.pieces),
                                        dtype=np.int64, count=len(self.pieces))
         field_dir = self.generation / "bm25-blocks"
-        self.bm25_blocks = bm25s.BM25.load(str(field_dir)) if field_dir.is_dir() else None
+        self.bm25_blocks = bm25s.BM25.load(str(field_dir), mmap=True, show_progress=False) \
+            if field_dir.is_dir() else None
         client = self.client = chroma_client(self.generation / "chroma",
                                               self.manifest.chroma_url)
         try:
@@ -142,7 +145,9 @@ class Index:
         return [self.blocks[b] for b in self._by_source.get(source_id, ())]
 
     def close(self) -> None:
-        """Release the Chroma client (its files and connections); the index is unusable after."""
+        """Release the Chroma client (its files and connections) and the memory-mapped bm25s
+        matrices; the index is unusable after."""
+        self.bm25 = self.bm25_blocks = None  # the maps close with their last reference
         close = getattr(self.client, "close", None)
         if close is not None:
             with contextlib.suppress(Exception):  # closing twice, or a server already gone
