@@ -387,3 +387,14 @@ def test_a_long_pdf_page_is_split_at_its_clauses(tmp_path):
             if f"Step {n} of the seal" in b.text:
                 assert "next step." in b.text.split(f"Step {n} of the seal")[1]
                 assert f"(b) sub-step b of step {n}." in b.text
+
+
+def test_a_table_row_larger_than_the_limit_continues_over_rows_that_fit(tmp_path):
+    huge = " ".join(f"Sentence {i} explains what the sensor reports." for i in range(60))
+    body = f"## 2 Codes\n\n| Code | Meaning |\n|---|---|\n| E-9 | {huge} |\n| E-10 | Short. |\n"
+    limit = BlockLimit(tokens=300)
+    tables = [b for b in load(tmp_path, body, limit=limit).blocks if b.kind.value == "table"]
+    assert len(tables) > 1 and all(len(b.text) // 2 + 1 <= 300 for b in tables)
+    rows = [r for b in tables for r in b.rows]
+    assert all(r[0] == "E-9" for r in rows[:-1]) and rows[-1] == ("E-10", "Short.")
+    assert " ".join(r[1] for r in rows[:-1]) == huge  # the meaning is continued, not cut off

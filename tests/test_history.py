@@ -152,3 +152,13 @@ def test_a_correction_must_cover_the_products_it_corrects(tmp_path):
                                 recorded_at="2026-03-01T12:00:00"))
     with pytest.raises(DocumentError, match="must apply to every product"):
         load_corpus([tmp_path])
+
+
+def test_more_corrections_than_allowed_are_an_error_naming_the_version(tmp_path):
+    write(tmp_path / "a.md", md("A", family="f", valid_from="2025-01-01"))
+    for n in range(4):  # four later-recorded versions each correcting part of A's period
+        write(tmp_path / f"c{n}.md", md(f"C{n}", family="f", valid_from=f"202{6 + n}-01-01",
+                                        valid_to=f"202{6 + n}-06-01",
+                                        recorded_at=f"2026-0{n + 2}-01T12:00:00"))
+    with pytest.raises(DocumentError, match="A: corrected by 4 later versions, more than 3"):
+        load_corpus([tmp_path])

@@ -21,7 +21,7 @@ from situated.errors import IndexError_, SituatedError
 from situated.index.cache import EmbeddingCache
 from situated.index.publisher import clean_leftovers, writer_lock
 from situated.index.reader import generation_documents
-from situated.index.store import Manifest, current_generation
+from situated.index.store import Manifest, current_generation, history_record
 from situated.index.writer import Progress, build_index
 from situated.loaders.corpus import load_corpus, validate_documents
 from situated.loaders.sizing import BlockLimit
@@ -61,9 +61,7 @@ def read_history(gen: Path, previous: list[LoadedDocument]) -> list[dict]:
     path = gen / "history.jsonl"
     if path.exists():
         return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line]
-    return [{"source_id": d.meta.source_id, "content_hash": d.content_hash,
-             "recorded_s": d.blocks[0].fields.recorded_s, "superseded_s": None}
-            for d in previous]
+    return [history_record(d) for d in previous]
 
 
 def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune: bool = False,
@@ -117,16 +115,13 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
             d.meta.source_id for d in kept_old)]}
         recorded |= {sid: now_s for sid in [*report.added, *report.changed]
                      if incoming[sid].meta.recorded_at is None}
-        merged = validate_documents([*kept_old, *incoming.values()], recorded,
-                                    settings.timezone)
+        merged = validate_documents([*kept_old, *incoming.values()], recorded)
         for h in history:  # a changed or removed version's record is closed, not deleted
             if h["superseded_s"] is None and h["source_id"] in {*report.changed,
                                                                 *report.removed}:
                 h["superseded_s"] = now_s
-        fields = {d.meta.source_id: d.blocks[0].fields for d in merged.documents}
-        history += [{"source_id": sid, "content_hash": incoming[sid].content_hash,
-                     "recorded_s": fields[sid].recorded_s, "superseded_s": None}
-                    for sid in [*report.added, *report.changed]]
+        fresh = {*report.added, *report.changed}
+        history += [history_record(d) for d in merged.documents if d.meta.source_id in fresh]
         merged = replace(merged, history=tuple(history))
         if previous and not (report.added or report.changed or report.removed or retimed):
             return report  # nothing to do: the published generation already is this corpus

@@ -19,11 +19,15 @@ Jobs live apart: `writer` builds a generation, `publisher` switches `current` an
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict
 
 from situated.errors import IndexError_
+
+if TYPE_CHECKING:
+    from situated.documents import LoadedDocument
 
 SCHEMA_VERSION = 3  # 2: validity bounds as epoch seconds, the timezone; 3: recorded history
 COLLECTION = "pieces"
@@ -87,6 +91,12 @@ def release_chroma(path: Path) -> None:
     SharedSystemClient._identifier_to_refcount.pop(str(path), None)
     if system is not None:
         system.stop()
+
+
+def history_record(doc: LoadedDocument) -> dict:
+    """One open line of a generation's `history.jsonl`: this version, when it became known."""
+    return {"source_id": doc.meta.source_id, "content_hash": doc.content_hash,
+            "recorded_s": doc.blocks[0].fields.recorded_s, "superseded_s": None}
 
 
 def current_generation(root: Path) -> Path:

@@ -35,6 +35,7 @@ from situated.index.store import (
     chroma_client,
     collection_name,
     current_generation,
+    history_record,
     release_chroma,
     sample_docs_dir,
 )
@@ -122,10 +123,7 @@ def _write_generation(
         fh.writelines(b.model_dump_json() + "\n" for b in blocks)
     with open(out / "pieces.jsonl", "w", encoding="utf-8") as fh:
         fh.writelines(p.model_dump_json() + "\n" for p in pieces)
-    history = corpus.history or tuple(
-        {"source_id": d.meta.source_id, "content_hash": d.content_hash,
-         "recorded_s": d.blocks[0].fields.recorded_s, "superseded_s": None}
-        for d in corpus.documents)
+    history = corpus.history or tuple(history_record(d) for d in corpus.documents)
     with open(out / "history.jsonl", "w", encoding="utf-8") as fh:
         fh.writelines(json.dumps(h, ensure_ascii=False) + "\n" for h in history)
     with open(out / "documents.jsonl", "w", encoding="utf-8") as fh:

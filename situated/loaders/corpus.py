@@ -16,7 +16,6 @@ from pathlib import Path
 
 from situated.documents import (
     MAX_CORRECTIONS,
-    OPEN_START,
     DocumentMeta,
     LoadedDocument,
     instant,
@@ -172,11 +171,11 @@ def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
         raise DocumentError(problems + _duplicate_ids(docs))
     if not validate:
         return Corpus(documents=tuple(docs), warnings=())
-    return validate_documents(docs, timezone=timezone)
+    return validate_documents(docs)
 
 
 def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | None = None,
-                       timezone: str = "UTC") -> Corpus:
+                       ) -> Corpus:
     """Checks that need the whole corpus (duplicate ids, overlapping versions); an incremental
     ingest runs them on the documents already indexed plus the new ones.
 
@@ -184,7 +183,9 @@ def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | No
     recorded, else front matter `recorded_at`, else "always"). Two overlapping versions of one
     family are an error unless one was recorded later: that one *corrects* the other over the
     overlap (DESIGN "Recorded history"), which every filter applies from the day it was known."""
-    rec = {d.meta.source_id: _recorded(d, recorded, timezone) for d in docs}
+    # a version's own fields already hold its front matter `recorded_at` (else "always")
+    rec = {d.meta.source_id: (recorded or {}).get(d.meta.source_id, d.blocks[0].fields.recorded_s)
+           for d in docs}
     problems = _duplicate_ids(docs)
     bounds = {d.meta.source_id: (d.blocks[0].fields.valid_from_s, d.blocks[0].fields.valid_to_s)
               for d in docs}  # in the index's timezone, as every filter reads them
@@ -196,14 +197,6 @@ def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | No
     out = [_with_history(d, rec[d.meta.source_id],
                          tuple(sorted(corrections.get(d.meta.source_id, ())))) for d in docs]
     return Corpus(documents=tuple(out), warnings=tuple(warnings))
-
-
-def _recorded(d: LoadedDocument, recorded: dict[str, int] | None, timezone: str) -> int:
-    if recorded and d.meta.source_id in recorded:
-        return recorded[d.meta.source_id]
-    if d.meta.recorded_at is not None:
-        return instant(d.meta.recorded_at, timezone)
-    return OPEN_START
 
 
 def _with_history(d: LoadedDocument, recorded_s: int,
