@@ -1,17 +1,26 @@
-"""Index lifecycle at scale: ingest time, size on disk, peak memory, filtered query p50/p95,
-embedding overhead and re-ingest of an unchanged corpus.
+"""Index lifecycle at scale: ingest time, size on disk, opening time, memory of the opened index,
+filtered query p50/p95, embedding overhead and re-ingest of an unchanged corpus.
 
     python benchmarks/scale.py [--sizes 10000 100000 1000000] [--queries 200] [--out benchmarks/results]
+    python benchmarks/scale.py --precomputed --sizes 100000 1000000   # no real-embedding size
 
-* The smallest size runs the real pipeline end to end: synthetic Markdown files on disk,
-  `situated.index.ingest.ingest` with an empty embedding cache and the real MiniLM. Beside it,
-  in the same run, the pure embedding time of the same texts — the ingest overhead is
-  (ingest − embedding) / embedding (target ≤ 10%). Then the unchanged corpus is ingested again
-  (target ≤ 2% of the first ingest).
+* The smallest size runs the real pipeline end to end (unless `--precomputed`): synthetic
+  Markdown files on disk, `situated.index.ingest.ingest` with an empty embedding cache and the
+  real MiniLM. Beside it, in the same run, the pure embedding time of the same texts — the
+  ingest overhead is (ingest − embedding) / embedding (target ≤ 10%). Then the unchanged corpus
+  is ingested again (target ≤ 2% of the first ingest).
 * Larger sizes build from in-memory documents with precomputed vectors (see latency.py's
   `PoolVectors`: encoding 1M pieces would take hours here), so their ingest time is everything
   but embedding.
-Each size runs in its own process so its peak RSS is its own. Prints a table, writes JSON.
+* Opening and querying run in a fresh process of their own, after the build, so the memory
+  figures are the opened index's, not the build's: RSS with the model loaded (`base`), after
+  opening the index (`open`: what the index itself holds), and after the queries (`query`:
+  adds Chroma's HNSW, which the embedded Chroma loads on the first query; reported apart).
+* Every row is printed beside the previous design's row of the same size
+  (`results/scale_before_columnar.json`: the JSON-lines reader, measured in one process with
+  the build) and the ratio.
+`--keep DIR` keeps the built indexes (`DIR/N`) and reuses them on the next run.
+Prints a table, writes JSON.
 """
 
 from __future__ import annotations
@@ -62,7 +71,16 @@ def query_latency(index, settings, n_queries: int, rnd) -> tuple[float, float, f
     return statistics.median(times) * 1e3, times[int(0.95 * (len(times) - 1))] * 1e3, admitted
 
 
-def one_size(n: int, n_queries: int, real: bool) -> dict:
+def rss_mb() -> float:
+    """Current resident set size (VmRSS), MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def build(n: int, work: Path, real: bool) -> dict:
+    """Build the index of `n` pieces under `work/index`; the build's own figures."""
     from latency import PoolVectors, pool, synthetic_corpus
 
     from situated.index.cache import EmbeddingCache
@@ -73,7 +91,6 @@ def one_size(n: int, n_queries: int, real: bool) -> dict:
     from situated.settings import Settings
 
     rnd = random.Random(7)
-    work = Path(tempfile.mkdtemp(prefix=f"scale-{n}-"))
     root = work / "index"
     settings = Settings(index_dir=root, cache_dir=work / "cache", chroma_write_batch=5000)
     emb = MiniLMEmbeddings()
@@ -97,6 +114,7 @@ def one_size(n: int, n_queries: int, real: bool) -> dict:
         row["ingest_s"] = time.perf_counter() - t
         index = Index(root, emb)
         texts = [p.search_text for p in index.pieces]
+        index.close()
         t = time.perf_counter()
         emb.encode(texts)
         row["pure_embedding_s"] = time.perf_counter() - t
@@ -115,16 +133,63 @@ def one_size(n: int, n_queries: int, real: bool) -> dict:
         build_index(corpus, root, PoolVectors(sentences, vecs, emb.model_id), settings,
                     cache=cache)
         row["ingest_s"] = time.perf_counter() - t
-        index = Index(root, emb)
-    t = time.perf_counter()
-    Index(root, emb)
-    row["open_s"] = time.perf_counter() - t
     row["index_mb"] = dir_mb(root / "current" / "")
-    row["p50_ms"], row["p95_ms"], row["admitted_share"] = query_latency(
-        index, settings, n_queries, rnd)
-    row["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    shutil.rmtree(work, ignore_errors=True)
     return row
+
+
+def measure(work: Path, n_queries: int) -> dict:
+    """Open the index under `work` in this (fresh) process and query it."""
+    from situated.index.embeddings import MiniLMEmbeddings
+    from situated.index.reader import Index
+    from situated.settings import Settings
+
+    settings = Settings(index_dir=work / "index", cache_dir=work / "cache")
+    emb = MiniLMEmbeddings()
+    emb.encode_query("warm the model up")  # the model's memory is the baseline, not the index's
+    row: dict = {"rss_base_mb": rss_mb()}
+    t = time.perf_counter()
+    index = Index(work / "index", emb)
+    row["open_s"] = time.perf_counter() - t
+    row["rss_open_mb"] = rss_mb()
+    row["index_rss_mb"] = row["rss_open_mb"] - row["rss_base_mb"]
+    t = time.perf_counter()
+    Index(work / "index", emb).close()
+    row["reopen_s"] = time.perf_counter() - t
+    row["p50_ms"], row["p95_ms"], row["admitted_share"] = query_latency(
+        index, settings, n_queries, random.Random(11))
+    row["rss_query_mb"] = rss_mb()
+    row["chroma_hnsw_rss_mb"] = row["rss_query_mb"] - row["rss_open_mb"]
+    row["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return row
+
+
+def one_size(n: int, n_queries: int, real: bool, keep: Path | None) -> dict:
+    """Build (or reuse a kept build), then measure in a fresh process."""
+    work = (keep / str(n)) if keep else Path(tempfile.mkdtemp(prefix=f"scale-{n}-"))
+    built = work / "build.json"
+    try:
+        if built.exists():
+            row = json.loads(built.read_text())
+        else:
+            work.mkdir(parents=True, exist_ok=True)
+            row = build(n, work, real)
+            built.write_text(json.dumps(row))
+        done = subprocess.run([sys.executable, __file__, "--measure", str(work), "--queries",
+                               str(n_queries)], capture_output=True, text=True, check=True)
+        row.update(json.loads(done.stdout.strip().splitlines()[-1]))
+        return row
+    finally:
+        if keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+PREVIOUS = HERE / "results" / "scale_before_columnar.json"
+
+
+def previous_rows() -> dict[int, dict]:
+    if not PREVIOUS.exists():
+        return {}
+    return {r["pieces"]: r for r in json.loads(PREVIOUS.read_text())["results"]}
 
 
 def main() -> None:
@@ -132,11 +197,18 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--queries", type=int, default=200)
     ap.add_argument("--out", type=Path, default=HERE / "results")
+    ap.add_argument("--precomputed", action="store_true",
+                    help="every size with precomputed vectors (no real-embedding run)")
+    ap.add_argument("--keep", type=Path, help="keep built indexes under DIR and reuse them")
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--real", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.queries)), flush=True)
+        return
     if args.one:
-        print(json.dumps(one_size(args.one, args.queries, args.real)), flush=True)
+        print(json.dumps(one_size(args.one, args.queries, args.real, args.keep)), flush=True)
         return
     from rich.console import Console
     from rich.table import Table
@@ -145,24 +217,39 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     for i, n in enumerate(sorted(args.sizes)):
         cmd = [sys.executable, __file__, "--one", str(n), "--queries", str(args.queries)]
-        if i == 0:
+        if i == 0 and not args.precomputed:
             cmd.append("--real")
+        if args.keep:
+            cmd += ["--keep", str(args.keep)]
         done = subprocess.run(cmd, capture_output=True, text=True, check=True)
         rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
         print(json.dumps(rows[-1]), flush=True)
         write_result(args.out / "scale.json", rows)
-    t = Table(title="situated index at scale (filtered hybrid queries)")
+    before = previous_rows()
+
+    def vs(r: dict, key: str, fmt: str) -> str:
+        old = before.get(r["pieces"], {}).get(key)
+        now = format(r[key], fmt)
+        return f"{now} (was {format(old, fmt)}, {r[key] / old:.2f}×)" if old else now
+
+    t = Table(title="situated index at scale (filtered hybrid queries); previous design in "
+              "brackets, ratio new/old")
     for c in ("pieces", "ingest s", "embedding s", "overhead", "re-ingest", "index MB",
-              "peak RSS MB", "open s", "p50 / p95 ms", "admitted"):
+              "open s", "index RSS MB", "peak RSS MB", "Chroma HNSW MB", "p50 ms", "p95 ms",
+              "admitted"):
         t.add_column(c, justify="right")
     for r in rows:
         t.add_row(f"{r['pieces']:,}", f"{r['ingest_s']:.1f}",
                   f"{r['pure_embedding_s']:.1f}" if r["real_embedding"] else "precomputed",
                   f"{r['ingest_overhead']:.1%}" if r["real_embedding"] else "–",
                   f"{r['reingest_fraction']:.2%}" if r["real_embedding"] else "–",
-                  f"{r['index_mb']:.0f}", f"{r['peak_rss_mb']:.0f}", f"{r['open_s']:.1f}",
-                  f"{r['p50_ms']:.1f} / {r['p95_ms']:.1f}", f"{r['admitted_share']:.1%}")
+                  f"{r['index_mb']:.0f}", vs(r, "open_s", ".2f"), f"{r['index_rss_mb']:.0f}",
+                  vs(r, "peak_rss_mb", ".0f"), f"{r['chroma_hnsw_rss_mb']:.0f}",
+                  vs(r, "p50_ms", ".1f"), vs(r, "p95_ms", ".1f"),
+                  f"{r['admitted_share']:.1%}")
     Console().print(t)
+    print("peak RSS: the measuring process (model + index + Chroma after the queries); the "
+          "previous design's peak included its build. index RSS: growth on opening.")
 
 
 if __name__ == "__main__":

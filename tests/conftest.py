@@ -7,7 +7,7 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 # the embedding cache and the sample index go to a throw-away dir, never the user's cache
-import tempfile  # noqa: E402
+import tempfile
 
 os.environ["SITUATED_CACHE_DIR"] = tempfile.mkdtemp(prefix="situated-test-cache-")
 
@@ -22,7 +22,6 @@ from situated.index.store import sample_docs_dir
 from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
-
 
 
 @pytest.fixture(scope="session")
@@ -73,7 +72,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-class running_server:  # noqa: N801 - used as a context manager
+class running_server:
     """A real uvicorn serving `api` on a free 127.0.0.1 port; yields the base URL."""
 
     def __init__(self, api, **config):
@@ -103,3 +102,36 @@ class running_server:  # noqa: N801 - used as a context manager
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def chroma_url(tmp_path_factory):
+    """A real `chroma run` on loopback (its own empty data folder), stopped after the module."""
+    import shutil
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
+    port = free_port()
+    data = tmp_path_factory.mktemp("chroma-server")
+    proc = subprocess.Popen([exe, "run", "--path", str(data), "--host", "127.0.0.1",
+                             "--port", str(port)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env={"ANONYMIZED_TELEMETRY": "False",
+                                                            "PATH": "/usr/bin:/bin"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if httpx.get(f"{url}/api/v2/heartbeat", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("chroma run did not start")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from situated.app import App
@@ -21,34 +16,7 @@ from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
 
-from conftest import free_port
-
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def chroma_url(tmp_path_factory):
-    exe = shutil.which("chroma") or str(Path(sys.executable).with_name("chroma"))
-    port = free_port()
-    data = tmp_path_factory.mktemp("chroma-server")
-    proc = subprocess.Popen([exe, "run", "--path", str(data), "--host", "127.0.0.1",
-                             "--port", str(port)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env={"ANONYMIZED_TELEMETRY": "False",
-                                                            "PATH": "/usr/bin:/bin"})
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                if httpx.get(f"{url}/api/v2/heartbeat", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("chroma run did not start")
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
 
 
 def test_ingest_and_ask_through_a_chroma_server(chroma_url, tmp_path, embeddings):

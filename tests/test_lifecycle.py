@@ -63,7 +63,7 @@ def test_changed_document_replaces_its_pieces_in_every_store(docs, tmp_path, emb
     assert not any("12 months" in t for t in texts["documents"])
     assert index.collection.count() == len(index.pieces)
     assert "18 months" in index.blocks["WARR-S2-2"].text
-    assert "Z77" in index.code_postings  # exact leg
+    assert index.code_positions("Z77") is not None  # exact leg
     assert "WARR-S2" in search_sources(index, "S-2 warranty 18 months")  # bm25 + vector
     assert "WARR-S2" in search_sources(index, "Z-77")
 
@@ -79,7 +79,7 @@ def test_prune_removes_documents_that_left_the_source(docs, tmp_path, embeddings
     index = Index(root, embeddings)
     assert not [b for b in index.blocks if b.startswith("ERR-CAT")]
     assert index.collection.get(where={"source_id": "ERR-CAT"})["ids"] == []
-    assert "E417" not in index.code_postings
+    assert index.code_positions("E417") is None
     assert "ERR-CAT" not in search_sources(index, "What does error E-417 mean?")
 
 

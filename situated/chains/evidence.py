@@ -12,8 +12,9 @@ from situated.settings import BudgetPolicy
 
 def hits_of(index: Index, result: SearchResult) -> list[Hit]:
     out = []
+    pieces = index.pieces.many([h.pos for h in result.hits])
     for h in result.hits:
-        p = index.pieces[h.pos]
+        p = pieces[h.pos]
         if not result.filter.admits(p.fields):  # re-check before anything is shown
             continue
         out.append(Hit(piece_id=p.piece_id, block_id=p.block_id, source_id=p.source_id,

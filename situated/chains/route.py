@@ -23,8 +23,8 @@ routes the model is never called.
 from __future__ import annotations
 
 import datetime as dt
-from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from situated.chains import wording as w
 from situated.chains.products import ProductMatcher
@@ -54,17 +54,15 @@ class Decision:
 
 class Versions:
     """The index's documents grouped into version families (a document without `family` is a
-    family of its own). Built once per index."""
+    family of its own). Built once per index; a family's members are read from the index's row
+    store when a request first needs them (an index of a million pieces is not loaded whole)."""
 
     def __init__(self, index: Index):
         self.index = index
-        self.families: dict[str, list[DocumentMeta]] = defaultdict(list)
-        for meta in index.documents.values():
-            self.families[self.family_of(meta)].append(meta)
-        # filter fields per document, computed once (routing checks them on every request)
-        self.fields = {sid: m.filter_fields(index.timezone)
-                       for sid, m in index.documents.items()}
-        self._names = ProductMatcher({m.family for m in index.documents.values() if m.family})
+        self.families = _Families(index)
+        self.fields_of = lru_cache(maxsize=65536)(
+            lambda sid: index.documents[sid].filter_fields(index.timezone))  # sid -> fields
+        self._names = ProductMatcher(index.store.family_names())
 
     def named(self, question: str) -> set[str]:
         """Family keys whose name the question says ("… Privacy Policy say …")."""
@@ -105,7 +103,28 @@ class Versions:
     def admitted(self, meta: DocumentMeta, flt: Filter) -> list[DocumentMeta]:
         """Members of `meta`'s family the caller may read under `flt` (never name others)."""
         return [m for m in self.families[self.family_of(meta)]
-                if flt.admits(self.fields[m.source_id])]
+                if flt.admits(self.fields_of(m.source_id))]
+
+
+class _Families:
+    """Family key → its documents (`Versions.family_of` keys), read by key and kept for the
+    most recently used families."""
+
+    def __init__(self, index: Index):
+        self.index = index
+        self._get = lru_cache(maxsize=4096)(self._read)
+
+    def _read(self, key: str) -> tuple[DocumentMeta, ...]:
+        if key.startswith("\x00"):
+            sid = key[1:]
+            return (self.index.documents[sid],) if sid in self.index.documents else ()
+        return tuple(self.index.store.family(key))
+
+    def __getitem__(self, key: str) -> list[DocumentMeta]:
+        return list(self._get(key))
+
+    def get(self, key: str, default=()) -> list[DocumentMeta]:
+        return self[key] or list(default)
 
 
 def _order(facts: set[str]) -> list[str]:
@@ -170,9 +189,8 @@ def _not_in_force(versions: Versions, shadow: SearchResult | None, result: Searc
     tz = index.timezone
     moment = end_of_day(day, tz)
     members = [m for m in versions.admitted(meta, shadow.filter) if m.valid_for is meta.valid_for]
-    fields = versions.fields
-    if any(fields[m.source_id].valid_from_s <= moment < fields[m.source_id].valid_to_s
-           for m in members):
+    fields = [versions.fields_of(m.source_id) for m in members]
+    if any(f.valid_from_s <= moment < f.valid_to_s for f in fields):
         return None  # a version was in force; it just did not rank
     starts = [m.valid_from for m in members if m.valid_from is not None]
     first = min(starts, key=lambda b: instant(b, tz)) if starts else None

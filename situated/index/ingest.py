@@ -1,7 +1,7 @@
 """Incremental ingest: merge new files into the published corpus, validate the whole result,
 and publish a new generation that re-embeds nothing it already had.
 
-The record of what was indexed is the published generation itself (`documents.jsonl`: source
+The record of what was indexed is the published generation itself (its row store: source
 id, metadata, content hash). A document whose hash is unchanged keeps its blocks, pieces and
 vectors; a changed one replaces its old blocks and pieces in every store (Chroma, docstore,
 bm25s, exact-code postings); with `prune`, documents that are no longer under the given paths

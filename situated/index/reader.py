@@ -1,63 +1,46 @@
-"""Reading one published generation: documents, blocks, pieces, filter columns, code
-postings, bm25s and Chroma. A reader keeps the generation it opened."""
+"""Reading one published generation: the row store (documents, blocks, pieces, code postings
+by key), the memory-mapped columns, bm25s and Chroma. A reader keeps the generation it opened
+and loads nothing per piece at open."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
 import bm25s
 import numpy as np
 
-from situated.documents import Block, DocumentMeta, FilterFields, LoadedDocument, Piece
+from situated.documents import Block, FilterFields, LoadedDocument, Piece
 from situated.errors import IndexError_
+from situated.index.columns import FilterColumns
+from situated.index.docstore import (
+    STORE_FILE,
+    BlockTable,
+    DocStore,
+    DocumentTable,
+    PiecePositions,
+    PieceTable,
+)
 from situated.index.embeddings import MiniLMEmbeddings
 from situated.index.store import SCHEMA_VERSION, Manifest, chroma_client, current_generation
 from situated.index.text import Tokenizer
 
 
 def generation_documents(gen: Path) -> list[LoadedDocument]:
-    """The documents of a published generation, rebuilt from its files (no re-parsing)."""
-    blocks: dict[str, list[Block]] = {}
-    for line in (gen / "blocks.jsonl").read_text(encoding="utf-8").splitlines():
-        b = Block.model_validate_json(line)
-        blocks.setdefault(b.source_id, []).append(b)
-    pieces: dict[str, list[Piece]] = {}
-    for line in (gen / "pieces.jsonl").read_text(encoding="utf-8").splitlines():
-        p = Piece.model_validate_json(line)
-        pieces.setdefault(p.source_id, []).append(p)
-    docs = []
-    for line in (gen / "documents.jsonl").read_text(encoding="utf-8").splitlines():
-        d = json.loads(line)
-        meta = DocumentMeta.model_validate_json(json.dumps(d["meta"]))
-        docs.append(LoadedDocument(meta=meta, blocks=tuple(blocks.get(meta.source_id, ())),
-                                   pieces=tuple(pieces.get(meta.source_id, ())),
-                                   content_hash=d["content_hash"]))
-    return docs
-
-
-def _read_pieces(path: Path) -> list[Piece]:
-    """The generation's pieces. Every piece of one document carries the same filter fields:
-    they are validated once per document and shared, and the pieces (written by this package's
-    writer) are built without re-validating each line — at 1M pieces validating every line
-    held ~11 GB of objects and took most of the minute the index needed to open."""
-    shared: dict[str, tuple[dict, FilterFields]] = {}
-    pieces = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            raw = json.loads(line)
-            seen = shared.get(raw["source_id"])
-            if seen is not None and seen[0] == raw["fields"]:
-                fields = seen[1]
-            else:
-                fields = FilterFields.model_validate(raw["fields"])
-                shared[raw["source_id"]] = (raw["fields"], fields)
-            pieces.append(Piece.model_construct(
-                piece_id=raw["piece_id"], block_id=raw["block_id"], source_id=raw["source_id"],
-                search_text=raw["search_text"], codes=tuple(raw.get("codes", ())),
-                fields=fields))
-    return pieces
+    """The documents of a published generation, rebuilt from its row store (no re-parsing)."""
+    store = DocStore(gen / STORE_FILE)
+    try:
+        blocks: dict[str, list[Block]] = {}
+        for b in BlockTable(store, 0).values():
+            blocks.setdefault(b.source_id, []).append(b)
+        pieces: dict[str, list[Piece]] = {}
+        for p in PieceTable(store, 0):
+            pieces.setdefault(p.source_id, []).append(p)
+        return [LoadedDocument(meta=meta, blocks=tuple(blocks.get(meta.source_id, ())),
+                               pieces=tuple(pieces.get(meta.source_id, ())), content_hash=h)
+                for meta, h, _ in DocumentTable(store, 0).records()]
+    finally:
+        store.close()
 
 
 class Index:
@@ -65,8 +48,6 @@ class Index:
 
     def __init__(self, root: Path, embeddings: MiniLMEmbeddings, generation: Path | None = None):
         """Open `generation` (default: the published one) of the index at `root`."""
-        from situated.retrievers.filter import FilterColumns  # columns live with the filter
-
         self.root = Path(root)
         self.generation = generation if generation is not None else current_generation(self.root)
         if not (self.generation / "manifest.json").exists():
@@ -90,45 +71,28 @@ class Index:
             )
         self.embeddings = embeddings
         self.tokenizer = Tokenizer()
-        self.blocks: dict[str, Block] = {}
-        self._by_source: dict[str, list[str]] = {}
-        for line in (self.generation / "blocks.jsonl").read_text(encoding="utf-8").splitlines():
-            b = Block.model_validate_json(line)
-            self.blocks[b.block_id] = b
-            self._by_source.setdefault(b.source_id, []).append(b.block_id)
-        self.pieces: list[Piece] = _read_pieces(self.generation / "pieces.jsonl")
-        self.piece_pos = {p.piece_id: i for i, p in enumerate(self.pieces)}
-        self.columns = FilterColumns([p.fields for p in self.pieces])
-        postings: dict[str, list[int]] = {}
-        primary: dict[str, list[int]] = {}
-        for i, p in enumerate(self.pieces):
-            for c in p.codes:
-                postings.setdefault(c, []).append(i)
-            if p.codes:
-                primary.setdefault(p.codes[0], []).append(i)
-        self.code_postings = {c: np.asarray(v, dtype=np.int64) for c, v in postings.items()}
-        self.code_primary = {c: np.asarray(v, dtype=np.int64) for c, v in primary.items()}
-        self.products = frozenset(self.manifest.products)
-        self.timezone = self.manifest.timezone
-        self.documents: dict[str, DocumentMeta] = {}  # source_id -> metadata (small)
-        for line in (self.generation / "documents.jsonl").read_text("utf-8").splitlines():
-            meta = DocumentMeta.model_validate_json(json.dumps(json.loads(line)["meta"]))
-            self.documents[meta.source_id] = meta
-        # source_id -> family, for families with more than one document (versions)
-        members: dict[str, list[str]] = {}
-        for meta in self.documents.values():
-            if meta.family:
-                members.setdefault(meta.family, []).append(meta.source_id)
-        self.family_of = {sid: fam for fam, sids in members.items() if len(sids) > 1
-                          for sid in sids}
+        gen = self.generation
+        try:
+            self.store = DocStore(gen / STORE_FILE)
+        except FileNotFoundError:
+            raise IndexError_(f"index {root}: generation {gen.name} has no {STORE_FILE}; "
+                              "rebuild it with `situated ingest`") from None
+        m = self.manifest
+        self.pieces = PieceTable(self.store, m.pieces)
+        self.blocks = BlockTable(self.store, m.blocks)
+        self.piece_pos = PiecePositions(self.store, m.pieces)
+        self.documents = DocumentTable(self.store, m.documents)
+        # columns, memory-mapped: piece -> document / block / version family, filter fields
+        cols = gen / "columns"
+        self.piece_doc = np.load(cols / "piece_doc.npy", mmap_mode="r")
+        self.piece_block = np.load(cols / "piece_block.npy", mmap_mode="r")
+        self.doc_family = np.load(cols / "doc_family.npy", mmap_mode="r")
+        self.columns = FilterColumns.load(cols / "filter")
+        self.products = frozenset(m.products)
+        self.timezone = m.timezone
         # memory-mapped: the score matrices stay on disk, pages come in as queries touch them
-        self.bm25 = bm25s.BM25.load(str(self.generation / "bm25"), mmap=True,
-                                    show_progress=False)
-        # block field (generations before it have none: the BM25 leg then scores pieces only)
-        block_pos = {bid: i for i, bid in enumerate(self.blocks)}
-        self.piece_block = np.fromiter((block_pos[p.block_id] for p in self.pieces),
-                                       dtype=np.int64, count=len(self.pieces))
-        field_dir = self.generation / "bm25-blocks"
+        self.bm25 = bm25s.BM25.load(str(gen / "bm25"), mmap=True, show_progress=False)
+        field_dir = gen / "bm25-blocks"
         self.bm25_blocks = bm25s.BM25.load(str(field_dir), mmap=True, show_progress=False) \
             if field_dir.is_dir() else None
         client = self.client = chroma_client(self.generation / "chroma",
@@ -142,17 +106,43 @@ class Index:
 
     def blocks_of(self, source_id: str) -> list[Block]:
         """One document's blocks in document order, looked up by key (no scan)."""
-        return [self.blocks[b] for b in self._by_source.get(source_id, ())]
+        return self.blocks.of_document(source_id)
+
+    def fields_at(self, pos: int) -> FilterFields:
+        """The filter fields of the piece at `pos` (its document's)."""
+        return self.store.fields_of_doc(int(self.piece_doc[pos]))
+
+    def family_at(self, pos: int) -> int | None:
+        """The version family (a number) of the piece at `pos`, None when its document has no
+        other version."""
+        fam = int(self.doc_family[self.piece_doc[pos]])
+        return None if fam < 0 else fam
+
+    def block_ids(self, positions) -> dict[int, str]:
+        """Piece position → its block id, for many pieces in one look-up."""
+        by_block = self.store.block_ids(int(self.piece_block[p]) for p in positions)
+        return {int(p): by_block[int(self.piece_block[p])] for p in positions}
+
+    def positions_of(self, piece_ids) -> dict[str, int]:
+        """Piece id → position for the ids that are in this generation (one look-up)."""
+        return self.store.piece_positions(list(piece_ids))
+
+    def code_positions(self, code: str, primary: bool = False) -> np.ndarray | None:
+        """Positions of the pieces that carry `code` (as their first code: `primary`)."""
+        found = self.store.code_positions(code, primary)
+        return np.asarray(found, dtype=np.int64) if found else None
 
     def close(self) -> None:
-        """Release the Chroma client (its files and connections) and the memory-mapped bm25s
-        matrices; the index is unusable after."""
-        self.bm25 = self.bm25_blocks = None  # the maps close with their last reference
+        """Release the Chroma client (its files and connections), the row store and the
+        memory-mapped arrays; the index is unusable after."""
+        # the maps close with their last reference
+        self.bm25 = self.bm25_blocks = self.columns = None
+        self.piece_doc = self.piece_block = self.doc_family = np.zeros(0, dtype=np.int32)
+        self.store.close()
         close = getattr(self.client, "close", None)
         if close is not None:
             with contextlib.suppress(Exception):  # closing twice, or a server already gone
                 close()
 
     def __len__(self) -> int:
-        return len(self.pieces)
-
+        return len(self.piece_doc)

@@ -6,10 +6,14 @@ Layout of an index directory:
       current -> generations/<id>     symlink, switched atomically on publish
       generations/<id>/
         manifest.json                 schema, embedding model id, timezone, corpus hash, counts
-        documents.jsonl               each document's metadata and content hash
-        blocks.jsonl                  the docstore of parent blocks
-        pieces.jsonl                  child pieces with their filterable fields
+        store.sqlite                  rows by key: documents (metadata, content hash, filter
+                                      fields), blocks (the parent docstore), pieces (search
+                                      text, codes), code postings (`docstore`)
+        columns/                      numpy arrays, memory-mapped by readers: piece → document
+                                      and → block, version families, the filter columns
+        history.jsonl                 when each version became known (and was superseded)
         bm25/                         the saved bm25s index (one row per piece, same order)
+        bm25-blocks/                  the BM25 block field (one row per block)
         chroma/                       Chroma persistent collection `pieces` (ids = piece ids)
 
 Jobs live apart: `writer` builds a generation, `publisher` switches `current` and prunes,
@@ -29,7 +33,7 @@ from situated.errors import IndexError_
 if TYPE_CHECKING:
     from situated.documents import LoadedDocument
 
-SCHEMA_VERSION = 3  # 2: validity bounds as epoch seconds, the timezone; 3: recorded history
+SCHEMA_VERSION = 4  # 2: epoch-second bounds, timezone; 3: recorded history; 4: row store + columns
 COLLECTION = "pieces"
 
 

@@ -12,14 +12,18 @@ import contextlib
 import datetime as dt
 import json
 import shutil
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import bm25s
+import numpy as np
 
 from situated.errors import IndexError_, SituatedError
 from situated.index.cache import EmbeddingCache
+from situated.index.columns import FilterColumns
+from situated.index.docstore import STORE_FILE, DocStore, DocumentTable, write_store
 from situated.index.embeddings import MiniLMEmbeddings
 from situated.index.publisher import (
     clean_leftovers,
@@ -97,19 +101,45 @@ def _reusable_base(root: Path, embeddings, settings: Settings) -> tuple[Path, Ma
     same = (manifest.schema_version == SCHEMA_VERSION and manifest.chroma_url is None
             and settings.chroma_url is None and manifest.embedding_model == embeddings.model_id
             and manifest.timezone == settings.timezone
-            and (gen / "chroma").is_dir() and (gen / "documents.jsonl").exists())
+            and (gen / "chroma").is_dir() and (gen / STORE_FILE).exists())
     return (gen, manifest) if same else None
 
 
 def _document_fields(gen: Path) -> dict[str, dict]:
-    """Each document's filter fields as the generation stored them (older generations did not:
-    their documents then count as changed)."""
-    out = {}
-    for line in (gen / "documents.jsonl").read_text("utf-8").splitlines():
-        record = json.loads(line)
-        if "fields" in record:
-            out[record["meta"]["source_id"]] = record["fields"]
-    return out
+    """Each document's filter fields as the generation stored them."""
+    store = DocStore(gen / STORE_FILE)
+    try:
+        return {meta.source_id: fields
+                for meta, _, fields in DocumentTable(store, 0).records()}
+    finally:
+        store.close()
+
+
+def write_columns(out: Path, documents) -> None:
+    """The memory-mapped columns of a generation: piece → document and → block positions, each
+    document's version family (−1: none with another version), and the filter columns with one
+    group per document. Every piece and block of a document carries its document's filter
+    fields (checked here: the columns rely on it)."""
+    out.mkdir(parents=True)
+    fields = []
+    piece_doc, piece_block, block_base = [], [], 0
+    for d_pos, d in enumerate(documents):
+        f = d.blocks[0].fields
+        own = {b.block_id: block_base + i for i, b in enumerate(d.blocks)}
+        if any(x.fields != f for x in (*d.blocks, *d.pieces)):
+            raise IndexError_(f"{d.meta.source_id}: its blocks and pieces carry different "
+                              "filter fields; the loader must give them the document's")
+        fields.append(f)
+        piece_doc += [d_pos] * len(d.pieces)
+        piece_block += [own[p.block_id] for p in d.pieces]
+        block_base += len(d.blocks)
+    np.save(out / "piece_doc.npy", np.asarray(piece_doc, dtype=np.int32))
+    np.save(out / "piece_block.npy", np.asarray(piece_block, dtype=np.int32))
+    sizes = Counter(d.meta.family for d in documents if d.meta.family)
+    numbers = {fam: i for i, fam in enumerate(sorted(f for f, n in sizes.items() if n > 1))}
+    np.save(out / "doc_family.npy", np.asarray(
+        [numbers.get(d.meta.family, -1) for d in documents], dtype=np.int32))
+    FilterColumns(fields, row_group=np.asarray(piece_doc, dtype=np.int32)).save(out / "filter")
 
 
 def _write_generation(
@@ -119,19 +149,11 @@ def _write_generation(
     out.mkdir(parents=True)
     blocks = [b for d in corpus.documents for b in d.blocks]
     pieces = [p for d in corpus.documents for p in d.pieces]
-    with open(out / "blocks.jsonl", "w", encoding="utf-8") as fh:
-        fh.writelines(b.model_dump_json() + "\n" for b in blocks)
-    with open(out / "pieces.jsonl", "w", encoding="utf-8") as fh:
-        fh.writelines(p.model_dump_json() + "\n" for p in pieces)
+    write_store(out / STORE_FILE, corpus.documents)
+    write_columns(out / "columns", corpus.documents)
     history = corpus.history or tuple(history_record(d) for d in corpus.documents)
     with open(out / "history.jsonl", "w", encoding="utf-8") as fh:
         fh.writelines(json.dumps(h, ensure_ascii=False) + "\n" for h in history)
-    with open(out / "documents.jsonl", "w", encoding="utf-8") as fh:
-        fh.writelines(json.dumps({"meta": d.meta.model_dump(mode="json"),
-                                  "content_hash": d.content_hash,
-                                  "fields": d.blocks[0].fields.model_dump(mode="json")},
-                                 ensure_ascii=False) + "\n"
-                      for d in corpus.documents)
     tokenizer = Tokenizer()
     retriever = bm25s.BM25()
     retriever.index([tokenizer(p.search_text) for p in pieces], show_progress=False)
@@ -161,8 +183,9 @@ def _write_generation(
         # an unchanged document whose filter fields changed (a later correction of it was
         # recorded, or a new timezone): same vectors, new metadata
         before = _document_fields(base_gen)
-        refresh = [p for p in pieces if p.source_id in kept
-                   and before.get(p.source_id) != p.fields.model_dump(mode="json")]
+        refresh = [p for d in corpus.documents if d.meta.source_id in kept
+                   and before.get(d.meta.source_id) != d.blocks[0].fields.model_dump(mode="json")
+                   for p in d.pieces]
         for start in range(0, len(refresh), settings.chroma_write_batch):
             batch = refresh[start:start + settings.chroma_write_batch]
             col.update(ids=[p.piece_id for p in batch],

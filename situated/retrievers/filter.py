@@ -15,7 +15,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from situated.documents import (
     MAX_CORRECTIONS,
-    OPEN_END,
     FilterFields,
     ValidFor,
     asset_key,
@@ -23,51 +22,8 @@ from situated.documents import (
     product_key,
     role_key,
 )
+from situated.index.columns import FilterColumns
 from situated.situation import Scope, Situation
-
-
-class FilterColumns:
-    """Column arrays over all pieces (by position) that a `Filter` compiles a mask against."""
-
-    def __init__(self, fields: list[FilterFields]):
-        n = len(fields)
-        self.n = n
-        self.valid_from = np.fromiter((f.valid_from_s for f in fields), np.int64, n)
-        self.valid_to = np.fromiter((f.valid_to_s for f in fields), np.int64, n)
-        vf_codes = {v: i for i, v in enumerate(ValidFor)}
-        self.valid_for = np.fromiter((vf_codes[f.valid_for] for f in fields), np.int8, n)
-        self._vf_codes = vf_codes
-        self.product_any = np.fromiter((not f.products for f in fields), bool, n)
-        self.role_any = np.fromiter((not f.roles for f in fields), bool, n)
-        self.asset_any = np.fromiter((not f.assets for f in fields), bool, n)
-        self.source_ids = [f.source_id for f in fields]
-        self.recorded = np.fromiter((f.recorded_s for f in fields), np.int64, n)
-        # corrections: (from, to, known-from) columns, neutral (never applies) when unused
-        self.corr = [tuple(np.fromiter(((f.corrected[j][i] if j < len(f.corrected) else OPEN_END)
-                                        for f in fields), np.int64, n) for i in range(3))
-                     for j in range(MAX_CORRECTIONS)]
-        self.products = self._postings(fields, "products")
-        self.roles = self._postings(fields, "roles")
-        self.assets = self._postings(fields, "assets")
-
-    @staticmethod
-    def _postings(fields: list[FilterFields], attr: str) -> dict[str, np.ndarray]:
-        acc: dict[str, list[int]] = {}
-        for i, f in enumerate(fields):
-            for v in getattr(f, attr):
-                acc.setdefault(v, []).append(i)
-        return {k: np.asarray(v, dtype=np.int64) for k, v in acc.items()}
-
-    def any_of(self, base: np.ndarray, postings: dict[str, np.ndarray], values) -> np.ndarray:
-        mask = base.copy()
-        for v in values:
-            idx = postings.get(v)
-            if idx is not None:
-                mask[idx] = True
-        return mask
-
-    def vf_code(self, vf: ValidFor) -> int:
-        return self._vf_codes[vf]
 
 
 class Filter(BaseModel):
@@ -172,9 +128,8 @@ class Filter(BaseModel):
         m &= cols.any_of(cols.role_any, cols.roles, self.scope.roles)
         m &= cols.any_of(cols.asset_any, cols.assets, self.scope.assets)
         if self.sources is not None:
-            allowed = self.sources
-            m &= np.fromiter((sid in allowed for sid in cols.source_ids), bool, cols.n)
-        return m
+            m &= np.isin(cols.source_ids, np.asarray(sorted(self.sources), dtype=str))
+        return cols.expand(m)
 
 
 def _any(flag: str, keys: list[str]) -> dict[str, Any]:

@@ -77,43 +77,45 @@ def fuse(
 ) -> tuple[list[RankedBlock], list[PieceHit]]:
     blocks: dict[str, RankedBlock] = {}
     piece_scores: dict[int, float] = {}
+    block_of = index.block_ids({h.pos for hits in legs.values() for h in hits})
     for leg, hits in legs.items():
         w = weights.get(leg, 0.0)
         seen: set[str] = set()
         block_rank = 0
-        family_above: dict[str, int] = {}  # blocks of each family ranked so far in this leg
-        source_above: dict[str, int] = {}
+        family_above: dict[int, int] = {}  # blocks of each family ranked so far in this leg
+        source_above: dict[int, int] = {}
         for piece_rank, hit in enumerate(hits, start=1):
-            piece = index.pieces[hit.pos]
+            block_id = block_of[hit.pos]
             piece_scores[hit.pos] = piece_scores.get(hit.pos, 0.0) + w / (rrf_k + piece_rank)
-            rb = blocks.get(piece.block_id)
+            rb = blocks.get(block_id)
             if rb is None:
-                rb = blocks[piece.block_id] = RankedBlock(piece.block_id, 0.0, hit.pos)
+                rb = blocks[block_id] = RankedBlock(block_id, 0.0, hit.pos)
             if floor.clears(leg, hit.score):
                 rb.clears_floor = True
-            if piece.block_id in seen:
+            if block_id in seen:
                 continue
-            seen.add(piece.block_id)
+            seen.add(block_id)
             block_rank += 1
             rank = block_rank
-            family = index.family_of.get(piece.source_id)
+            family = index.family_at(hit.pos)
             if family is not None:  # other versions of the same rule ranked above do not count
-                rank -= family_above.get(family, 0) - source_above.get(piece.source_id, 0)
+                source = int(index.piece_doc[hit.pos])
+                rank -= family_above.get(family, 0) - source_above.get(source, 0)
                 family_above[family] = family_above.get(family, 0) + 1
-                source_above[piece.source_id] = source_above.get(piece.source_id, 0) + 1
+                source_above[source] = source_above.get(source, 0) + 1
             rb.score += w / (rrf_k + rank)
             rb.leg_ranks[leg.value] = rank
             rb.leg_scores[leg.value] = hit.score
     best: dict[str, int] = {}  # the best piece is the one with the highest fused piece score
     for p, score in piece_scores.items():
-        bid = index.pieces[p].block_id
+        bid = block_of[p]
         if bid not in best or (score, -p) > (piece_scores[best[bid]], -best[bid]):
             best[bid] = p
     for rb in blocks.values():
         rb.best_piece = best[rb.block_id]
     ranked = sorted(blocks.values(), key=lambda b: (-b.score, b.block_id))
     hits = sorted(
-        (PieceHit(p, index.pieces[p].block_id, s) for p, s in piece_scores.items()),
+        (PieceHit(p, block_of[p], s) for p, s in piece_scores.items()),
         key=lambda h: (-h.score, h.pos),
     )
     return ranked, hits

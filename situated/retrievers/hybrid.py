@@ -57,12 +57,13 @@ class SearchResult:
     def from_documents(cls, index: Index, flt: Filter, docs: list[Document]) -> SearchResult:
         """The result `HybridSearch.result_documents` turned into documents, restored."""
         blocks, hits = [], []
+        pos = index.positions_of([pid for d in docs for pid in
+                                  (d.metadata["best_piece_id"], *(p for p, _ in d.metadata["piece_hits"]))])
         for d in docs:
             m = d.metadata
-            blocks.append(RankedBlock(m["block_id"], m["score"], index.piece_pos[m["best_piece_id"]],
+            blocks.append(RankedBlock(m["block_id"], m["score"], pos[m["best_piece_id"]],
                                       dict(m["leg_ranks"]), dict(m["leg_scores"]), True))
-            hits += [PieceHit(index.piece_pos[pid], m["block_id"], score)
-                     for pid, score in m["piece_hits"]]
+            hits += [PieceHit(pos[pid], m["block_id"], score) for pid, score in m["piece_hits"]]
         hits.sort(key=lambda h: (-h.score, h.pos))
         leg_hits = dict(docs[0].metadata["leg_hits"]) if docs else {}
         return cls(filter=flt, blocks=blocks, hits=hits, leg_hits=leg_hits)
@@ -128,7 +129,8 @@ class HybridSearch:
         """The result's blocks as fresh `Document`s carrying everything the ask chain routes
         on as data (fused score, leg ranks and scores, best piece, the block's piece hits), so
         `SearchResult.from_documents` restores the result exactly."""
-        pieces = self.index.pieces
+        pieces = self.index.pieces.many([h.pos for h in result.hits]
+                                        + [rb.best_piece for rb in result.blocks])
         by_block: dict[str, list[list]] = {}
         for h in result.hits:
             by_block.setdefault(h.block_id, []).append([pieces[h.pos].piece_id, h.score])

@@ -29,7 +29,7 @@ class LegHit:
 
 def _recheck(index: Index, flt: Filter, hits: list[LegHit]) -> list[LegHit]:
     """Defence in depth: whatever a backend returned, only admitted pieces leave the leg."""
-    return [h for h in hits if flt.admits(index.pieces[h.pos].fields)]
+    return [h for h in hits if flt.admits(index.fields_at(h.pos))]
 
 
 def _top_k(scores: np.ndarray, k: int) -> np.ndarray:
@@ -69,12 +69,12 @@ class ExactLeg:
         scores = np.zeros(len(index), dtype=np.float64)
         n = len(index)
         for code in codes:
-            post = index.code_postings.get(code)
+            post = index.code_positions(code)
             if post is None:
                 continue
             idf = math.log(1 + n / len(post))
             scores[post] += idf
-            primary = index.code_primary.get(code)
+            primary = index.code_positions(code, primary=True)
             if primary is not None:
                 scores[primary] += 0.5 * idf
         scores[~mask] = 0
@@ -144,20 +144,22 @@ class VectorLeg:
         if mask is not None and self.oversample > 1:
             n = min(len(index), want * self.oversample)
             res = index.collection.query(query_embeddings=vec, n_results=n, include=["distances"])
+            where = index.positions_of(res["ids"][0])
             hits = [
                 LegHit(pos, 1.0 - float(dist))
                 for pid, dist in zip(res["ids"][0], res["distances"][0], strict=True)
-                if (pos := index.piece_pos.get(pid)) is not None and mask[pos]
+                if (pos := where.get(pid)) is not None and mask[pos]
             ][:want]
             if len(hits) == want or n >= len(index):
                 return _recheck(index, flt, hits)
         res = index.collection.query(
             query_embeddings=vec, n_results=want, where=flt.chroma_where(), include=["distances"],
         )
+        where = index.positions_of(res["ids"][0])
         hits = [
-            LegHit(index.piece_pos[pid], 1.0 - float(dist))
+            LegHit(where[pid], 1.0 - float(dist))
             for pid, dist in zip(res["ids"][0], res["distances"][0], strict=True)
-            if pid in index.piece_pos
+            if pid in where
         ]
         return _recheck(index, flt, hits)
 

@@ -70,8 +70,10 @@ class LegRetriever(BaseRetriever):
                      timezone=self.engine.index.timezone)
         index = self.engine.index
         docs = []
-        for hit in self.engine.leg_search(self.leg, query, flt, self.k):
-            piece = index.pieces[hit.pos]
+        hits = self.engine.leg_search(self.leg, query, flt, self.k)
+        pieces = index.pieces.many([h.pos for h in hits])
+        for hit in hits:
+            piece = pieces[hit.pos]
             docs.append(Document(id=piece.piece_id, page_content=piece.search_text, metadata={
                 "parent_id": piece.block_id, "piece_id": piece.piece_id,
                 "source_id": piece.source_id, "leg": self.leg.value, "score": hit.score}))

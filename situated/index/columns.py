@@ -1,0 +1,112 @@
+"""Filter columns: the filterable fields as numpy arrays a `Filter` compiles a mask against.
+
+Every piece of a document carries its document's filter fields, so the columns hold one row per
+*group* (a document in an index) and `row_group` maps each row the mask is asked for (a piece)
+to its group: the mask is computed over the groups and gathered. An index saves them as `.npy`
+files at ingest (`columns/`) and memory-maps them at open, so opening reads nothing but a few
+small headers and a request touches only the arrays its filter uses.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from situated.documents import MAX_CORRECTIONS, OPEN_END, FilterFields, ValidFor
+
+_VF_CODES = {v: i for i, v in enumerate(ValidFor)}
+_SCALARS = ("valid_from", "valid_to", "valid_for", "product_any", "role_any", "asset_any",
+            "recorded", "source_ids")
+_LISTS = {"products": "products", "roles": "roles", "assets": "assets"}
+
+
+class FilterColumns:
+    """Column arrays over groups of rows, plus value → group postings for the list fields."""
+
+    def __init__(self, fields: list[FilterFields], row_group: np.ndarray | None = None):
+        n = len(fields)
+        self.n = n
+        self.row_group = row_group
+        self.valid_from = np.fromiter((f.valid_from_s for f in fields), np.int64, n)
+        self.valid_to = np.fromiter((f.valid_to_s for f in fields), np.int64, n)
+        self.valid_for = np.fromiter((_VF_CODES[f.valid_for] for f in fields), np.int8, n)
+        self.product_any = np.fromiter((not f.products for f in fields), bool, n)
+        self.role_any = np.fromiter((not f.roles for f in fields), bool, n)
+        self.asset_any = np.fromiter((not f.assets for f in fields), bool, n)
+        self.source_ids = np.asarray([f.source_id for f in fields], dtype=str)
+        self.recorded = np.fromiter((f.recorded_s for f in fields), np.int64, n)
+        # corrections: (from, to, known-from) columns, one triple per slot any group uses
+        used = max((len(f.corrected) for f in fields), default=0)
+        self.corr = [tuple(np.fromiter(((f.corrected[j][i] if j < len(f.corrected) else OPEN_END)
+                                        for f in fields), np.int64, n) for i in range(3))
+                     for j in range(used)]
+        for attr in _LISTS:
+            acc: dict[str, list[int]] = {}
+            for i, f in enumerate(fields):
+                for v in getattr(f, attr):
+                    acc.setdefault(v, []).append(i)
+            setattr(self, attr, {k: np.asarray(v, dtype=np.int64) for k, v in acc.items()})
+
+    @property
+    def rows(self) -> int:
+        """How many rows a mask over these columns has."""
+        return self.n if self.row_group is None else len(self.row_group)
+
+    def any_of(self, base: np.ndarray, postings: dict[str, np.ndarray], values) -> np.ndarray:
+        mask = base.copy()
+        for v in values:
+            idx = postings.get(v)
+            if idx is not None:
+                mask[idx] = True
+        return mask
+
+    def vf_code(self, vf: ValidFor) -> int:
+        return _VF_CODES[vf]
+
+    def expand(self, group_mask: np.ndarray) -> np.ndarray:
+        """A mask over groups → the mask over rows."""
+        return group_mask if self.row_group is None else group_mask[self.row_group]
+
+    # -- on disk ---------------------------------------------------------------------------
+    def save(self, out: Path) -> None:
+        out.mkdir(parents=True, exist_ok=True)
+        for name in _SCALARS:
+            np.save(out / f"{name}.npy", getattr(self, name))
+        for j, triple in enumerate(self.corr):
+            for i, col in enumerate(triple):
+                np.save(out / f"corr{j}_{i}.npy", col)
+        postings = {}
+        for attr in _LISTS:
+            table: dict[str, np.ndarray] = getattr(self, attr)
+            values = sorted(table)
+            offsets = np.cumsum([0, *(len(table[v]) for v in values)])
+            flat = np.concatenate([table[v] for v in values]) if values else np.zeros(0, np.int64)
+            np.save(out / f"{attr}.npy", flat.astype(np.int64))
+            postings[attr] = {"values": values, "offsets": offsets.tolist()}
+        if self.row_group is not None:
+            np.save(out / "row_group.npy", self.row_group)
+        (out / "columns.json").write_text(json.dumps({
+            "groups": self.n, "corrections": len(self.corr), "postings": postings}), "utf-8")
+
+    @classmethod
+    def load(cls, path: Path) -> FilterColumns:
+        """The saved columns, memory-mapped (pages come in as masks touch them)."""
+        info = json.loads((path / "columns.json").read_text("utf-8"))
+        self = cls.__new__(cls)
+        self.n = info["groups"]
+
+        def arr(name: str) -> np.ndarray:
+            return np.load(path / f"{name}.npy", mmap_mode="r")
+
+        for name in _SCALARS:
+            setattr(self, name, arr(name))
+        self.corr = [tuple(arr(f"corr{j}_{i}") for i in range(3))
+                     for j in range(min(info["corrections"], MAX_CORRECTIONS))]
+        for attr in _LISTS:
+            flat, p = arr(attr), info["postings"][attr]
+            off = p["offsets"]
+            setattr(self, attr, {v: flat[off[i]:off[i + 1]] for i, v in enumerate(p["values"])})
+        self.row_group = arr("row_group") if (path / "row_group.npy").exists() else None
+        return self

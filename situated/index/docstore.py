@@ -1,0 +1,262 @@
+"""The generation's row store on disk (`store.sqlite`): documents, blocks, pieces and code
+postings, read by key or by position. Nothing is loaded at open; a request reads the rows it
+returns.
+
+Why SQLite and not more JSON lines or Arrow: a reader needs look-ups by key (a block id, a piece
+id from Chroma, a document's blocks, a family's versions), which SQLite answers from its B-tree
+without loading anything; at 1M pieces reading the JSON lines into objects took ~57 s and
+~11 GB. Filter fields and piece → block/document positions, which every request scans whole,
+are numpy columns instead (`FilterColumns`, `columns/`). A generation is immutable once
+published, so readers open the file read-only and `immutable` (no locking).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from situated.documents import Block, DocumentMeta, FilterFields, Piece
+
+if TYPE_CHECKING:
+    from situated.documents import LoadedDocument
+
+STORE_FILE = "store.sqlite"
+_CHUNK = 900  # ids per `IN (...)`: below every SQLite build's variable limit
+
+_SCHEMA = """
+CREATE TABLE documents(pos INTEGER PRIMARY KEY, source_id TEXT NOT NULL UNIQUE, family TEXT,
+                       meta TEXT NOT NULL, content_hash TEXT NOT NULL, fields TEXT NOT NULL);
+CREATE TABLE blocks(pos INTEGER PRIMARY KEY, block_id TEXT NOT NULL UNIQUE,
+                    doc INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE TABLE pieces(pos INTEGER PRIMARY KEY, piece_id TEXT NOT NULL UNIQUE,
+                    block INTEGER NOT NULL, search_text TEXT NOT NULL, codes TEXT NOT NULL);
+CREATE TABLE codes(code TEXT NOT NULL, pos INTEGER NOT NULL, is_primary INTEGER NOT NULL);
+"""
+_INDEXES = """
+CREATE INDEX documents_family ON documents(family);
+CREATE INDEX blocks_doc ON blocks(doc);
+CREATE INDEX codes_code ON codes(code);
+"""
+
+
+def write_store(path: Path, documents: Sequence[LoadedDocument]) -> None:
+    """Write the rows of `documents` in corpus order (positions = the bm25s and column rows)."""
+    con = sqlite3.connect(path)
+    try:
+        con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
+        block_pos = piece_pos = 0
+        for d_pos, d in enumerate(documents):
+            con.execute("INSERT INTO documents VALUES (?,?,?,?,?,?)", (
+                d_pos, d.meta.source_id, d.meta.family, d.meta.model_dump_json(),
+                d.content_hash, d.blocks[0].fields.model_dump_json()))
+            own = {}
+            rows = []
+            for b in d.blocks:
+                own[b.block_id] = block_pos
+                rows.append((block_pos, b.block_id, d_pos, b.model_dump_json()))
+                block_pos += 1
+            con.executemany("INSERT INTO blocks VALUES (?,?,?,?)", rows)
+            pieces, codes = [], []
+            for p in d.pieces:
+                pieces.append((piece_pos, p.piece_id, own[p.block_id], p.search_text,
+                               json.dumps(p.codes)))
+                codes += [(c, piece_pos, int(i == 0)) for i, c in enumerate(p.codes)]
+                piece_pos += 1
+            con.executemany("INSERT INTO pieces VALUES (?,?,?,?,?)", pieces)
+            con.executemany("INSERT INTO codes VALUES (?,?,?)", codes)
+        con.executescript(_INDEXES)
+        con.commit()
+    finally:
+        con.close()
+
+
+class DocStore:
+    """Read-only access to one generation's `store.sqlite`, one connection per thread (the
+    server answers from a thread pool); every connection is closed by `close()`."""
+
+    def __init__(self, path: Path):
+        if not path.exists():
+            raise FileNotFoundError(path)
+        self.uri = f"{path.resolve().as_uri()}?mode=ro&immutable=1"
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self.fields_of_doc = lru_cache(maxsize=65536)(self._fields_of_doc)
+
+    def con(self) -> sqlite3.Connection:
+        c = getattr(self._local, "con", None)
+        if c is None:
+            c = sqlite3.connect(self.uri, uri=True, check_same_thread=False)
+            self._local.con = c
+            with self._lock:
+                self._all.append(c)
+        return c
+
+    def close(self) -> None:
+        with self._lock:
+            for c in self._all:
+                c.close()
+            self._all.clear()
+        self._local = threading.local()
+
+    def one(self, sql: str, args: tuple = ()) -> tuple | None:
+        return self.con().execute(sql, args).fetchone()
+
+    def many(self, sql: str, keys: Sequence) -> list[tuple]:
+        """`sql` holds one `{}` for the `IN (...)` list; keys are sent in chunks."""
+        out: list[tuple] = []
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start:start + _CHUNK]
+            out += self.con().execute(sql.format(",".join("?" * len(chunk))), chunk).fetchall()
+        return out
+
+    def _fields_of_doc(self, doc: int) -> FilterFields:
+        row = self.one("SELECT fields FROM documents WHERE pos=?", (doc,))
+        return FilterFields.model_validate_json(row[0])
+
+    def piece_positions(self, piece_ids: Sequence[str]) -> dict[str, int]:
+        return dict(self.many("SELECT piece_id, pos FROM pieces WHERE piece_id IN ({})",
+                              list(dict.fromkeys(piece_ids))))
+
+    def block_ids(self, positions: Iterable[int]) -> dict[int, str]:
+        return dict(self.many("SELECT pos, block_id FROM blocks WHERE pos IN ({})",
+                              sorted({int(p) for p in positions})))
+
+    def code_positions(self, code: str, primary: bool = False) -> list[int]:
+        sql = "SELECT pos FROM codes WHERE code=?" + (" AND is_primary=1" if primary else "")
+        return [r[0] for r in self.con().execute(sql, (code,))]
+
+    def family_names(self) -> set[str]:
+        return {r[0] for r in self.con().execute(
+            "SELECT DISTINCT family FROM documents WHERE family IS NOT NULL")}
+
+    def family(self, name: str) -> list[DocumentMeta]:
+        return [DocumentMeta.model_validate_json(r[0]) for r in self.con().execute(
+            "SELECT meta FROM documents WHERE family=? ORDER BY pos", (name,))]
+
+
+class BlockTable(Mapping[str, Block]):
+    """Blocks by id, read on demand (fresh objects each time)."""
+
+    def __init__(self, store: DocStore, count: int):
+        self.store, self.count = store, count
+
+    def __getitem__(self, block_id: str) -> Block:
+        row = self.store.one("SELECT data FROM blocks WHERE block_id=?", (block_id,))
+        if row is None:
+            raise KeyError(block_id)
+        return Block.model_validate_json(row[0])
+
+    def __contains__(self, block_id: object) -> bool:
+        return isinstance(block_id, str) and self.store.one(
+            "SELECT 1 FROM blocks WHERE block_id=?", (block_id,)) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (r[0] for r in self.store.con().execute("SELECT block_id FROM blocks ORDER BY pos"))
+
+    def __len__(self) -> int:
+        return self.count
+
+    def values(self):  # streamed, not a view over a dict
+        return (Block.model_validate_json(r[0]) for r in
+                self.store.con().execute("SELECT data FROM blocks ORDER BY pos"))
+
+    def of_document(self, source_id: str) -> list[Block]:
+        """One document's blocks in document order, by key."""
+        return [Block.model_validate_json(r[0]) for r in self.store.con().execute(
+            "SELECT b.data FROM blocks b JOIN documents d ON d.pos = b.doc "
+            "WHERE d.source_id=? ORDER BY b.pos", (source_id,))]
+
+
+_PIECE = ("SELECT p.pos, p.piece_id, p.search_text, p.codes, b.block_id, b.doc, d.source_id "
+          "FROM pieces p JOIN blocks b ON b.pos = p.block JOIN documents d ON d.pos = b.doc ")
+
+
+class PieceTable(Sequence[Piece]):
+    """Pieces by position (the bm25s row, the column row), read on demand."""
+
+    def __init__(self, store: DocStore, count: int):
+        self.store, self.count = store, count
+
+    def _piece(self, row: tuple) -> Piece:
+        _, pid, text, codes, block_id, doc, source_id = row
+        return Piece.model_construct(piece_id=pid, block_id=block_id, source_id=source_id,
+                                     search_text=text, codes=tuple(json.loads(codes)),
+                                     fields=self.store.fields_of_doc(doc))
+
+    def __getitem__(self, pos):  # type: ignore[override]
+        if isinstance(pos, slice):
+            return [self[i] for i in range(*pos.indices(self.count))]
+        pos = int(pos)
+        if pos < 0:
+            pos += self.count
+        row = self.store.one(_PIECE + "WHERE p.pos=?", (pos,))
+        if row is None:
+            raise IndexError(f"piece position {pos} is outside 0..{self.count - 1}")
+        return self._piece(row)
+
+    def many(self, positions: Sequence[int]) -> dict[int, Piece]:
+        """Several pieces by position in one query."""
+        rows = self.store.many(_PIECE + "WHERE p.pos IN ({})", sorted({int(p) for p in positions}))
+        return {r[0]: self._piece(r) for r in rows}
+
+    def __iter__(self) -> Iterator[Piece]:
+        return (self._piece(r) for r in self.store.con().execute(_PIECE + "ORDER BY p.pos"))
+
+    def __len__(self) -> int:
+        return self.count
+
+
+class PiecePositions(Mapping[str, int]):
+    """Piece id → position, by key."""
+
+    def __init__(self, store: DocStore, count: int):
+        self.store, self.count = store, count
+
+    def __getitem__(self, piece_id: str) -> int:
+        row = self.store.one("SELECT pos FROM pieces WHERE piece_id=?", (piece_id,))
+        if row is None:
+            raise KeyError(piece_id)
+        return row[0]
+
+    def __iter__(self) -> Iterator[str]:
+        return (r[0] for r in self.store.con().execute("SELECT piece_id FROM pieces ORDER BY pos"))
+
+    def __len__(self) -> int:
+        return self.count
+
+
+class DocumentTable(Mapping[str, DocumentMeta]):
+    """Document metadata by source id, read on demand."""
+
+    def __init__(self, store: DocStore, count: int):
+        self.store, self.count = store, count
+
+    def __getitem__(self, source_id: str) -> DocumentMeta:
+        row = self.store.one("SELECT meta FROM documents WHERE source_id=?", (source_id,))
+        if row is None:
+            raise KeyError(source_id)
+        return DocumentMeta.model_validate_json(row[0])
+
+    def __iter__(self) -> Iterator[str]:
+        return (r[0] for r in self.store.con().execute(
+            "SELECT source_id FROM documents ORDER BY pos"))
+
+    def __len__(self) -> int:
+        return self.count
+
+    def values(self):  # streamed
+        return (DocumentMeta.model_validate_json(r[0]) for r in
+                self.store.con().execute("SELECT meta FROM documents ORDER BY pos"))
+
+    def records(self) -> Iterator[tuple[DocumentMeta, str, dict]]:
+        """Every document's metadata, content hash and stored filter fields (the writer's
+        incremental build and `generation_documents` read these)."""
+        for meta, h, fields in self.store.con().execute(
+                "SELECT meta, content_hash, fields FROM documents ORDER BY pos"):
+            yield DocumentMeta.model_validate_json(meta), h, json.loads(fields)
