@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import random
 import resource
 import shutil
@@ -48,7 +49,10 @@ def dir_mb(path: Path) -> float:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1e6
 
 
-def query_latency(index, settings, n_queries: int, rnd) -> tuple[float, float, float]:
+def query_latency(index, settings, n_queries: int, rnd) -> dict:
+    """Filtered hybrid searches: p50/p95 of the search with its query vector already encoded
+    (the index's part; encoding one query costs the same whatever the index) and, apart, the
+    median time to encode one query on one thread."""
     from latency import ACTIONS, PLACES, SUBJECTS
 
     from situated.retrievers.filter import Filter
@@ -61,14 +65,19 @@ def query_latency(index, settings, n_queries: int, rnd) -> tuple[float, float, f
           for _ in range(n_queries)]
     for q in qs[:5]:
         engine.search(q, flt)
-    times = []
+    times, encode = [], []
     for q in qs:
+        t = time.perf_counter()
+        index.embeddings.encode_query(q)  # kept by the embedder's recent-query cache
+        encode.append(time.perf_counter() - t)
         t = time.perf_counter()
         engine.search(q, flt)
         times.append(time.perf_counter() - t)
     times.sort()
-    admitted = float(flt.mask(index.columns).mean())
-    return statistics.median(times) * 1e3, times[int(0.95 * (len(times) - 1))] * 1e3, admitted
+    return {"p50_ms": statistics.median(times) * 1e3,
+            "p95_ms": times[int(0.95 * (len(times) - 1))] * 1e3,
+            "query_encode_ms": statistics.median(encode) * 1e3,
+            "admitted_share": float(flt.mask(index.columns).mean())}
 
 
 def rss_mb() -> float:
@@ -155,17 +164,16 @@ def measure(work: Path, n_queries: int) -> dict:
     t = time.perf_counter()
     Index(work / "index", emb).close()
     row["reopen_s"] = time.perf_counter() - t
-    row["p50_ms"], row["p95_ms"], row["admitted_share"] = query_latency(
-        index, settings, n_queries, random.Random(11))
+    row.update(query_latency(index, settings, n_queries, random.Random(11)))
     row["rss_query_mb"] = rss_mb()
     row["chroma_hnsw_rss_mb"] = row["rss_query_mb"] - row["rss_open_mb"]
     row["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return row
 
 
-def one_size(n: int, n_queries: int, real: bool, keep: Path | None) -> dict:
+def one_size(n: int, n_queries: int, real: bool, keep: Path | None, label: str) -> dict:
     """Build (or reuse a kept build), then measure in a fresh process."""
-    work = (keep / str(n)) if keep else Path(tempfile.mkdtemp(prefix=f"scale-{n}-"))
+    work = (keep / f"{label}-{n}") if keep else Path(tempfile.mkdtemp(prefix=f"scale-{n}-"))
     built = work / "build.json"
     try:
         if built.exists():
@@ -177,6 +185,7 @@ def one_size(n: int, n_queries: int, real: bool, keep: Path | None) -> dict:
         done = subprocess.run([sys.executable, __file__, "--measure", str(work), "--queries",
                                str(n_queries)], capture_output=True, text=True, check=True)
         row.update(json.loads(done.stdout.strip().splitlines()[-1]))
+        row["design"] = label
         return row
     finally:
         if keep is None:
@@ -189,7 +198,28 @@ PREVIOUS = HERE / "results" / "scale_before_columnar.json"
 def previous_rows() -> dict[int, dict]:
     if not PREVIOUS.exists():
         return {}
-    return {r["pieces"]: r for r in json.loads(PREVIOUS.read_text())["results"]}
+    rows = json.loads(PREVIOUS.read_text())["results"]
+    return {r["pieces"]: {**r, "design": "previous (committed JSON)"} for r in rows}
+
+
+def baseline_tree(rev: str) -> Path:
+    """A worktree of the repository at `rev` (the design to compare against)."""
+    tree = Path(tempfile.mkdtemp(prefix="scale-baseline-")) / "tree"
+    subprocess.run(["git", "-C", str(HERE.parent), "worktree", "add", "--detach", "-q",
+                    str(tree), rev], check=True)
+    return tree
+
+
+def run_one(n: int, args, real: bool, label: str, tree: Path | None) -> dict:
+    cmd = [sys.executable, __file__, "--one", str(n), "--queries", str(args.queries),
+           "--label", label]
+    if real:
+        cmd.append("--real")
+    if args.keep:
+        cmd += ["--keep", str(args.keep)]
+    env = {**os.environ, "PYTHONPATH": str(tree)} if tree else None  # the old package first
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -200,7 +230,11 @@ def main() -> None:
     ap.add_argument("--precomputed", action="store_true",
                     help="every size with precomputed vectors (no real-embedding run)")
     ap.add_argument("--keep", type=Path, help="keep built indexes under DIR and reuse them")
+    ap.add_argument("--baseline", metavar="REV", help="also build and measure the design at "
+                    "git revision REV, in this run, for sizes up to --baseline-max")
+    ap.add_argument("--baseline-max", type=int, default=100_000)
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--label", default="this", help=argparse.SUPPRESS)
     ap.add_argument("--real", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -208,48 +242,63 @@ def main() -> None:
         print(json.dumps(measure(args.measure, args.queries)), flush=True)
         return
     if args.one:
-        print(json.dumps(one_size(args.one, args.queries, args.real, args.keep)), flush=True)
+        print(json.dumps(one_size(args.one, args.queries, args.real, args.keep, args.label)),
+              flush=True)
         return
     from rich.console import Console
     from rich.table import Table
 
-    rows = []
+    rows: list[dict] = []
     args.out.mkdir(parents=True, exist_ok=True)
-    for i, n in enumerate(sorted(args.sizes)):
-        cmd = [sys.executable, __file__, "--one", str(n), "--queries", str(args.queries)]
-        if i == 0 and not args.precomputed:
-            cmd.append("--real")
-        if args.keep:
-            cmd += ["--keep", str(args.keep)]
-        done = subprocess.run(cmd, capture_output=True, text=True, check=True)
-        rows.append(json.loads(done.stdout.strip().splitlines()[-1]))
-        print(json.dumps(rows[-1]), flush=True)
-        write_result(args.out / "scale.json", rows)
+    tree = baseline_tree(args.baseline) if args.baseline else None
     before = previous_rows()
+    for i, n in enumerate(sorted(args.sizes)):
+        real = i == 0 and not args.precomputed
+        rows.append(run_one(n, args, real, "this", None))
+        print(json.dumps(rows[-1]), flush=True)
+        if tree is not None and n <= args.baseline_max:
+            rows.append(run_one(n, args, real, f"baseline {args.baseline}", tree))
+            print(json.dumps(rows[-1]), flush=True)
+        elif n in before:
+            rows.append(before[n])
+        write_result(args.out / "scale.json", rows)
 
-    def vs(r: dict, key: str, fmt: str) -> str:
-        old = before.get(r["pieces"], {}).get(key)
-        now = format(r[key], fmt)
-        return f"{now} (was {format(old, fmt)}, {r[key] / old:.2f}×)" if old else now
-
-    t = Table(title="situated index at scale (filtered hybrid queries); previous design in "
-              "brackets, ratio new/old")
-    for c in ("pieces", "ingest s", "embedding s", "overhead", "re-ingest", "index MB",
-              "open s", "index RSS MB", "peak RSS MB", "Chroma HNSW MB", "p50 ms", "p95 ms",
-              "admitted"):
+    t = Table(title="situated index at scale (filtered hybrid queries)")
+    cols = ("pieces", "design", "ingest s", "index MB", "open s", "index RSS MB",
+            "peak RSS MB", "Chroma HNSW MB", "p50 ms", "p95 ms", "encode ms", "admitted")
+    for c in cols:
         t.add_column(c, justify="right")
+
+    def f(r: dict, key: str, fmt: str) -> str:
+        return format(r[key], fmt) if r.get(key) is not None else "–"
+
     for r in rows:
-        t.add_row(f"{r['pieces']:,}", f"{r['ingest_s']:.1f}",
-                  f"{r['pure_embedding_s']:.1f}" if r["real_embedding"] else "precomputed",
-                  f"{r['ingest_overhead']:.1%}" if r["real_embedding"] else "–",
-                  f"{r['reingest_fraction']:.2%}" if r["real_embedding"] else "–",
-                  f"{r['index_mb']:.0f}", vs(r, "open_s", ".2f"), f"{r['index_rss_mb']:.0f}",
-                  vs(r, "peak_rss_mb", ".0f"), f"{r['chroma_hnsw_rss_mb']:.0f}",
-                  vs(r, "p50_ms", ".1f"), vs(r, "p95_ms", ".1f"),
-                  f"{r['admitted_share']:.1%}")
-    Console().print(t)
-    print("peak RSS: the measuring process (model + index + Chroma after the queries); the "
-          "previous design's peak included its build. index RSS: growth on opening.")
+        t.add_row(f"{r['pieces']:,}", r.get("design", ""), f(r, "ingest_s", ".1f"),
+                  f(r, "index_mb", ".0f"), f(r, "open_s", ".2f"), f(r, "index_rss_mb", ".0f"),
+                  f(r, "peak_rss_mb", ".0f"), f(r, "chroma_hnsw_rss_mb", ".0f"),
+                  f(r, "p50_ms", ".1f"), f(r, "p95_ms", ".1f"), f(r, "query_encode_ms", ".1f"),
+                  f(r, "admitted_share", ".1%"))
+    Console(width=200).print(t)
+    for n in sorted({r["pieces"] for r in rows}):
+        pair = [r for r in rows if r["pieces"] == n]
+        if len(pair) == 2:
+            new, old = pair
+            ratios = {k: new[k] / old[k] for k in ("ingest_s", "open_s", "peak_rss_mb",
+                                                   "p50_ms", "p95_ms") if old.get(k)}
+            print(f"{n:,} pieces, this / {old['design']}: "
+                  + ", ".join(f"{k} {v:.2f}×" for k, v in ratios.items()))
+    for r in rows:
+        if r.get("real_embedding"):
+            print(f"{r['pieces']:,} pieces ({r['design']}), real MiniLM: embedding "
+                  f"{r['pure_embedding_s']:.1f} s, ingest overhead {r['ingest_overhead']:.1%}, "
+                  f"re-ingest unchanged {r['reingest_fraction']:.2%}")
+    print("index RSS: growth on opening (the model is loaded before); peak RSS: the measuring "
+          "process after the queries (model + index + Chroma's HNSW, which the embedded store "
+          "loads on the first query: `Chroma HNSW MB`). The committed previous rows measured "
+          "peak RSS in the build's process and p50 with query encoding partly cached.")
+    if tree is not None:
+        subprocess.run(["git", "-C", str(HERE.parent), "worktree", "remove", "--force",
+                        str(tree)], check=False)
 
 
 if __name__ == "__main__":
