@@ -10,6 +10,8 @@ small headers and a request touches only the arrays its filter uses.
 from __future__ import annotations
 
 import json
+import zlib
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -110,3 +112,44 @@ class FilterColumns:
             setattr(self, attr, {v: flat[off[i]:off[i + 1]] for i, v in enumerate(p["values"])})
         self.row_group = arr("row_group") if (path / "row_group.npy").exists() else None
         return self
+
+
+def id_hashes(ids: Iterable[str]) -> np.ndarray:
+    """64-bit hashes of ids: CRC-32 of the bytes and of the reversed bytes (stable across
+    processes, ~1 µs an id; the writer checks a generation's hashes are distinct)."""
+    crc = zlib.crc32
+    return np.fromiter(((crc(b) << 32) | crc(b[::-1]) for b in (i.encode() for i in ids)),
+                       dtype=np.uint64)
+
+
+class IdTable:
+    """Piece id → position without a look-up per id: the generation's id hashes, sorted, with
+    their positions (`piece_hash.npy`, `piece_hash_pos.npy`, memory-mapped). Mapping the ~1,000
+    ids a vector query returns by SQLite cost 2.6 ms a query at 100k pieces; this costs < 1 ms.
+    Only for ids of this generation (Chroma's collection holds exactly those): an id from
+    elsewhere whose hash matched would map to some piece, which the filter still checks."""
+
+    def __init__(self, folder: Path):
+        self.hashes = np.load(folder / "piece_hash.npy", mmap_mode="r")
+        self.positions = np.load(folder / "piece_hash_pos.npy", mmap_mode="r")
+
+    @staticmethod
+    def save(folder: Path, ids: list[str]) -> bool:
+        """Write the table; False (nothing written) when two ids share a hash."""
+        hashes = id_hashes(ids)
+        order = np.argsort(hashes, kind="stable")
+        ordered = hashes[order]
+        if len(ordered) > 1 and bool((ordered[1:] == ordered[:-1]).any()):
+            return False
+        np.save(folder / "piece_hash.npy", ordered)
+        np.save(folder / "piece_hash_pos.npy", order.astype(np.int32))
+        return True
+
+    def lookup(self, ids: list[str]) -> dict[str, int]:
+        if not ids or len(self.hashes) == 0:
+            return {}
+        wanted = id_hashes(ids)
+        at = np.minimum(np.searchsorted(self.hashes, wanted), len(self.hashes) - 1)
+        found = self.hashes[at] == wanted
+        pos = self.positions[at]
+        return {i: int(p) for i, p, f in zip(ids, pos, found, strict=True) if f}

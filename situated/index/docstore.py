@@ -49,26 +49,32 @@ def write_store(path: Path, documents: Sequence[LoadedDocument]) -> None:
     con = sqlite3.connect(path)
     try:
         con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
+        docs, blocks, pieces, codes = [], [], [], []
+
+        def flush(at_least: int) -> None:
+            for table, rows, marks in (("documents", docs, 6), ("blocks", blocks, 4),
+                                       ("pieces", pieces, 5), ("codes", codes, 3)):
+                if len(rows) >= at_least:
+                    con.executemany(f"INSERT INTO {table} VALUES ({','.join('?' * marks)})",
+                                    rows)
+                    rows.clear()
+
         block_pos = piece_pos = 0
         for d_pos, d in enumerate(documents):
-            con.execute("INSERT INTO documents VALUES (?,?,?,?,?,?)", (
-                d_pos, d.meta.source_id, d.meta.family, d.meta.model_dump_json(),
-                d.content_hash, d.blocks[0].fields.model_dump_json()))
+            docs.append((d_pos, d.meta.source_id, d.meta.family, d.meta.model_dump_json(),
+                         d.content_hash, d.blocks[0].fields.model_dump_json()))
             own = {}
-            rows = []
             for b in d.blocks:
                 own[b.block_id] = block_pos
-                rows.append((block_pos, b.block_id, d_pos, b.model_dump_json()))
+                blocks.append((block_pos, b.block_id, d_pos, b.model_dump_json()))
                 block_pos += 1
-            con.executemany("INSERT INTO blocks VALUES (?,?,?,?)", rows)
-            pieces, codes = [], []
             for p in d.pieces:
                 pieces.append((piece_pos, p.piece_id, own[p.block_id], p.search_text,
                                json.dumps(p.codes)))
                 codes += [(c, piece_pos, int(i == 0)) for i, c in enumerate(p.codes)]
                 piece_pos += 1
-            con.executemany("INSERT INTO pieces VALUES (?,?,?,?,?)", pieces)
-            con.executemany("INSERT INTO codes VALUES (?,?,?)", codes)
+            flush(20_000)
+        flush(0)
         con.executescript(_INDEXES)
         con.commit()
     finally:

@@ -12,7 +12,7 @@ import numpy as np
 
 from situated.documents import Block, FilterFields, LoadedDocument, Piece
 from situated.errors import IndexError_
-from situated.index.columns import FilterColumns
+from situated.index.columns import FilterColumns, IdTable
 from situated.index.docstore import (
     STORE_FILE,
     BlockTable,
@@ -87,6 +87,8 @@ class Index:
         self.piece_doc = np.load(cols / "piece_doc.npy", mmap_mode="r")
         self.piece_block = np.load(cols / "piece_block.npy", mmap_mode="r")
         self.doc_family = np.load(cols / "doc_family.npy", mmap_mode="r")
+        self.block_id_at = np.load(cols / "block_ids.npy", mmap_mode="r")
+        self._ids = IdTable(cols) if (cols / "piece_hash.npy").exists() else None
         self.columns = FilterColumns.load(cols / "filter")
         self.products = frozenset(m.products)
         self.timezone = m.timezone
@@ -120,12 +122,14 @@ class Index:
 
     def block_ids(self, positions) -> dict[int, str]:
         """Piece position → its block id, for many pieces in one look-up."""
-        by_block = self.store.block_ids(int(self.piece_block[p]) for p in positions)
-        return {int(p): by_block[int(self.piece_block[p])] for p in positions}
+        pos = np.fromiter((int(p) for p in positions), dtype=np.int64)
+        return dict(zip(pos.tolist(), self.block_id_at[self.piece_block[pos]].tolist(),
+                        strict=True))
 
     def positions_of(self, piece_ids) -> dict[str, int]:
         """Piece id → position for the ids that are in this generation (one look-up)."""
-        return self.store.piece_positions(list(piece_ids))
+        ids = list(piece_ids)
+        return self._ids.lookup(ids) if self._ids is not None else self.store.piece_positions(ids)
 
     def code_positions(self, code: str, primary: bool = False) -> np.ndarray | None:
         """Positions of the pieces that carry `code` (as their first code: `primary`)."""
@@ -138,6 +142,7 @@ class Index:
         # the maps close with their last reference
         self.bm25 = self.bm25_blocks = self.columns = None
         self.piece_doc = self.piece_block = self.doc_family = np.zeros(0, dtype=np.int32)
+        self.block_id_at, self._ids = np.zeros(0, dtype=str), None
         self.store.close()
         close = getattr(self.client, "close", None)
         if close is not None:

@@ -22,7 +22,7 @@ import numpy as np
 
 from situated.errors import IndexError_, SituatedError
 from situated.index.cache import EmbeddingCache
-from situated.index.columns import FilterColumns
+from situated.index.columns import FilterColumns, IdTable
 from situated.index.docstore import STORE_FILE, DocStore, DocumentTable, write_store
 from situated.index.embeddings import MiniLMEmbeddings
 from situated.index.publisher import (
@@ -116,7 +116,9 @@ def _document_fields(gen: Path) -> dict[str, dict]:
 
 
 def write_columns(out: Path, documents) -> None:
-    """The memory-mapped columns of a generation: piece → document and → block positions, each
+    """The memory-mapped columns of a generation: piece → document and → block positions, block
+    ids by position, piece ids by hash (`IdTable`; left out in the unlikely case two ids share a
+    hash: readers then ask the row store), each
     document's version family (−1: none with another version), and the filter columns with one
     group per document. Every piece and block of a document carries its document's filter
     fields (checked here: the columns rely on it)."""
@@ -126,7 +128,7 @@ def write_columns(out: Path, documents) -> None:
     for d_pos, d in enumerate(documents):
         f = d.blocks[0].fields
         own = {b.block_id: block_base + i for i, b in enumerate(d.blocks)}
-        if any(x.fields != f for x in (*d.blocks, *d.pieces)):
+        if any(x.fields is not f and x.fields != f for x in (*d.blocks, *d.pieces)):
             raise IndexError_(f"{d.meta.source_id}: its blocks and pieces carry different "
                               "filter fields; the loader must give them the document's")
         fields.append(f)
@@ -134,6 +136,9 @@ def write_columns(out: Path, documents) -> None:
         piece_block += [own[p.block_id] for p in d.pieces]
         block_base += len(d.blocks)
     np.save(out / "piece_doc.npy", np.asarray(piece_doc, dtype=np.int32))
+    np.save(out / "block_ids.npy", np.asarray([b.block_id for d in documents for b in d.blocks],
+                                              dtype=str))
+    IdTable.save(out, [p.piece_id for d in documents for p in d.pieces])
     np.save(out / "piece_block.npy", np.asarray(piece_block, dtype=np.int32))
     sizes = Counter(d.meta.family for d in documents if d.meta.family)
     numbers = {fam: i for i, fam in enumerate(sorted(f for f, n in sizes.items() if n > 1))}
