@@ -146,31 +146,46 @@ class DocStore:
             "SELECT meta FROM documents WHERE family=? ORDER BY pos", (name,))]
 
 
-class BlockTable(Mapping[str, Block]):
-    """Blocks by id, read on demand (fresh objects each time)."""
+class _KeyedTable(Mapping):
+    """Rows of one table by key, read on demand (fresh objects each time); iteration streams
+    the keys in position order. Subclasses name the table, key column and value column."""
+
+    table = key = value = ""
 
     def __init__(self, store: DocStore, count: int):
         self.store, self.count = store, count
 
-    def __getitem__(self, block_id: str) -> Block:
-        row = self.store.one("SELECT data FROM blocks WHERE block_id=?", (block_id,))
-        if row is None:
-            raise KeyError(block_id)
-        return Block.model_validate_json(row[0])
+    @staticmethod
+    def parse(raw):
+        return raw
 
-    def __contains__(self, block_id: object) -> bool:
-        return isinstance(block_id, str) and self.store.one(
-            "SELECT 1 FROM blocks WHERE block_id=?", (block_id,)) is not None
+    def __getitem__(self, k):
+        row = self.store.one(f"SELECT {self.value} FROM {self.table} WHERE {self.key}=?", (k,))
+        if row is None:
+            raise KeyError(k)
+        return self.parse(row[0])
+
+    def __contains__(self, k: object) -> bool:
+        return isinstance(k, str) and self.store.one(
+            f"SELECT 1 FROM {self.table} WHERE {self.key}=?", (k,)) is not None
 
     def __iter__(self) -> Iterator[str]:
-        return (r[0] for r in self.store.con().execute("SELECT block_id FROM blocks ORDER BY pos"))
+        return (r[0] for r in self.store.con().execute(
+            f"SELECT {self.key} FROM {self.table} ORDER BY pos"))
 
     def __len__(self) -> int:
         return self.count
 
     def values(self):  # streamed, not a view over a dict
-        return (Block.model_validate_json(r[0]) for r in
-                self.store.con().execute("SELECT data FROM blocks ORDER BY pos"))
+        return (self.parse(r[0]) for r in self.store.con().execute(
+            f"SELECT {self.value} FROM {self.table} ORDER BY pos"))
+
+
+class BlockTable(_KeyedTable):
+    """Blocks by id."""
+
+    table, key, value = "blocks", "block_id", "data"
+    parse = staticmethod(Block.model_validate_json)
 
     def of_document(self, source_id: str) -> list[Block]:
         """One document's blocks in document order, by key."""
@@ -218,47 +233,17 @@ class PieceTable(Sequence[Piece]):
         return self.count
 
 
-class PiecePositions(Mapping[str, int]):
-    """Piece id → position, by key."""
+class PiecePositions(_KeyedTable):
+    """Piece id → position."""
 
-    def __init__(self, store: DocStore, count: int):
-        self.store, self.count = store, count
-
-    def __getitem__(self, piece_id: str) -> int:
-        row = self.store.one("SELECT pos FROM pieces WHERE piece_id=?", (piece_id,))
-        if row is None:
-            raise KeyError(piece_id)
-        return row[0]
-
-    def __iter__(self) -> Iterator[str]:
-        return (r[0] for r in self.store.con().execute("SELECT piece_id FROM pieces ORDER BY pos"))
-
-    def __len__(self) -> int:
-        return self.count
+    table, key, value = "pieces", "piece_id", "pos"
 
 
-class DocumentTable(Mapping[str, DocumentMeta]):
-    """Document metadata by source id, read on demand."""
+class DocumentTable(_KeyedTable):
+    """Document metadata by source id."""
 
-    def __init__(self, store: DocStore, count: int):
-        self.store, self.count = store, count
-
-    def __getitem__(self, source_id: str) -> DocumentMeta:
-        row = self.store.one("SELECT meta FROM documents WHERE source_id=?", (source_id,))
-        if row is None:
-            raise KeyError(source_id)
-        return DocumentMeta.model_validate_json(row[0])
-
-    def __iter__(self) -> Iterator[str]:
-        return (r[0] for r in self.store.con().execute(
-            "SELECT source_id FROM documents ORDER BY pos"))
-
-    def __len__(self) -> int:
-        return self.count
-
-    def values(self):  # streamed
-        return (DocumentMeta.model_validate_json(r[0]) for r in
-                self.store.con().execute("SELECT meta FROM documents ORDER BY pos"))
+    table, key, value = "documents", "source_id", "meta"
+    parse = staticmethod(DocumentMeta.model_validate_json)
 
     def records(self) -> Iterator[tuple[DocumentMeta, str, dict]]:
         """Every document's metadata, content hash and stored filter fields (the writer's
