@@ -16,7 +16,6 @@ import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -92,7 +91,7 @@ class DocStore:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self.fields_of_doc = lru_cache(maxsize=65536)(self._fields_of_doc)
+        self._fields: dict[int, FilterFields] = {}  # document position -> its filter fields
 
     def con(self) -> sqlite3.Connection:
         c = getattr(self._local, "con", None)
@@ -121,9 +120,24 @@ class DocStore:
             out += self.con().execute(sql.format(",".join("?" * len(chunk))), chunk).fetchall()
         return out
 
-    def _fields_of_doc(self, doc: int) -> FilterFields:
-        row = self.one("SELECT fields FROM documents WHERE pos=?", (doc,))
-        return FilterFields.model_validate_json(row[0])
+    def fields_of_docs(self, docs: Iterable[int]) -> list[FilterFields]:
+        """The filter fields of documents by position: one query for those not yet read
+        (kept for the next requests; the keep is emptied past 65,536 documents)."""
+        docs = [int(d) for d in docs]
+        known = {d: f for d in set(docs) if (f := self._fields.get(d)) is not None}
+        missing = sorted(set(docs) - known.keys())
+        if missing:
+            fresh = {pos: FilterFields.model_validate_json(raw) for pos, raw in self.many(
+                "SELECT pos, fields FROM documents WHERE pos IN ({})", missing)}
+            with self._lock:
+                if len(self._fields) + len(fresh) > 65_536:
+                    self._fields = {}
+                self._fields.update(fresh)
+            known.update(fresh)
+        return [known[d] for d in docs]
+
+    def fields_of_doc(self, doc: int) -> FilterFields:
+        return self.fields_of_docs([doc])[0]
 
     def piece_positions(self, piece_ids: Sequence[str]) -> dict[str, int]:
         return dict(self.many("SELECT piece_id, pos FROM pieces WHERE piece_id IN ({})",

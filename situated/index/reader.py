@@ -114,6 +114,11 @@ class Index:
         """The filter fields of the piece at `pos` (its document's)."""
         return self.store.fields_of_doc(int(self.piece_doc[pos]))
 
+    def fields_of(self, positions: list[int]) -> list[FilterFields]:
+        """The filter fields of many pieces, read in one look-up."""
+        return self.store.fields_of_docs(self.piece_doc[np.asarray(positions, dtype=np.int64)]
+                                         .tolist() if positions else [])
+
     def family_at(self, pos: int) -> int | None:
         """The version family (a number) of the piece at `pos`, None when its document has no
         other version."""

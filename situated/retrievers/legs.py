@@ -29,7 +29,8 @@ class LegHit:
 
 def _recheck(index: Index, flt: Filter, hits: list[LegHit]) -> list[LegHit]:
     """Defence in depth: whatever a backend returned, only admitted pieces leave the leg."""
-    return [h for h in hits if flt.admits(index.fields_at(h.pos))]
+    fields = index.fields_of([h.pos for h in hits])
+    return [h for h, f in zip(hits, fields, strict=True) if flt.admits(f)]
 
 
 def _top_k(scores: np.ndarray, k: int) -> np.ndarray:
