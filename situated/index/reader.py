@@ -12,7 +12,7 @@ import numpy as np
 
 from situated.documents import Block, FilterFields, LoadedDocument, Piece
 from situated.errors import IndexError_
-from situated.index.columns import FilterColumns, IdTable
+from situated.index.columns import FilterColumns, IdTable, mapped
 from situated.index.docstore import (
     STORE_FILE,
     BlockTable,
@@ -84,10 +84,10 @@ class Index:
         self.documents = DocumentTable(self.store, m.documents)
         # columns, memory-mapped: piece -> document / block / version family, filter fields
         cols = gen / "columns"
-        self.piece_doc = np.load(cols / "piece_doc.npy", mmap_mode="r")
-        self.piece_block = np.load(cols / "piece_block.npy", mmap_mode="r")
-        self.doc_family = np.load(cols / "doc_family.npy", mmap_mode="r")
-        self.block_id_at = np.load(cols / "block_ids.npy", mmap_mode="r")
+        self.piece_doc = mapped(cols / "piece_doc.npy")
+        self.piece_block = mapped(cols / "piece_block.npy")
+        self.doc_family = mapped(cols / "doc_family.npy")
+        self.block_id_at = mapped(cols / "block_ids.npy")
         self._ids = IdTable(cols) if (cols / "piece_hash.npy").exists() else None
         self.columns = FilterColumns.load(cols / "filter")
         self.products = frozenset(m.products)

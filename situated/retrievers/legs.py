@@ -145,12 +145,18 @@ class VectorLeg:
         if mask is not None and self.oversample > 1:
             n = min(len(index), want * self.oversample)
             res = index.collection.query(query_embeddings=vec, n_results=n, include=["distances"])
-            where = index.positions_of(res["ids"][0])
-            hits = [
-                LegHit(pos, 1.0 - float(dist))
-                for pid, dist in zip(res["ids"][0], res["distances"][0], strict=True)
-                if (pos := where.get(pid)) is not None and mask[pos]
-            ][:want]
+            ids, dists = res["ids"][0], res["distances"][0]
+            hits: list[LegHit] = []
+            step = max(4 * want, 64)  # ids are mapped to positions a slice at a time, best first
+            for start in range(0, len(ids), step):
+                where = index.positions_of(ids[start:start + step])
+                hits += [LegHit(pos, 1.0 - float(dist))
+                         for pid, dist in zip(ids[start:start + step], dists[start:start + step],
+                                              strict=True)
+                         if (pos := where.get(pid)) is not None and mask[pos]]
+                if len(hits) >= want:
+                    break
+            hits = hits[:want]
             if len(hits) == want or n >= len(index):
                 return _recheck(index, flt, hits)
         res = index.collection.query(
