@@ -11,6 +11,7 @@ same budget, prompt, offline model and citation parser so that only retrieval di
 
 from __future__ import annotations
 
+import logging
 import tempfile
 from collections.abc import Callable
 
@@ -25,6 +26,7 @@ from situated.retrievers.legs import Leg
 from situated.situation import Scope
 
 System = tuple[str, Runnable]
+log = logging.getLogger(__name__)
 
 
 def _admin_scope(index) -> Scope:
@@ -39,7 +41,9 @@ def stock_search(app) -> Callable[[str, Filter], SearchResult] | None:
         from langchain_community.retrievers import BM25Retriever
         from langchain_core.documents import Document
         from langchain_text_splitters import RecursiveCharacterTextSplitter
-    except ImportError:
+    except ImportError as exc:
+        log.warning("the stock LangChain baseline is left out of this evaluation (%s is not "
+                    "installed); install it with: pip install -e \".[baseline]\"", exc.name)
         return None
     index, k = app.index, app.settings.leg_k
     children = [Document(page_content=p.search_text,

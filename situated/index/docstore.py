@@ -143,10 +143,6 @@ class DocStore:
         return dict(self.many("SELECT piece_id, pos FROM pieces WHERE piece_id IN ({})",
                               list(dict.fromkeys(piece_ids))))
 
-    def block_ids(self, positions: Iterable[int]) -> dict[int, str]:
-        return dict(self.many("SELECT pos, block_id FROM blocks WHERE pos IN ({})",
-                              sorted({int(p) for p in positions})))
-
     def code_positions(self, code: str, primary: bool = False) -> list[int]:
         sql = "SELECT pos FROM codes WHERE code=?" + (" AND is_primary=1" if primary else "")
         return [r[0] for r in self.con().execute(sql, (code,))]
@@ -200,6 +196,12 @@ class BlockTable(_KeyedTable):
 
     table, key, value = "blocks", "block_id", "data"
     parse = staticmethod(Block.model_validate_json)
+
+    def many(self, block_ids: Sequence[str]) -> dict[str, Block]:
+        """The blocks among `block_ids` that exist, in one query."""
+        return {bid: Block.model_validate_json(raw) for bid, raw in self.store.many(
+            "SELECT block_id, data FROM blocks WHERE block_id IN ({})", list(dict.fromkeys(
+                block_ids)))}
 
     def of_document(self, source_id: str) -> list[Block]:
         """One document's blocks in document order, by key."""

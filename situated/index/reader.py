@@ -84,12 +84,17 @@ class Index:
         self.documents = DocumentTable(self.store, m.documents)
         # columns, memory-mapped: piece -> document / block / version family, filter fields
         cols = gen / "columns"
-        self.piece_doc = mapped(cols / "piece_doc.npy")
-        self.piece_block = mapped(cols / "piece_block.npy")
-        self.doc_family = mapped(cols / "doc_family.npy")
-        self.block_id_at = mapped(cols / "block_ids.npy")
-        self._ids = IdTable(cols) if (cols / "piece_hash.npy").exists() else None
-        self.columns = FilterColumns.load(cols / "filter")
+        try:
+            self.piece_doc = mapped(cols / "piece_doc.npy")
+            self.piece_block = mapped(cols / "piece_block.npy")
+            self.doc_family = mapped(cols / "doc_family.npy")
+            self.block_id_at = mapped(cols / "block_ids.npy")
+            self._ids = IdTable(cols) if (cols / "piece_hash.npy").exists() else None
+            self.columns = FilterColumns.load(cols / "filter")
+        except FileNotFoundError as exc:
+            raise IndexError_(f"index {root}: generation {gen.name} is missing "
+                              f"{Path(exc.filename).relative_to(gen)}; rebuild it with "
+                              "`situated ingest`") from None
         self.products = frozenset(m.products)
         self.timezone = m.timezone
         # memory-mapped: the score matrices stay on disk, pages come in as queries touch them

@@ -88,8 +88,8 @@ class BlockStore(BaseStore[str, Document]):
         self.index = index
 
     def mget(self, keys: Sequence[str]) -> list[Document | None]:
-        blocks = self.index.blocks
-        return [block_document(blocks[k]) if k in blocks else None for k in keys]
+        found = self.index.blocks.many(keys)
+        return [block_document(found[k]) if k in found else None for k in keys]
 
     def mset(self, key_value_pairs: Sequence[tuple[str, Document]]) -> None:
         raise NotImplementedError("the block store is read-only; blocks change only through "
