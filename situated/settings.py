@@ -53,9 +53,13 @@ class Settings(BaseSettings):
     bm25_block_weight: float = Field(
         default=0.0, ge=0, description="Share of a piece's whole-block BM25 score added to its "
         "own in the BM25 leg's ranking; off by default (see `BM25Leg` for the figures).")
-    # relevance floor, per leg (see README "Relevance floor")
-    min_vector_similarity: float = Field(default=0.35, ge=-1, le=1)
-    min_bm25_score: float = Field(default=2.0, ge=0)
+    # relevance (README "Relevance"): None = the index's calibration, else the package default
+    min_cover: float | None = Field(
+        default=None, ge=0, le=1, description="Override: idf-weighted share of the question's "
+        "terms a block must contain to count as relevant.")
+    min_cosine: float | None = Field(
+        default=None, ge=-1, le=1, description="Override: cosine similarity at which the vector "
+        "leg alone vouches for a block (Latin-script questions).")
 
     timezone: str = Field(
         default="UTC", description="IANA timezone a date-only question (and a date-only validity "

@@ -68,7 +68,7 @@ def stock_search(app) -> Callable[[str, Filter], SearchResult] | None:
         docs = ensemble.invoke(question)
         ids = list(dict.fromkeys(d.metadata.get("block_id") or d.metadata.get("doc_id")
                                  for d in docs))[: app.settings.top_blocks]
-        blocks = [RankedBlock(b, 1.0 / (n + 1), first_piece[b], clears_floor=True)
+        blocks = [RankedBlock(b, 1.0 / (n + 1), first_piece[b])
                   for n, b in enumerate(ids) if b in index.blocks]
         return SearchResult(filter=everything, blocks=blocks, hits=[], leg_hits={})
 

@@ -26,15 +26,50 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from situated.errors import IndexError_
+from situated.modes import Mode
 
 if TYPE_CHECKING:
     from situated.documents import LoadedDocument
 
 SCHEMA_VERSION = 4  # 2: epoch-second bounds, timezone; 3: recorded history; 4: row store + columns
 COLLECTION = "pieces"
+
+
+class ThresholdSource(Mode):
+    CALIBRATED = "calibrated"  # set by `situated.calibration` on this index's own questions
+    DEFAULT = "default"  # the package default (see `Thresholds.default`)
+    SETTINGS = "settings"  # given explicitly in the settings
+
+
+class Thresholds(BaseModel):
+    """The relevance decision of one index, and where its numbers come from."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    min_cover: float = Field(ge=0, le=1)
+    min_cosine: float = Field(ge=-1, le=1)
+    source: ThresholdSource
+    note: str = Field(default="", description="How the thresholds were set, for the asker.")
+    dev: dict[str, float] | None = Field(
+        default=None, description="precision, recall, positives, negatives on the dev half")
+    held_out: dict[str, float] | None = Field(
+        default=None, description="the same on the held-out half (never used to set them)")
+
+    @classmethod
+    def default(cls) -> Thresholds:
+        """Set by `benchmarks/calibrate_floor.py` on the dev half of the genai-eu terms corpus
+        (real terms-of-service pages; not the sample); see README "Relevance"."""
+        return cls(min_cover=DEFAULT_MIN_COVER, min_cosine=DEFAULT_MIN_COSINE,
+                   source=ThresholdSource.DEFAULT,
+                   note="package default, set on the dev half of a corpus of real terms pages "
+                        "(not this index): run `situated calibrate` to set this index's own")
+
+
+DEFAULT_MIN_COVER = 0.5
+DEFAULT_MIN_COSINE = 0.435
 
 
 class Manifest(BaseModel):
@@ -55,6 +90,7 @@ class Manifest(BaseModel):
     split_sections: int = 0  # how many sections were split into parts to fit the limit
     warnings: list[str]
     sources: dict[str, str]  # source_id -> content hash
+    relevance: Thresholds | None = None  # set by calibration at ingest; None: the default
 
 
 def chroma_client(path: Path, url: str | None = None):

@@ -22,7 +22,8 @@ _TOKEN = re.compile(
 )
 _CODE_PARTS = re.compile(r"([A-Za-zА-Яа-яЁё]{1,4})[-‐‑]?(\d{1,6})([A-Za-z]?)")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-_STOP = frozenset(STOPWORDS_EN_PLUS) | frozenset(STOPWORDS_RUSSIAN)
+STOP_WORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(STOPWORDS_RUSSIAN)
+_STOP = STOP_WORDS
 
 
 class Tokenizer:

@@ -1,9 +1,9 @@
-"""Reciprocal rank fusion at block level, the relevance floor, and the parent swap.
+"""Reciprocal rank fusion at block level and the parent swap.
 
 Not `EnsembleRetriever.weighted_reciprocal_rank`: that fuses whatever documents its children
 return by one id and keeps only the fused order; here each leg's raw score is kept per block
-(the relevance floor needs it: a block must clear a leg's floor to be returned at all, see
-`Floor`), and versions of one rule are handled as below. Figures in `retrievers.hybrid`.
+(the relevance decision reads the vector leg's cosine, `retrievers.relevance`), and versions of
+one rule are handled as below. Figures in `retrievers.hybrid`.
 
 Fusion is keyed on the parent block id, never on text: a block's rank in a leg is the rank of
 its best piece there, and its fused score is Σ weight_leg / (rrf_k + rank_leg). Each block is
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from situated.index.reader import Index
 from situated.retrievers.legs import Leg, LegHit
+from situated.retrievers.relevance import Signals
 
 
 @dataclass
@@ -33,7 +34,7 @@ class RankedBlock:
     best_piece: int  # position of the piece that ranked the block highest
     leg_ranks: dict[str, int] = field(default_factory=dict)
     leg_scores: dict[str, float] = field(default_factory=dict)  # best raw score per leg
-    clears_floor: bool = False
+    signals: Signals | None = None  # set by the relevance decision (`retrievers.relevance`)
 
 
 @dataclass(frozen=True)
@@ -41,22 +42,6 @@ class PieceHit:
     pos: int
     block_id: str
     score: float  # piece-level fused score
-
-
-@dataclass(frozen=True)
-class Floor:
-    """A piece is evidence only if one leg vouches for it with an absolute score."""
-
-    min_vector_similarity: float
-    min_bm25_score: float
-    trust_vector: bool = True  # False when the query is outside the embedding model's language
-
-    def clears(self, leg: Leg, score: float) -> bool:
-        if leg is Leg.EXACT:
-            return score > 0
-        if leg is Leg.BM25:
-            return score >= self.min_bm25_score
-        return self.trust_vector and score >= self.min_vector_similarity
 
 
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -73,7 +58,6 @@ def mostly_latin(text: str) -> bool:
 
 def fuse(
     index: Index, legs: dict[Leg, list[LegHit]], weights: dict[Leg, float], rrf_k: int,
-    floor: Floor,
 ) -> tuple[list[RankedBlock], list[PieceHit]]:
     blocks: dict[str, RankedBlock] = {}
     piece_scores: dict[int, float] = {}
@@ -90,8 +74,6 @@ def fuse(
             rb = blocks.get(block_id)
             if rb is None:
                 rb = blocks[block_id] = RankedBlock(block_id, 0.0, hit.pos)
-            if floor.clears(leg, hit.score):
-                rb.clears_floor = True
             if block_id in seen:
                 continue
             seen.add(block_id)

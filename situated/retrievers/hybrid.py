@@ -1,5 +1,5 @@
-"""The public retriever: filter inside every leg → RRF fusion on block ids → relevance floor →
-parent blocks, each once, in the rank of its best piece.
+"""The public retriever: filter inside every leg → RRF fusion on block ids → relevance decision
+(`retrievers.relevance`) → parent blocks, each once, in the rank of its best piece.
 
 Why not the stock `EnsembleRetriever` + `ParentDocumentRetriever` (the legs, the block store
 and the pieces collection *are* available as stock parts: `retrievers.parts`)? Measured:
@@ -26,9 +26,10 @@ scope, so the permission clauses are always in the filter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
@@ -37,21 +38,31 @@ from pydantic import ConfigDict, Field
 
 from situated.documents import Block
 from situated.index.reader import Index
+from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.filter import Filter
-from situated.retrievers.fusion import Floor, PieceHit, RankedBlock, fuse, mostly_latin
+from situated.retrievers.fusion import PieceHit, RankedBlock, fuse, mostly_latin
 from situated.retrievers.legs import BM25Leg, ExactLeg, Leg, LegHit, VectorLeg
+from situated.retrievers.relevance import (
+    AGREE,
+    Signals,
+    TermCover,
+    missing_codes,
+    names_in,
+    unheld_names,
+)
 from situated.settings import Settings
 from situated.situation import Scope, Situation
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    """Blocks that cleared the floor (best first) and the eligible pieces that ranked them."""
+    """Blocks that are relevant (best first) and the eligible pieces that ranked them."""
 
     filter: Filter
     blocks: list[RankedBlock]
     hits: list[PieceHit]
     leg_hits: dict[str, int]  # how many pieces each leg returned (for traces and benchmarks)
+    missing: tuple[str, ...] = ()  # codes and names the question gives that nothing admitted holds
 
     @classmethod
     def from_documents(cls, index: Index, flt: Filter, docs: list[Document]) -> SearchResult:
@@ -62,11 +73,16 @@ class SearchResult:
         for d in docs:
             m = d.metadata
             blocks.append(RankedBlock(m["block_id"], m["score"], pos[m["best_piece_id"]],
-                                      dict(m["leg_ranks"]), dict(m["leg_scores"]), True))
+                                      dict(m["leg_ranks"]), dict(m["leg_scores"]),
+                                      Signals(**m["signals"]) if m.get("signals") else None))
             hits += [PieceHit(pos[pid], m["block_id"], score) for pid, score in m["piece_hits"]]
         hits.sort(key=lambda h: (-h.score, h.pos))
         leg_hits = dict(docs[0].metadata["leg_hits"]) if docs else {}
         return cls(filter=flt, blocks=blocks, hits=hits, leg_hits=leg_hits)
+
+    @classmethod
+    def empty(cls, flt: Filter, missing: tuple[str, ...] = ()) -> SearchResult:
+        return cls(filter=flt, blocks=[], hits=[], leg_hits={}, missing=missing)
 
     def led_by(self, first: SearchResult, top: int) -> SearchResult:
         """`first`'s blocks (a search narrowed within this one's filter), then this one's."""
@@ -75,7 +91,17 @@ class SearchResult:
         kept = {b.block_id for b in blocks}
         hits = {h.pos: h for h in [*first.hits, *self.hits] if h.block_id in kept}
         return SearchResult(filter=self.filter, blocks=blocks, hits=list(hits.values()),
-                            leg_hits=self.leg_hits)
+                            leg_hits=self.leg_hits, missing=self.missing)
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """One question's fused candidates with their relevance signals, before the thresholds."""
+
+    missing: tuple[str, ...]  # codes and names the question gives that nothing admitted holds
+    ranked: list[RankedBlock]
+    hits: list[PieceHit]
+    leg_hits: dict[str, int]
 
 
 class HybridSearch:
@@ -89,28 +115,68 @@ class HybridSearch:
             Leg.EXACT: settings.weight_exact, Leg.BM25: settings.weight_bm25,
             Leg.VECTOR: settings.weight_vector,
         }
-        self.floor = Floor(settings.min_vector_similarity, settings.min_bm25_score)
+        self.thresholds = thresholds_for(index, settings)
+        self._cover = TermCover(index.bm25_blocks, index.tokenizer)
         self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(settings.bm25_block_weight), VectorLeg()
 
     def search(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None
     ) -> SearchResult:
-        """`k` pieces per leg, then at most `top` blocks that clear the relevance floor."""
+        """`k` pieces per leg, then at most `top` blocks that are relevant (`relevant`)."""
         k = self.settings.leg_k if k is None else k
         top = self.settings.top_blocks if top is None else top
         if k < 1 or top < 1:
             raise ValueError(f"k and top must be at least 1, got k={k}, top={top}")
-        k = max(k, top)
-        mask = flt.mask(self.index.columns)
-        results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
-        floor = replace(self.floor, trust_vector=mostly_latin(query))
-        ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k, floor)
-        kept = [b for b in ranked if b.clears_floor][:top]
+        found = self.assess(query, flt, max(k, top))
+        if found.missing:  # the question is about something no admitted document holds
+            return SearchResult.empty(flt, found.missing)
+        reads = self.vector_reads(query)
+        kept = [b for b in found.ranked if b.signals.relevant(self.thresholds, reads)][:top]
         kept_ids = {b.block_id for b in kept}
         return SearchResult(
-            filter=flt, blocks=kept, hits=[h for h in hits if h.block_id in kept_ids],
-            leg_hits={leg.value: len(h) for leg, h in results.items()},
+            filter=flt, blocks=kept, hits=[h for h in found.hits if h.block_id in kept_ids],
+            leg_hits=found.leg_hits,
         )
+
+    def assess(self, query: str, flt: Filter, k: int) -> Assessment:
+        """Every leg's k admitted pieces fused into blocks, each with its relevance signals,
+        before any threshold (calibration reads this; `search` decides on it)."""
+        mask = flt.mask(self.index.columns)
+        missing = self.unheld(query, mask)
+        if missing:
+            return Assessment(missing, [], [], {})
+        results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
+        ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
+        for b, sig in zip(ranked, self.signals(query, ranked), strict=True):
+            b.signals = sig  # fusion made these blocks for this request
+        return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()})
+
+    def vector_reads(self, query: str) -> bool:
+        """The vector leg runs and its model reads the question's script (`mostly_latin`)."""
+        return Leg.VECTOR in self.legs and mostly_latin(query)
+
+    def unheld(self, query: str, mask: np.ndarray) -> tuple[str, ...]:
+        """The codes and names the question gives that no admitted piece or block holds."""
+        codes = missing_codes(self.index, self._exact.query_codes(self.index, query), mask)
+        if codes:
+            return tuple(codes)
+        if not names_in(query):
+            return ()
+        rows = np.zeros(len(self.index.block_id_at), dtype=bool)
+        rows[self.index.piece_block[mask]] = True
+        return tuple(unheld_names(self._cover, self.index.tokenizer, query, rows))
+
+    def signals(self, query: str, ranked: list[RankedBlock]) -> list[Signals]:
+        """Each fused block's relevance signals (`retrievers.relevance`)."""
+        if not ranked:
+            return []
+        rows = self.index.piece_block[np.asarray([b.best_piece for b in ranked], dtype=np.int64)]
+        cover = self._cover.cover(self._cover.terms(query), rows)
+        agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if self.vector_reads(query) else [])
+        return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
+                        code=Leg.EXACT.value in b.leg_scores,
+                        agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing))
+                for b, c in zip(ranked, cover.tolist(), strict=True)]
 
     def leg_search(self, leg: Leg, query: str, flt: Filter, k: int) -> list[LegHit]:
         """One leg alone: the k best admitted pieces, best first (`retrievers.parts`)."""
@@ -140,9 +206,23 @@ class HybridSearch:
             doc.metadata.update({
                 "score": rb.score, "best_piece_id": pieces[rb.best_piece].piece_id,
                 "leg_ranks": dict(rb.leg_ranks), "leg_scores": dict(rb.leg_scores),
-                "piece_hits": by_block.get(rb.block_id, []), "leg_hits": dict(result.leg_hits)})
+                "piece_hits": by_block.get(rb.block_id, []), "leg_hits": dict(result.leg_hits),
+                "signals": asdict(rb.signals) if rb.signals else None})
             docs.append(doc)
         return docs
+
+
+def thresholds_for(index: Index, settings: Settings) -> Thresholds:
+    """The relevance thresholds that decide for this index: the settings' when given, else the
+    index's calibration (its manifest), else the package default."""
+    if settings.min_cover is not None or settings.min_cosine is not None:
+        base = index.manifest.relevance or Thresholds.default()
+        return Thresholds(
+            min_cover=base.min_cover if settings.min_cover is None else settings.min_cover,
+            min_cosine=base.min_cosine if settings.min_cosine is None else settings.min_cosine,
+            source=ThresholdSource.SETTINGS, note="set in the settings (SITUATED_MIN_COVER, "
+            "SITUATED_MIN_COSINE)")
+    return index.manifest.relevance or Thresholds.default()
 
 
 def block_document(block: Block) -> Document:

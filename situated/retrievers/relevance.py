@@ -1,0 +1,183 @@
+"""Whether a block answers the question at all: signals whose meaning does not change with the
+size of the corpus, and the thresholds that turn them into a decision.
+
+A raw BM25 score is not such a signal: a rare word's idf is about 3.9 among 71 pieces and about
+11 among 100k, so one shared word clears any fixed BM25 floor in a large index. The signals here
+are shares and similarities:
+
+* `cover`: the share of the question's content terms that the block (its document title and
+  text, the BM25 block field) contains, each term weighted by its idf in this index. A word the
+  index has never seen weighs the mean idf of the question's known terms (an unknown ordinary
+  word is as likely a paraphrase as a change of topic; an unknown *name* is decided apart, see
+  `unheld_names`), and a question none of whose words the index knows covers nothing. It is a
+  ratio of idfs of one index: growing the corpus raises every idf together.
+* `cosine`: the best cosine similarity between the question and one of the block's pieces (the
+  vector leg). Its scale belongs to the embedding model, not the corpus; all-MiniLM-L6-v2 is
+  trained on English, so it vouches only for questions in a Latin script (`mostly_latin`).
+* a code (`E-417`, `P-2`) the question names and the block carries (the exact leg) vouches
+  alone; a code the question names that *no admitted piece* carries makes the whole question
+  unanswerable (`missing_codes`): the asker asked about something else.
+
+A block is relevant when it carries a code the question names, or:
+
+* for a question the vector leg reads (Latin script, vector leg running): `cosine >=
+  min_cosine`, or the BM25 and vector legs both rank it among their first `AGREE` blocks and it
+  covers *every* content term of the question. Partial cover does not count here: on real terms
+  pages off-topic questions reach cover 0.63 on a block both legs rank first ("Recommend a good
+  science fiction novel."), and "What is the capital of France?" covers 1.0 of a legal notice
+  that neither leg ranks near the top, while a short on-topic question like "How do I file the
+  return?" has a cosine of only 0.42 but covers all of itself on the block both legs rank first;
+* for any other question: BM25 ranks it among its first `AGREE` blocks and `cover >= min_cover`
+  (all-MiniLM-L6-v2 cannot vouch outside English).
+
+Figures in `benchmarks/calibrate_floor.py`. A question that gives a name or code nothing admitted
+holds is decided before any block (`unheld_names`, `missing_codes`). The two thresholds are set per index by
+`situated.calibration` on that index's own questions and stored in its manifest; an index
+without a calibration uses `Thresholds.default()`, set on a corpus other than the sample.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from situated.index.store import Thresholds
+
+# words that frame a question rather than say what it is about (after the tokenizer's stop
+# words): an index that lacks them is not thereby less relevant
+_FRAMING = re.compile(
+    r"^(?:say|says|said|tell|explain|mean|means|meant|describ\w*|state|stated|know|want|need|"
+    r"pleas\w*|question|happen\w*|appli\w*|appl[iy]|exact\w*|"
+    r"сказан\w*|говорит\w*|скажит\w*|объясн\w*|означа\w*|знать|хочу|нужн\w*|пожалуйста|"
+    r"вопрос\w*|написан\w*|указан\w*|сколько|как\w*|когда|где|почему|зачем|можно|ли|"
+    r"есть|был\w*|будет)$", re.IGNORECASE)
+AGREE = 3  # ranks within which both legs must place a block for its cover to count
+FULL_COVER = 0.999  # every content term (cover is a ratio of float sums)
+_WORDS = re.compile(r"[\w‐‑-]+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """A question's content terms with their idf weights in one index."""
+
+    ids: np.ndarray  # term id in the block field, -1 for a term the index never saw
+    weights: np.ndarray
+
+    @property
+    def total(self) -> float:
+        return float(self.weights.sum())
+
+
+class TermCover:
+    """`cover` over the BM25 block field (one row per block: document title + block text)."""
+
+    def __init__(self, field, tokenizer):
+        scores = field.scores
+        self._indptr = scores["indptr"]
+        self._indices = scores["indices"]
+        self._vocab = field.vocab_dict
+        self._n = int(scores["num_docs"])
+        self._tokenizer = tokenizer
+
+    def _idf(self, df: int) -> float:
+        return math.log(1 + (self._n - df + 0.5) / (df + 0.5))
+
+    def terms(self, query: str) -> QueryTerms:
+        content = " ".join(w for w in _WORDS.findall(query) if not _FRAMING.match(w))
+        words = list(dict.fromkeys(self._tokenizer(content)))
+        ids = [self._id(w) for w in words]
+        known = [self._idf(int(self._indptr[t + 1] - self._indptr[t])) for t in ids if t >= 0]
+        unknown = sum(known) / len(known) if known else 0.0
+        weights = [self._idf(int(self._indptr[t + 1] - self._indptr[t])) if t >= 0 else unknown
+                   for t in ids]
+        return QueryTerms(np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64))
+
+    def _id(self, term: str) -> int:
+        tid = self._vocab.get(term, -1)
+        return tid if 0 <= tid < len(self._indptr) - 1 else -1
+
+    def holders(self, term: str) -> np.ndarray:
+        """Block rows that contain `term` (a tokenizer term)."""
+        tid = self._id(term)
+        return self._indices[self._indptr[tid]:self._indptr[tid + 1]] if tid >= 0 else \
+            np.zeros(0, dtype=np.int64)
+
+    def cover(self, terms: QueryTerms, rows: np.ndarray) -> np.ndarray:
+        """The idf-weighted share of `terms` each block row contains (0 when there are none)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        got = np.zeros(len(rows), dtype=np.float64)
+        if terms.total <= 0 or len(rows) == 0:
+            return got
+        for tid, weight in zip(terms.ids.tolist(), terms.weights.tolist(), strict=True):
+            if tid < 0:
+                continue
+            holders = self._indices[self._indptr[tid]:self._indptr[tid + 1]]
+            got += weight * np.isin(rows, holders)
+        return got / terms.total
+
+
+@dataclass(frozen=True)
+class Signals:
+    """One block's relevance signals (kept on `RankedBlock` for traces and calibration)."""
+
+    cover: float
+    cosine: float | None  # None: the vector leg did not return the block
+    code: bool  # carries a code the question names
+    agree: bool  # the legs rank it among their first `AGREE` blocks
+
+    def relevant(self, th: Thresholds, vector_reads: bool) -> bool:
+        """`vector_reads`: the question is in the embedding model's script (`mostly_latin`)
+        and the vector leg ran."""
+        if self.code:
+            return True
+        if vector_reads:
+            return (self.cosine is not None and self.cosine >= th.min_cosine) or (
+                self.agree and self.cover >= FULL_COVER)
+        return self.agree and self.cover >= th.min_cover
+
+
+def missing_codes(index, codes: list[str], mask: np.ndarray) -> list[str]:
+    """The codes the question names that no admitted piece carries."""
+    missing = []
+    for code in codes:
+        post = index.code_positions(code)
+        if post is None or not mask[post].any():
+            missing.append(code)
+    return missing
+
+
+_NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]*[а-яёА-ЯЁ])(?![\w‐‑-])")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)[\s\"«“„'(]*$")
+
+
+def names_in(text: str) -> list[str]:
+    """Capitalised words that are not the first of a sentence: names the question gives
+    (`Samsung`, `IKEA`, `Старт`); the tokenizer's stop words and one-letter words are not."""
+    from situated.index.text import STOP_WORDS
+
+    out = []
+    for m in _NAME.finditer(text):
+        word = m.group(0)
+        if word.lower() in STOP_WORDS or _SENTENCE_START.search(text[:m.start()]):
+            continue
+        out.append(word)
+    return list(dict.fromkeys(out))
+
+
+def unheld_names(cover: TermCover, tokenizer, text: str, admitted_rows: np.ndarray) -> list[str]:
+    """The names the question gives that no block the caller may read contains. The asker
+    asked about something else: answering from a document about another thing would be wrong,
+    and the reply is the same whether or not a document the caller may not read names it."""
+    missing = []
+    for name in names_in(text):
+        terms = tokenizer(name)
+        if terms and not all(admitted_rows[cover.holders(t)].any() for t in terms):
+            missing.append(name)
+    return missing
+
+
+__all__ = ["AGREE", "FULL_COVER", "QueryTerms", "Signals", "TermCover", "Thresholds", "missing_codes", "names_in",
+           "unheld_names"]
