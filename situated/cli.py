@@ -41,12 +41,21 @@ def ingest(
     index: Path = typer.Option(..., "--index", help="Index directory to build or update"),
     prune: bool = typer.Option(False, "--prune", help="Remove indexed documents that are not "
                                "under PATHS any more"),
+    calibrate: bool = typer.Option(True, "--calibrate/--no-calibrate", help="Set the index's "
+                                   "relevance thresholds on its own questions (README "
+                                   "\"Relevance\")"),
+    negatives: Path | None = typer.Option(None, "--negatives", help="YAML file of questions "
+                                          "no document answers (`en:`/`ru:` lists), instead "
+                                          "of the shipped ones"),
 ) -> None:
     """Validate documents and publish them as a new index generation (all or nothing).
 
     Documents already indexed with the same content are kept without re-embedding; changed
-    ones are replaced; with --prune, documents that left PATHS are removed."""
+    ones are replaced; with --prune, documents that left PATHS are removed. The new generation
+    is calibrated before it is published (--no-calibrate: the package default decides)."""
     from situated.app import App
+    from situated.calibration.fit import index_calibrator
+    from situated.calibration.questions import shipped_negatives
     from situated.index.ingest import ingest as run_ingest
 
     try:
@@ -62,8 +71,13 @@ def ingest(
                 if stage == "embed":
                     bar.update(task, description="embedding", completed=done, total=total)
 
+            if negatives is not None:
+                shipped_negatives(negatives)  # a bad file fails before any work
+            calibrator = index_calibrator(settings, application.embeddings, negatives) \
+                if calibrate else None
             report = run_ingest(paths, index, application.embeddings, settings, prune,
-                                progress, on_file=lambda f: bar.advance(task))
+                                progress, on_file=lambda f: bar.advance(task),
+                                calibrator=calibrator)
     except SituatedError as exc:
         _fail(str(exc))
         return
@@ -87,6 +101,70 @@ def ingest(
                   highlight=False)
     for w in manifest.warnings:
         err.print(f"[yellow]warning:[/] {w}", highlight=False)
+    _print_thresholds(manifest.relevance)
+
+
+def _print_thresholds(th) -> None:
+    from situated.index.store import Thresholds
+
+    th = th or Thresholds.default()
+    out.print(f"relevance: {th.source.value}, min_cosine {th.min_cosine}, min_cover "
+              f"{th.min_cover} ({th.note})", highlight=False)
+    for name, stats in (("dev", th.dev), ("held-out", th.held_out)):
+        if stats:
+            out.print(f"  {name}: precision {stats['precision']:.3f}, recall "
+                      f"{stats['recall']:.3f}, off-topic refused {stats['negatives_refused']:.3f}"
+                      f" ({int(stats['positives'])} on-topic, {int(stats['negatives'])} "
+                      "off-topic questions)", highlight=False)
+
+
+@app.command()
+def calibrate(
+    index: Path = typer.Option(..., "--index", help="Index directory"),
+    negatives: Path | None = typer.Option(None, "--negatives", help="YAML file of questions "
+                                          "no document answers, instead of the shipped ones"),
+    write: bool = typer.Option(False, "--write", help="Publish the index again with the new "
+                               "thresholds in its manifest (nothing is re-embedded)"),
+    show: bool = typer.Option(False, "--show", help="List every question that the new "
+                              "thresholds decide wrongly"),
+) -> None:
+    """Fit the index's relevance thresholds on its own dev questions and report them with
+    precision and recall on the dev and the held-out half (README "Relevance")."""
+    from situated.app import App
+    from situated.calibration.fit import calibrate as fit_index
+    from situated.calibration.fit import index_calibrator
+    from situated.calibration.questions import shipped_negatives
+    from situated.index.ingest import ingest as run_ingest
+    from situated.index.reader import generation_documents
+
+    try:
+        if negatives is not None:
+            shipped_negatives(negatives)
+        settings = _settings(index)
+        application = App(settings)
+        if write:
+            report = run_ingest([], index, application.embeddings, settings,
+                                calibrator=index_calibrator(settings, application.embeddings,
+                                                            negatives), recalibrate=True)
+            out.print(f"{index}: published again with its calibration", highlight=False)
+            _print_thresholds(report.manifest.relevance)
+            return
+        with application.pinned() as snap:
+            stored = snap.index.manifest.relevance
+            fitted, observations = fit_index(snap.engine, generation_documents(
+                snap.index.generation), negatives)
+    except SituatedError as exc:
+        _fail(str(exc))
+        return
+    out.print("stored in the index:", highlight=False)
+    _print_thresholds(stored)
+    out.print("fitted now (not stored; --write stores it):", highlight=False)
+    _print_thresholds(fitted)
+    if show:
+        for o in observations:
+            if o.relevant(fitted) != o.question.positive:
+                out.print(f"  wrong ({o.question.half.value}, {o.question.kind}): "
+                          f"{o.question.text}", highlight=False)
 
 
 @app.command()

@@ -59,7 +59,9 @@ def test_budget_figures_and_packing_through_the_chain(sample_app, policy):
         "window": 700, "reserved_input": 300, "reserved_output": 200, "budget_policy": policy})
     app = App(settings)
     app.__dict__["embeddings"] = sample_app.embeddings
-    q = "Which battery check applies when the battery casing has been opened?"
+    # dated, so that the warranty's blocks are relevant evidence beside the oversized table
+    q = ("Which battery check applies when the battery casing of a C-3 bought on 15 March 2026 "
+         "has been opened?")
     a = build_ask_chain(app, clock=lambda: TODAY).invoke({"question": q})
     jsonschema.validate(a.model_dump(mode="json"), SCHEMA)
     assert a.budget.allowance == 200

@@ -115,13 +115,17 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
     cosine = _fit_one(cosines(True), cosines(False))
     cover = _fit_one(covers(True), covers(False))
     kept = [name for name, v in (("min_cosine", cosine), ("min_cover", cover)) if v is None]
-    note = "calibrated on this index's own dev questions"
-    if kept:
-        note += (f"; {' and '.join(kept)} kept at the default (fewer than {MIN_POSITIVES} dev "
-                 f"positives or {MIN_NEGATIVES} negatives decided by it)")
+    source, note = ThresholdSource.CALIBRATED, "calibrated on this index's own dev questions"
+    too_few = (f"fewer than {MIN_POSITIVES} dev on-topic or {MIN_NEGATIVES} off-topic questions "
+               "decided by it")
+    if len(kept) == 2:
+        source, note = ThresholdSource.DEFAULT, f"{default.note}; this index is too small to " \
+            f"calibrate ({too_few})"
+    elif kept:
+        note += f"; {kept[0]} kept at the default ({too_few})"
     th = Thresholds(min_cover=default.min_cover if cover is None else cover,
                     min_cosine=default.min_cosine if cosine is None else cosine,
-                    source=ThresholdSource.CALIBRATED, note=note)
+                    source=source, note=note)
     return th.model_copy(update={"dev": _stats(obs, th, Half.DEV),
                                  "held_out": _stats(obs, th, Half.TEST)})
 
@@ -141,3 +145,17 @@ def calibrate(engine: HybridSearch, docs: list[LoadedDocument],
     """This index's thresholds, fitted on its dev questions, and every observation."""
     obs = observe(engine, questions_for(engine, docs, negatives_file), _reads_everything(docs))
     return fit(obs), obs
+
+
+def index_calibrator(settings, embeddings, negatives_file: Path | None = None):
+    """A `writer.Calibrator`: opens the built generation, calibrates it, closes it."""
+    from situated.index.reader import Index
+
+    def run(generation: Path, docs: list[LoadedDocument]) -> Thresholds:
+        index = Index(generation.parent.parent, embeddings, generation=generation)
+        try:
+            return calibrate(HybridSearch(index, settings), docs, negatives_file)[0]
+        finally:
+            index.close()
+
+    return run

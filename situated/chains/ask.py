@@ -20,7 +20,7 @@ from situated.chains import wording as w
 from situated.chains.budget import margin_counter
 from situated.chains.citations import CitationParser
 from situated.chains.compare import ask_year, find_comparison, merge, slice_situation
-from situated.chains.contract import Answer, BudgetOut, Status, situation_out
+from situated.chains.contract import Answer, BudgetOut, RelevanceOut, Status, situation_out
 from situated.chains.dates import find_dates, strip_dates
 from situated.chains.evidence import flagged_of, hits_of, pack_evidence
 from situated.chains.extract import (
@@ -174,7 +174,7 @@ def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseC
                 shadow = run_search(query, Filter(situation=undated, scope=x["scope"],
                                                   timezone=index.timezone), config)
         decision = decide(versions, result, situation, language_of(x["question"]),
-                          validated.partial, validated.unplaced, shadow, named)
+                          validated.partial, validated.unplaced, shadow, named, validated.periods)
         if not routing and decision.route is not Route.ANSWER:
             decision = Decision(Route.ANSWER, [], supply=tuple(b.block_id for b in result.blocks))
         log.debug("route=%s blocks=%s", decision.route.value,
@@ -187,12 +187,19 @@ def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseC
         follows_query = strip_dates(x["follows"], find_dates(x["follows"]))
         return {**x, "validated": validated, "follows_query": follows_query}
 
+    def relevance(x: dict[str, Any]) -> RelevanceOut:
+        th = engine.thresholds
+        return RelevanceOut(source=th.source.value, min_cosine=th.min_cosine,
+                            min_cover=th.min_cover, note=th.note,
+                            unheld=list(x["result"].missing))
+
     def stop(x: dict[str, Any]) -> Answer:
         d = x["decision"]
         status = Status.CLARIFY if d.route is Route.CLARIFY else Status.NO_EVIDENCE
         return Answer(status=status, answer=neutralise(d.message), missing=d.missing,
                       situation=situation_out(x["validated"].situation), citations=[],
-                      evidence=[], hits=hits_of(index, x["result"]), budget=None)
+                      evidence=[], hits=hits_of(index, x["result"]), budget=None,
+                      relevance=relevance(x))
 
     def build_prompt(x: dict[str, Any]) -> dict[str, Any]:
         evidence = pack_evidence(index, x["result"], settings.allowance, count,
@@ -224,22 +231,22 @@ def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseC
                            allowance=settings.allowance, used=sum(e.tokens for e in evidence))
         situation = situation_out(x["validated"].situation)
         hits = hits_of(index, x["result"])
+        lang = language_of(x["question"])
         if x["reply"] is None:
             return Answer(status=Status.NO_EVIDENCE, missing=[], situation=situation,
-                          answer="The best evidence is larger than the evidence allowance "
-                                 f"({settings.allowance} tokens); raise the window or use the "
-                                 "skip_oversized budget policy.",
-                          citations=[], evidence=[], hits=hits, budget=budget)
-        parsed = CitationParser(evidence=evidence, index=index).invoke(x["reply"], config)
+                          answer=w.over_allowance_text(settings.allowance, lang),
+                          citations=[], evidence=[], hits=hits, budget=budget,
+                          relevance=relevance(x))
+        parsed = CitationParser(evidence=evidence, index=index, lang=lang).invoke(
+            x["reply"], config)
         text = parsed.answer
         if parsed.status is Status.ANSWERED:  # the slice and the notes are written by code
-            lang = language_of(x["question"])
             # names in them come from metadata: neutralised like evidence
             text = neutralise(w.slice_text(x["validated"].situation, lang)) + text
             text = "\n\n".join([text, *(neutralise(n) for n in x["decision"].notes)])
         return Answer(status=parsed.status, answer=text, missing=[], situation=situation,
                       citations=parsed.citations, evidence=evidence, hits=hits, budget=budget,
-                      flagged=flagged_of(index, evidence))
+                      flagged=flagged_of(index, evidence), relevance=relevance(x))
 
     answer_path = (RunnableLambda(build_prompt, name="budget_and_prompt")
                    | RunnableLambda(call_model, name="chat_model")

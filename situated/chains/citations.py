@@ -16,6 +16,7 @@ from pydantic import ConfigDict
 
 from situated.chains.contract import Citation, Evidence, Status
 from situated.chains.neutralise import defang_links, escape_html
+from situated.chains.wording import Lang, withheld_uncited_text, withheld_unknown_text
 from situated.index.reader import Index
 
 # every form a model may write a label in: [S1], [S1, S2], [S1–S3], (S1), [s1], and a bare S1
@@ -63,7 +64,9 @@ def _anchor_text(e: Evidence) -> str:
     return f"{e.source_id}, section {e.section}" if e.section else e.source_id
 
 
-def parse_citations(text: str, evidence: list[Evidence], index: Index) -> Parsed:
+def parse_citations(text: str, evidence: list[Evidence], index: Index,
+                    lang: Lang = Lang.EN) -> Parsed:
+    """`text`'s labels → links; withheld (in `lang`) when a label is unknown or none is used."""
     by_label = {e.label: e for e in evidence}
     text = safe_text(text)
     found: list[tuple[int, int, list[str]]] = []  # (start, end, labels) of every label form
@@ -81,13 +84,9 @@ def parse_citations(text: str, evidence: list[Evidence], index: Index) -> Parsed
             if label not in target:
                 target.append(label)
     if unknown:
-        return Parsed(Status.WITHHELD,
-                      "The answer was withheld: it cites sources that were not given to the "
-                      f"model ({', '.join(unknown)}).", [], unknown)
+        return Parsed(Status.WITHHELD, withheld_unknown_text(unknown, lang), [], unknown)
     if not used:
-        return Parsed(Status.WITHHELD,
-                      "The answer was withheld: it cites no source, so it cannot be checked.",
-                      [], [])
+        return Parsed(Status.WITHHELD, withheld_uncited_text(lang), [], [])
 
     def link(label: str) -> str:
         e = by_label[label]
@@ -115,9 +114,10 @@ class CitationParser(BaseOutputParser[Parsed]):
 
     evidence: list[Evidence]
     index: Index
+    lang: Lang = Lang.EN  # the question's: the withheld message is written in it
 
     def parse(self, text: str) -> Parsed:
-        return parse_citations(text, self.evidence, self.index)
+        return parse_citations(text, self.evidence, self.index, self.lang)
 
     @property
     def _type(self) -> str:

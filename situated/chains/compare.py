@@ -1,8 +1,10 @@
 """Comparing two periods: "How did the return period of Старт change between March and May
 2026?", «Сравни срок возврата по тарифу Старт в марте и в мае 2026».
 
-A question is a comparison when it says so (compare / change / differ / between / vs,
-«сравни», «изменился», «разница», «между», …) and names two periods: days, or months with a
+A question is a comparison when it says so (compare, differ, versus, "how did … change", «сравни»,
+«изменился», «разница», «отличается», …) and names two periods; "between D1 and D2" alone is one
+period (`extract`), and two dates with different roles ("bought on D1 … change the battery on D2")
+are two facts, not two periods: days, or months with a
 year ("March 2026"; a month without one borrows the year the other period gives: "between
 March and May 2026"). Each period becomes one *slice*: the question without the periods, asked
 with the period's date — a day as itself, a month as its last day (the rule in force at the
@@ -25,8 +27,10 @@ from situated.chains.dates import DateRole, find_dates, month_number, strip_date
 from situated.situation import Situation
 
 _COMPARE = re.compile(
-    r"\b(?:compar\w*|chang\w*|differ\w*|between|versus|vs\.?)\b|"
-    r"сравн\w*|измен\w*|разниц\w*|отлича\w*|между", re.IGNORECASE)
+    r"\b(?:compar\w*|differ\w*|versus|vs\.?|changed|changes)\b|"
+    r"\b(?:how|what|did|has|have|had|does)\b[^.?!]*\bchange\b|"
+    r"сравн\w*|измени(?:лс[яь]|лась|лось|лись|л[аио]?)\b|изменени\w*|разниц\w*|отлича\w*",
+    re.IGNORECASE)
 _YEAR = re.compile(r"\b(\d{4})\b")
 _JOINERS = re.compile(r"(?<!\w)(?:between|and|from|to|vs\.?|versus|между|и|с|по)(?=\s*[?.!,]|\s*$)",
                       re.IGNORECASE)
@@ -68,6 +72,9 @@ def find_comparison(question: str) -> Comparison | None:
     lang = w.language_of(question)
     if len(mentions) != 2:
         return None
+    roles = {m.role for m in mentions if m.role is not None}
+    if len(roles) > 1:
+        return None  # a purchase date and a request date: two facts of one situation
     years = {int(y) for m in mentions for y in _YEAR.findall(m.text)}
     periods: list[Period] = []
     for m in mentions:
@@ -105,11 +112,7 @@ def slice_situation(carried: Situation | None, period: Period) -> Situation:
 
 
 def ask_year(comparison: Comparison, lang: w.Lang) -> str:
-    if lang is w.Lang.RU:
-        return (f"Чтобы сравнить, нужен год: «{comparison.missing_year}» — какого года? "
-                "Спросите ещё раз, указав год.")
-    return (f"To compare I need the year: “{comparison.missing_year}” of which year? Ask again "
-            "with the year.")
+    return w.ask_year_text(comparison.missing_year, lang)
 
 
 def merge(periods: tuple[Period, Period], answers: list[Answer], lang: w.Lang) -> Answer:

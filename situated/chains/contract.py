@@ -95,6 +95,18 @@ class SliceOut(_Strict):
     citations: list[str]
 
 
+class RelevanceOut(_Strict):
+    """The rule that decided whether anything applies (README "Relevance"): the index's
+    thresholds, where they come from, and the names or codes of the question that nothing the
+    caller may read holds."""
+
+    source: str = Field(description="calibrated (on this index) | default | settings")
+    min_cosine: float
+    min_cover: float
+    note: str
+    unheld: list[str] = Field(default_factory=list)
+
+
 class Answer(_Strict):
     """One answer. `evidence` is exactly what the model received; `hits` are eligible pieces
     only; `budget` is null on routes that never reach the budget (clarify, no evidence)."""
@@ -110,6 +122,9 @@ class Answer(_Strict):
     hits: list[Hit]
     budget: BudgetOut | None
     flagged: list[Flagged] = Field(default_factory=list)
+    relevance: RelevanceOut | None = Field(
+        default=None, description="The relevance thresholds that decided (null for a "
+        "comparison's merged answer: see its slices' own answers).")
     slices: list[SliceOut] = Field(
         default_factory=list, description="For a comparison of two periods: one slice per "
         "period, each answered from the version in force then (one prompt each; `budget.used` "

@@ -1,14 +1,17 @@
 """Date mentions in English and Russian questions, with the role each one plays.
 
 Recognised forms: `15 March 2026`, `March 15, 2026`, `15th of March 2026`, `2026-03-15`,
-`15.03.2026`, `15/03/2026` (day first), `15 марта 2026 года`, and month-only or yearless forms
-(`in March`, `в марте`, `15 March`), which are reported as *partial* so the router can ask for
-the full date instead of guessing the year. Impossible dates (`31 February 2026`) are reported
-as invalid, never corrected.
+`15.03.2026`, `15/03/2026` (day first), `15 марта 2026 года`; *periods*: a month with its year
+(`March 2024`, `в марте 2024`), a quarter (`Q1 2025`, `first quarter of 2025`, `1 квартал
+2025`) and a year after a preposition (`in 2025`, `в 2025 году`), each reported with its first
+and last day; and yearless forms (`in March`, `в марте`, `15 March`), reported as *partial* so
+the router can ask for the year instead of guessing it. Impossible dates (`31 February 2026`)
+are reported as invalid, never corrected.
 """
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from dataclasses import dataclass, replace
@@ -29,7 +32,13 @@ EN_MONTH = r"(?:" + "|".join(sorted(EN_MONTHS, key=len, reverse=True)) + r")\.?"
 MONTH = f"(?:{EN_MONTH}|{RU_MONTH})"
 ORD = r"(?:st|nd|rd|th)?"
 
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2,
+                  "3rd": 3, "4th": 4}
 _PATTERNS = [
+    ("quarter", re.compile(
+        r"\b(?:Q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter(?:\s+of)?|"
+        r"([1-4])[-\s]?(?:й|ый|ой|ом|м)?\s+квартал\w*)\s+(\d{4})(?:\s*(?:года|г\.))?",
+        re.IGNORECASE)),
     ("iso", re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")),
     ("dmy_num", re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4})\b")),
     ("d_month_y", re.compile(
@@ -39,6 +48,8 @@ _PATTERNS = [
                              re.IGNORECASE)),
     ("month_y", re.compile(rf"\b(?:in\s+|в\s+)?({MONTH})(?:\s+(\d{{4}}))?(?:\s*(?:года|г\.))?",
                            re.IGNORECASE)),
+    ("year", re.compile(r"(?<!\w)(?:in|during|throughout|в|во|за|в\s+течение)\s+((?:19|20)\d\d)"
+                        r"(?:\s*(?:году|года|г\.))?(?!\d)", re.IGNORECASE)),
 ]
 
 
@@ -121,6 +132,7 @@ class DateMention:
     value: dt.date | None  # None when partial or invalid
     partial: bool = False  # a day/month without a year, or a month alone
     invalid: bool = False  # e.g. 31 February
+    period: tuple[dt.date, dt.date] | None = None  # first and last day of a month/quarter/year
     role: DateRole | None = None
     # the span of the date with the words that govern it (cue or preposition): what the search
     # legs must not see ("bought on 15 March 2026", «по состоянию на 1 мая 2026 г.»)
@@ -142,6 +154,10 @@ def month_number(token: str) -> int | None:
     return None
 
 
+def _span(y1: int, m1: int, y2: int, m2: int) -> tuple[dt.date, dt.date]:
+    return dt.date(y1, m1, 1), dt.date(y2, m2, calendar.monthrange(y2, m2)[1])
+
+
 def _make(y: int | None, m: int | None, d: int | None) -> tuple[dt.date | None, bool, bool]:
     if y is None or m is None or d is None:
         return None, True, False
@@ -159,7 +175,16 @@ def find_dates(text: str) -> list[DateMention]:
         for m in pattern.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
-            if kind == "iso":
+            period = None
+            if kind == "quarter":
+                q = int(m[1] or m[3] or 0) or _QUARTER_WORDS[m[2].lower()]
+                year = int(m[4])
+                value, partial, invalid = None, False, False
+                period = _span(year, 3 * q - 2, year, 3 * q)
+            elif kind == "year":
+                value, partial, invalid = None, False, False
+                period = _span(int(m[1]), 1, int(m[1]), 12)
+            elif kind == "iso":
                 value, partial, invalid = _make(int(m[1]), int(m[2]), int(m[3]))
             elif kind == "dmy_num":
                 value, partial, invalid = _make(int(m[3]), int(m[2]), int(m[1]))
@@ -175,9 +200,12 @@ def find_dates(text: str) -> list[DateMention]:
                                             and not m[2]):
                     continue  # "may" the verb; bare short month names are too ambiguous
                 value, partial, invalid = None, True, False
+                if m[2]:  # a month with its year: a period, not a partial date
+                    month, year = month_number(m[1]), int(m[2])
+                    partial, period = False, _span(year, month, year, month)
             taken.append((m.start(), m.end()))
             text_m = m[0].rstrip()
-            found.append(DateMention(text_m, m.start(), value, partial, invalid,
+            found.append(DateMention(text_m, m.start(), value, partial, invalid, period=period,
                                      span=(m.start(), m.start() + len(text_m))))
     found.sort(key=lambda d: d.start)
     quoted = quoted_spans(text)  # a date inside a quoted phrase is part of the phrase

@@ -19,7 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel, ConfigDict, Field
 
-from situated.chains.dates import NOW, DateRole, find_dates, strip_dates
+from situated.chains.dates import NOW, DateRole, find_dates, month_number, strip_dates
 from situated.chains.products import ProductMatcher
 from situated.documents import ValidFor
 from situated.prompts.extraction import EXTRACTION_PROMPT
@@ -63,6 +63,9 @@ class Validated:
     notes: list[str] = field(default_factory=list)  # what was dropped and why
     query: str = ""  # the question without its situation: what the search legs see
     unplaced: list[str] = field(default_factory=list)  # dates with no role, when several
+    # role -> (first day, last day) of a month, quarter or year the question gives for it; the
+    # situation holds the last day (the router checks one version covers the whole period)
+    periods: dict[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
 
 
 def rule_extract(question: str, matcher: ProductMatcher) -> ExtractedSituation:
@@ -94,10 +97,32 @@ def rule_extract(question: str, matcher: ProductMatcher) -> ExtractedSituation:
 
 
 def _grounded_date(value: dt.date, question: str, mentions: list) -> bool:
+    """Day, month and year of a proposed date all stand in the question ("bought in 2025" does
+    not ground 3 July 2025)."""
     if any(m.value == value for m in mentions):
         return True
-    return str(value.year) in question and bool(
+    month = any(month_number(w) == value.month for w in re.findall(r"[^\W\d_]+", question)) \
+        or bool(re.search(rf"(?<!\d)0?{value.day}[./-]0?{value.month}(?!\d)|"
+                          rf"(?<!\d)0?{value.month}[./-]0?{value.day}(?!\d)", question))
+    return month and str(value.year) in question and bool(
         re.search(rf"(?<!\d)0?{value.day}(?!\d)", question))
+
+
+_RANGE_OPEN = re.compile(r"(?<!\w)(?:between|from|между|с|со)\s*$", re.IGNORECASE)
+_RANGE_JOIN = re.compile(r"^\s*(?:and|to|until|till|through|и|по|до|[-–—])\s*$", re.IGNORECASE)
+
+
+def _ranges(question: str, mentions: list) -> list[tuple[dt.date, dt.date, str]]:
+    """"between D1 and D2", "from D1 to D2", «с D1 по D2»: (first, last, role) periods."""
+    out = []
+    dated = [m for m in mentions if m.value is not None]
+    for a, b in zip(dated, dated[1:], strict=False):
+        if (a.value < b.value and _RANGE_JOIN.match(question[a.end:b.start])
+                and _RANGE_OPEN.search(question[:a.start])
+                and (a.role is None or b.role is None or a.role is b.role)):
+            role = (a.role or b.role or DateRole.AS_OF).value
+            out.append((a.value, b.value, role))
+    return out
 
 
 def validate_extraction(
@@ -131,6 +156,17 @@ def validate_extraction(
             notes.append(f"{role.value} {raw} is not in the question")
             continue
         base[role.value] = value
+    periods: dict[str, tuple[dt.date, dt.date]] = {}
+    ranged = _ranges(question, mentions)
+    for first, last, role in ranged:  # "between D1 and D2": one period, not two dates
+        if base.get(role) is None and role not in periods:
+            base[role], periods[role] = last, (first, last)
+    in_range = {m.start for a, b, _ in ranged for m in mentions if m.value in (a, b)}
+    single = [m for m in mentions if m.start not in in_range]
+    for m in single:  # a month, quarter or year: its last day, checked over the whole period
+        role = (m.role or DateRole.AS_OF).value
+        if m.period is not None and base.get(role) is None and role not in periods:
+            base[role], periods[role] = m.period[1], m.period
     if proposed.asks_about_now and NOW.search(question):
         base["as_of"] = base["as_of"] or clock()  # stands in for every date: "return it now?"
     if base.get("known_on") and not any(base.get(vf.value) for vf in ValidFor):
@@ -144,13 +180,13 @@ def validate_extraction(
         role = (mention.role if mention and mention.role else DateRole.AS_OF).value
         if base.get(role) is None:
             partial.setdefault(role, text)
-    unroled = list(dict.fromkeys(m.text for m in mentions if m.value and m.role is None))
-    unplaced = unroled if len({m.value for m in mentions if m.value and m.role is None}) > 1 \
+    unroled = list(dict.fromkeys(m.text for m in single if m.value and m.role is None))
+    unplaced = unroled if len({m.value for m in single if m.value and m.role is None}) > 1 \
         else []
     if unplaced:
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
-                     query=strip_dates(question, mentions), unplaced=unplaced)
+                     query=strip_dates(question, mentions), unplaced=unplaced, periods=periods)
 
 
 def _proposed(proposal: ExtractedSituation | dict | None) -> ExtractedSituation | dict:

@@ -14,7 +14,8 @@ a one-word reply completes the carried situation. When the best block applies wh
 missing fact, the answer is built from the blocks that do not depend on it, and says which
 date- or product-dependent documents were left out and what would bring them in.
 
-`no_evidence` when nothing cleared the relevance floor, or when the question is about a family
+`no_evidence` when no block is relevant (`retrievers.relevance`: the search returns only relevant
+blocks, so a clarification is only ever asked about blocks the question is about), or when the question is about a family
 none of whose versions was in force on the asked day (the best block *without* the date filter
 comes from such a family): the message names the first date the family applies from. On these
 routes the model is never called.
@@ -132,9 +133,11 @@ def _order(facts: set[str]) -> list[str]:
     return [n for n in names if n in facts]
 
 
-def _boundaries(members: list[DocumentMeta], lang: Lang, tz: str) -> list[str]:
+def _boundaries(members: list[DocumentMeta], lang: Lang, tz: str,
+                within: tuple[int, int] | None = None) -> list[str]:
     """The instants where one version gives way to another (or to nothing): every start but
-    the first, and every end not followed at once by another start."""
+    the first, and every end not followed at once by another start (`within`: only those in
+    (start, end] of a period, in epoch seconds; a period's first version counts too)."""
     spans = [(instant(m.valid_from, tz) if m.valid_from else None,
               instant(m.valid_to, tz) if m.valid_to else None, m)
              for m in members if m.date_scoped]
@@ -142,11 +145,41 @@ def _boundaries(members: list[DocumentMeta], lang: Lang, tz: str) -> list[str]:
     starts = {s for s, _, _ in spans if s is not None}
     bounds: dict[int, dt.date | dt.datetime] = {}
     for i, (start, end, m) in enumerate(spans):
-        if start is not None and i > 0:
+        if start is not None and (i > 0 or within is not None):
             bounds.setdefault(start, m.valid_from)
         if end is not None and end not in starts:
             bounds.setdefault(end, m.valid_to)
-    return [w.bound_text(bounds[k], lang, tz) for k in sorted(bounds)]
+    keys = sorted(k for k in bounds if within is None or within[0] < k <= within[1])
+    return [w.bound_text(bounds[k], lang, tz) for k in keys]
+
+
+def _period_change(versions: Versions, supply: list[DocumentMeta], situation: Situation,
+                   periods: dict[str, tuple[dt.date, dt.date]], flt: Filter,
+                   lang: Lang) -> Decision | None:
+    """A month, quarter or year was asked about and the version that applies at its end did
+    not apply at its start: the rule changed inside the period. Ask which side, naming the
+    change ("before or from 15 August 2025?"), never for the period the asker gave."""
+    tz = versions.index.timezone
+    for meta in supply:
+        if not meta.date_scoped:
+            continue
+        role = meta.valid_for.value if situation.given(meta.valid_for) else ValidFor.AS_OF.value
+        period = periods.get(role)
+        if period is None:
+            continue
+        at_start = flt.model_copy(update={
+            "situation": situation.model_copy(update={role: period[0]}), "sources": None})
+        if at_start.admits(versions.fields_of(meta.source_id)):
+            continue  # one version covers the whole period
+        members = [m for m in versions.admitted(meta, flt.model_copy(update={
+            "situation": Situation(product=situation.product), "sources": None}))
+                   if m.valid_for is meta.valid_for and versions.same_products(m, meta)]
+        window = (instant(period[0], tz), end_of_day(period[1], tz))
+        inside = _boundaries(members, lang, tz, within=window)
+        fact = FACT_NAMES[meta.valid_for]
+        return Decision(Route.CLARIFY, [fact], f"{w.clarify_lead([fact], lang)} "
+                        f"{w.ask_within(meta.valid_for, inside, period, lang)}")
+    return None
 
 
 def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filter,
@@ -189,9 +222,8 @@ def _not_in_force(versions: Versions, shadow: SearchResult | None, result: Searc
     tz = index.timezone
     moment = end_of_day(day, tz)
     members = [m for m in versions.admitted(meta, shadow.filter) if m.valid_for is meta.valid_for]
-    fields = [versions.fields_of(m.source_id) for m in members]
-    if any(f.valid_from_s <= moment < f.valid_to_s for f in fields):
-        return None  # a version was in force; it just did not rank
+    if any(result.filter.admits(versions.fields_of(m.source_id)) for m in members):
+        return None  # a version applies (corrections, "as known on" included); it did not rank
     starts = [m.valid_from for m in members if m.valid_from is not None]
     first = min(starts, key=lambda b: instant(b, tz)) if starts else None
     if first is not None and moment < instant(first, tz):
@@ -217,21 +249,20 @@ def _same_day_notes(versions: Versions, supply: list[DocumentMeta], situation: S
 
 def decide(versions: Versions, result: SearchResult, situation: Situation, lang: Lang = Lang.EN,
            partial: dict[str, str] | None = None, unplaced: list[str] | None = None,
-           shadow: SearchResult | None = None, named: set[str] | None = None) -> Decision:
+           shadow: SearchResult | None = None, named: set[str] | None = None,
+           periods: dict[str, tuple[dt.date, dt.date]] | None = None) -> Decision:
     """Route one search result. `shadow` is the same search without the situation's dates (or
     None): it tells whether the question was about a family that was not in force that day;
-    `named` are the families the question names."""
+    `named` are the families the question names; `periods` the months, quarters or years the
+    question gives (the situation holds their last day)."""
     index = versions.index
     partial, unplaced = partial or {}, unplaced or []
     gone = _not_in_force(versions, shadow, result, situation, lang, named or set())
     if gone is not None:
         return gone
     if not result.blocks:
-        facts = situation.known_facts()
-        why = f" for the situation given ({facts})" if facts else ""
         return Decision(Route.NO_EVIDENCE, [],
-                        f"No document you may read applies to this question{why}, so there is "
-                        "no answer to give.")
+                        w.no_evidence_text(situation, lang, list(result.missing)))
     metas = [index.documents[index.blocks[b.block_id].source_id] for b in result.blocks]
     deciding = [versions.deciding(m, situation) for m in metas]
     if deciding[0]:
@@ -245,6 +276,10 @@ def decide(versions: Versions, result: SearchResult, situation: Situation, lang:
     supply = [(b.block_id, m) for b, m, f in zip(result.blocks, metas, deciding, strict=True)
               if not f]
     left = sorted({m.source_id for m, f in zip(metas, deciding, strict=True) if f})
+    changed = _period_change(versions, [m for _, m in supply], situation, periods or {},
+                             result.filter, lang)
+    if changed is not None:
+        return changed
     notes = _same_day_notes(versions, [m for _, m in supply], situation, lang)
     if left:
         facts = _order({x for f in deciding for x in f})

@@ -101,6 +101,27 @@ def ask_date(vf: ValidFor, boundaries: list[str], lang: Lang, partial: str | Non
     return " ".join(parts)
 
 
+def period_text(period: tuple[dt.date, dt.date], lang: Lang) -> str:
+    first, last = period
+    if first == last:
+        return day_text(first, lang)
+    return (f"с {day_text(first, lang)} по {day_text(last, lang)}" if lang is Lang.RU
+            else f"{day_text(first, lang)} to {day_text(last, lang)}")
+
+
+def ask_within(vf: ValidFor, boundaries: list[str], period: tuple[dt.date, dt.date],
+               lang: Lang) -> str:
+    """The rule changed inside the period the asker gave: name the change(s), ask which side."""
+    if len(boundaries) == 1:
+        return _BEFORE_OR_FROM[(vf, lang)].format(b=boundaries[0])
+    and_ = "и" if lang is Lang.RU else "and"
+    if lang is Lang.RU:
+        return (f"В период {period_text(period, lang)} версии сменялись: "
+                f"{listing(boundaries, lang, and_)}. Какой день вас интересует?")
+    return (f"Between {period_text(period, lang)} the versions change on "
+            f"{listing(boundaries, lang, and_)}. Which day is it about?")
+
+
 def ask_unplaced(dates: list[str], lang: Lang) -> str:
     if lang is Lang.RU:
         return f"Какая из дат решает: {listing(dates, lang)}?"
@@ -173,3 +194,69 @@ def not_in_force_text(family: str, day: dt.date, lang: Lang) -> str:
     if lang is Lang.RU:
         return f"На {day_text(day, lang)} ни одна версия «{family}» не действовала."
     return f"No version of {family} was in force on {day_text(day, lang)}."
+
+
+def facts_text(situation: Situation, lang: Lang) -> str:
+    """The known facts of a situation as the asker reads them ("product C-3; purchase date
+    20 December 2025")."""
+    names = {Lang.EN: {"product": "product", ValidFor.PURCHASE_DATE: "purchase date",
+                       ValidFor.REQUEST_DATE: "request date", ValidFor.AS_OF: "date",
+                       "known_on": "as known on"},
+             Lang.RU: {"product": "продукт", ValidFor.PURCHASE_DATE: "дата покупки",
+                       ValidFor.REQUEST_DATE: "дата заявки", ValidFor.AS_OF: "дата",
+                       "known_on": "по данным на"}}[lang]
+    parts = [f"{names['product']} {situation.product}"] if situation.product else []
+    parts += [f"{names[vf]} {day_text(d, lang)}" for vf in ValidFor
+              if (d := situation.given(vf)) is not None]
+    if situation.known_on:
+        parts.append(f"{names['known_on']} {day_text(situation.known_on, lang)}")
+    return "; ".join(parts)
+
+
+def no_evidence_text(situation: Situation, lang: Lang, unheld: list[str] | None = None) -> str:
+    """Nothing the caller may read applies. `unheld`: names or codes the question gives that no
+    document the caller may read holds (said the same whether or not another document does)."""
+    if unheld:
+        names = ", ".join(f"“{n}”" if lang is Lang.EN else f"«{n}»" for n in unheld)
+        if lang is Lang.RU:
+            return (f"Ни один документ, доступный вам, не упоминает {names}, поэтому ответа "
+                    "нет.")
+        return f"No document you may read mentions {names}, so there is no answer to give."
+    facts = facts_text(situation, lang)
+    if lang is Lang.RU:
+        why = f" при заданных условиях ({facts})" if facts else ""
+        return f"Ни один документ, доступный вам, не относится к этому вопросу{why}, поэтому " \
+               "ответа нет."
+    why = f" for the situation given ({facts})" if facts else ""
+    return f"No document you may read applies to this question{why}, so there is no answer " \
+           "to give."
+
+
+def over_allowance_text(allowance: int, lang: Lang) -> str:
+    if lang is Lang.RU:
+        return (f"Лучший фрагмент больше допустимого объёма evidence ({allowance} токенов); "
+                "увеличьте окно или используйте политику бюджета skip_oversized.")
+    return (f"The best evidence is larger than the evidence allowance ({allowance} tokens); "
+            "raise the window or use the skip_oversized budget policy.")
+
+
+def withheld_unknown_text(labels: list[str], lang: Lang) -> str:
+    if lang is Lang.RU:
+        return ("Ответ не показан: он ссылается на источники, которых модель не получала "
+                f"({', '.join(labels)}).")
+    return ("The answer was withheld: it cites sources that were not given to the model "
+            f"({', '.join(labels)}).")
+
+
+def withheld_uncited_text(lang: Lang) -> str:
+    if lang is Lang.RU:
+        return "Ответ не показан: в нём нет ссылок на источники, его нельзя проверить."
+    return "The answer was withheld: it cites no source, so it cannot be checked."
+
+
+def ask_year_text(missing_year: str, lang: Lang) -> str:
+    if lang is Lang.RU:
+        return (f"Чтобы сравнить, нужен год: «{missing_year}» — какого года? Спросите ещё раз, "
+                "указав год.")
+    return (f"To compare I need the year: “{missing_year}” of which year? Ask again with the "
+            "year.")

@@ -22,7 +22,7 @@ from situated.index.cache import EmbeddingCache
 from situated.index.publisher import clean_leftovers, writer_lock
 from situated.index.reader import generation_documents
 from situated.index.store import Manifest, current_generation, history_record
-from situated.index.writer import Progress, build_index
+from situated.index.writer import Calibrator, Progress, build_index
 from situated.loaders.corpus import load_corpus, validate_documents
 from situated.loaders.sizing import BlockLimit
 from situated.settings import Settings
@@ -66,14 +66,19 @@ def read_history(gen: Path, previous: list[LoadedDocument]) -> list[dict]:
 
 def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune: bool = False,
            progress: Progress | None = None, on_file=None,
-           now: Callable[[], dt.datetime] | None = None) -> IngestReport:
+           now: Callable[[], dt.datetime] | None = None, calibrator: Calibrator | None = None,
+           recalibrate: bool = False) -> IngestReport:
     """Load `paths`, merge them into the published corpus and publish a new generation.
 
     Every version is recorded when this ingest first sees it (`now`, injectable; front matter
     `recorded_at` wins), kept across later ingests; a changed or removed version's record is
-    closed (`superseded_s`), never deleted (`history.jsonl`)."""
+    closed (`superseded_s`), never deleted (`history.jsonl`). `calibrator` sets the new
+    generation's relevance thresholds (`situated.calibration`); with `recalibrate`, an unchanged
+    corpus is published again so that it gets them."""
+    if not paths and (prune or not recalibrate):
+        raise IndexError_("no paths to ingest; give the files or folders of the corpus")
     # per-file problems stop here, nothing published
-    new = load_corpus(paths, on_file=on_file, timezone=settings.timezone,
+    new = None if not paths else load_corpus(paths, on_file=on_file, timezone=settings.timezone,
                       limit=BlockLimit(
                           settings.block_limit, embeddings.count_tokens,
                           piece_tokens=embeddings.max_tokens),
@@ -93,13 +98,16 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
                     f"index {root} has a published generation that cannot be read ({exc}); "
                     "nothing was changed. Restore it, or ingest into a new --index directory"
                 ) from None
+        if new is None and not previous:
+            raise IndexError_(f"there is no index at {root} to calibrate; build it with "
+                              f"`situated ingest PATH... --index {root}`")
         now_s = int((now or (lambda: dt.datetime.now(dt.UTC)))().timestamp())
         old_recorded = {d.meta.source_id: d.blocks[0].fields.recorded_s for d in previous}
         history = read_history(gen, previous) if previous else []
         retimed = published is not None and published.timezone != settings.timezone
         if retimed:  # date-only bounds are read in the index's timezone: recompute them all
             previous = [retime(d, settings.timezone) for d in previous]
-        incoming = {d.meta.source_id: d for d in new.documents}
+        incoming = {d.meta.source_id: d for d in new.documents} if new else {}
         old = {d.meta.source_id: d for d in previous}
         report = IngestReport(manifest=None)
         for sid, d in incoming.items():
@@ -123,12 +131,13 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
         fresh = {*report.added, *report.changed}
         history += [history_record(d) for d in merged.documents if d.meta.source_id in fresh]
         merged = replace(merged, history=tuple(history))
-        if previous and not (report.added or report.changed or report.removed or retimed):
+        if previous and not (report.added or report.changed or report.removed or retimed
+                             or recalibrate):
             return report  # nothing to do: the published generation already is this corpus
         cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
         try:
             report.manifest = build_index(merged, root, embeddings, settings, progress,
-                                          cache=cache, locked=True)
+                                          cache=cache, locked=True, calibrator=calibrator)
         finally:
             cache.close()
         report.embedded = cache.misses

@@ -36,6 +36,7 @@ from situated.index.publisher import (
 from situated.index.store import (
     SCHEMA_VERSION,
     Manifest,
+    Thresholds,
     chroma_client,
     collection_name,
     current_generation,
@@ -50,10 +51,14 @@ from situated.settings import Settings
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
+# (a built, unpublished generation, its documents) -> the thresholds for its manifest
+Calibrator = Callable[[Path, list], Thresholds]
+
+
 def build_index(
     corpus: Corpus, root: Path, embeddings: MiniLMEmbeddings, settings: Settings,
     progress: Progress | None = None, cache: EmbeddingCache | None = None,
-    locked: bool = False,
+    locked: bool = False, calibrator: Calibrator | None = None,
 ) -> Manifest:
     """Embed and index a validated corpus into a new generation, then publish it atomically.
 
@@ -61,7 +66,8 @@ def build_index(
     (`settings.cache_dir / "embeddings.sqlite"` unless another cache is given). When the
     published generation has an embedded Chroma store built with the same model, it is copied
     and only the pieces of added, changed and removed documents are written (`locked`: the
-    caller already holds the writer lock)."""
+    caller already holds the writer lock). `calibrator` sets the relevance thresholds on the new
+    generation before it is published (`situated.calibration`); they go into its manifest."""
     progress = progress or (lambda *_: None)
     own_cache = cache is None
     cache = cache or EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
@@ -76,6 +82,12 @@ def build_index(
         try:
             manifest = _write_generation(corpus, tmp, embeddings, settings, progress, cache,
                                          base)
+            if calibrator is not None:
+                progress("calibrate", 0, 1)
+                manifest = manifest.model_copy(
+                    update={"relevance": calibrator(tmp, list(corpus.documents))})
+                (tmp / "manifest.json").write_text(manifest.model_dump_json(indent=2),
+                                                   encoding="utf-8")
             release_chroma(tmp / "chroma")
             tmp.rename(gen)
             publish(root, gen)
@@ -101,6 +113,8 @@ def _reusable_base(root: Path, embeddings, settings: Settings) -> tuple[Path, Ma
     same = (manifest.schema_version == SCHEMA_VERSION and manifest.chroma_url is None
             and settings.chroma_url is None and manifest.embedding_model == embeddings.model_id
             and manifest.timezone == settings.timezone
+            # another block limit splits unchanged documents into other pieces
+            and manifest.block_limit == settings.block_limit
             and (gen / "chroma").is_dir() and (gen / STORE_FILE).exists())
     return (gen, manifest) if same else None
 

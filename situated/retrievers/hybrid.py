@@ -116,7 +116,7 @@ class HybridSearch:
             Leg.VECTOR: settings.weight_vector,
         }
         self.thresholds = thresholds_for(index, settings)
-        self._cover = TermCover(index.bm25_blocks, index.tokenizer)
+        self._cover = TermCover(index)
         self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(settings.bm25_block_weight), VectorLeg()
 
     def search(

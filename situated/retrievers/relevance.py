@@ -72,38 +72,49 @@ class QueryTerms:
 
 
 class TermCover:
-    """`cover` over the BM25 block field (one row per block: document title + block text)."""
+    """`cover` over the BM25 block field (one row per block: document title + block text).
 
-    def __init__(self, field, tokenizer):
-        scores = field.scores
-        self._indptr = scores["indptr"]
-        self._indices = scores["indices"]
-        self._vocab = field.vocab_dict
-        self._n = int(scores["num_docs"])
-        self._tokenizer = tokenizer
+    Reads the field through the index on every call and keeps none of its arrays: they are
+    memory maps that `Index.close` must be able to release."""
+
+    def __init__(self, index):
+        self._index = index
+
+    @property
+    def _field(self):
+        return self._index.bm25_blocks
+
+    @property
+    def _n(self) -> int:
+        return int(self._field.scores["num_docs"])
 
     def _idf(self, df: int) -> float:
         return math.log(1 + (self._n - df + 0.5) / (df + 0.5))
 
     def terms(self, query: str) -> QueryTerms:
         content = " ".join(w for w in _WORDS.findall(query) if not _FRAMING.match(w))
-        words = list(dict.fromkeys(self._tokenizer(content)))
+        # a product id says which documents apply (the filter's job), not what is asked
+        products = {t for p in self._index.products for t in self._index.tokenizer(p)}
+        words = [w for w in dict.fromkeys(self._index.tokenizer(content)) if w not in products]
         ids = [self._id(w) for w in words]
-        known = [self._idf(int(self._indptr[t + 1] - self._indptr[t])) for t in ids if t >= 0]
+        indptr = self._field.scores["indptr"]
+        known = [self._idf(int(indptr[t + 1] - indptr[t])) for t in ids if t >= 0]
         unknown = sum(known) / len(known) if known else 0.0
-        weights = [self._idf(int(self._indptr[t + 1] - self._indptr[t])) if t >= 0 else unknown
+        weights = [self._idf(int(indptr[t + 1] - indptr[t])) if t >= 0 else unknown
                    for t in ids]
         return QueryTerms(np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64))
 
     def _id(self, term: str) -> int:
-        tid = self._vocab.get(term, -1)
-        return tid if 0 <= tid < len(self._indptr) - 1 else -1
+        tid = self._field.vocab_dict.get(term, -1)
+        return tid if 0 <= tid < len(self._field.scores["indptr"]) - 1 else -1
 
     def holders(self, term: str) -> np.ndarray:
         """Block rows that contain `term` (a tokenizer term)."""
         tid = self._id(term)
-        return self._indices[self._indptr[tid]:self._indptr[tid + 1]] if tid >= 0 else \
-            np.zeros(0, dtype=np.int64)
+        if tid < 0:
+            return np.zeros(0, dtype=np.int64)
+        indptr = self._field.scores["indptr"]
+        return self._field.scores["indices"][indptr[tid]:indptr[tid + 1]]
 
     def cover(self, terms: QueryTerms, rows: np.ndarray) -> np.ndarray:
         """The idf-weighted share of `terms` each block row contains (0 when there are none)."""
@@ -111,11 +122,10 @@ class TermCover:
         got = np.zeros(len(rows), dtype=np.float64)
         if terms.total <= 0 or len(rows) == 0:
             return got
+        indptr, indices = self._field.scores["indptr"], self._field.scores["indices"]
         for tid, weight in zip(terms.ids.tolist(), terms.weights.tolist(), strict=True):
-            if tid < 0:
-                continue
-            holders = self._indices[self._indptr[tid]:self._indptr[tid + 1]]
-            got += weight * np.isin(rows, holders)
+            if tid >= 0:
+                got += weight * np.isin(rows, indices[indptr[tid]:indptr[tid + 1]])
         return got / terms.total
 
 
@@ -150,6 +160,13 @@ def missing_codes(index, codes: list[str], mask: np.ndarray) -> list[str]:
 
 
 _NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]*[а-яёА-ЯЁ])(?![\w‐‑-])")
+# capitalised words that are not names: months and weekdays (dates are the filter's business)
+_NOT_NAMES = re.compile(
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$|"
+    r"^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|"
+    r"^(?:январ|феврал|март|апрел|ма[йяею]|июн|июл|август|сентябр|октябр|ноябр|декабр)[а-яё]*$|"
+    r"^(?:понедельник|вторник|сред[аы]|четверг|пятниц[аы]|суббот[аы]|воскресень[ея])$",
+    re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)[\s\"«“„'(]*$")
 
 
@@ -161,7 +178,8 @@ def names_in(text: str) -> list[str]:
     out = []
     for m in _NAME.finditer(text):
         word = m.group(0)
-        if word.lower() in STOP_WORDS or _SENTENCE_START.search(text[:m.start()]):
+        if (word.lower() in STOP_WORDS or _NOT_NAMES.match(word)
+                or _SENTENCE_START.search(text[:m.start()])):
             continue
         out.append(word)
     return list(dict.fromkeys(out))
