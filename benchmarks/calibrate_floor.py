@@ -1,99 +1,119 @@
-"""Relevance-floor calibration on the sample corpus: best leg scores of on-topic questions
-(with the block they should find) against off-topic ones, under the permissive scope.
+"""Whether anything applies, on a corpus other than the sample: calibration of the relevance
+thresholds on the dev half of real terms pages, and the whole chain on off-topic questions of
+both halves.
 
-    python benchmarks/calibrate_floor.py [--out benchmarks/results/floor.json]
+    python benchmarks/calibrate_floor.py [--data DIR] [--work DIR] [--out benchmarks/results]
 
-Prints a table and writes JSON. The floor must sit above every off-topic best score and below
-the expected block's score of every on-topic question.
+DIR is an Open Terms Archive versions export (default ../shared/data/genai-eu-versions when that
+folder exists), converted and ingested as `temporal_probe.py` does (same work folder, so one
+build serves both). Then:
+
+1. `situated.calibration` fits the thresholds on the index's own *dev* questions (positives
+   from its documents, split by product; the shipped off-topic questions and questions naming
+   other companies, split by a hash) and reports precision / recall on the dev and the held-out
+   half; the index is published again with them in its manifest. These are the figures the
+   package default (`index.store.DEFAULT_MIN_COSINE`) was set from.
+2. Every off-topic question (both halves) goes through the whole ask chain with the offline
+   model: how many are `no_evidence`, how many are clarified (must be 0) or answered.
+
+Prints tables and writes JSON (`calibrate_floor.json`). The on-topic side through the chain is
+the temporal probe (`temporal_probe.py`: right version, stale, status on dev and test).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections import Counter
 from pathlib import Path
 
-from _provenance import write_result
+from _provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tools"))
+
+from ota_to_corpus import convert
+
 from situated.app import App
-from situated.retrievers.filter import Filter
-from situated.retrievers.fusion import mostly_latin
-from situated.retrievers.legs import BM25Leg, VectorLeg
+from situated.calibration.fit import calibrate, index_calibrator
+from situated.calibration.questions import Half
+from situated.chains.ask import build_ask_chain
+from situated.index.ingest import ingest
+from situated.index.reader import generation_documents
+from situated.index.store import DEFAULT_MIN_COSINE, DEFAULT_MIN_COVER
+from situated.models import ExtractiveChatModel
 from situated.settings import Settings
-from situated.situation import Scope
-
-ON_TOPIC = [
-    ("What does error E-417 mean, and what should I check?", "ERR-CAT-1-t1"),
-    ("Do I need to fit a rear mudguard on a C-3?", "MAN-C3-ASM-4.2"),
-    ("Which battery check applies when the battery casing has been opened?", "SPEC-C3-3-t1"),
-    ("How long is the C-3 battery warranty?", "WARR-R2-2"),
-    ("How much capacity is left after 500 cycles?", "REP-BATT-07-2-f1"),
-    ("How do I isolate pump P-2?", "MAN-P2-1"),
-    ("Какой срок возврата по тарифу Старт?", "TAR-START-1-1"),
-    ("How do I request a return?", "RET-2026-1"),
-    ("When is customer service open?", "FAQ-1"),
-    ("What does a flashing red LED on the charger mean?", "CHG-CH4-2"),
-]
-OFF_TOPIC = [
-    "What is the capital of France?",
-    "Who won the football world cup in 1998?",
-    "How do I bake sourdough bread?",
-    "What is the boiling point of water on Mount Everest?",
-    "Recommend a good science fiction novel.",
-    "Как приготовить борщ?",
-    "What's the exchange rate of the euro today?",
-    "How many moons does Jupiter have?",
-]
-
-
-def clears(r: dict, s: Settings) -> bool:
-    """The floor rule of `Floor.clears` (vector vouches only for Latin-script questions)."""
-    return (r["latin"] and r["vector"] >= s.min_vector_similarity) or r["bm25"] >= s.min_bm25_score
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/floor.json"))
+    ap.add_argument("--data", type=Path, default=default_data("data/genai-eu-versions"),
+                    help="Open Terms Archive versions export (versions.jsonl + texts/)")
+    ap.add_argument("--work", type=Path, default=HERE / "cache" / "temporal-probe")
+    ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
-    app = App(Settings())
-    index = app.index
-    flt = Filter(scope=Scope(roles=frozenset({"technician", "hr", "dispatcher"}),
-                             assets=frozenset({"P-2", "P-4"})))
-    mask = flt.mask(index.columns)
-    rows = []
-    for q, expected in [(q, e) for q, e in ON_TOPIC] + [(q, None) for q in OFF_TOPIC]:
-        vec = VectorLeg().search(index, index.embeddings.encode_query(q), flt, int(mask.sum()), 50)
-        bm = BM25Leg().search(index, q, flt, mask, 50)
-        def best(hits, block=None):
-            vals = [h.score for h in hits if block is None or index.pieces[h.pos].block_id == block]
-            return max(vals, default=0.0)
-        rows.append({"question": q, "expected": expected, "latin": mostly_latin(q),
-                     "vector": best(vec, expected), "bm25": best(bm, expected)})
-    t = Table(title="Relevance floor calibration (best score; on-topic: of the expected block)")
-    for c in ("question", "expected", "vector cos", "bm25"):
-        t.add_column(c)
-    for r in rows:
-        t.add_row(r["question"][:55], r["expected"] or "(off-topic)", f"{r['vector']:.3f}",
-                  f"{r['bm25']:.2f}")
-    Console().print(t)
-    on = [r for r in rows if r["expected"]]
-    off = [r for r in rows if not r["expected"]]
-    summary = {
-        "off_topic_max_vector": max(r["vector"] for r in off),
-        "off_topic_max_bm25": max(r["bm25"] for r in off),
-        "on_topic_min_best_leg_vector": min(r["vector"] for r in on),
-        "on_topic_min_bm25": min(r["bm25"] for r in on),
-        "floor": {"min_vector_similarity": app.settings.min_vector_similarity,
-                  "min_bm25_score": app.settings.min_bm25_score},
-        "off_topic_max_vector_latin": max(r["vector"] for r in off if r["latin"]),
-        "on_topic_cleared": sum(clears(r, app.settings) for r in on),
-        "off_topic_cleared": sum(clears(r, app.settings) for r in off),
-        "rows": rows,
-    }
-    Console().print({k: v for k, v in summary.items() if k != "rows"})
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_result(args.out, summary)
+    if args.data is None or not (args.data / "versions.jsonl").exists():
+        ap.error(f"no versions export at {args.data}; pass --data DIR")
+    console = Console()
+    docs, root = args.work / "docs", args.work / "index"
+    convert(args.data, docs)
+    settings = Settings(index_dir=root)
+    app = App(settings)
+    ingest([docs], root, app.embeddings, settings)  # builds once; unchanged: nothing to do
+    with app.pinned() as snap:
+        thresholds, observations = calibrate(snap.engine,
+                                             generation_documents(snap.index.generation))
+    ingest([docs], root, app.embeddings, settings,
+           calibrator=index_calibrator(settings, app.embeddings), recalibrate=True)
+
+    table = Table(title=f"relevance calibration on {args.data.name} (fitted on dev only)")
+    for col in ("half", "on-topic", "off-topic", "precision", "recall", "off-topic refused"):
+        table.add_column(col, justify="right")
+    for name, stats in (("dev", thresholds.dev), ("held-out", thresholds.held_out)):
+        table.add_row(name, f"{stats['positives']:.0f}", f"{stats['negatives']:.0f}",
+                      f"{stats['precision']:.3f}", f"{stats['recall']:.3f}",
+                      f"{stats['negatives_refused']:.3f}")
+    console.print(table)
+    console.print(f"thresholds: min_cosine {thresholds.min_cosine}, min_cover "
+                  f"{thresholds.min_cover} ({thresholds.note}); package default: min_cosine "
+                  f"{DEFAULT_MIN_COSINE}, min_cover {DEFAULT_MIN_COVER}")
+
+    chain = build_ask_chain(app, model=ExtractiveChatModel(embeddings=app.embeddings))
+    negatives = [o.question for o in observations if not o.question.positive]
+    routed: dict[str, Counter] = {h.value: Counter() for h in Half}
+    wrong: list[dict] = []
+    for q in negatives:
+        answer = chain.invoke({"question": q.text})
+        routed[q.half.value][answer.status.value] += 1
+        if answer.status.value != "no_evidence":
+            wrong.append({"half": q.half.value, "question": q.text,
+                          "status": answer.status.value, "answer": answer.answer[:200]})
+    chain_table = Table(title="off-topic questions through the whole chain")
+    for col in ("half", "questions", "no_evidence", "clarify", "answered", "no_evidence rate"):
+        chain_table.add_column(col, justify="right")
+    summary = {}
+    for half, counts in routed.items():
+        n = sum(counts.values())
+        summary[half] = {"questions": n, **dict(counts),
+                         "no_evidence_rate": round(counts["no_evidence"] / n, 4) if n else None}
+        chain_table.add_row(half, str(n), str(counts["no_evidence"]), str(counts["clarify"]),
+                            str(counts["answered"]), f"{summary[half]['no_evidence_rate']:.3f}")
+    console.print(chain_table)
+    for w in wrong:
+        console.print(f"  [{w['half']}] {w['status']}: {w['question']}", highlight=False)
+    write_result(args.out / "calibrate_floor.json", {
+        "corpus": str(args.data.name),
+        "thresholds": thresholds.model_dump(mode="json"),
+        "package_default": {"min_cosine": DEFAULT_MIN_COSINE, "min_cover": DEFAULT_MIN_COVER},
+        "off_topic_through_chain": summary, "not_refused": wrong,
+        "observations": [{"half": o.question.half.value, "kind": o.question.kind,
+                          "positive": o.question.positive, "latin": o.latin,
+                          "decided": o.decided, "cover": o.cover, "cosine": o.cosine,
+                          "unheld": o.unheld, "question": o.question.text}
+                         for o in observations],
+    })
 
 
 if __name__ == "__main__":

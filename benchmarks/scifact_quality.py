@@ -105,12 +105,11 @@ def product_runs(index, queries, settings, depth) -> dict[str, dict[str, list[st
     from situated.retrievers.hybrid import HybridSearch
     from situated.retrievers.legs import Leg
 
-    s = settings.model_copy(update={"leg_k": depth, "top_blocks": depth,
-                                    "min_vector_similarity": -1.0, "min_bm25_score": 0.0})
-    engines = {
-        "situated_hybrid": HybridSearch(index, s),
-        "situated_bm25": HybridSearch(index, s, legs=(Leg.BM25,)),
-        "situated_dense": HybridSearch(index, s, legs=(Leg.VECTOR,)),
+    s = settings.model_copy(update={"leg_k": depth, "top_blocks": depth})
+    engines = {  # ranking alone: no relevance decision
+        "situated_hybrid": HybridSearch(index, s, judge=False),
+        "situated_bm25": HybridSearch(index, s, legs=(Leg.BM25,), judge=False),
+        "situated_dense": HybridSearch(index, s, legs=(Leg.VECTOR,), judge=False),
     }
     out: dict[str, dict[str, list[str]]] = {name: {} for name in engines}
     for qid, text in queries.items():

@@ -224,6 +224,14 @@ def normalise_code(letters: str, digits: str, suffix: str = "") -> str:
     return f"{letters.upper()}{int(digits)}{suffix.upper()}"
 
 
+def code_surfaces(text: str) -> dict[str, str]:
+    """Normalised code → the code as `text` writes it (`P4` → `P-4`), first writing wins."""
+    out: dict[str, str] = {}
+    for m in _CODE_RE.finditer(text):
+        out.setdefault(normalise_code(m.group(1), m.group(2), m.group(3)), m.group(0))
+    return out
+
+
 def extract_codes(text: str) -> tuple[str, ...]:
     """Identifier-like tokens (letters then digits, optional hyphen), normalised, in order."""
     seen: dict[str, None] = {}

@@ -123,6 +123,7 @@ def test_extractor_never_invents_a_value_absent_from_the_text(words):
     if s.product is not None:
         assert s.product in MATCHER.find(text)
     stated = {m.value for m in find_dates(text) if m.value}
+    stated |= {m.period[1] for m in find_dates(text) if m.period}  # a month: its last day
     for value in (s.purchase_date, s.request_date):
         assert value is None or value in stated or value == TODAY
     if s.as_of is not None:

@@ -162,3 +162,14 @@ def test_more_corrections_than_allowed_are_an_error_naming_the_version(tmp_path)
                                         recorded_at=f"2026-0{n + 2}-01T12:00:00"))
     with pytest.raises(DocumentError, match="A: corrected by 4 later versions, more than 3"):
         load_corpus([tmp_path])
+
+
+def test_the_router_asks_the_filter_whether_a_version_was_in_force(history):
+    """As known on a day before any version was recorded, nothing was in force: the router
+    says so for the family (it used to re-implement the interval check, found W1 "in force"
+    and fell back to a generic reply)."""
+    app = history[0]
+    a = ask(app, "What frame warranty applied to an Orbit bought on 1 August 2025, as known on "
+                 "1 January 2026?")
+    assert a.status is Status.NO_EVIDENCE
+    assert "No version of frame-warranty (Orbit) was in force on 1 August 2025" in a.answer

@@ -3,9 +3,9 @@
 Each question is searched once under a scope that reads everything and no situation, and each
 fused block is decided with trial thresholds (`HybridSearch.assess`, `Signals.relevant`): a
 question with a name or code nothing holds, or a block carrying a named code, is decided without
-a threshold. The two thresholds are fitted apart, each on the dev questions it decides:
-`min_cosine` on those the vector leg reads (its best cosine), `min_cover` on the others (the best
-cover of a block BM25 ranks among its first three). Each is the threshold with
+a threshold. The two thresholds are fitted apart, each on the dev questions its signal scores: `min_cosine` on those
+the vector leg reads (their best cosine), `min_cover` on the others (the best cover of a block
+BM25 ranks among its first three). Each is the threshold with
 the fewest dev errors; of the run of thresholds that tie, the one a quarter of the way up from
 its low end: the positives quote the documents word for word, so real questions score lower
 than they do, and the threshold leans towards the negatives. A threshold with fewer than
@@ -39,9 +39,10 @@ LEAN = 0.5  # where in the run of best thresholds the threshold sits: the middle
 class Observation:
     question: Question
     latin: bool  # the vector leg reads it
-    decided: bool | None  # True/False when no threshold is needed (code, missing name, full cover)
+    decided: bool | None  # True/False whatever the thresholds (code, missing name, full cover)
     cover: float  # the best cover of a block the legs agree on
     cosine: float | None
+    unheld: bool = False  # a name or code nothing holds: no signal was measured
 
     def relevant(self, th: Thresholds) -> bool:
         if self.decided is not None:
@@ -70,7 +71,7 @@ def observe(engine: HybridSearch, questions: list[Question], scope: Scope) -> li
         cosines = [s.cosine for s in sigs if s.cosine is not None]
         out.append(Observation(q, reads, decided,
                                max((s.cover for s in sigs if s.agree), default=0.0),
-                               max(cosines) if cosines else None))
+                               max(cosines) if cosines else None, bool(found.missing)))
     return out
 
 
@@ -103,7 +104,9 @@ def _stats(obs: list[Observation], th: Thresholds, half: Half) -> dict[str, floa
 def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds:
     """Thresholds from the dev observations; stats on both halves."""
     default = default or Thresholds.default()
-    dev = [o for o in obs if o.question.half is Half.DEV and o.decided is None]
+    # each threshold is fitted on every dev question its signal scores (not only those it
+    # decides alone): the decision is an "or" of the signals
+    dev = [o for o in obs if o.question.half is Half.DEV and not o.unheld]
 
     def cosines(positive: bool) -> list[float]:
         return [o.cosine if o.cosine is not None else -1.0
@@ -117,10 +120,10 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
     kept = [name for name, v in (("min_cosine", cosine), ("min_cover", cover)) if v is None]
     source, note = ThresholdSource.CALIBRATED, "calibrated on this index's own dev questions"
     too_few = (f"fewer than {MIN_POSITIVES} dev on-topic or {MIN_NEGATIVES} off-topic questions "
-               "decided by it")
+               "scored by it")
     if len(kept) == 2:
-        source, note = ThresholdSource.DEFAULT, f"{default.note}; this index is too small to " \
-            f"calibrate ({too_few})"
+        source = ThresholdSource.DEFAULT
+        note = f"{default.note}; this index is too small to calibrate ({too_few})"
     elif kept:
         note += f"; {kept[0]} kept at the default ({too_few})"
     th = Thresholds(min_cover=default.min_cover if cover is None else cover,
@@ -132,7 +135,7 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
 
 def questions_for(engine: HybridSearch, docs: list[LoadedDocument],
                   negatives_file: Path | None = None) -> list[Question]:
-    everything = np.ones(len(engine.index), dtype=bool)
+    everything = Filter(scope=_reads_everything(docs), timezone=engine.index.timezone)
 
     def known(name: str) -> bool:  # some document of the index names it
         return not engine.unheld(f"x {name}", everything)

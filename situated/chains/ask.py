@@ -150,6 +150,9 @@ def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseC
         retriever = SituatedRetriever(engine=engine, scope=flt.scope)
         docs = retriever.invoke(query, config, situation=flt.situation, sources=flt.sources,
                                 k=top)
+        if not docs:  # why nothing: names or codes of the question that nothing admitted holds
+            return SearchResult.empty(flt, engine.unheld(
+                query, engine.about_named_assets(query, flt)))
         return SearchResult.from_documents(index, flt, docs)
 
     def search(x: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:

@@ -70,17 +70,24 @@ class DateRole(Mode):
 _CUE_WORDS = {
     DateRole.PURCHASE: (
         r"bought|buy|buying|purchased|acquired|ordered|got|subscribed|signed\s+up|"
+        r"paid(?:\s+for)?|pay\s+for|"
         r"purchase\s+date|date\s+of\s+(?:the\s+)?purchase|purchase\s+(?:was\s+)?made|"
+        r"(?:the\s+|my\s+)?purchase\s+(?:was|took\s+place|happened)|"
+        r"оплатил[аи]?|оплачен\w*|покупк[аи]\s+(?:был[аио]?|состоял\w*|совершен\w*)|"
         r"куп(?:ил|ила|или|лен|лена|лено|лены|ленный|ленного|лю)|при\s+покупке|покупк[аи]\s+от|"
         r"дат[аеуы]\s+покупки|приобр[её]л[аи]?|приобрет[её]н\w*|подключ(?:ил|ила|или|[её]н)\w*|"
-        r"заказал[аи]?|оформил[аи]?"),
+        r"заказал[аи]?|оформил[аи]?(?!\s+(?:заявк|заявлени|возврат|претензи|обращени))"),
     DateRole.REQUEST: (
+        r"handed\s+(?:it\s+|them\s+)?(?:over|back|in)|brought\s+(?:it\s+)?back|"
+        r"(?:the\s+|my\s+)?(?:claim|request|return)\s+was\s+(?:filed|made|submitted|sent|on)|"
         r"returned|return(?:ed)?\s+(?:it|them|this|that)|(?:i|we|you|they|to|will|can|could|"
         r"would|should|must|did)\s+return|sen[dt]\s+(?:it|them)\s+back|requested|claimed|"
         r"(?:request|claim|return)\s+(?:was\s+)?(?:made|filed|submitted)|filed|submitted|"
         r"cancell?ed|request\s+date|date\s+of\s+(?:the\s+)?(?:request|return|claim)|"
         r"при\s+возврате|вернул[аи]?|возвращ[её]н\w*|верн[уё]\w*|"
         r"заявк[аиуе]\s+от|заявлени[еяю]\s+от|обращени[еяю]\s+от|подал[аи]?|подан[аоы]?|"
+        r"оформил[аи]?\s+(?:заявку|заявление|возврат|претензию|обращение)|"
+        r"(?:возврат|заявк[аи]|заявлени[ея]|претензи[яи])\s+(?:был[аио]?\s+)?оформлен\w*|"
         r"обратил(?:ся|ась|ись)|отказал(?:ся|ась|ись)|расторг\w*|дат[аеуы]\s+(?:заявки|возврата)"),
     DateRole.AS_OF: (
         r"as\s+of|as\s+at|as\s+on|valid\s+on|in\s+force\s+on|effective\s+on|on\s+the\s+date|"

@@ -10,6 +10,7 @@ unreadable date, or a value absent from the question counts as missing.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -116,7 +117,7 @@ def _ranges(question: str, mentions: list) -> list[tuple[dt.date, dt.date, str]]
     """"between D1 and D2", "from D1 to D2", «с D1 по D2»: (first, last, role) periods."""
     out = []
     dated = [m for m in mentions if m.value is not None]
-    for a, b in zip(dated, dated[1:], strict=False):
+    for a, b in itertools.pairwise(dated):
         if (a.value < b.value and _RANGE_JOIN.match(question[a.end:b.start])
                 and _RANGE_OPEN.search(question[:a.start])
                 and (a.role is None or b.role is None or a.role is b.role)):

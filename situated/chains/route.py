@@ -61,8 +61,8 @@ class Versions:
     def __init__(self, index: Index):
         self.index = index
         self.families = _Families(index)
-        self.fields_of = lru_cache(maxsize=65536)(
-            lambda sid: index.documents[sid].filter_fields(index.timezone))  # sid -> fields
+        # sid -> the stored fields: recorded instant and corrections included
+        self.fields_of = lru_cache(maxsize=65536)(index.store.fields_of_source)
         self._names = ProductMatcher(index.store.family_names())
 
     def named(self, question: str) -> set[str]:

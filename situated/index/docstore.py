@@ -139,6 +139,15 @@ class DocStore:
     def fields_of_doc(self, doc: int) -> FilterFields:
         return self.fields_of_docs([doc])[0]
 
+    def fields_of_source(self, source_id: str) -> FilterFields:
+        """A document's stored filter fields (with its recorded history and corrections, which
+        its metadata alone does not carry)."""
+        row = self.con().execute("SELECT pos FROM documents WHERE source_id=?",
+                                 (source_id,)).fetchone()
+        if row is None:
+            raise KeyError(source_id)
+        return self.fields_of_doc(row[0])
+
     def piece_positions(self, piece_ids: Sequence[str]) -> dict[str, int]:
         return dict(self.many("SELECT piece_id, pos FROM pieces WHERE piece_id IN ({})",
                               list(dict.fromkeys(piece_ids))))

@@ -65,7 +65,8 @@ class Thresholds(BaseModel):
         return cls(min_cover=DEFAULT_MIN_COVER, min_cosine=DEFAULT_MIN_COSINE,
                    source=ThresholdSource.DEFAULT,
                    note="package default, set on the dev half of a corpus of real terms pages "
-                        "(not this index): run `situated calibrate` to set this index's own")
+                        "(not this index): `situated calibrate --index DIR --write` sets this "
+                        "index's own")
 
 
 DEFAULT_MIN_COVER = 0.5

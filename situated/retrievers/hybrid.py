@@ -36,7 +36,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import ConfigDict, Field
 
-from situated.documents import Block
+from situated.documents import Block, code_surfaces, extract_codes
 from situated.index.reader import Index
 from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.filter import Filter
@@ -107,8 +107,12 @@ class Assessment:
 class HybridSearch:
     """The engine behind the retriever; also used directly by chains and benchmarks."""
 
-    def __init__(self, index: Index, settings: Settings, legs: tuple[Leg, ...] = tuple(Leg)):
+    def __init__(self, index: Index, settings: Settings, legs: tuple[Leg, ...] = tuple(Leg),
+                 judge: bool = True):
+        """`judge=False` keeps every fused block and ignores unheld names: for measuring the
+        ranking alone (`benchmarks/scifact_quality.py`), never for answering."""
         self.index = index
+        self.judge = judge
         self.settings = settings
         self.legs = legs
         self.weights = {
@@ -117,6 +121,8 @@ class HybridSearch:
         }
         self.thresholds = thresholds_for(index, settings)
         self._cover = TermCover(index)
+        self._asset_codes = {codes[0]: asset for asset in index.columns.assets
+                             if len(codes := extract_codes(asset)) == 1}
         self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(settings.bm25_block_weight), VectorLeg()
 
     def search(
@@ -131,7 +137,8 @@ class HybridSearch:
         if found.missing:  # the question is about something no admitted document holds
             return SearchResult.empty(flt, found.missing)
         reads = self.vector_reads(query)
-        kept = [b for b in found.ranked if b.signals.relevant(self.thresholds, reads)][:top]
+        kept = [b for b in found.ranked
+                if not self.judge or b.signals.relevant(self.thresholds, reads)][:top]
         kept_ids = {b.block_id for b in kept}
         return SearchResult(
             filter=flt, blocks=kept, hits=[h for h in found.hits if h.block_id in kept_ids],
@@ -141,25 +148,45 @@ class HybridSearch:
     def assess(self, query: str, flt: Filter, k: int) -> Assessment:
         """Every leg's k admitted pieces fused into blocks, each with its relevance signals,
         before any threshold (calibration reads this; `search` decides on it)."""
-        mask = flt.mask(self.index.columns)
-        missing = self.unheld(query, mask)
+        flt = self.about_named_assets(query, flt)
+        missing = self.unheld(query, flt) if self.judge else ()
         if missing:
             return Assessment(missing, [], [], {})
+        mask = flt.mask(self.index.columns)
         results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
         for b, sig in zip(ranked, self.signals(query, ranked), strict=True):
             b.signals = sig  # fusion made these blocks for this request
         return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()})
 
+    def about_named_assets(self, query: str, flt: Filter) -> Filter:
+        """A question that names an asset (`P-4`) is about that asset: documents that list
+        other assets only (the manual of pump P-2) are narrowed away, so it is never answered
+        from a document about another one; documents for any asset stay."""
+        cols = self.index.columns
+        named = [self._asset_codes[c] for c in self._exact.query_codes(self.index, query)
+                 if c in self._asset_codes]
+        if not named:
+            return flt
+        groups = cols.any_of(cols.asset_any, cols.assets, named)
+        allowed = frozenset(np.asarray(cols.source_ids)[groups].tolist())
+        return flt.model_copy(update={
+            "sources": allowed if flt.sources is None else flt.sources & allowed})
+
     def vector_reads(self, query: str) -> bool:
         """The vector leg runs and its model reads the question's script (`mostly_latin`)."""
         return Leg.VECTOR in self.legs and mostly_latin(query)
 
-    def unheld(self, query: str, mask: np.ndarray) -> tuple[str, ...]:
-        """The codes and names the question gives that no admitted piece or block holds."""
+    def unheld(self, query: str, flt: Filter) -> tuple[str, ...]:
+        """The codes and names the question gives that no piece or block the caller may read
+        holds (by scope and narrowing only: a name held by a version of another date is held,
+        and the router says what applies when)."""
+        mask = Filter(scope=flt.scope, sources=flt.sources, timezone=flt.timezone).mask(
+            self.index.columns)
         codes = missing_codes(self.index, self._exact.query_codes(self.index, query), mask)
         if codes:
-            return tuple(codes)
+            surface = code_surfaces(query)
+            return tuple(surface.get(c, c) for c in codes)
         if not names_in(query):
             return ()
         rows = np.zeros(len(self.index.block_id_at), dtype=bool)

@@ -1,0 +1,125 @@
+"""Per-index calibration of the relevance decision: fitted on the index's own dev questions,
+reported on the held-out half, stored in the manifest at ingest, reported by every answer."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conftest import md, write
+from typer.testing import CliRunner
+
+from situated.calibration.fit import MIN_NEGATIVES, MIN_POSITIVES, Observation, fit
+from situated.calibration.questions import Half, Question, half_of, shipped_negatives
+from situated.cli import app
+from situated.errors import ConfigError
+from situated.index.store import Manifest, ThresholdSource, current_generation
+
+NOUNS = ["valve", "filter", "gasket", "rotor", "sensor", "bearing", "hinge", "nozzle", "relay",
+         "spring", "clamp", "belt", "lens", "drum", "fan", "socket", "cable", "brake", "pedal",
+         "lever", "panel", "seal", "hose", "latch", "frame"]
+VERBS = ["inspected", "cleaned", "replaced", "lubricated", "tightened", "calibrated", "tested"]
+PLACES = ["workshop", "depot", "harbour", "mill", "quarry", "bakery", "brewery", "laundry"]
+
+
+def _corpus(folder, n: int, seed: int = 7):
+    rnd = random.Random(seed)
+    for i in range(n):
+        noun, verb, place = NOUNS[i % len(NOUNS)], rnd.choice(VERBS), rnd.choice(PLACES)
+        body = (f"## 1 Care\n\nThe {noun} of machine unit {i} in the {place} must be {verb} "
+                f"every {rnd.randint(2, 90)} days by a trained operator, and the logbook "
+                f"entry signed by the {place} supervisor.\n\n## 2 Faults\n\nWhen the {noun} "
+                f"shows wear beyond {rnd.randint(1, 9)} millimetres, stop the machine, tag it "
+                f"out and report it to the {place} maintenance desk before the next shift.\n")
+        write(folder / f"doc{i}.md", md(f"UNIT-{i}", body=body, title=f"Unit {i} {noun} care",
+                                        family=f"unit-{i}-care"))
+
+
+@pytest.mark.integration
+def test_ingest_calibrates_and_answers_report_the_thresholds(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    docs, index = tmp_path / "docs", tmp_path / "index"
+    _corpus(docs, 45)
+    runner = CliRunner()
+    done = runner.invoke(app, ["ingest", str(docs), "--index", str(index)])
+    assert done.exit_code == 0, done.output
+    assert "relevance: calibrated" in done.output and "held-out:" in done.output
+    manifest = Manifest.model_validate_json(
+        (current_generation(index) / "manifest.json").read_text("utf-8"))
+    th = manifest.relevance
+    assert th is not None and th.source is ThresholdSource.CALIBRATED
+    assert th.dev["positives"] >= MIN_POSITIVES and th.held_out["negatives"] > 0
+    assert th.dev["recall"] >= 0.9 and th.held_out["negatives_refused"] >= 0.9
+    asked = runner.invoke(app, ["ask", "How often must the rotor of machine unit 3 be "
+                                "checked?", "--index", str(index), "--json"])
+    assert asked.exit_code == 0, asked.output
+    answer = json.loads(asked.stdout)
+    assert answer["relevance"]["source"] == "calibrated"
+    assert answer["relevance"]["min_cosine"] == th.min_cosine
+    off = json.loads(runner.invoke(app, ["ask", "How do I bake sourdough bread?", "--index",
+                                         str(index), "--json"]).stdout)
+    assert off["status"] == "no_evidence"
+    report = runner.invoke(app, ["calibrate", "--index", str(index)])
+    assert report.exit_code == 0, report.output
+    assert "stored in the index:" in report.output and "fitted now" in report.output
+
+
+@pytest.mark.integration
+def test_a_small_index_keeps_the_default_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    docs, index = tmp_path / "docs", tmp_path / "index"
+    _corpus(docs, 3)
+    done = CliRunner().invoke(app, ["ingest", str(docs), "--index", str(index)])
+    assert done.exit_code == 0, done.output
+    th = Manifest.model_validate_json(
+        (current_generation(index) / "manifest.json").read_text("utf-8")).relevance
+    assert th.source is ThresholdSource.DEFAULT and "too small to calibrate" in th.note
+
+
+@pytest.mark.integration
+def test_calibrate_bad_paths(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    bad = tmp_path / "neg.yaml"
+    bad.write_text("- just a list\n", encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["calibrate", "--index", str(tmp_path / "none"), "--negatives",
+                                 str(bad)])
+    assert result.exit_code == 1 and "must map languages to lists" in result.output
+    result = runner.invoke(app, ["calibrate", "--index", str(tmp_path / "none"), "--write"])
+    assert result.exit_code == 1 and "no index" in result.output
+    with pytest.raises(ConfigError, match="cannot read the negatives file"):
+        shipped_negatives(tmp_path / "missing.yaml")
+
+
+def _obs(cosine: float, positive: bool, half: Half) -> Observation:
+    q = Question(f"q{cosine}{positive}{half}", positive, half, "test")
+    return Observation(q, latin=True, decided=None, cover=0.0, cosine=cosine)
+
+
+@pytest.mark.unit
+def test_fit_puts_the_threshold_in_the_middle_of_the_dev_gap_and_reports_held_out():
+    dev = [_obs(0.6 + i / 200, True, Half.DEV) for i in range(MIN_POSITIVES)]
+    dev += [_obs(0.1 + i / 200, False, Half.DEV) for i in range(MIN_NEGATIVES)]  # up to 0.195
+    test = [_obs(0.5, True, Half.TEST), _obs(0.45, False, Half.TEST)]
+    th = fit(dev + test)
+    assert th.source is ThresholdSource.CALIBRATED
+    assert 0.39 <= th.min_cosine <= 0.41  # halfway between 0.195 and 0.6
+    assert th.dev["recall"] == 1.0 and th.dev["negatives_refused"] == 1.0
+    assert th.held_out == {"precision": 0.5, "recall": 1.0, "negatives_refused": 0.0,
+                           "positives": 1.0, "negatives": 1.0}
+
+
+@pytest.mark.unit
+def test_fit_keeps_the_default_without_enough_dev_questions():
+    few = [_obs(0.8, True, Half.DEV) for _ in range(MIN_POSITIVES - 1)]
+    few += [_obs(0.2, False, Half.DEV) for _ in range(MIN_NEGATIVES)]
+    th = fit(few)
+    assert th.source is ThresholdSource.DEFAULT and "too small" in th.note
+
+
+@pytest.mark.unit
+def test_halves_are_stable_and_both_used():
+    assert half_of("Spotify") == half_of("Spotify")
+    halves = {half_of(q) for q in shipped_negatives()}
+    assert halves == {Half.DEV, Half.TEST}

@@ -1,0 +1,222 @@
+"""Whether anything applies (issue 24): relevance signals that do not depend on corpus size,
+no clarification for off-topic questions, replies in the question's language, and the edges of
+the situation found in review (periods, cues, comparisons, grounded dates, unheld names)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from situated.chains.ask import build_ask_chain
+from situated.chains.compare import find_comparison
+from situated.chains.contract import Status
+from situated.chains.dates import DateRole, find_dates
+from situated.chains.extract import ExtractedSituation, validate_extraction
+from situated.chains.products import ProductMatcher
+from situated.retrievers.filter import Filter
+from situated.retrievers.relevance import Signals, names_in
+from situated.situation import Scope
+
+from fakes import ScriptedChatModel
+
+TODAY = dt.date(2026, 11, 29)
+TECH_P2 = Scope(roles=("technician",), assets=("P-2",))
+
+
+@pytest.fixture
+def model():
+    return ScriptedChatModel(replies=["From the evidence [S1]."])
+
+
+@pytest.fixture
+def ask(sample_app, model):
+    chain = build_ask_chain(sample_app, model=model, clock=lambda: TODAY)
+
+    def _ask(question, scope=None):
+        return chain.invoke({"question": question, "scope": scope or Scope()})
+    return _ask
+
+
+# -- nothing applies: no_evidence, never a clarification ---------------------------------------
+@pytest.mark.integration
+@pytest.mark.parametrize("question", [
+    "How do I bake sourdough bread?",
+    "Why does my fridge make a humming noise at night?",
+    "How do I fold a fitted sheet?",
+    "How long does the Samsung Galaxy phone battery warranty last?",
+    "What does a dishwasher error code E24 mean?",
+])
+def test_off_topic_questions_get_no_evidence_without_a_model_call(ask, model, question):
+    a = ask(question)
+    assert a.status is Status.NO_EVIDENCE, a.answer
+    assert a.missing == [] and a.evidence == [] and not model.calls
+    assert a.relevance is not None and a.relevance.source == "default"
+    assert "not this index" in a.relevance.note  # an uncalibrated index says so
+
+
+@pytest.mark.integration
+def test_a_named_company_nothing_holds_is_named_in_the_reply(ask):
+    a = ask("How long does the Samsung Galaxy phone battery warranty last?")
+    assert a.relevance.unheld == ["Samsung", "Galaxy"]
+    assert "mentions “Samsung”, “Galaxy”" in a.answer
+
+
+@pytest.mark.integration
+def test_russian_questions_get_russian_fixed_texts(ask, sample_app):
+    a = ask("Как приготовить борщ?")
+    assert a.status is Status.NO_EVIDENCE
+    assert a.answer.startswith("Ни один документ, доступный вам")
+    withheld = build_ask_chain(sample_app, model=ScriptedChatModel(replies=["Ответ [S9]."]),
+                               clock=lambda: TODAY).invoke(
+        {"question": "Сколько дней на возврат по тарифу «Базовый», если я купил его "
+                     "10 июля 2025 года?"})
+    assert withheld.status is Status.WITHHELD
+    assert withheld.answer.startswith("Ответ не показан") and "S9" in withheld.answer
+
+
+@pytest.mark.integration
+def test_a_pump_the_caller_is_not_cleared_for_is_not_answered_from_another_pump(ask, model):
+    asked = ask("Which barrier fluid grade does pump P-4 need?", TECH_P2)
+    unknown = ask("Which barrier fluid grade does pump P-9 need?", TECH_P2)
+    for a in (asked, unknown):
+        assert a.status is Status.NO_EVIDENCE and a.evidence == [] and not model.calls
+        assert "MAN-P2" not in a.answer and "BF-2" not in a.answer
+    # the same reply whether or not a document the caller may not read holds the code
+    assert asked.answer.replace("P-4", "X") == unknown.answer.replace("P-9", "X")
+    cleared = ask("Which barrier fluid grade does pump P-4 need?",
+                  Scope(roles=("technician",), assets=("P-4",)))
+    assert cleared.status is Status.ANSWERED and "MAN-P4" in {e.source_id for e in cleared.evidence}
+
+
+@pytest.mark.integration
+def test_search_returns_only_relevant_blocks_with_their_signals(sample_app):
+    engine = sample_app.engine
+    on = engine.search("How do I file the return?", Filter())
+    assert on.blocks and all(b.signals is not None for b in on.blocks)
+    assert on.blocks[0].block_id.startswith("RET-")
+    off = engine.search("Recommend a good science fiction novel.", Filter())
+    assert off.blocks == [] and off.missing == ()
+
+
+@pytest.mark.unit
+def test_the_relevance_rule_by_language():
+    th = type("T", (), {"min_cosine": 0.4, "min_cover": 0.5})()
+    assert Signals(cover=0.2, cosine=0.45, code=False, agree=False).relevant(th, True)
+    assert not Signals(cover=0.9, cosine=0.3, code=False, agree=True).relevant(th, True)
+    assert Signals(cover=1.0, cosine=0.3, code=False, agree=True).relevant(th, True)
+    assert not Signals(cover=1.0, cosine=0.3, code=False, agree=False).relevant(th, True)
+    assert Signals(cover=0.6, cosine=None, code=False, agree=True).relevant(th, False)
+    assert not Signals(cover=0.6, cosine=0.99, code=False, agree=False).relevant(th, False)
+    assert Signals(cover=0.0, cosine=None, code=True, agree=False).relevant(th, False)
+
+
+@pytest.mark.unit
+def test_names_are_capitalised_words_that_do_not_open_a_sentence():
+    assert names_in("How long does the Samsung Galaxy warranty last?") == ["Samsung", "Galaxy"]
+    assert names_in("What applied in March? Which IKEA store?") == ["IKEA"]
+    assert names_in("Сколько дней по тарифу «Старт» в Марте?") == ["Старт"]
+    assert names_in("I am asking about it") == []
+
+
+# -- the situation's edges ------------------------------------------------------------------
+@pytest.mark.integration
+@pytest.mark.parametrize("question", [
+    "Can I return my C-3 between 1 March 2026 and 15 March 2026?",
+    "I bought a C-3 on 1 March 2026 and want to change the battery on 15 March 2026. Is it "
+    "covered?",
+])
+def test_two_dates_are_not_a_comparison_without_a_comparison_question(ask, question):
+    assert find_comparison(question) is None
+    a = ask(question)
+    assert a.slices == []
+
+
+@pytest.mark.unit
+def test_between_two_days_is_one_period():
+    matcher = ProductMatcher(frozenset({"C-3"}))
+    q = "Can I return my C-3 between 1 March 2026 and 15 March 2026?"
+    v = validate_extraction(ExtractedSituation(), q, matcher, lambda: TODAY)
+    assert v.periods == {"as_of": (dt.date(2026, 3, 1), dt.date(2026, 3, 15))}
+    assert v.situation.as_of == dt.date(2026, 3, 15) and v.unplaced == []
+    assert "2026" not in v.query
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, roles", [
+    ("I paid for my C-3 on 15 March 2026.", ["purchase_date"]),
+    ("I handed it over on 20 March 2026.", ["request_date"]),
+    ("I ordered it on 2 March 2026.", ["purchase_date"]),
+    ("Я оплатил его 15 марта 2026 года.", ["purchase_date"]),
+    ("Я оформил заявку 20 марта 2026 года.", ["request_date"]),
+    ("Я обратился 20 марта 2026 года.", ["request_date"]),
+    ("Покупка была 15 марта 2026 года, возврат оформлен 20 марта 2026 года.",
+     ["purchase_date", "request_date"]),
+    ("The purchase was on 15 March 2026 and the claim was filed on 20 March 2026.",
+     ["purchase_date", "request_date"]),
+])
+def test_cues_in_ordinary_phrasing_place_the_dates(question, roles):
+    assert [m.role.value if m.role else None for m in find_dates(question)] == roles
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("text", ["2024-03-05", "5 March 2024", "March 5, 2024", "05.03.2024",
+                                  "5 марта 2024 г."])
+def test_date_formats(text):
+    (m,) = find_dates(f"What applied on {text}?")
+    assert m.value == dt.date(2024, 3, 5) and not m.partial
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("text, first, last", [
+    ("In March 2024", dt.date(2024, 3, 1), dt.date(2024, 3, 31)),
+    ("в марте 2024", dt.date(2024, 3, 1), dt.date(2024, 3, 31)),
+    ("as of Q1 2025", dt.date(2025, 1, 1), dt.date(2025, 3, 31)),
+    ("в 1 квартале 2025 года", dt.date(2025, 1, 1), dt.date(2025, 3, 31)),
+    ("in 2025", dt.date(2025, 1, 1), dt.date(2025, 12, 31)),
+])
+def test_months_quarters_and_years_are_periods(text, first, last):
+    (m,) = find_dates(f"{text}, what did the rule say?")
+    assert m.period == (first, last) and not m.partial and m.value is None
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question, status, source, words", [
+    # one version covers the whole month: one answer, no question about the date
+    ("In March 2026, what was the return period of the Старт tariff?", Status.ANSWERED,
+     "TAR-START-1", []),
+    ("Сколько дней на возврат по тарифу «Старт», если я подключил его в апреле 2026?",
+     Status.ANSWERED, "TAR-START-2", []),
+    ("As of Q1 2026, what was the return period of the Старт tariff?", Status.ANSWERED,
+     "TAR-START-1", []),
+    # the whole period precedes the first version: no evidence, naming its first date
+    ("In December 2025, what was the return period of the Старт tariff?", Status.NO_EVIDENCE,
+     None, ["1 January 2026"]),
+    # the rule changed inside the period: ask which side of the change, never for the month
+    ("In 2026, what was the return period of the Старт tariff?", Status.CLARIFY, None,
+     ["before or from 1 April 2026"]),
+])
+def test_periods_are_answered_when_one_version_covers_them(ask, question, status, source,
+                                                           words):
+    a = ask(question)
+    assert a.status is status, a.answer
+    if source:
+        assert {e.source_id for e in a.evidence} == {source}
+    for word in words:
+        assert word in a.answer
+    assert "has no year" not in a.answer and "day, month and year" not in a.answer
+
+
+@pytest.mark.unit
+def test_a_model_proposed_date_needs_its_day_month_and_year_in_the_question():
+    matcher = ProductMatcher(frozenset({"C-3"}))
+    q = "How long is the battery warranty of a C-3 bought in 2025?"
+    v = validate_extraction(ExtractedSituation(product="C-3", purchase_date="2025-07-03"), q,
+                            matcher, lambda: TODAY)
+    assert any("not in the question" in n for n in v.notes)
+    assert v.situation.purchase_date == dt.date(2025, 12, 31)  # the year, as a period
+    assert v.periods["purchase_date"] == (dt.date(2025, 1, 1), dt.date(2025, 12, 31))
+    grounded = validate_extraction(ExtractedSituation(purchase_date="2025-07-03"),
+                                   "bought on 3 July 2025", matcher, lambda: TODAY)
+    assert grounded.situation.purchase_date == dt.date(2025, 7, 3)
+    assert DateRole.PURCHASE.value not in grounded.periods
