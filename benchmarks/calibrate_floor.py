@@ -13,8 +13,10 @@ build serves both). Then:
    other companies, split by a hash) and reports precision / recall on the dev and the held-out
    half; the index is published again with them in its manifest. These are the figures the
    package default (`index.store.DEFAULT_MIN_COSINE`) was set from.
-2. Every off-topic question (both halves) goes through the whole ask chain with the offline
-   model: how many are `no_evidence`, how many are clarified (must be 0) or answered.
+2. Every off-topic question (both halves, and `--fresh`: questions written after the rule was
+   fixed and never used to set or choose anything, some of them near the corpus' topic) goes
+   through the whole ask chain with the offline model: how many are `no_evidence`, how many are
+   clarified (must be 0) or answered.
 
 Prints tables and writes JSON (`calibrate_floor.json`). The on-topic side through the chain is
 the temporal probe (`temporal_probe.py`: right version, stale, status on dev and test).
@@ -28,6 +30,7 @@ from collections import Counter
 from pathlib import Path
 
 from _provenance import default_data, write_result
+import yaml
 from rich.console import Console
 from rich.table import Table
 
@@ -38,7 +41,7 @@ from ota_to_corpus import convert
 
 from situated.app import App
 from situated.calibration.fit import calibrate, index_calibrator
-from situated.calibration.questions import Half
+from situated.calibration.questions import Half, Question
 from situated.chains.ask import build_ask_chain
 from situated.index.ingest import ingest
 from situated.index.reader import generation_documents
@@ -53,6 +56,8 @@ def main() -> None:
                     help="Open Terms Archive versions export (versions.jsonl + texts/)")
     ap.add_argument("--work", type=Path, default=HERE / "cache" / "temporal-probe")
     ap.add_argument("--out", type=Path, default=HERE / "results")
+    ap.add_argument("--fresh", type=Path, default=HERE / "questions" / "offtopic_fresh.yaml",
+                    help="off-topic questions never used to set anything (YAML lists)")
     args = ap.parse_args()
     if args.data is None or not (args.data / "versions.jsonl").exists():
         ap.error(f"no versions export at {args.data}; pass --data DIR")
@@ -82,13 +87,17 @@ def main() -> None:
 
     chain = build_ask_chain(app, model=ExtractiveChatModel(embeddings=app.embeddings))
     negatives = [o.question for o in observations if not o.question.positive]
+    fresh = yaml.safe_load(args.fresh.read_text("utf-8")) if args.fresh.exists() else {}
+    negatives += [Question(q, False, "fresh", group) for group, qs in fresh.items() for q in qs]
     routed: dict[str, Counter] = {h.value: Counter() for h in Half}
+    routed |= {"fresh": Counter()}
     wrong: list[dict] = []
     for q in negatives:
         answer = chain.invoke({"question": q.text})
-        routed[q.half.value][answer.status.value] += 1
+        half = q.half if isinstance(q.half, str) else q.half.value
+        routed[half][answer.status.value] += 1
         if answer.status.value != "no_evidence":
-            wrong.append({"half": q.half.value, "question": q.text,
+            wrong.append({"half": half, "question": q.text,
                           "status": answer.status.value, "answer": answer.answer[:200]})
     chain_table = Table(title="off-topic questions through the whole chain")
     for col in ("half", "questions", "no_evidence", "clarify", "answered", "no_evidence rate"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -135,3 +136,28 @@ def chroma_url(tmp_path_factory):
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+ROUTING_TODAY = dt.date(2026, 11, 29)
+
+
+@pytest.fixture
+def model():
+    """A scripted chat model that records its calls (the routes that stop never call it)."""
+    from fakes import ScriptedChatModel
+
+    return ScriptedChatModel(replies=["From the evidence [S1]."])
+
+
+@pytest.fixture
+def ask(sample_app, model):
+    """The ask chain over the sample, with `model` and a fixed today."""
+    from situated.chains.ask import build_ask_chain
+    from situated.situation import Scope
+
+    chain = build_ask_chain(sample_app, model=model, clock=lambda: ROUTING_TODAY)
+
+    def _ask(question, situation=None, scope=None, follows=None):
+        return chain.invoke({"question": question, "situation": situation,
+                             "scope": scope or Scope(), "follows": follows})
+    return _ask

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from fakes import ScriptedChatModel
 
 from situated.chains.ask import build_ask_chain
 from situated.chains.compare import find_comparison
@@ -18,24 +19,8 @@ from situated.retrievers.filter import Filter
 from situated.retrievers.relevance import Signals, names_in
 from situated.situation import Scope
 
-from fakes import ScriptedChatModel
-
 TODAY = dt.date(2026, 11, 29)
 TECH_P2 = Scope(roles=("technician",), assets=("P-2",))
-
-
-@pytest.fixture
-def model():
-    return ScriptedChatModel(replies=["From the evidence [S1]."])
-
-
-@pytest.fixture
-def ask(sample_app, model):
-    chain = build_ask_chain(sample_app, model=model, clock=lambda: TODAY)
-
-    def _ask(question, scope=None):
-        return chain.invoke({"question": question, "scope": scope or Scope()})
-    return _ask
 
 
 # -- nothing applies: no_evidence, never a clarification ---------------------------------------
@@ -77,15 +62,15 @@ def test_russian_questions_get_russian_fixed_texts(ask, sample_app):
 
 @pytest.mark.integration
 def test_a_pump_the_caller_is_not_cleared_for_is_not_answered_from_another_pump(ask, model):
-    asked = ask("Which barrier fluid grade does pump P-4 need?", TECH_P2)
-    unknown = ask("Which barrier fluid grade does pump P-9 need?", TECH_P2)
+    asked = ask("Which barrier fluid grade does pump P-4 need?", scope=TECH_P2)
+    unknown = ask("Which barrier fluid grade does pump P-9 need?", scope=TECH_P2)
     for a in (asked, unknown):
         assert a.status is Status.NO_EVIDENCE and a.evidence == [] and not model.calls
         assert "MAN-P2" not in a.answer and "BF-2" not in a.answer
     # the same reply whether or not a document the caller may not read holds the code
     assert asked.answer.replace("P-4", "X") == unknown.answer.replace("P-9", "X")
     cleared = ask("Which barrier fluid grade does pump P-4 need?",
-                  Scope(roles=("technician",), assets=("P-4",)))
+                  scope=Scope(roles=("technician",), assets=("P-4",)))
     assert cleared.status is Status.ANSWERED and "MAN-P4" in {e.source_id for e in cleared.evidence}
 
 
@@ -123,8 +108,8 @@ def test_names_are_capitalised_words_that_do_not_open_a_sentence():
 @pytest.mark.integration
 @pytest.mark.parametrize("question", [
     "Can I return my C-3 between 1 March 2026 and 15 March 2026?",
-    "I bought a C-3 on 1 March 2026 and want to change the battery on 15 March 2026. Is it "
-    "covered?",
+    ("I bought a C-3 on 1 March 2026 and want to change the battery on 15 March 2026. Is it "
+     "covered?"),
 ])
 def test_two_dates_are_not_a_comparison_without_a_comparison_question(ask, question):
     assert find_comparison(question) is None

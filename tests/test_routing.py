@@ -9,27 +9,10 @@ import pytest
 
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
-from situated.situation import Scope, Situation
-
-from fakes import ScriptedChatModel
+from situated.situation import Situation
 
 pytestmark = pytest.mark.integration
 TODAY = dt.date(2026, 11, 29)
-
-
-@pytest.fixture
-def model():
-    return ScriptedChatModel(replies=["From the evidence [S1]."])
-
-
-@pytest.fixture
-def ask(sample_app, model):
-    chain = build_ask_chain(sample_app, model=model, clock=lambda: TODAY)
-
-    def _ask(question, situation=None, scope=None, follows=None):
-        return chain.invoke({"question": question, "situation": situation,
-                             "scope": scope or Scope(), "follows": follows})
-    return _ask
 
 
 def test_unscoped_warranty_question_asks_for_product_and_date_in_one_question(ask, model):

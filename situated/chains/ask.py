@@ -237,7 +237,7 @@ def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseC
         lang = language_of(x["question"])
         if x["reply"] is None:
             return Answer(status=Status.NO_EVIDENCE, missing=[], situation=situation,
-                          answer=w.over_allowance_text(settings.allowance, lang),
+                          answer=w.fixed("over_allowance", lang, allowance=settings.allowance),
                           citations=[], evidence=[], hits=hits, budget=budget,
                           relevance=relevance(x))
         parsed = CitationParser(evidence=evidence, index=index, lang=lang).invoke(

@@ -16,7 +16,7 @@ from pydantic import ConfigDict
 
 from situated.chains.contract import Citation, Evidence, Status
 from situated.chains.neutralise import defang_links, escape_html
-from situated.chains.wording import Lang, withheld_uncited_text, withheld_unknown_text
+from situated.chains.wording import Lang, fixed
 from situated.index.reader import Index
 
 # every form a model may write a label in: [S1], [S1, S2], [S1–S3], (S1), [s1], and a bare S1
@@ -84,9 +84,9 @@ def parse_citations(text: str, evidence: list[Evidence], index: Index,
             if label not in target:
                 target.append(label)
     if unknown:
-        return Parsed(Status.WITHHELD, withheld_unknown_text(unknown, lang), [], unknown)
+        return Parsed(Status.WITHHELD, fixed("withheld_unknown", lang, labels=", ".join(unknown)), [], unknown)
     if not used:
-        return Parsed(Status.WITHHELD, withheld_uncited_text(lang), [], [])
+        return Parsed(Status.WITHHELD, fixed("withheld_uncited", lang), [], [])
 
     def link(label: str) -> str:
         e = by_label[label]

@@ -112,7 +112,7 @@ def slice_situation(carried: Situation | None, period: Period) -> Situation:
 
 
 def ask_year(comparison: Comparison, lang: w.Lang) -> str:
-    return w.ask_year_text(comparison.missing_year, lang)
+    return w.fixed("ask_year", lang, period=comparison.missing_year)
 
 
 def merge(periods: tuple[Period, Period], answers: list[Answer], lang: w.Lang) -> Answer:

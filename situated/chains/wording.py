@@ -232,31 +232,29 @@ def no_evidence_text(situation: Situation, lang: Lang, unheld: list[str] | None 
            "to give."
 
 
-def over_allowance_text(allowance: int, lang: Lang) -> str:
-    if lang is Lang.RU:
-        return (f"Лучший фрагмент больше допустимого объёма evidence ({allowance} токенов); "
-                "увеличьте окно или используйте политику бюджета skip_oversized.")
-    return (f"The best evidence is larger than the evidence allowance ({allowance} tokens); "
-            "raise the window or use the skip_oversized budget policy.")
+# fixed texts of the answer with no structure of their own: (name, language) -> template
+_TEXTS = {
+    ("over_allowance", Lang.EN): "The best evidence is larger than the evidence allowance "
+                                 "({allowance} tokens); raise the window or use the "
+                                 "skip_oversized budget policy.",
+    ("over_allowance", Lang.RU): "Лучший фрагмент больше допустимого объёма evidence "
+                                 "({allowance} токенов); увеличьте окно или используйте "
+                                 "политику бюджета skip_oversized.",
+    ("withheld_unknown", Lang.EN): "The answer was withheld: it cites sources that were not "
+                                   "given to the model ({labels}).",
+    ("withheld_unknown", Lang.RU): "Ответ не показан: он ссылается на источники, которых "
+                                   "модель не получала ({labels}).",
+    ("withheld_uncited", Lang.EN): "The answer was withheld: it cites no source, so it cannot "
+                                   "be checked.",
+    ("withheld_uncited", Lang.RU): "Ответ не показан: в нём нет ссылок на источники, его "
+                                   "нельзя проверить.",
+    ("ask_year", Lang.EN): "To compare I need the year: “{period}” of which year? Ask again "
+                           "with the year.",
+    ("ask_year", Lang.RU): "Чтобы сравнить, нужен год: «{period}» — какого года? Спросите ещё "
+                           "раз, указав год.",
+}
 
 
-def withheld_unknown_text(labels: list[str], lang: Lang) -> str:
-    if lang is Lang.RU:
-        return ("Ответ не показан: он ссылается на источники, которых модель не получала "
-                f"({', '.join(labels)}).")
-    return ("The answer was withheld: it cites sources that were not given to the model "
-            f"({', '.join(labels)}).")
-
-
-def withheld_uncited_text(lang: Lang) -> str:
-    if lang is Lang.RU:
-        return "Ответ не показан: в нём нет ссылок на источники, его нельзя проверить."
-    return "The answer was withheld: it cites no source, so it cannot be checked."
-
-
-def ask_year_text(missing_year: str, lang: Lang) -> str:
-    if lang is Lang.RU:
-        return (f"Чтобы сравнить, нужен год: «{missing_year}» — какого года? Спросите ещё раз, "
-                "указав год.")
-    return (f"To compare I need the year: “{missing_year}” of which year? Ask again with the "
-            "year.")
+def fixed(name: str, lang: Lang, **values) -> str:
+    """One of the fixed texts above, in `lang`, with its values filled in."""
+    return _TEXTS[(name, lang)].format(**values)
