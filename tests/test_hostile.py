@@ -76,9 +76,10 @@ def test_every_hostile_document_leaves_answers_answerable_and_inert(hostile_app,
         assert "<script>" not in e.text and "](http" not in e.text
 
 
-# PUB-LINK's link and script are neutralised by the Markdown loader itself (see the next test)
+# PUB-LINK's link and script are made text by the Markdown loader itself (see the next test);
+# the address left as text would be linked by GFM, so the neutraliser makes it inert and says so
 REASONS = {"PUB-CITE": ["label-like text"], "PUB-LABEL": ["label-like text"],
-           "PUB-INJECT": ["instruction-like text"]}
+           "PUB-INJECT": ["instruction-like text"], "PUB-LINK": ["link"]}
 
 
 def test_the_markdown_loader_stores_links_as_plain_text_and_drops_scripts(hostile_app):
@@ -154,11 +155,65 @@ def test_neutralise_keeps_codes_and_text_readable():
 
 
 @pytest.mark.unit
-@pytest.mark.parametrize("link", ["javascript:alert(1)", "data:text/html,x", "//evil.example/a",
-                                  "http://", "file:///etc/passwd"])
+@pytest.mark.parametrize("link", [
+    "javascript:alert(1)", "data:text/html,x", "//evil.example/a", "http://",
+    "file:///etc/passwd",
+    # judged as a browser decodes them: entities, percent escapes, backslashes
+    "javascript&colon;alert(1)//", "jav&#x61;script:alert(1)", "/\\evil.example",
+    "%2F%2Fevil.example", "java%0ascript:alert(1)",
+])
 def test_unsafe_links_are_ingest_errors_naming_the_file(tmp_path, link):
-    write(tmp_path / "bad.md", md("BAD", link=link))
+    write(tmp_path / "bad.md", md("BAD", link=json.dumps(link)))
     with pytest.raises(DocumentError) as err:
         load_corpus([tmp_path])
     assert "bad.md" in str(err.value) and "neither an http(s) URL nor a relative path" in str(
         err.value)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("text, forged", [
+    ("The warranty is 36 months [S2-4].", ["S2", "S3", "S4"]),
+    ("Battery rules [S1-S9]", ["S1", "S9"]),
+    ("Charging rules (S1-S3)", ["S1", "S3"]),
+    ("Seal rules [S1 – S2] and S2.", ["S1", "S2"]),
+])
+def test_label_ranges_in_evidence_are_neutralised_for_the_parser(two_blocks, sample_index,
+                                                                 text, forged):
+    """Whatever range or separator a document writes, the parser finds no label in the
+    neutralised text: it can neither add citations nor withhold the answer."""
+    quoted = f"{neutralise(text)} [S1]"  # a model quoting the evidence, then citing S1
+    parsed = parse_citations(quoted, two_blocks, sample_index)
+    assert parsed.status is Status.ANSWERED, parsed.answer
+    assert [c.label for c in parsed.citations] == ["S1"]
+    for label in forged:
+        assert f"[{label}]" not in neutralise(text)
+
+
+@pytest.mark.unit
+def test_a_section_number_cannot_become_a_link(sample_index):
+    evil = "1](http://evil.example/phish) [click"
+    e = Evidence(label="S1", block_id="WARR-R2-2", source_id="HOST-JSON", section=evil,
+                 page=None, tokens=1, text="x")
+    parsed = parse_citations("A fact [S1].", [e], sample_index)
+    assert parsed.answer.count("](") == 1 and "](http://evil" not in parsed.answer
+    assert parsed.answer.endswith("(/documents/WARR-R2#section-2).")
+
+
+@pytest.mark.unit
+def test_parsed_json_section_numbers_are_slugged_into_ids_and_anchors(tmp_path):
+    doc = {"metadata": {"source_id": "HOST-JSON"}, "sections": [
+        {"number": "1](http://evil.example/phish) [click", "title": "Evil",
+         "elements": [{"type": "paragraph", "text": "Hosts are rebooted weekly."}]}]}
+    (tmp_path / "host.json").write_text(json.dumps(doc), encoding="utf-8")
+    (block,) = load_corpus([tmp_path]).documents[0].blocks
+    assert block.link == "/documents/HOST-JSON#section-1-http-evil.example-phish-click"
+    assert not set("[]() ") & set(block.block_id)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("address", ["http://127.0.0.1:9/steal?k=", "https://evil.example/x",
+                                     "www.evil.example", "admin@evil.example"])
+def test_bare_addresses_in_evidence_are_inert_for_gfm(address):
+    text = neutralise(f"see ADMIN-9 ({address}) now.")
+    assert f"`{address}`" in text  # a code span: no renderer links it
+    assert "ADMIN-9" in text

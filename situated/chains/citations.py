@@ -15,13 +15,13 @@ from langchain_core.output_parsers import BaseOutputParser
 from pydantic import ConfigDict
 
 from situated.chains.contract import Citation, Evidence, Status
-from situated.chains.neutralise import defang_links, escape_html
+from situated.chains.neutralise import LABEL_LETTER, defang_links, escape_html
 from situated.chains.wording import Lang, fixed
 from situated.index.reader import Index
 
 # every form a model may write a label in: [S1], [S1, S2], [S1–S3], (S1), [s1], and a bare S1
 # next to punctuation ("… applies S1."); a range is read as every label in it
-_NUM = r"[Ss]\d+"
+_NUM = rf"{LABEL_LETTER}\d+"
 _GROUP = re.compile(
     rf"[\[(]\s*({_NUM}(?:\s*(?:[,;]|[–—-]|\bto\b|\band\b)\s*(?:[Ss])?\d+)*)\s*[\])]")
 _BARE = re.compile(rf"(?<![\w\[(\u2060-])({_NUM})(?=[.,;:!?)\]]|\s*$)")
@@ -61,7 +61,10 @@ class Parsed:
 
 
 def _anchor_text(e: Evidence) -> str:
-    return f"{e.source_id}, section {e.section}" if e.section else e.source_id
+    """The visible text of a citation link, every Markdown-active character escaped (a
+    section "number" from a parsed-JSON file is any text)."""
+    text = f"{e.source_id}, section {e.section}" if e.section else e.source_id
+    return re.sub(r"([\\`*_{}\[\]()<>#!|])", r"\\\1", text)
 
 
 def parse_citations(text: str, evidence: list[Evidence], index: Index,

@@ -16,8 +16,15 @@ import re
 from situated.loaders.sentences import split_sentences
 from situated.modes import Mode
 
-# S1, s12: a label-like token anywhere in document text (the parser reads these forms)
-_LABEL_LIKE = re.compile(r"(?<![\w-])([Ss])(\d+)(?![\w-])")
+# the parser's grammar for a label (`citations`): the letter and its number. In document text
+# every place the parser could start reading one (an S or s not inside a word, then a digit) is
+# broken, whatever follows: `S2-4`, `[S1-S9]`, `(S1–S3)`, `S2` alike
+LABEL_LETTER = "[Ss]"
+_LABEL_LIKE = re.compile(rf"(?<!\w)({LABEL_LETTER})(\d)")
+# addresses GitHub-flavoured Markdown links by itself (autolinks extension): URLs, www., e-mails
+_BARE_ADDRESS = re.compile(
+    r"(?<![`\w])((?:https?|ftp)://|www\.)(?:(?!&gt;|&lt;)[^\s`<>()\[\]])+(?<![.,;:!?'\"])|"
+    r"(?<![`\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.IGNORECASE)
 _MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\(\s*([^)\s]*)[^)]*\)")
 _INSTRUCTION = re.compile(
     r"ignor\w*\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding)\s+"
@@ -37,16 +44,19 @@ def escape_html(text: str) -> str:
 
 
 def defang_links(text: str) -> str:
-    """`[text](url)` → text and the address in a code span, which no Markdown renderer links."""
-    return _MD_LINK.sub(lambda m: f"{m.group(1)} (`{m.group(2)}`)" if m.group(2)
+    """`[text](url)` → text and the address in a code span, which no Markdown renderer links;
+    a bare address (`http://…`, `www.…`, `name@host.org`) → the same code span, since GFM would
+    link it by itself."""
+    text = _MD_LINK.sub(lambda m: f"{m.group(1)} (`{m.group(2)}`)" if m.group(2)
                         else m.group(1), text)
+    return _BARE_ADDRESS.sub(lambda m: f"`{m.group(0)}`", text)
 
 
 def neutralise(text: str) -> str:
     """Block text as it may enter a prompt: no label-like tokens, links or HTML."""
     text = defang_links(escape_html(text))
     # "S9" stays readable but is no label: a word joiner between the letter and the number
-    return _LABEL_LIKE.sub(lambda m: f"{m.group(1)}\u2060{m.group(2)}", text)
+    return _LABEL_LIKE.sub("\\1\u2060\\2", text)
 
 
 _TAG = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>")
@@ -66,7 +76,7 @@ def findings(text: str) -> list[Finding]:
     out = []
     if _LABEL_LIKE.search(text):
         out.append(Finding.LABEL)
-    if _MD_LINK.search(text):
+    if _MD_LINK.search(text) or _BARE_ADDRESS.search(text):
         out.append(Finding.LINK)
     if _TAG.search(text):
         out.append(Finding.HTML)

@@ -148,6 +148,11 @@ class _Builder:
             ))
 
 
+def anchor_slug(text: str) -> str:
+    """`4.2` stays `4.2`; anything but letters, digits, `.`, `_` and `-` becomes `-`."""
+    return re.sub(r"[^\w.-]+", "-", text, flags=re.ASCII).strip("-")[:40]
+
+
 def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UTC",
                 limit: BlockLimit | None = None) -> tuple[list[Block], list[Piece]]:
     """Blocks (what the model reads) and pieces (what search matches) of one document; its
@@ -157,8 +162,11 @@ def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UT
     b = _Builder(meta, timezone, limit)
     sid = meta.source_id
     for index, sec in enumerate(sections, start=1):
-        key = sec.number or f"s{index}"
-        anchor = f"section-{sec.number}" if sec.number else f"s{index}"
+        # ids and link anchors only from a slug of the number (a parsed-JSON "number" is any
+        # text: `1](http://evil.example) [x` must not reach a link or an id)
+        slug = anchor_slug(sec.number) if sec.number else None
+        key = slug or f"s{index}"
+        anchor = f"section-{slug}" if slug else f"s{index}"
         heading = " › ".join(sec.path) if len(sec.path) > 1 else _heading(sec)
         if meta.kind is DocKind.SLIDES:
             units = [Unit(_element_text(e)) for e in sec.elements]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 import yaml
 
@@ -94,13 +95,20 @@ def _as_str(value: Any, key: str, path: str, problems: list[str]) -> str | None:
 
 
 def safe_link(link: str) -> bool:
-    """An http(s) URL with a host, or a relative path: never `javascript:`, `data:`, `//host`."""
-    if any(c in link for c in " \t\n<>\"'`") or link.startswith("//"):
+    """An http(s) URL with a host, or a path on this site (`/documents/X`, `terms.html`): never
+    `javascript:`, `data:`, `//host` or `/\\host` (a browser reads both as another host),
+    judged on the link as a browser decodes it (HTML entities, percent escapes), so
+    `javascript&colon;…` and `jav&#x61;script:` are refused too."""
+    decoded = link
+    for _ in range(3):  # entities and percent escapes, nested a few levels
+        decoded = unquote(html.unescape(decoded))
+    if any(c in decoded for c in " \t\n\r<>\"'`\\") or any(ord(c) < 32 or ord(c) == 127
+                                                        for c in decoded):
         return False
-    parsed = urlparse(link)
+    parsed = urlparse(decoded)
     if parsed.scheme:
         return parsed.scheme in ("http", "https") and bool(parsed.netloc)
-    return True
+    return not decoded.startswith("//")  # a path of this site (backslashes refused above)
 
 
 def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
@@ -157,8 +165,8 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
     family = _as_str(raw.get("family"), "family", path, problems)
     link = _as_str(raw.get("link"), "link", path, problems)
     if link is not None and not safe_link(link):
-        problems.append(f"{path}: link {link!r} is neither an http(s) URL nor a relative path; "
-                        "write e.g. https://example.com/terms or /documents/WARR-R2")
+        problems.append(f"{path}: link {link!r} is neither an http(s) URL nor a relative path on "
+                        "this site; write e.g. https://example.com/terms or /documents/WARR-R2")
     if problems:
         raise MetaProblems(problems)
     extra = {k: v for k, v in raw.items() if k not in KNOWN_KEYS}
