@@ -10,10 +10,23 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from situated.documents import ValidFor
 
 
+FIRST_DAY, LAST_DAY = dt.date(1900, 1, 1), dt.date(2199, 12, 31)  # dates a situation may hold
+
+
 class Situation(BaseModel):
     """Validated facts about the asker's case; None means unknown."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("purchase_date", "request_date", "as_of", "known_on")
+    @classmethod
+    def _in_range(cls, value: dt.date | None) -> dt.date | None:
+        """Outside this range a date is a mistake (and `9999-12-31`'s end of day overflows)."""
+        if value is not None and not FIRST_DAY <= value <= LAST_DAY:
+            raise ValueError(f"{value.isoformat()} is outside the supported dates "
+                             f"{FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}; give a date "
+                             "in that range")
+        return value
 
     product: str | None = None
     purchase_date: dt.date | None = None

@@ -214,3 +214,17 @@ def test_a_chunked_body_over_the_limit_is_refused_and_the_server_stays_healthy(s
     assert httpx.get(f"{server}/health", timeout=10).status_code == 200
     ok = post(server, KEYS["public"], {"input": {"question": "What does error E-417 mean?"}})
     assert ok.status_code == 200
+
+
+@pytest.mark.parametrize("field", ["as_of", "known_on", "purchase_date"])
+def test_a_date_outside_the_supported_range_is_422_naming_it(server, field):
+    r = post(server, KEYS["public"], {"input": {"question": "What applies?",
+                                                "situation": {field: "9999-12-31"}}})
+    assert r.status_code == 422 and "outside the supported dates" in r.text
+
+
+def test_a_question_with_a_far_date_is_answered_not_500(server):
+    r = post(server, KEYS["public"], {"input": {
+        "question": "What battery warranty applied to a C-3 bought on 31 December 9999?"}})
+    assert r.status_code == 200, r.text
+    assert r.json()["output"]["status"] in ("clarify", "no_evidence")

@@ -161,7 +161,10 @@ def month_number(token: str) -> int | None:
     return None
 
 
-def _span(y1: int, m1: int, y2: int, m2: int) -> tuple[dt.date, dt.date]:
+def _span(y1: int, m1: int, y2: int, m2: int) -> tuple[dt.date, dt.date] | None:
+    """First and last day of the months; None outside the dates a situation may hold."""
+    if not (1900 <= y1 and y2 <= 2199):
+        return None
     return dt.date(y1, m1, 1), dt.date(y2, m2, calendar.monthrange(y2, m2)[1])
 
 
@@ -169,9 +172,11 @@ def _make(y: int | None, m: int | None, d: int | None) -> tuple[dt.date | None, 
     if y is None or m is None or d is None:
         return None, True, False
     try:
-        return dt.date(y, m, d), False, False
+        value = dt.date(y, m, d)
     except ValueError:
         return None, False, True
+    # outside the dates a situation may hold (`situation.FIRST_DAY` … `LAST_DAY`): invalid
+    return (value, False, False) if 1900 <= y <= 2199 else (None, False, True)
 
 
 def find_dates(text: str) -> list[DateMention]:
@@ -188,9 +193,11 @@ def find_dates(text: str) -> list[DateMention]:
                 year = int(m[4])
                 value, partial, invalid = None, False, False
                 period = _span(year, 3 * q - 2, year, 3 * q)
+                invalid = period is None
             elif kind == "year":
                 value, partial, invalid = None, False, False
                 period = _span(int(m[1]), 1, int(m[1]), 12)
+                invalid = period is None
             elif kind == "iso":
                 value, partial, invalid = _make(int(m[1]), int(m[2]), int(m[3]))
             elif kind == "dmy_num":
@@ -210,6 +217,7 @@ def find_dates(text: str) -> list[DateMention]:
                 if m[2]:  # a month with its year: a period, not a partial date
                     month, year = month_number(m[1]), int(m[2])
                     partial, period = False, _span(year, month, year, month)
+                    invalid = period is None
             taken.append((m.start(), m.end()))
             text_m = m[0].rstrip()
             found.append(DateMention(text_m, m.start(), value, partial, invalid, period=period,

@@ -24,7 +24,7 @@ from situated.chains.dates import NOW, DateRole, find_dates, month_number, strip
 from situated.chains.products import ProductMatcher
 from situated.documents import ValidFor
 from situated.prompts.extraction import EXTRACTION_PROMPT
-from situated.situation import Situation
+from situated.situation import FIRST_DAY, LAST_DAY, Situation
 
 Clock = Callable[[], dt.date]
 
@@ -155,6 +155,9 @@ def validate_extraction(
             continue
         if not _grounded_date(value, question, mentions):
             notes.append(f"{role.value} {raw} is not in the question")
+            continue
+        if not FIRST_DAY <= value <= LAST_DAY:
+            notes.append(f"{role.value} {raw} is outside the supported dates")
             continue
         base[role.value] = value
     periods: dict[str, tuple[dt.date, dt.date]] = {}

@@ -10,6 +10,7 @@ import datetime as dt
 import hashlib
 import itertools
 import os
+import stat
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,6 +74,8 @@ def discover(paths: list[Path]) -> list[Path]:
         if p.is_dir():
             found += sorted(_walk(p, unreadable))
         elif p.suffix.lower() in SUFFIXES:
+            if not p.is_file():
+                unreadable.append(_not_regular(p))
             found.append(p)
         else:
             raise DocumentError([
@@ -83,17 +86,40 @@ def discover(paths: list[Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
+def _not_regular(p: Path) -> str:
+    return (f"{p}: not a regular file (a pipe, socket or device is never read: it could block "
+            "forever); remove it or leave it out of the paths")
+
+
 def _walk(root: Path, unreadable: list[str]) -> list[Path]:
-    """Document files under `root`; a folder that cannot be listed is recorded, not skipped."""
+    """Document files under `root`; a folder that cannot be listed is recorded, not skipped.
+
+    Symbolic links inside the tree are refused, never followed or skipped: skipping a folder
+    that became a link would make `--prune` delete its documents as if they were gone. Files
+    that are not regular (a FIFO named `x.md`) are refused before anything opens them."""
     def failed(exc: OSError) -> None:
         unreadable.append(f"{exc.filename}: cannot read this folder ({exc.strerror}); fix its "
                           "permissions or leave it out of the paths")
 
     out = []
     for folder, dirs, files in os.walk(root, onerror=failed):
+        for d in dirs:
+            if not d.startswith(".") and (Path(folder) / d).is_symlink():
+                unreadable.append(f"{Path(folder) / d}: a symbolic link to a folder; give the "
+                                  "folder it points to as a path of its own, or replace the link "
+                                  "by the folder")
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        out += [Path(folder) / f for f in files
-                if Path(f).suffix.lower() in SUFFIXES and not f.startswith(".")]
+        for f in files:
+            p = Path(folder) / f
+            if Path(f).suffix.lower() not in SUFFIXES or f.startswith("."):
+                continue
+            if p.is_symlink():
+                unreadable.append(f"{p}: a symbolic link; give the file it points to as a path "
+                                  "of its own, or replace the link by the file")
+            elif not stat.S_ISREG(p.lstat().st_mode):
+                unreadable.append(_not_regular(p))
+            else:
+                out.append(p)
     return out
 
 
@@ -125,6 +151,7 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
         title, sections = parse_pdf(path)
     elif suffix == ".json":
         raw, title, sections = parse_json(path)
+        _check_sections(sections, path)
         side = path.with_name(path.name + ".meta.yaml")
         if side.exists():
             digest.update(side.read_bytes())
@@ -133,6 +160,7 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise MetaProblems([f"{path}: not UTF-8 text; save it as UTF-8"]) from None
+        _check_work(text, path)
         raw, title, sections = parse_markdown(text, str(path))
     meta = parse_meta(raw, str(path))
     if meta.title is None and title:
@@ -143,6 +171,41 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
     return LoadedDocument(
         meta=meta, blocks=tuple(blocks), pieces=tuple(pieces), content_hash=digest.hexdigest()
     )
+
+
+MAX_TABLE_ROWS = 20_000
+MAX_HEADINGS = 5_000
+MAX_PARAGRAPH_CHARS = 200_000
+
+
+def _check_work(text: str, path: Path) -> None:
+    """Refuse, before parsing, a file whose shape would take unbounded time or memory (the
+    size cap bounds bytes, not work): too many table rows or headings, or one giant paragraph."""
+    rows = headings = run = longest = 0
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        rows += stripped.startswith("|")
+        headings += stripped.startswith("#")
+        run = run + len(line) if stripped else 0
+        longest = max(longest, run)
+    _refuse_over(path, rows, headings, longest)
+
+
+def _refuse_over(path: Path, rows: int, headings: int, longest: int) -> None:
+    for what, n, cap in (("table rows", rows, MAX_TABLE_ROWS), ("headings", headings,
+                                                               MAX_HEADINGS),
+                         ("characters in one paragraph", longest, MAX_PARAGRAPH_CHARS)):
+        if n > cap:
+            raise MetaProblems([f"{path}: {n:,} {what}, over the {cap:,} one document may have; "
+                                "split it into smaller documents"])
+
+
+def _check_sections(sections: list, path: Path) -> None:
+    """The same bounds for parsed sections (a parsed-JSON file) before blocks are built."""
+    rows = sum(len(getattr(e, "rows", ())) for s in sections for e in s.elements)
+    longest = max((len(getattr(e, "text", "") or "") for s in sections for e in s.elements),
+                  default=0)
+    _refuse_over(path, rows, len(sections), longest)
 
 
 def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
@@ -169,7 +232,9 @@ def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
             on_file(f)
     if problems:
         raise DocumentError(problems + _duplicate_ids(docs))
-    if not validate:
+    if not validate:  # the caller validates the merged corpus; two files, one id: never merged
+        if duplicates := _duplicate_ids(docs):
+            raise DocumentError(duplicates)
         return Corpus(documents=tuple(docs), warnings=())
     return validate_documents(docs)
 

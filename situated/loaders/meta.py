@@ -29,9 +29,23 @@ class MetaProblems(Exception):
         super().__init__("; ".join(problems))
 
 
+MAX_META_BYTES = 64_000  # front matter / sidecar: metadata, not content
+
+
 def load_yaml_mapping(text: str, path: str) -> dict[str, Any]:
-    """Parse YAML with every scalar kept as a string, so dates are parsed (and checked) by us."""
+    """Parse YAML with every scalar kept as a string, so dates are parsed (and checked) by us.
+
+    Bounded: metadata over `MAX_META_BYTES` is refused, and so are anchors and aliases (`&a`,
+    `*a`), which no metadata needs and which let 1 KB expand to gigabytes; both are refused
+    before anything is expanded, and no error repeats the text."""
+    if len(text.encode("utf-8")) > MAX_META_BYTES:
+        raise MetaProblems([f"{path}: metadata is {len(text.encode('utf-8')):,} bytes, over "
+                            f"the {MAX_META_BYTES:,} allowed; metadata holds keys, not content"])
     try:
+        for event in yaml.parse(text, Loader=yaml.BaseLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise MetaProblems([f"{path}: metadata uses YAML anchors or aliases (&name, "
+                                    "*name); write each value out"])
         data = yaml.load(text, Loader=yaml.BaseLoader)
     except yaml.YAMLError as exc:
         raise MetaProblems([f"{path}: metadata is not valid YAML ({exc}); fix the syntax"]) from None
@@ -157,9 +171,18 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
                 f"{path}: unreadable date-time recorded_at: {raw['recorded_at']!r}; "
                 "write e.g. 2026-05-04T09:30:00"
             )
+    for key in raw:
+        if key not in KNOWN_KEYS and isinstance(key, str) and key.strip().lower() in KNOWN_KEYS:
+            problems.append(f"{path}: key {key!r} is not {key.strip().lower()!r}; keys are "
+                            f"lower case: write `{key.strip().lower()}:`")
     product = _as_list(raw.get("product"), "product", path, problems)
     access = _as_list(raw.get("access"), "access", path, problems)
     assets = _as_list(raw.get("assets"), "assets", path, problems)
+    for key, values in (("access", access), ("assets", assets)):
+        if key in raw and not values:  # present but empty must never mean "anyone"
+            problems.append(f"{path}: {key} is empty ({raw[key]!r}); list who may read it "
+                            f"(e.g. `{key}: [technician]`), or remove the key to make the "
+                            "document public")
     title = _as_str(raw.get("title"), "title", path, problems)
     revision = _as_str(raw.get("revision"), "revision", path, problems)
     family = _as_str(raw.get("family"), "family", path, problems)

@@ -14,7 +14,6 @@ import re
 from pathlib import Path
 
 from pypdf import PdfReader
-from pypdf.errors import PdfReadError
 
 from situated.loaders.forms import Paragraph, Section, split_heading
 from situated.loaders.meta import MetaProblems, load_yaml_mapping
@@ -56,14 +55,35 @@ def _opens_clause(line: str, previous: str) -> bool:
     return marker.style == "bullet" or previous.rstrip().endswith((".", ":", ";", "!", "?"))
 
 
+MAX_PDF_PAGES = 2_000
+MAX_PDF_TEXT = 5_000_000  # characters of extracted text (a small file can inflate enormously)
+
+
 def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
-    """(title from the PDF's metadata, sections)."""
+    """(title from the PDF's metadata, sections). Bounded: at most `MAX_PDF_PAGES` pages and
+    `MAX_PDF_TEXT` characters of text, and pypdf's own decompression limits, each reported as
+    an error naming the file, never a traceback."""
     try:
         reader = PdfReader(str(pdf))
-        pages = [(n, page.extract_text() or "") for n, page in enumerate(reader.pages, start=1)]
+        if len(reader.pages) > MAX_PDF_PAGES:
+            raise MetaProblems([f"{pdf}: {len(reader.pages):,} pages, over the "
+                                f"{MAX_PDF_PAGES:,} a document may have; split it"])
+        pages, total = [], 0
+        for n, page in enumerate(reader.pages, start=1):
+            text = page.extract_text() or ""
+            total += len(text)
+            if total > MAX_PDF_TEXT:
+                raise MetaProblems([f"{pdf}: its text passes {MAX_PDF_TEXT:,} characters by page "
+                                    f"{n}; split it into smaller documents"])
+            pages.append((n, text))
         title = reader.metadata.title if reader.metadata and reader.metadata.title else None
-    except (PdfReadError, OSError, ValueError) as exc:
-        raise MetaProblems([f"{pdf}: cannot read the PDF ({exc}); re-export it"]) from None
+    except MetaProblems:
+        raise
+    except Exception as exc:  # noqa: BLE001 - pypdf raises many types on a hostile file
+        if isinstance(exc, (KeyboardInterrupt, MemoryError)):
+            raise
+        raise MetaProblems([f"{pdf}: cannot read the PDF ({type(exc).__name__}: {exc}); "
+                            "re-export it"]) from None
     sections: list[Section] = []
     current = Section(title=title or "Introduction")
     pending: list[str] = []
