@@ -9,7 +9,9 @@ import pytest
 
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
-from situated.situation import Situation
+from situated.situation import Scope, Situation
+
+from fakes import ScriptedChatModel
 
 pytestmark = pytest.mark.integration
 TODAY = dt.date(2026, 11, 29)
@@ -175,3 +177,39 @@ def test_today_is_read_in_the_configured_timezone_and_stated(sample_app, model, 
     assert a.situation.as_of == day
     stated = f"{day.day} {'марта' if day.month == 3 else 'апреля'} 2026"
     assert a.answer.startswith(f"По состоянию на {stated}")
+
+
+def test_a_version_only_another_role_may_read_does_not_turn_an_answer_into_a_question(
+        tmp_path, embeddings):
+    """Existence oracle (issue 27, item 12): two families alike but for a second version that
+    only the security role may read; a caller without that role gets the same kind of reply
+    for both, and never learns the restricted version exists."""
+    from conftest import md, write
+
+    from situated.app import App
+    from situated.index.writer import build_index
+    from situated.loaders.corpus import load_corpus
+    from situated.settings import Settings
+
+    docs = tmp_path / "docs"
+    body = "## 1 Badges\n\nVisitor badges for the {site} depot are valid for {n} hours.\n"
+    write(docs / "a1.md", md("A1", body=body.format(site="north", n=8), family="north-badges",
+                             valid_from="2025-01-01", valid_to="2026-01-01", valid_for="as_of"))
+    write(docs / "a2.md", md("A2", body=body.format(site="north", n=4), family="north-badges",
+                             valid_from="2026-01-01", valid_for="as_of", access="[security]"))
+    write(docs / "b1.md", md("B1", body=body.format(site="south", n=8), family="south-badges",
+                             valid_from="2025-01-01", valid_for="as_of"))
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache")
+    build_index(load_corpus([docs]), settings.index_dir, embeddings, settings)
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    chain = build_ask_chain(app, model=ScriptedChatModel(replies=["Badges [S1]."]),
+                            clock=lambda: TODAY)
+    north = chain.invoke({"question": "How long are visitor badges for the north depot valid?"})
+    south = chain.invoke({"question": "How long are visitor badges for the south depot valid?"})
+    assert north.status is south.status is Status.ANSWERED, (north.answer, south.answer)
+    assert "A2" not in north.model_dump_json() and "security" not in north.answer
+    guard = chain.invoke({"question": "How long are visitor badges for the north depot valid?",
+                          "scope": Scope(roles=("security",))})
+    assert guard.status is Status.CLARIFY  # the caller who may read both is asked which date
+    app.close()

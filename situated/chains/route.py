@@ -85,19 +85,19 @@ class Versions:
         """True when the two apply to a common product (a document without one: to all)."""
         return not a.product or not b.product or bool(set(a.product) & set(b.product))
 
-    def versions(self, meta: DocumentMeta) -> list[DocumentMeta]:
-        """Versions of `meta`'s rule for its product(s): same family, a shared product or none."""
-        return [m for m in self.families[self.family_of(meta)] if self.same_products(m, meta)]
-
-    def deciding(self, meta: DocumentMeta, situation: Situation) -> list[str]:
-        """The missing facts that decide whether this document is the version that applies."""
+    def deciding(self, meta: DocumentMeta, situation: Situation, flt: Filter) -> list[str]:
+        """The missing facts that decide whether this document is the version that applies,
+        counting only the versions the caller may read (`flt`'s scope): a version only another
+        role may read must not turn an answer into a clarification (that would tell the caller
+        it exists)."""
         facts = []
-        family = self.families[self.family_of(meta)]
+        readable = Filter(scope=flt.scope, timezone=flt.timezone)
+        family = self.admitted(meta, readable)
         if situation.product is None and meta.product and len(
                 {m.product for m in family}) > 1:  # versions for different products
             facts.append("product")
         if (meta.date_scoped and situation.date_for(meta.valid_for) is None
-                and len(self.versions(meta)) > 1):
+                and sum(1 for m in family if self.same_products(m, meta)) > 1):
             facts.append(FACT_NAMES[meta.valid_for])
         return facts
 
@@ -264,7 +264,7 @@ def decide(versions: Versions, result: SearchResult, situation: Situation, lang:
         return Decision(Route.NO_EVIDENCE, [],
                         w.no_evidence_text(situation, lang, list(result.missing)))
     metas = [index.documents[index.blocks[b.block_id].source_id] for b in result.blocks]
-    deciding = [versions.deciding(m, situation) for m in metas]
+    deciding = [versions.deciding(m, situation, result.filter) for m in metas]
     if deciding[0]:
         facts = set(deciding[0])
         best_family = versions.family_of(metas[0])
