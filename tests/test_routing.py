@@ -199,6 +199,8 @@ def test_a_version_only_another_role_may_read_does_not_turn_an_answer_into_a_que
                              valid_from="2026-01-01", valid_for="as_of", access="[security]"))
     write(docs / "b1.md", md("B1", body=body.format(site="south", n=8), family="south-badges",
                              valid_from="2025-01-01", valid_for="as_of"))
+    write(docs / "z1.md", md("Z1", body=body.format(site="Zeta", n=2), product="Zeta",
+                             access="[security]"))
     settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache")
     build_index(load_corpus([docs]), settings.index_dir, embeddings, settings)
     app = App(settings)
@@ -212,4 +214,9 @@ def test_a_version_only_another_role_may_read_does_not_turn_an_answer_into_a_que
     guard = chain.invoke({"question": "How long are visitor badges for the north depot valid?",
                           "scope": Scope(roles=("security",))})
     assert guard.status is Status.CLARIFY  # the caller who may read both is asked which date
+    # a product named only in a document the caller may not read is not recognised
+    q = "How long are visitor badges for the Zeta depot valid?"
+    assert chain.invoke({"question": q}).situation.product is None
+    assert chain.invoke({"question": q, "scope": Scope(roles=("security",))}
+                        ).situation.product == "Zeta"
     app.close()

@@ -119,7 +119,15 @@ def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseC
           ) -> Runnable[AskInput | dict[str, Any], Answer]:
     """The chain over one opened generation."""
     clock = clock or today_in(settings.timezone)
-    extractor = extraction_runnable(index.products, clock, extraction_model)
+    extractors: dict[frozenset[str], Runnable] = {}
+
+    def extractor_for(scope: Scope) -> Runnable:
+        """Extraction knows only the products the caller may read (`products_for`)."""
+        products = engine.products_for(scope)
+        if products not in extractors:
+            extractors[products] = extraction_runnable(products, clock, extraction_model)
+        return extractors[products]
+
     versions = Versions(index)
     count = index.embeddings.count_tokens
     if not isinstance(model, ExtractiveChatModel):
@@ -185,7 +193,8 @@ def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseC
         return {**x, "result": result, "decision": decision}
 
     def extract(x: dict[str, Any]) -> dict[str, Any]:
-        validated = extractor.invoke({"question": x["question"], "situation": x["situation"]})
+        validated = extractor_for(x["scope"]).invoke(
+            {"question": x["question"], "situation": x["situation"]})
         # the earlier question's situation is already in the carried one: only its words count
         follows_query = strip_dates(x["follows"], find_dates(x["follows"]))
         return {**x, "validated": validated, "follows_query": follows_query}

@@ -108,6 +108,11 @@ class Filter(BaseModel):
 
     # -- numpy mask (bm25s and the exact leg) ------------------------------------------------
     def mask(self, cols: FilterColumns) -> np.ndarray:
+        """Admitted rows (pieces)."""
+        return cols.expand(self.group_mask(cols))
+
+    def group_mask(self, cols: FilterColumns) -> np.ndarray:
+        """Admitted groups (documents)."""
         s = self.situation
         m = np.ones(cols.n, dtype=bool)
         if s.product:
@@ -129,7 +134,7 @@ class Filter(BaseModel):
         m &= cols.any_of(cols.asset_any, cols.assets, self.scope.assets)
         if self.sources is not None:
             m &= np.isin(cols.source_ids, np.asarray(sorted(self.sources), dtype=str))
-        return cols.expand(m)
+        return m
 
 
 def _any(flag: str, keys: list[str]) -> dict[str, Any]:

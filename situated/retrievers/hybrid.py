@@ -121,6 +121,7 @@ class HybridSearch:
         }
         self.thresholds = thresholds_for(index, settings)
         self._cover = TermCover(index)
+        self._products: dict[Scope, frozenset[str]] = {}
         self._asset_codes = {codes[0]: asset for asset in index.columns.assets
                              if len(codes := extract_codes(asset)) == 1}
         self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(settings.bm25_block_weight), VectorLeg()
@@ -172,6 +173,20 @@ class HybridSearch:
         allowed = frozenset(np.asarray(cols.source_ids)[groups].tolist())
         return flt.model_copy(update={
             "sources": allowed if flt.sources is None else flt.sources & allowed})
+
+    def products_for(self, scope: Scope) -> frozenset[str]:
+        """The products of the documents `scope` may read: the only ones a question is matched
+        against, so a product named only in a restricted document is never recognised (which
+        would tell the caller it exists)."""
+        if scope not in self._products:
+            cols = self.index.columns
+            readable = Filter(scope=scope, timezone=self.index.timezone).group_mask(cols)
+            if len(self._products) > 1024:
+                self._products.clear()
+            self._products[scope] = frozenset(
+                p for p in self.index.products
+                if (groups := cols.products.get(p)) is not None and readable[groups].any())
+        return self._products[scope]
 
     def vector_reads(self, query: str) -> bool:
         """The vector leg runs and its model reads the question's script (`mostly_latin`)."""
