@@ -97,9 +97,50 @@ def _surrogate_at(value: Any, where: str = "body") -> str | None:
     return None
 
 
+MAX_INT_DIGITS = 30  # no field of ours holds a larger number
+
+
+class _BadNumber(ValueError):
+    pass
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise _BadNumber(f"the number {text[:20]} is not finite")
+    return value
+
+
+def _small_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _BadNumber(f"an integer of {len(text.lstrip('-'))} digits is larger than any "
+                         "field accepts")
+    return int(text)
+
+
+def _constant(name: str):
+    raise _BadNumber(f"{name} is not a JSON number")
+
+
+def _input_problem(model, value: Any, where: str) -> str | None:
+    from pydantic import ValidationError
+
+    try:
+        model.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(x) for x in first["loc"])
+        return f"{where}{'.' + loc if loc else ''}: {first['msg']}"
+    return None
+
+
 def check_json_body(body: bytes, path: str, max_depth: int, max_batch: int,
-                    ) -> tuple[int, str] | None:
-    """(status, what is wrong and the fix) for a body no handler should see, else None."""
+                    input_model=None) -> tuple[int, str] | None:
+    """(status, what is wrong and the fix) for a body no handler should see, else None.
+
+    `input_model` (the route's input) validates `input`, or every one of a batch's `inputs`
+    (naming the bad one), before any handler runs: a bad input is a 4xx before the first byte
+    of a stream, never a 500 or a stream cut short."""
     if not body.strip():
         return None  # the handler's own "field required" answer is clear enough
     try:
@@ -112,17 +153,37 @@ def check_json_body(body: bytes, path: str, max_depth: int, max_batch: int,
         return 400, (f"the JSON body is nested {depth} levels deep, more than the {max_depth} "
                      "allowed; send the documented shape ({\"input\": {\"question\": ...}})")
     try:
-        data = json.loads(text)
-    except ValueError as exc:
+        data = json.loads(text, parse_float=_finite, parse_int=_small_int,
+                          parse_constant=_constant)
+    except _BadNumber as exc:
+        return 400, f"the request body holds a number no field accepts: {exc}; send a plain " \
+                    "value"
+    except json.JSONDecodeError as exc:
         return 400, f"the request body is not valid JSON ({exc.msg} at position {exc.pos})"
+    except ValueError as exc:  # e.g. a number the parser itself refuses
+        return 400, f"the request body is not valid JSON ({str(exc)[:120]})"
     where = _surrogate_at(data)
     if where:
         return 400, (f"{where} holds a lone UTF-16 surrogate, which is not valid Unicode; send "
                      "well-formed text")
-    if path.endswith("/batch") and isinstance(data, dict) and isinstance(
-            data.get("inputs"), list) and len(data["inputs"]) > max_batch:
-        return 413, (f"a batch of {len(data['inputs'])} inputs is more than the {max_batch} "
-                     "allowed; split it into smaller batches (setting max_batch_inputs)")
+    if path.endswith("/batch"):
+        inputs = data.get("inputs") if isinstance(data, dict) else None
+        if not isinstance(inputs, list) or not inputs:
+            return 422, ("a batch needs `inputs`, a non-empty list of inputs: "
+                         "{\"inputs\": [{\"question\": ...}, ...]}")
+        if len(inputs) > max_batch:
+            return 413, (f"a batch of {len(inputs)} inputs is more than the {max_batch} "
+                         "allowed; split it into smaller batches (setting max_batch_inputs)")
+        if input_model is not None:
+            for i, one in enumerate(inputs):
+                if (problem := _input_problem(input_model, one, f"inputs[{i}]")) is not None:
+                    return 422, problem
+    elif input_model is not None and path.endswith(("/invoke", "/stream", "/stream_log",
+                                                    "/stream_events")):
+        if not isinstance(data, dict) or "input" not in data:
+            return 422, "the body needs `input`: {\"input\": {\"question\": ...}}"
+        if (problem := _input_problem(input_model, data["input"], "input")) is not None:
+            return 422, problem
     return None
 
 
@@ -130,8 +191,10 @@ class JsonGuard:
     """Reads a POST body (already capped by `BodyLimit`), refuses it with `check_json_body`'s
     answer, or replays it unchanged to the app."""
 
-    def __init__(self, app, max_depth: int = MAX_JSON_DEPTH, max_batch: int = 32):
+    def __init__(self, app, max_depth: int = MAX_JSON_DEPTH, max_batch: int = 32,
+                 input_model=None):
         self.app, self.max_depth, self.max_batch = app, max_depth, max_batch
+        self.input_model = input_model
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope.get("method") != "POST":
@@ -149,7 +212,8 @@ class JsonGuard:
             return await JSONResponse(status_code=exc.status_code,
                                       content={"detail": exc.detail})(scope, receive, send)
         body = b"".join(chunks)
-        problem = check_json_body(body, scope.get("path", ""), self.max_depth, self.max_batch)
+        problem = check_json_body(body, scope.get("path", ""), self.max_depth, self.max_batch,
+                                  self.input_model)
         if problem:
             status, detail = problem
             return await JSONResponse(status_code=status,

@@ -228,3 +228,38 @@ def test_a_question_with_a_far_date_is_answered_not_500(server):
         "question": "What battery warranty applied to a C-3 bought on 31 December 9999?"}})
     assert r.status_code == 200, r.text
     assert r.json()["output"]["status"] in ("clarify", "no_evidence")
+
+
+def _raw(base, key, raw: str, path="/ask/invoke"):
+    return httpx.post(base + path, content=raw.encode(), timeout=60, headers={
+        "Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+
+
+@pytest.mark.parametrize("path", ["/ask/invoke", "/ask/stream", "/ask/batch"])
+@pytest.mark.parametrize("value", ["1" * 5000, "NaN", "1e999", "-Infinity"])
+def test_numbers_no_field_accepts_are_400_on_every_route(server, path, value):
+    body = (f'{{"inputs": [{{"question": "x", "extra": {value}}}]}}' if path.endswith("batch")
+            else f'{{"input": {{"question": "x", "extra": {value}}}}}')
+    r = _raw(server, KEYS["public"], body, path)
+    assert r.status_code == 400 and "number" in r.json()["detail"], r.text
+
+
+@pytest.mark.parametrize("body, named", [
+    ({"inputs": None}, "non-empty list"),
+    ({"inputs": []}, "non-empty list"),
+    ({"inputs": [{"question": "What does error E-417 mean?"}, {"question": "   "}]},
+     "inputs[1].question"),
+    ({"inputs": [{"question": "ok"}, {"question": "ok", "scope": {"roles": ["hr"]}}]},
+     "inputs[1].scope"),
+    ({"inputs": [{"question": "ok"}, "just text"]}, "inputs[1]"),
+])
+def test_any_bad_input_in_a_batch_is_422_naming_it(server, body, named):
+    r = post(server, KEYS["public"], body, path="/ask/batch")
+    assert r.status_code == 422 and named in r.json()["detail"], r.text
+
+
+def test_a_bad_input_to_stream_is_refused_before_the_first_byte(server):
+    r = post(server, KEYS["public"], {"input": {"question": "x",
+                                                "situation": {"as_of": "9999-12-31"}}},
+             path="/ask/stream")
+    assert r.status_code == 422 and "outside the supported dates" in r.json()["detail"]
