@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
+import os
 import secrets
+import threading
 from pathlib import Path
 
 import yaml
@@ -24,6 +27,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from situated.errors import ConfigError
 from situated.situation import Scope
+
+log = logging.getLogger("situated.auth")
 
 
 class Principal(BaseModel):
@@ -50,18 +55,43 @@ def hash_key(key: str) -> str:
 
 
 class KeyStore:
-    def __init__(self, principals: list[Principal]):
+    """The principals of a keys file. Loaded from a file (`load`), it follows the file: a key
+    added, changed or revoked there applies to the next request, without a restart (one
+    `stat` per request). A file that became unreadable or invalid authenticates no one until
+    it is fixed (fail closed), and the server log says why."""
+
+    def __init__(self, principals: list[Principal], path: Path | None = None):
         names = [p.name for p in principals]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ConfigError(f"duplicate principal names in the keys file: {dupes}")
         self.principals = list(principals)
+        self.path = path
+        self._stamp = _stamp(path) if path else None
+        self._lock = threading.Lock()
+
+    def _follow(self) -> None:
+        if self.path is None:
+            return
+        stamp = _stamp(self.path)
+        if stamp == self._stamp:
+            return
+        with self._lock:
+            if stamp == self._stamp:
+                return
+            try:
+                fresh = KeyStore.load(self.path)
+                self.principals = fresh.principals
+            except ConfigError as exc:
+                log.error("keys file changed and cannot be used, no key is accepted: %s", exc)
+                self.principals = []
+            self._stamp = stamp
 
     @classmethod
     def load(cls, path: Path) -> KeyStore:
         try:
             raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-            return cls(KeysFile.model_validate(raw).principals)
+            return cls(KeysFile.model_validate(raw).principals, Path(path))
         except FileNotFoundError:
             raise ConfigError(
                 f"keys file {path} does not exist; create one with "
@@ -72,12 +102,21 @@ class KeyStore:
     def authenticate(self, key: str | None) -> Principal | None:
         if not key:
             return None
+        self._follow()
         digest = hash_key(key)
         found = None
         for p in self.principals:  # compare with every entry: no early exit to time
             if hmac.compare_digest(p.key_sha256, digest):
                 found = p
         return found
+
+
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mtime_ns, st.st_size, st.st_ino
 
 
 def add_principal(path: Path, name: str, roles: list[str], assets: list[str]) -> str:

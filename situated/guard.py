@@ -14,6 +14,7 @@ that are logged without the caller's text.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -192,17 +193,24 @@ class JsonGuard:
     answer, or replays it unchanged to the app."""
 
     def __init__(self, app, max_depth: int = MAX_JSON_DEPTH, max_batch: int = 32,
-                 input_model=None):
+                 input_model=None, body_timeout: float = 30.0):
         self.app, self.max_depth, self.max_batch = app, max_depth, max_batch
-        self.input_model = input_model
+        self.input_model, self.body_timeout = input_model, body_timeout
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope.get("method") != "POST":
             return await self.app(scope, receive, send)
         chunks: list[bytes] = []
+        deadline = asyncio.get_running_loop().time() + self.body_timeout
         try:
             while True:
-                message = await receive()
+                left = deadline - asyncio.get_running_loop().time()
+                try:  # a client that trickles its body holds a connection: not for long
+                    message = await asyncio.wait_for(receive(), timeout=max(left, 0.001))
+                except TimeoutError:
+                    return await JSONResponse(status_code=408, content={"detail": (
+                        f"the request body did not arrive within {self.body_timeout:g} s; "
+                        "send it at once")})(scope, receive, send)
                 if message["type"] != "http.request":
                     return None  # the client went away
                 chunks.append(message.get("body", b""))

@@ -135,7 +135,8 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
                   description="Answers from the evidence that applies to the asker.")
 
     # outermost last: errors shielded → body capped → JSON checked → handlers
-    api.add_middleware(JsonGuard, max_batch=settings.max_batch_inputs, input_model=AskRequest)
+    api.add_middleware(JsonGuard, max_batch=settings.max_batch_inputs, input_model=AskRequest,
+                       body_timeout=settings.body_timeout_s)
     api.add_middleware(BodyLimit, limit=MAX_BODY_BYTES,
                        hint=f"questions may have at most {settings.max_question_chars} "
                             "characters")

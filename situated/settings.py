@@ -87,6 +87,8 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(default=2000, ge=1)
     max_batch_inputs: int = Field(default=32, ge=1, description="Most inputs one /ask/batch "
                                   "request may carry.")
+    body_timeout_s: float = Field(default=30.0, gt=0, description="Seconds a request body may "
+                                  "take to arrive (a trickling client is answered 408).")
 
     # vector store: None = embedded Chroma inside each index generation; a URL = a Chroma
     # server (`chroma run --path DIR --host 127.0.0.1 --port N`) shared by several processes

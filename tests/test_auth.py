@@ -44,3 +44,23 @@ def test_bad_keys_files_are_clear_errors(tmp_path):
         KeyStore.load(dup)
     result = CliRunner().invoke(app, ["serve", "--keys", str(tmp_path / "none.yaml")])
     assert result.exit_code == 1 and "does not exist" in result.output
+
+
+def test_a_revoked_key_stops_working_at_the_next_request_without_a_restart(tmp_path):
+    path = tmp_path / "keys.yaml"
+    runner = CliRunner()
+    keys = {}
+    for name in ("alice", "bob"):
+        result = runner.invoke(app, ["keys", "new", name, "--keys", str(path)])
+        keys[name] = result.stdout.strip().splitlines()[-1]
+    store = KeyStore.load(path)
+    assert store.authenticate(keys["alice"]).name == "alice"
+    data = yaml.safe_load(path.read_text())
+    data["principals"] = [p for p in data["principals"] if p["name"] != "alice"]
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")  # alice revoked in the file
+    assert store.authenticate(keys["alice"]) is None
+    assert store.authenticate(keys["bob"]).name == "bob"
+    path.write_text("principals: [oops", encoding="utf-8")  # broken: fail closed
+    assert store.authenticate(keys["bob"]) is None
+    path.unlink()
+    assert store.authenticate(keys["bob"]) is None

@@ -39,7 +39,7 @@ def test_yaml_aliases_are_refused_before_expansion(tmp_path):
     write(tmp_path / "bomb.md", "---\nsource_id: BOMB\n" + "\n".join(bomb) + "\n---\n\n# T\n\nx\n")
     started = time.monotonic()
     text = _problems([tmp_path])
-    assert time.monotonic() - started < 5  # refused, never expanded
+    assert time.monotonic() - started < 30  # refused, never expanded (a bound, not a speed)
     assert "bomb.md" in text and "anchors or aliases" in text and "x, x" not in text
 
 
@@ -65,7 +65,7 @@ def test_a_fifo_named_md_is_refused_without_being_opened(tmp_path):
     write(tmp_path / "ok.md", md("OK"))
     started = time.monotonic()
     text = _problems([tmp_path])
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 30  # never blocks on the pipe
     assert "pipe.md: not a regular file" in text
 
 
@@ -95,7 +95,7 @@ def test_work_limits_refuse_giant_tables_and_paragraphs_quickly(tmp_path):
         MAX_PARAGRAPH_CHARS // 5 + 10) + "\n"))
     started = time.monotonic()
     text = _problems([tmp_path])
-    assert time.monotonic() - started < 20
+    assert time.monotonic() - started < 60  # bounded, whatever the machine
     assert "table.md:" in text and "table rows, over the" in text
     assert "para.md:" in text and "characters in one paragraph" in text
 

@@ -263,3 +263,25 @@ def test_a_bad_input_to_stream_is_refused_before_the_first_byte(server):
                                                 "situation": {"as_of": "9999-12-31"}}},
              path="/ask/stream")
     assert r.status_code == 422 and "outside the supported dates" in r.json()["detail"]
+
+
+def test_a_body_that_trickles_in_is_answered_408_and_the_connection_freed(sample_app):
+    import socket
+    import time
+
+    from situated.app import App
+
+    slow = App(sample_app.settings.model_copy(update={"body_timeout_s": 1.0}))
+    slow.__dict__["embeddings"] = sample_app.embeddings
+    store = KeyStore([Principal(name="public", key_sha256=hash_key(KEYS["public"]))])
+    with running_server(create_app(slow, store)) as base:
+        host, port = base.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as sock:
+            sock.sendall(("POST /ask/invoke HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                          f"application/json\r\nAuthorization: Bearer {KEYS['public']}\r\n"
+                          "Content-Length: 100\r\n\r\n{\"input\": ").encode())
+            started = time.monotonic()
+            reply = sock.recv(4096).decode()
+        assert reply.startswith("HTTP/1.1 408") and "did not arrive within 1 s" in reply
+        assert time.monotonic() - started < 30  # answered at the timeout, not held
+    slow.close()
