@@ -373,11 +373,15 @@ def serve(
     except SituatedError as exc:
         _fail(str(exc))
         return
+    from situated.server import TimelyH11Protocol
+
+    http = TimelyH11Protocol  # slow request heads are cut off; idle keep-alive after 5 s
     if workers == 1:
-        uvicorn.run(api, host=host, port=port, log_level="warning")
+        uvicorn.run(api, host=host, port=port, log_level="warning", http=http,
+                    timeout_keep_alive=5)
     else:
         uvicorn.run("situated.server:app_from_env", factory=True, workers=workers, host=host,
-                    port=port, log_level="warning")
+                    port=port, log_level="warning", http=http, timeout_keep_alive=5)
 
 
 def main() -> None:  # pragma: no cover

@@ -31,6 +31,7 @@ from langchain_core.runnables import Runnable, RunnableConfig, RunnableGenerator
 from langchain_core.runnables.config import var_child_runnable_config
 from langchain_core.runnables.utils import AddableDict
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from situated.auth import KeyStore, Principal
 from situated.chains.ask import build_ask_chain
@@ -52,6 +53,37 @@ def app_from_env() -> FastAPI:
     index = os.environ.get(INDEX_ENV)
     settings = Settings(index_dir=Path(index)) if index else Settings()
     return create_app(App(settings), KeyStore.load(Path(os.environ[KEYS_ENV])))
+
+
+class TimelyH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for a request's head: a connection that has not
+    sent a whole request line and headers `header_timeout` seconds after it opened (or after
+    its last response) is closed. Stock uvicorn waits for it forever, so a few thousand slow
+    clients hold the server. A module-level class: `serve --workers N` pickles it."""
+
+    header_timeout = 10.0
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._arm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._arm()
+
+    def _arm(self) -> None:
+        cycle = self.cycle
+
+        def late() -> None:
+            if self.cycle is cycle and not self.transport.is_closing():
+                self.transport.close()  # no new request began in time
+
+        self.loop.call_later(self.header_timeout, late)
+
+
+def timely_http(header_timeout: float) -> type[TimelyH11Protocol]:
+    """The protocol with another deadline (tests, a server behind a slow proxy)."""
+    return type("TimelyH11Protocol", (TimelyH11Protocol,), {"header_timeout": header_timeout})
 
 
 def make_request_model(max_chars: int) -> type[BaseModel]:

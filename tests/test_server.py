@@ -285,3 +285,17 @@ def test_a_body_that_trickles_in_is_answered_408_and_the_connection_freed(sample
         assert reply.startswith("HTTP/1.1 408") and "did not arrive within 1 s" in reply
         assert time.monotonic() - started < 30  # answered at the timeout, not held
     slow.close()
+
+
+def test_a_connection_that_never_finishes_its_headers_is_closed(sample_app):
+    import socket
+
+    from situated.server import timely_http
+
+    store = KeyStore([Principal(name="public", key_sha256=hash_key(KEYS["public"]))])
+    with running_server(create_app(sample_app, store), http=timely_http(1.0)) as base:
+        host, port = base.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=20) as sock:
+            sock.sendall(b"POST /ask/invoke HTTP/1.1\r\nHost: x\r\n")  # and then nothing
+            assert sock.recv(4096) == b""  # closed by the server, not held open
+        assert httpx.get(f"{base}/health", timeout=5).status_code == 200
