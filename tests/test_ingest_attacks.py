@@ -111,3 +111,24 @@ def test_a_broken_pdf_is_an_error_naming_it_not_a_traceback(tmp_path):
     write(tmp_path / "broken.pdf.meta.yaml", "source_id: BROKEN\n")
     text = _problems([tmp_path])
     assert "broken.pdf: cannot read the PDF" in text and "re-export it" in text
+
+
+def test_a_pdf_that_inflates_far_beyond_its_size_is_refused(tmp_path):
+    from pypdf.generic import DictionaryObject, NameObject, StreamObject
+
+    writer = PdfWriter()
+    page = writer.add_blank_page(width=600, height=800)
+    font = DictionaryObject({NameObject("/Type"): NameObject("/Font"),
+                             NameObject("/Subtype"): NameObject("/Type1"),
+                             NameObject("/BaseFont"): NameObject("/Helvetica")})
+    page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): DictionaryObject(
+        {NameObject("/F1"): writer._add_object(font)})})
+    stream = StreamObject()
+    stream.set_data(b"BT /F1 12 Tf 10 10 Td (The pump seal is checked weekly.) Tj ET\n" * 20000)
+    page[NameObject("/Contents")] = writer._add_object(stream)
+    page.compress_content_streams()  # a few KB on disk, ~0.7 MB of text
+    with open(tmp_path / "bomb.pdf", "wb") as fh:
+        writer.write(fh)
+    write(tmp_path / "bomb.pdf.meta.yaml", "source_id: BOMB\n")
+    text = _problems([tmp_path])
+    assert "bomb.pdf: its text passes" in text and "compression bomb" in text

@@ -57,21 +57,30 @@ def _opens_clause(line: str, previous: str) -> bool:
 
 MAX_PDF_PAGES = 2_000
 MAX_PDF_TEXT = 5_000_000  # characters of extracted text (a small file can inflate enormously)
+MAX_PDF_INFLATION = 50  # text characters per byte of file, above `INFLATION_FLOOR` characters
+INFLATION_FLOOR = 200_000
 
 
 def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
-    """(title from the PDF's metadata, sections). Bounded: at most `MAX_PDF_PAGES` pages and
-    `MAX_PDF_TEXT` characters of text, and pypdf's own decompression limits, each reported as
-    an error naming the file, never a traceback."""
+    """(title from the PDF's metadata, sections). Bounded: at most `MAX_PDF_PAGES` pages,
+    `MAX_PDF_TEXT` characters of text and `MAX_PDF_INFLATION` characters per byte of file
+    (a 6 KB file whose streams inflate to 1 MB of text is refused), and pypdf's own
+    decompression limits, each reported as an error naming the file, never a traceback."""
     try:
         reader = PdfReader(str(pdf))
         if len(reader.pages) > MAX_PDF_PAGES:
             raise MetaProblems([f"{pdf}: {len(reader.pages):,} pages, over the "
                                 f"{MAX_PDF_PAGES:,} a document may have; split it"])
         pages, total = [], 0
+        budget = min(MAX_PDF_TEXT, max(INFLATION_FLOOR, MAX_PDF_INFLATION * pdf.stat().st_size))
         for n, page in enumerate(reader.pages, start=1):
             text = page.extract_text() or ""
             total += len(text)
+            if total > budget:
+                raise MetaProblems([f"{pdf}: its text passes {budget:,} characters by page {n}, "
+                                    f"more than {MAX_PDF_INFLATION} per byte of a "
+                                    f"{pdf.stat().st_size:,}-byte file (a compression bomb?); "
+                                    "re-export it without it, or split it"])
             if total > MAX_PDF_TEXT:
                 raise MetaProblems([f"{pdf}: its text passes {MAX_PDF_TEXT:,} characters by page "
                                     f"{n}; split it into smaller documents"])
