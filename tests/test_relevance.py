@@ -187,6 +187,7 @@ def test_periods_are_answered_when_one_version_covers_them(ask, question, status
     assert a.status is status, a.answer
     if source:
         assert {e.source_id for e in a.evidence} == {source}
+        assert a.answer.startswith(("From 1 ", "For a purchase from 1 ", "При покупке с 1 "))
     for word in words:
         assert word in a.answer
     assert "has no year" not in a.answer and "day, month and year" not in a.answer

@@ -254,7 +254,8 @@ def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseC
         text = parsed.answer
         if parsed.status is Status.ANSWERED:  # the slice and the notes are written by code
             # names in them come from metadata: neutralised like evidence
-            text = neutralise(w.slice_text(x["validated"].situation, lang)) + text
+            text = neutralise(w.slice_text(x["validated"].situation, lang,
+                                           x["validated"].periods)) + text
             text = "\n\n".join([text, *(neutralise(n) for n in x["decision"].notes)])
         return Answer(status=parsed.status, answer=text, missing=[], situation=situation,
                       citations=parsed.citations, evidence=evidence, hits=hits, budget=budget,

@@ -147,11 +147,28 @@ _SLICE = {
 }
 
 
-def slice_text(situation: Situation, lang: Lang) -> str:
-    """"As of 15 March 2026, for Старт: " — the situation the answer applied, or "" if none."""
-    words = _SLICE[lang]
-    parts = [words[vf].format(d=day_text(d, lang))
-             for vf in (ValidFor.AS_OF, ValidFor.PURCHASE_DATE, ValidFor.REQUEST_DATE)
+_SLICE_PERIOD = {
+    Lang.EN: {ValidFor.AS_OF: "from {a} to {b}", ValidFor.PURCHASE_DATE:
+              "for a purchase from {a} to {b}", ValidFor.REQUEST_DATE:
+              "for a request from {a} to {b}"},
+    Lang.RU: {ValidFor.AS_OF: "с {a} по {b}", ValidFor.PURCHASE_DATE: "при покупке с {a} по {b}",
+              ValidFor.REQUEST_DATE: "для заявки с {a} по {b}"},
+}
+
+
+def slice_text(situation: Situation, lang: Lang,
+               periods: dict[str, tuple[dt.date, dt.date]] | None = None) -> str:
+    """"As of 15 March 2026, for Старт: " — the situation the answer applied, or "" if none;
+    a date that stands for a period the asker gave ("in March 2026") is said as that period."""
+    words, periods = _SLICE[lang], periods or {}
+
+    def said(vf: ValidFor, d: dt.date) -> str:
+        if vf.value in periods:
+            a, b = periods[vf.value]
+            return _SLICE_PERIOD[lang][vf].format(a=day_text(a, lang), b=day_text(b, lang))
+        return words[vf].format(d=day_text(d, lang))
+
+    parts = [said(vf, d) for vf in (ValidFor.AS_OF, ValidFor.PURCHASE_DATE, ValidFor.REQUEST_DATE)
              if (d := situation.given(vf)) is not None]
     if situation.known_on:
         parts.insert(0, words["known_on"].format(d=day_text(situation.known_on, lang)))
