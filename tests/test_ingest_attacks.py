@@ -132,3 +132,16 @@ def test_a_pdf_that_inflates_far_beyond_its_size_is_refused(tmp_path):
     write(tmp_path / "bomb.pdf.meta.yaml", "source_id: BOMB\n")
     text = _problems([tmp_path])
     assert "bomb.pdf: its text passes" in text and "compression bomb" in text
+
+
+@pytest.mark.integration
+def test_ingest_without_paths_is_an_error_and_recalibrating_nothing_too(tmp_path, embeddings):
+    from situated.errors import IndexError_
+
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache")
+    with pytest.raises(IndexError_, match="no paths to ingest"):
+        ingest([], tmp_path / "index", embeddings, settings)
+    with pytest.raises(IndexError_, match="no paths to ingest"):
+        ingest([], tmp_path / "index", embeddings, settings, prune=True, recalibrate=True)
+    with pytest.raises(IndexError_, match="there is no index at .* to calibrate"):
+        ingest([], tmp_path / "index", embeddings, settings, recalibrate=True)

@@ -87,7 +87,8 @@ def parse_citations(text: str, evidence: list[Evidence], index: Index,
             if label not in target:
                 target.append(label)
     if unknown:
-        return Parsed(Status.WITHHELD, fixed("withheld_unknown", lang, labels=", ".join(unknown)), [], unknown)
+        return Parsed(Status.WITHHELD,
+                      fixed("withheld_unknown", lang, labels=", ".join(unknown)), [], unknown)
     if not used:
         return Parsed(Status.WITHHELD, fixed("withheld_uncited", lang), [], [])
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from situated.documents import ValidFor
 from situated.modes import Mode
+from situated.situation import FIRST_DAY, LAST_DAY
 
 EN_MONTHS = {m: i for i, m in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -163,7 +164,7 @@ def month_number(token: str) -> int | None:
 
 def _span(y1: int, m1: int, y2: int, m2: int) -> tuple[dt.date, dt.date] | None:
     """First and last day of the months; None outside the dates a situation may hold."""
-    if not (1900 <= y1 and y2 <= 2199):
+    if not (FIRST_DAY.year <= y1 and y2 <= LAST_DAY.year):
         return None
     return dt.date(y1, m1, 1), dt.date(y2, m2, calendar.monthrange(y2, m2)[1])
 
@@ -175,8 +176,8 @@ def _make(y: int | None, m: int | None, d: int | None) -> tuple[dt.date | None, 
         value = dt.date(y, m, d)
     except ValueError:
         return None, False, True
-    # outside the dates a situation may hold (`situation.FIRST_DAY` … `LAST_DAY`): invalid
-    return (value, False, False) if 1900 <= y <= 2199 else (None, False, True)
+    # outside the dates a situation may hold: invalid
+    return (value, False, False) if FIRST_DAY <= value <= LAST_DAY else (None, False, True)
 
 
 def find_dates(text: str) -> list[DateMention]:

@@ -91,8 +91,7 @@ class Versions:
         role may read must not turn an answer into a clarification (that would tell the caller
         it exists)."""
         facts = []
-        readable = Filter(scope=flt.scope, timezone=flt.timezone)
-        family = self.admitted(meta, readable)
+        family = self.admitted(meta, flt.readable())
         if situation.product is None and meta.product and len(
                 {m.product for m in family}) > 1:  # versions for different products
             facts.append("product")

@@ -23,7 +23,6 @@ _TOKEN = re.compile(
 _CODE_PARTS = re.compile(r"([A-Za-zА-Яа-яЁё]{1,4})[-‐‑]?(\d{1,6})([A-Za-z]?)")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 STOP_WORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(STOPWORDS_RUSSIAN)
-_STOP = STOP_WORDS
 
 
 class Tokenizer:
@@ -61,7 +60,7 @@ class Tokenizer:
                 out.append(normalise_code(p.group(1), p.group(2), p.group(3)).lower())
                 continue
             word = m.group("word").lower()
-            if word in _STOP or (len(word) == 1 and not word.isdigit()):
+            if word in STOP_WORDS or (len(word) == 1 and not word.isdigit()):
                 continue
             out.append(word if word.isdigit() else self._stem(word))
         return out

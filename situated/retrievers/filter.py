@@ -39,6 +39,11 @@ class Filter(BaseModel):
     timezone: str = Field(default="UTC", description="The index's timezone: a question's day "
                           "means the instant at the end of that day there.")
 
+    def readable(self) -> Filter:
+        """What the caller may read at all: this filter's scope and narrowing, no situation (a
+        document of another date or product is readable, just not applicable)."""
+        return Filter(scope=self.scope, sources=self.sources, timezone=self.timezone)
+
     @property
     def known_at(self) -> int | None:
         """The instant the records are read at ("as known on" a day: its end), None = now."""

@@ -129,7 +129,8 @@ class HybridSearch:
     def search(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None
     ) -> SearchResult:
-        """`k` pieces per leg, then at most `top` blocks that are relevant (`relevant`)."""
+        """`k` pieces per leg, then at most `top` blocks that are relevant
+        (`Signals.relevant`)."""
         k = self.settings.leg_k if k is None else k
         top = self.settings.top_blocks if top is None else top
         if k < 1 or top < 1:
@@ -196,14 +197,14 @@ class HybridSearch:
         """The codes and names the question gives that no piece or block the caller may read
         holds (by scope and narrowing only: a name held by a version of another date is held,
         and the router says what applies when)."""
-        mask = Filter(scope=flt.scope, sources=flt.sources, timezone=flt.timezone).mask(
-            self.index.columns)
-        codes = missing_codes(self.index, self._exact.query_codes(self.index, query), mask)
+        codes = self._exact.query_codes(self.index, query)
+        if not codes and not names_in(query):
+            return ()  # nothing named: no mask to compute on this path
+        mask = flt.readable().mask(self.index.columns)
+        codes = missing_codes(self.index, codes, mask)
         if codes:
             surface = code_surfaces(query)
             return tuple(surface.get(c, c) for c in codes)
-        if not names_in(query):
-            return ()
         rows = np.zeros(len(self.index.block_id_at), dtype=bool)
         rows[self.index.piece_block[mask]] = True
         return tuple(unheld_names(self._cover, self.index.tokenizer, query, rows))

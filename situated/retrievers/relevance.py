@@ -31,8 +31,8 @@ A block is relevant when it carries a code the question names, or:
   (all-MiniLM-L6-v2 cannot vouch outside English).
 
 Figures in `benchmarks/calibrate_floor.py`. A question that gives a name or code nothing admitted
-holds is decided before any block (`unheld_names`, `missing_codes`). The two thresholds are set per index by
-`situated.calibration` on that index's own questions and stored in its manifest; an index
+holds is decided before any block (`unheld_names`, `missing_codes`). The two thresholds are set
+per index by `situated.calibration` on that index's own questions and stored in its manifest; an index
 without a calibration uses `Thresholds.default()`, set on a corpus other than the sample.
 """
 
@@ -79,6 +79,8 @@ class TermCover:
 
     def __init__(self, index):
         self._index = index
+        # a product id says which documents apply (the filter's job), not what is asked
+        self._products = {t for p in index.products for t in index.tokenizer(p)}
 
     @property
     def _field(self):
@@ -93,15 +95,12 @@ class TermCover:
 
     def terms(self, query: str) -> QueryTerms:
         content = " ".join(w for w in _WORDS.findall(query) if not _FRAMING.match(w))
-        # a product id says which documents apply (the filter's job), not what is asked
-        products = {t for p in self._index.products for t in self._index.tokenizer(p)}
-        words = [w for w in dict.fromkeys(self._index.tokenizer(content)) if w not in products]
+        words = [w for w in dict.fromkeys(self._index.tokenizer(content))
+                 if w not in self._products]
         ids = [self._id(w) for w in words]
-        indptr = self._field.scores["indptr"]
-        known = [self._idf(int(indptr[t + 1] - indptr[t])) for t in ids if t >= 0]
-        unknown = sum(known) / len(known) if known else 0.0
-        weights = [self._idf(int(indptr[t + 1] - indptr[t])) if t >= 0 else unknown
-                   for t in ids]
+        idf = {t: self._idf(len(self.holders_of(t))) for t in ids if t >= 0}
+        unknown = sum(idf.values()) / len(idf) if idf else 0.0
+        weights = [idf.get(t, unknown) for t in ids]
         return QueryTerms(np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64))
 
     def _id(self, term: str) -> int:
@@ -110,7 +109,10 @@ class TermCover:
 
     def holders(self, term: str) -> np.ndarray:
         """Block rows that contain `term` (a tokenizer term)."""
-        tid = self._id(term)
+        return self.holders_of(self._id(term))
+
+    def holders_of(self, tid: int) -> np.ndarray:
+        """Block rows that contain the term with id `tid` (none for -1, an unknown term)."""
         if tid < 0:
             return np.zeros(0, dtype=np.int64)
         indptr = self._field.scores["indptr"]
@@ -122,10 +124,9 @@ class TermCover:
         got = np.zeros(len(rows), dtype=np.float64)
         if terms.total <= 0 or len(rows) == 0:
             return got
-        indptr, indices = self._field.scores["indptr"], self._field.scores["indices"]
         for tid, weight in zip(terms.ids.tolist(), terms.weights.tolist(), strict=True):
             if tid >= 0:
-                got += weight * np.isin(rows, indices[indptr[tid]:indptr[tid + 1]])
+                got += weight * np.isin(rows, self.holders_of(tid))
         return got / terms.total
 
 
@@ -197,5 +198,5 @@ def unheld_names(cover: TermCover, tokenizer, text: str, admitted_rows: np.ndarr
     return missing
 
 
-__all__ = ["AGREE", "FULL_COVER", "QueryTerms", "Signals", "TermCover", "Thresholds", "missing_codes", "names_in",
-           "unheld_names"]
+__all__ = ["AGREE", "FULL_COVER", "QueryTerms", "Signals", "TermCover", "Thresholds",
+           "missing_codes", "names_in", "unheld_names"]
