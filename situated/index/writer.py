@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import bm25s
 import numpy as np
@@ -165,57 +166,88 @@ def _write_generation(
     corpus: Corpus, out: Path, embeddings: MiniLMEmbeddings, settings: Settings,
     progress: Progress, cache: EmbeddingCache, base: tuple[Path, Manifest] | None = None,
 ) -> Manifest:
+    """Every file of a generation: row store, columns, history, bm25s, Chroma, manifest."""
     out.mkdir(parents=True)
-    blocks = [b for d in corpus.documents for b in d.blocks]
     pieces = [p for d in corpus.documents for p in d.pieces]
     write_store(out / STORE_FILE, corpus.documents)
     write_columns(out / "columns", corpus.documents)
     history = corpus.history or tuple(history_record(d) for d in corpus.documents)
     with open(out / "history.jsonl", "w", encoding="utf-8") as fh:
         fh.writelines(json.dumps(h, ensure_ascii=False) + "\n" for h in history)
+    _write_bm25(corpus, out)
+    progress("bm25", len(pieces), len(pieces))
+    col, todo = _open_vector_store(corpus, out, settings, base)
+    _add_vectors(col, todo, embeddings, settings, progress, cache)
+    if col.count() != len(pieces):
+        raise IndexError_(f"Chroma holds {col.count()} pieces after the build, expected "
+                          f"{len(pieces)}; nothing was published, re-run the ingest")
+    manifest = Manifest(
+        schema_version=SCHEMA_VERSION, embedding_model=embeddings.model_id,
+        chroma_url=settings.chroma_url, collection=col.name,
+        corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
+        documents=len(corpus.documents), blocks=corpus.n_blocks, pieces=len(pieces),
+        products=sorted(corpus.products()), warnings=list(corpus.warnings),
+        timezone=settings.timezone, block_limit=settings.block_limit,
+        split_sections=corpus.split_sections,
+        sources={d.meta.source_id: d.content_hash for d in corpus.documents},
+    )
+    (out / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
+    return manifest
+
+
+def _write_bm25(corpus: Corpus, out: Path) -> None:
+    """The pieces' bm25s index, and the block field: one text per block (document title +
+    block), scored beside the pieces."""
     tokenizer = Tokenizer()
     retriever = bm25s.BM25()
-    retriever.index([tokenizer(p.search_text) for p in pieces], show_progress=False)
+    retriever.index([tokenizer(p.search_text) for d in corpus.documents for p in d.pieces],
+                    show_progress=False)
     retriever.save(str(out / "bm25"), show_progress=False)
-    # the block field: one text per block (document title + block), scored beside the pieces
     titles = {d.meta.source_id: d.meta.title or "" for d in corpus.documents}
     block_field = bm25s.BM25()
-    block_field.index([tokenizer(f"{titles[b.source_id]} {b.text}") for b in blocks],
-                      show_progress=False)
+    block_field.index([tokenizer(f"{titles[b.source_id]} {b.text}")
+                       for d in corpus.documents for b in d.blocks], show_progress=False)
     block_field.save(str(out / "bm25-blocks"), show_progress=False)
-    progress("bm25", len(pieces), len(pieces))
 
-    generation = out.name.removeprefix(".building-")
-    name = collection_name(generation, settings.chroma_url)
-    todo = pieces
-    if base is not None:  # copy the published store, then patch it
-        base_gen, base_manifest = base
-        shutil.copytree(base_gen / "chroma", out / "chroma")
-        client = chroma_client(out / "chroma")
-        col = client.get_collection(base_manifest.collection)
-        now = {d.meta.source_id: d.content_hash for d in corpus.documents}
-        stale = [sid for sid, h in base_manifest.sources.items() if now.get(sid) != h]
-        for start in range(0, len(stale), 500):
-            col.delete(where={"source_id": {"$in": stale[start:start + 500]}})
-        kept = {sid for sid, h in base_manifest.sources.items() if now.get(sid) == h}
-        todo = [p for p in pieces if p.source_id not in kept]
-        # an unchanged document whose filter fields changed (a later correction of it was
-        # recorded, or a new timezone): same vectors, new metadata
-        before = _document_fields(base_gen)
-        refresh = [p for d in corpus.documents if d.meta.source_id in kept
-                   and before.get(d.meta.source_id) != d.blocks[0].fields.model_dump(mode="json")
-                   for p in d.pieces]
-        for start in range(0, len(refresh), settings.chroma_write_batch):
-            batch = refresh[start:start + settings.chroma_write_batch]
-            col.update(ids=[p.piece_id for p in batch],
-                       metadatas=[p.fields.to_chroma(p.block_id) for p in batch])
-    else:
+
+def _open_vector_store(corpus: Corpus, out: Path, settings: Settings,
+                       base: tuple[Path, Manifest] | None) -> tuple[Any, list]:
+    """The generation's Chroma collection and the pieces still to embed: a copy of the
+    published store patched (stale documents deleted, changed filter fields updated), or a new
+    collection that needs every piece."""
+    pieces = [p for d in corpus.documents for p in d.pieces]
+    if base is None:
+        name = collection_name(out.name.removeprefix(".building-"), settings.chroma_url)
         client = chroma_client(out / "chroma", settings.chroma_url)
-        col = client.create_collection(
+        return client.create_collection(
             name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
-        )
-    # Chroma's HNSW insert of one batch runs in a worker thread while the next batch is
-    # embedded: both release the GIL, so the insert hides behind the embedding.
+        ), pieces
+    base_gen, base_manifest = base
+    shutil.copytree(base_gen / "chroma", out / "chroma")
+    col = chroma_client(out / "chroma").get_collection(base_manifest.collection)
+    now = {d.meta.source_id: d.content_hash for d in corpus.documents}
+    stale = [sid for sid, h in base_manifest.sources.items() if now.get(sid) != h]
+    for start in range(0, len(stale), 500):
+        col.delete(where={"source_id": {"$in": stale[start:start + 500]}})
+    kept = {sid for sid, h in base_manifest.sources.items() if now.get(sid) == h}
+    # an unchanged document whose filter fields changed (a later correction of it was
+    # recorded, or a new timezone): same vectors, new metadata
+    before = _document_fields(base_gen)
+    refresh = [p for d in corpus.documents if d.meta.source_id in kept
+               and before.get(d.meta.source_id) != d.blocks[0].fields.model_dump(mode="json")
+               for p in d.pieces]
+    for start in range(0, len(refresh), settings.chroma_write_batch):
+        batch = refresh[start:start + settings.chroma_write_batch]
+        col.update(ids=[p.piece_id for p in batch],
+                   metadatas=[p.fields.to_chroma(p.block_id) for p in batch])
+    return col, [p for p in pieces if p.source_id not in kept]
+
+
+def _add_vectors(col, todo: list, embeddings: MiniLMEmbeddings, settings: Settings,
+                 progress: Progress, cache: EmbeddingCache) -> None:
+    """Embed `todo` (through the cache) and add it in write batches. Chroma's HNSW insert of
+    one batch runs in a worker thread while the next batch is embedded: both release the GIL,
+    so the insert hides behind the embedding."""
     step = settings.chroma_write_batch
     with ThreadPoolExecutor(max_workers=1) as writer:
         pending = None
@@ -231,21 +263,6 @@ def _write_generation(
             progress("embed", start + len(batch), len(todo))
         if pending is not None:
             pending.result()
-    if col.count() != len(pieces):
-        raise IndexError_(f"Chroma holds {col.count()} pieces after the build, expected "
-                          f"{len(pieces)}; nothing was published, re-run the ingest")
-    manifest = Manifest(
-        schema_version=SCHEMA_VERSION, embedding_model=embeddings.model_id,
-        chroma_url=settings.chroma_url, collection=col.name,
-        corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
-        documents=len(corpus.documents), blocks=len(blocks), pieces=len(pieces),
-        products=sorted(corpus.products()), warnings=list(corpus.warnings),
-        timezone=settings.timezone, block_limit=settings.block_limit,
-        split_sections=corpus.split_sections,
-        sources={d.meta.source_id: d.content_hash for d in corpus.documents},
-    )
-    (out / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
-    return manifest
 
 
 def ensure_sample_index(settings: Settings, embeddings: MiniLMEmbeddings) -> Path:

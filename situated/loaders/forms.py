@@ -153,6 +153,16 @@ def anchor_slug(text: str) -> str:
     return re.sub(r"[^\w.-]+", "-", text, flags=re.ASCII).strip("-")[:40]
 
 
+@dataclass(frozen=True)
+class _Place:
+    """Where a section's blocks go: its position, id key, link anchor and heading."""
+
+    index: int
+    key: str
+    anchor: str
+    heading: str
+
+
 def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UTC",
                 limit: BlockLimit | None = None) -> tuple[list[Block], list[Piece]]:
     """Blocks (what the model reads) and pieces (what search matches) of one document; its
@@ -160,88 +170,112 @@ def build_forms(meta: DocumentMeta, sections: list[Section], timezone: str = "UT
     `limit` (see `loaders.sizing`)."""
     limit = limit or BlockLimit()
     b = _Builder(meta, timezone, limit)
-    sid = meta.source_id
     for index, sec in enumerate(sections, start=1):
         # ids and link anchors only from a slug of the number (a parsed-JSON "number" is any
         # text: `1](http://evil.example) [x` must not reach a link or an id)
         slug = anchor_slug(sec.number) if sec.number else None
-        key = slug or f"s{index}"
-        anchor = f"section-{slug}" if slug else f"s{index}"
-        heading = " › ".join(sec.path) if len(sec.path) > 1 else _heading(sec)
+        at = _Place(index=index, key=slug or f"s{index}",
+                    anchor=f"section-{slug}" if slug else f"s{index}",
+                    heading=" › ".join(sec.path) if len(sec.path) > 1 else _heading(sec))
         if meta.kind is DocKind.SLIDES:
-            units = [Unit(_element_text(e)) for e in sec.elements]
-            groups = pack_units(heading, units, limit)
-            for part, texts in enumerate(groups, start=1):
-                suffix = f"-part{part}" if part > 1 else ""
-                text = f"{_with_part(heading, part, len(groups))}\n\n" + "\n\n".join(texts)
-                block = b.add_block(
-                    block_id=b.unique(f"{sid}-slide{index}{suffix}"), kind=BlockKind.SLIDE,
-                    section=str(index), title=sec.title, page=sec.page, text=text.strip(),
-                    link=b.link(f"slide-{index}{suffix}"), path=sec.path, part=part,
-                    parts=len(groups))
-                b.add_piece(block, text.strip())
+            _slide_blocks(b, sec, at, limit)
             continue
-        paragraphs = [e for e in sec.elements if isinstance(e, Paragraph)]
-        groups = pack_units(heading, _units(sec), limit)
-        for part, texts in enumerate(groups, start=1):
-            # a section over the block limit becomes several blocks, each with its own anchor
-            suffix = f"-part{part}" if part > 1 else ""
-            text = _with_part(heading, part, len(groups)) + "\n\n" + "\n\n".join(texts)
-            block = b.add_block(
-                block_id=b.unique(f"{sid}-{key}{suffix}"), kind=BlockKind.SECTION,
-                section=sec.number, title=sec.title,
-                page=sec.page if sec.page is not None else paragraphs[0].page,
-                text=text, link=b.link(f"{anchor}{suffix}"), path=sec.path, part=part,
-                parts=len(groups),
-            )
-            for t in texts:
-                b.add_piece(block, t, label=f"{sec.title}: ")
-        tables = [e for e in sec.elements if isinstance(e, Table)]
-        for t_index, table in enumerate(tables, start=1):
-            scope_line = f"Scope: {table.scope}\n" if table.scope else ""
-            row_groups = _row_groups(heading, scope_line, table, limit)
-            for part, rows in enumerate(row_groups, start=1):
-                suffix = f"-part{part}" if part > 1 else ""
-                title_line = _with_part(heading, part, len(row_groups))
-                text = f"{title_line}\n{scope_line}\n{_table_markdown(table.header, rows)}"
-                block = b.add_block(
-                    block_id=b.unique(f"{sid}-{key}-t{t_index}{suffix}"), kind=BlockKind.TABLE,
-                    section=sec.number, title=sec.title, page=table.page or sec.page, text=text,
-                    link=b.link(anchor), scope=table.scope, header=table.header, rows=rows,
-                    path=sec.path, part=part, parts=len(row_groups),
-                )
-                for row in rows:
-                    cells = "; ".join(
-                        f"{h}: {c}" if h else c for h, c in zip(table.header, row, strict=False)
-                    )
-                    scope = f" (scope: {table.scope})" if table.scope else ""
-                    record = _record_code(row[0]) if row else ()
-                    b.add_piece(block, cells, extra_codes=record, label=f"{sec.title}{scope}: ")
-        figures = [e for e in sec.elements if isinstance(e, Figure)]
-        for f_index, fig in enumerate(figures, start=1):
-            lines = [fig.caption]
-            if fig.image:
-                lines.append(f"Image: {fig.image}")
-            if fig.page is not None:
-                lines.append(f"Page: {fig.page}")
-            head = "\n".join(lines)
-            room = max(limit.tokens - limit.count(head + " (part 99 of 99)\nDescription: "), 16)
-            described = fit_text(fig.description, lambda t, room=room: limit.count(t) <= room) \
-                if fig.description else [None]
-            for part, description in enumerate(described, start=1):
-                suffix = f"-part{part}" if part > 1 else ""
-                text = _with_part(head, part, len(described))
-                if description:
-                    text += f"\nDescription: {description}"
-                block = b.add_block(
-                    block_id=b.unique(f"{sid}-{key}-f{f_index}{suffix}"), kind=BlockKind.FIGURE,
-                    section=sec.number, title=sec.title, page=fig.page if fig.page else sec.page,
-                    text=text, link=b.link(anchor), caption=fig.caption,
-                    description=fig.description, image=fig.image, path=sec.path, part=part,
-                    parts=len(described),
-                )
-                b.add_piece(block, f"{fig.caption} {description or ''}".strip())
+        _section_blocks(b, sec, at, limit)
+        _table_blocks(b, sec, at, limit)
+        _figure_blocks(b, sec, at, limit)
     return b.blocks, b.pieces
+
+
+def _slide_blocks(b: _Builder, sec: Section, at: _Place, limit: BlockLimit) -> None:
+    """A slide whole (split into parts only past the block limit)."""
+    sid = b.meta.source_id
+    groups = pack_units(at.heading, [Unit(_element_text(e)) for e in sec.elements], limit)
+    for part, texts in enumerate(groups, start=1):
+        suffix = f"-part{part}" if part > 1 else ""
+        text = f"{_with_part(at.heading, part, len(groups))}\n\n" + "\n\n".join(texts)
+        block = b.add_block(
+            block_id=b.unique(f"{sid}-slide{at.index}{suffix}"), kind=BlockKind.SLIDE,
+            section=str(at.index), title=sec.title, page=sec.page, text=text.strip(),
+            link=b.link(f"slide-{at.index}{suffix}"), path=sec.path, part=part,
+            parts=len(groups))
+        b.add_piece(block, text.strip())
+
+
+def _section_blocks(b: _Builder, sec: Section, at: _Place, limit: BlockLimit) -> None:
+    """The section's text; a section over the block limit becomes several blocks, each with
+    its own anchor."""
+    sid = b.meta.source_id
+    paragraphs = [e for e in sec.elements if isinstance(e, Paragraph)]
+    groups = pack_units(at.heading, _units(sec), limit)
+    for part, texts in enumerate(groups, start=1):
+        suffix = f"-part{part}" if part > 1 else ""
+        text = _with_part(at.heading, part, len(groups)) + "\n\n" + "\n\n".join(texts)
+        block = b.add_block(
+            block_id=b.unique(f"{sid}-{at.key}{suffix}"), kind=BlockKind.SECTION,
+            section=sec.number, title=sec.title,
+            page=sec.page if sec.page is not None else paragraphs[0].page,
+            text=text, link=b.link(f"{at.anchor}{suffix}"), path=sec.path, part=part,
+            parts=len(groups),
+        )
+        for t in texts:
+            b.add_piece(block, t, label=f"{sec.title}: ")
+
+
+def _table_blocks(b: _Builder, sec: Section, at: _Place, limit: BlockLimit) -> None:
+    """Each table whole with its scope and header (split by rows past the limit); a piece per
+    row, its first cell's code as the record id."""
+    sid = b.meta.source_id
+    tables = [e for e in sec.elements if isinstance(e, Table)]
+    for t_index, table in enumerate(tables, start=1):
+        scope_line = f"Scope: {table.scope}\n" if table.scope else ""
+        row_groups = _row_groups(at.heading, scope_line, table, limit)
+        for part, rows in enumerate(row_groups, start=1):
+            suffix = f"-part{part}" if part > 1 else ""
+            title_line = _with_part(at.heading, part, len(row_groups))
+            text = f"{title_line}\n{scope_line}\n{_table_markdown(table.header, rows)}"
+            block = b.add_block(
+                block_id=b.unique(f"{sid}-{at.key}-t{t_index}{suffix}"), kind=BlockKind.TABLE,
+                section=sec.number, title=sec.title, page=table.page or sec.page, text=text,
+                link=b.link(at.anchor), scope=table.scope, header=table.header, rows=rows,
+                path=sec.path, part=part, parts=len(row_groups),
+            )
+            for row in rows:
+                cells = "; ".join(
+                    f"{h}: {c}" if h else c for h, c in zip(table.header, row, strict=False)
+                )
+                scope = f" (scope: {table.scope})" if table.scope else ""
+                record = _record_code(row[0]) if row else ()
+                b.add_piece(block, cells, extra_codes=record, label=f"{sec.title}{scope}: ")
+
+
+def _figure_blocks(b: _Builder, sec: Section, at: _Place, limit: BlockLimit) -> None:
+    """Each figure by caption, image, page and description (the description split past the
+    limit)."""
+    sid = b.meta.source_id
+    figures = [e for e in sec.elements if isinstance(e, Figure)]
+    for f_index, fig in enumerate(figures, start=1):
+        lines = [fig.caption]
+        if fig.image:
+            lines.append(f"Image: {fig.image}")
+        if fig.page is not None:
+            lines.append(f"Page: {fig.page}")
+        head = "\n".join(lines)
+        room = max(limit.tokens - limit.count(head + " (part 99 of 99)\nDescription: "), 16)
+        described = fit_text(fig.description, lambda t, room=room: limit.count(t) <= room) \
+            if fig.description else [None]
+        for part, description in enumerate(described, start=1):
+            suffix = f"-part{part}" if part > 1 else ""
+            text = _with_part(head, part, len(described))
+            if description:
+                text += f"\nDescription: {description}"
+            block = b.add_block(
+                block_id=b.unique(f"{sid}-{at.key}-f{f_index}{suffix}"), kind=BlockKind.FIGURE,
+                section=sec.number, title=sec.title, page=fig.page if fig.page else sec.page,
+                text=text, link=b.link(at.anchor), caption=fig.caption,
+                description=fig.description, image=fig.image, path=sec.path, part=part,
+                parts=len(described),
+            )
+            b.add_piece(block, f"{fig.caption} {description or ''}".strip())
 
 
 def _row_groups(heading: str, scope_line: str, table: Table, limit: BlockLimit,
