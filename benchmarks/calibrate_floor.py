@@ -46,7 +46,7 @@ from situated.chains.ask import build_ask_chain
 from situated.index.ingest import ingest
 from situated.index.reader import generation_documents
 from situated.index.store import DEFAULT_MIN_COSINE, DEFAULT_MIN_COVER
-from situated.models import ExtractiveChatModel
+from situated.chains.models import ExtractiveChatModel
 from situated.settings import Settings
 
 

@@ -1,3 +1,80 @@
-"""situated: RAG that answers from the evidence that applies to the asker."""
+"""situated: RAG that answers from the evidence that applies to the asker.
+
+The names a notebook needs, importable from the package root::
+
+    from situated import App, Settings, Situation, Scope, build_ask_chain, SituatedRetriever
+
+They are loaded on first use (PEP 562), so importing one part of the package (a loader, the
+settings) does not import the whole chain and its models.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# public name -> the module that defines it
+_EXPORTS = {
+    "App": "situated.app",
+    "Settings": "situated.settings",
+    "ModelKind": "situated.settings",
+    "BudgetPolicy": "situated.settings",
+    "Situation": "situated.situation",
+    "Scope": "situated.situation",
+    "build_ask_chain": "situated.chains.ask",
+    "AskInput": "situated.chains.state",
+    "AskState": "situated.chains.state",
+    "Answer": "situated.chains.contract",
+    "Status": "situated.chains.contract",
+    "CitationParser": "situated.chains.citations",
+    "ExtractiveChatModel": "situated.chains.models",
+    "make_chat_model": "situated.chains.models",
+    "extraction_runnable": "situated.chains.extract",
+    "ANSWER_PROMPT": "situated.prompts.answer",
+    "SituatedRetriever": "situated.retrievers.hybrid",
+    "HybridSearch": "situated.retrievers.hybrid",
+    "search_runnable": "situated.retrievers.hybrid",
+    "Filter": "situated.retrievers.filter",
+    "Leg": "situated.retrievers.legs",
+    "LegRetriever": "situated.retrievers.parts",
+    "parent_swap": "situated.retrievers.parts",
+    "ingest": "situated.index.ingest",
+    "Index": "situated.index.reader",
+    "load_corpus": "situated.loaders.corpus",
+    "SituatedError": "situated.errors",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+if TYPE_CHECKING:
+    from situated.app import App
+    from situated.chains.ask import build_ask_chain
+    from situated.chains.citations import CitationParser
+    from situated.chains.contract import Answer, Status
+    from situated.chains.extract import extraction_runnable
+    from situated.chains.models import ExtractiveChatModel, make_chat_model
+    from situated.chains.state import AskInput, AskState
+    from situated.errors import SituatedError
+    from situated.index.ingest import ingest
+    from situated.index.reader import Index
+    from situated.loaders.corpus import load_corpus
+    from situated.prompts.answer import ANSWER_PROMPT
+    from situated.retrievers.filter import Filter
+    from situated.retrievers.hybrid import HybridSearch, SituatedRetriever, search_runnable
+    from situated.retrievers.legs import Leg
+    from situated.retrievers.parts import LegRetriever, parent_swap
+    from situated.settings import BudgetPolicy, ModelKind, Settings
+    from situated.situation import Scope, Situation
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'situated' has no attribute {name!r}; the public names are: "
+                         f"{', '.join(sorted(_EXPORTS))}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

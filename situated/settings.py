@@ -164,6 +164,3 @@ class Settings(BaseSettings):
 
     def sample_index_dir(self) -> Path:
         return self.cache_dir / "sample-index"
-
-    def resolved_index_dir(self) -> Path:
-        return self.index_dir if self.index_dir is not None else self.sample_index_dir()

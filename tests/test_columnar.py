@@ -41,7 +41,7 @@ def _fields(rnd: random.Random, i: int) -> FilterFields:
     start = T0 + rnd.randint(0, 400) * 86400
     corrections = tuple((start + a * 86400, start + (a + rnd.randint(1, 30)) * 86400,
                          start + rnd.randint(0, 60) * 86400)
-                        for a in sorted(rnd.sample(range(0, 90), rnd.choice([0, 0, 1, 2]))))
+                        for a in sorted(rnd.sample(range(90), rnd.choice([0, 0, 1, 2]))))
     return FilterFields(
         source_id=f"D{i}", products=tuple(rnd.sample(["A", "B", "C"], rnd.randint(0, 2))),
         valid_for=rnd.choice(list(ValidFor)), valid_from_s=start,
@@ -96,7 +96,7 @@ def test_the_opened_index_reads_by_key_and_holds_no_piece_objects(sample_index):
     many = index.pieces.many([0, len(index) - 1])
     assert many[0] == first and many[len(index) - 1] == last
     assert index.block_ids([0])[0] == first.block_id
-    assert index.fields_at(0) == first.fields == index.blocks[first.block_id].fields
+    assert index.fields_of([0])[0] == first.fields == index.blocks[first.block_id].fields
     with pytest.raises(IndexError, match="outside"):
         index.pieces[len(index)]
     with pytest.raises(KeyError):

@@ -16,7 +16,8 @@ from conftest import md, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from situated.index.store import Index, build_index
+from situated.index.reader import Index
+from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch, SituatedRetriever

@@ -23,7 +23,7 @@ class ExplodingModel(ScriptedChatModel):
     """A chat model that fails with the prompt (and so the question) in its error message."""
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        raise RuntimeError("model failed on: " + " ".join(str(m.content) for m in messages))
+        raise RuntimeError("model failed on: " + " ".join(m.text for m in messages))
 
 
 class Records(logging.Handler):

@@ -106,7 +106,7 @@ def test_a_document_citing_s9_does_not_withhold_a_scripted_models_answer(hostile
     answer = build_ask_chain(hostile_app, model=model).invoke(
         {"question": QUESTIONS["PUB-CITE"]})
     assert answer.status is Status.ANSWERED
-    prompt = "\n".join(str(m.content) for m in model.calls[0])
+    prompt = "\n".join(m.text for m in model.calls[0])
     assert "[S9]" not in prompt and "[S\u20609]" in prompt
 
 

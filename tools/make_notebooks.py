@@ -40,9 +40,7 @@ for piece in manual.pieces:
 together, while search matches each paragraph on its own."""),
     new_markdown_cell("## 2. Index and search, with and without a situation and a scope"),
     new_code_cell('''import datetime as dt
-from situated.app import App
-from situated.settings import Settings
-from situated.situation import Scope, Situation
+from situated import App, Scope, Settings, Situation
 
 app = App(Settings())          # no index_dir: the sample corpus, indexed on first use
 retriever = app.retriever()    # anonymous scope: public documents only
@@ -58,7 +56,7 @@ print("anonymous:  ", [d.metadata["source_id"] for d in app.retriever().invoke(p
 tech = app.retriever(Scope(roles=["technician"], assets=["P-2"]))
 print("P-2 technician:", [d.metadata["source_id"] for d in tech.invoke(pump)])'''),
     new_markdown_cell("## 3. Extraction (validated in code) and routing"),
-    new_code_cell('''from situated.chains.extract import extraction_runnable
+    new_code_cell('''from situated import extraction_runnable
 
 extract = extraction_runnable(app.index.products, clock=dt.date.today)
 for q in ["What battery warranty applies to a bike bought on 15 March 2026?",
@@ -66,9 +64,10 @@ for q in ["What battery warranty applies to a bike bought on 15 March 2026?",
           "What does error E-417 mean?"]:
     v = extract.invoke({"question": q})
     print(v.situation.model_dump(exclude_none=True), v.notes)'''),
-    new_code_cell('''from situated.chains.ask import build_ask_chain
+    new_code_cell('''from situated import build_ask_chain
 
 ask = build_ask_chain(app)
+print(ask.get_graph().draw_ascii())   # the steps: extract, validate, retrieve, route, ...
 for q in ["How long is the battery warranty?",
           "What battery warranty applies to a bike bought on 15 March 2026?",
           "What is the capital of France?"]:
@@ -79,11 +78,25 @@ for q in ["How long is the battery warranty?",
 print(a.status.value)
 print(a.answer)
 print([(e.label, e.block_id, e.tokens) for e in a.evidence], a.budget)'''),
+    new_markdown_cell("""### A step of your own
+
+The answer prompt is one step: swap it without touching the package. Keep `ANSWER_HUMAN` as
+the human message (facts, labelled evidence, question) so any chat model, the offline one
+included, reads the evidence; the citation check still runs on the reply."""),
+    new_code_cell('''from langchain_core.prompts import ChatPromptTemplate
+from situated.prompts.answer import ANSWER_HUMAN
+
+terse = ChatPromptTemplate.from_messages([
+    ("system", "Answer in one short sentence. End it with the label of its block, e.g. [S1]."),
+    ANSWER_HUMAN])
+mine = build_ask_chain(app, prompt=terse)
+print("ChatPromptTemplate" in {n.name for n in mine.get_graph().nodes.values()})
+print(mine.invoke({"question": "What does error E-417 mean?"}).answer)'''),
     new_markdown_cell("""## 5. Swap in an OpenAI-compatible model
 
 Set `SITUATED_OPENAI_BASE_URL` (and the key in `OPENAI_API_KEY`) to run this cell against any
 OpenAI-compatible endpoint; without them it is skipped."""),
-    new_code_cell('''from situated.models import make_chat_model
+    new_code_cell('''from situated.chains.models import make_chat_model
 
 base_url = os.environ.get("SITUATED_OPENAI_BASE_URL")
 if not base_url or not os.environ.get("OPENAI_API_KEY"):
@@ -187,7 +200,7 @@ from situated.eval import report
 from situated.settings import Settings
 
 app = App(Settings())
-cases = load_cases()                       # the 47 sample cases; pass a path for your own
+cases = load_cases()                       # the sample cases; pass a path for your own
 print(len(cases), "cases, e.g.", cases[0].model_dump(exclude_none=True))'''),
     new_code_cell('''compared = systems(app, baselines=True, clock=lambda: dt.date(2026, 11, 29))
 summary, per_case = run(compared, cases)

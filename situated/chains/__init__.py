@@ -1,1 +1,2 @@
-"""Chains: evidence packing and the answer contract (extraction and routing come next)."""
+"""Chains: the ask chain and its steps — extraction, routing, the token budget, the answer
+prompt, the chat models and the citation parser — and the answer contract."""

@@ -1,9 +1,19 @@
-"""The whole answer chain: extract → validate → search (filter in every leg) → route →
-budget → labelled prompt → chat model → citation parser, as one Runnable.
+"""The ask chain as its steps (`chain.get_graph()` draws them):
 
-Input `{question, situation?, scope}`; the scope must come from authentication (CLI flags,
-the server's API key). Output: the `Answer` contract. On the clarify and no-evidence routes the
-model is never called.
+    prepare → [one question | compare two periods]
+    one question: extract → validate → retrieve → route → budget →
+                  [answer_prompt | chat model → citation_parser  |  stop]
+
+`extract` is the structured-output proposal (a chat model with tool calling, falling back to the
+rules); `validate` keeps what the question grounds; `retrieve` runs the `SituatedRetriever`
+(filter inside every leg); `route` decides answer / clarify / no evidence (DESIGN "Routing");
+`budget` packs labelled blocks; `stop` answers the clarify and no-evidence routes, and a prompt
+nothing fits, without calling the model. A comparison ("March vs May 2026") runs the one-question
+steps once per period and merges them.
+
+Input `AskInput` `{question, situation?, follows?, scope}`; the scope must come from
+authentication (CLI flags, the server's API key). Output: the `Answer` contract. The state the
+steps grow is `chains.state.AskState`.
 """
 
 from __future__ import annotations
@@ -13,8 +23,14 @@ from collections.abc import Callable
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import Runnable, RunnableBranch, RunnableConfig, RunnableLambda
-from pydantic import BaseModel, ConfigDict, Field
+from langchain_core.prompts import ChatPromptTemplate
+from langchain_core.runnables import (
+    Runnable,
+    RunnableConfig,
+    RunnableLambda,
+    RunnablePassthrough,
+)
+from langchain_core.runnables.config import patch_config
 
 from situated.chains import wording as w
 from situated.chains.budget import margin_counter
@@ -25,16 +41,19 @@ from situated.chains.dates import find_dates, strip_dates
 from situated.chains.evidence import flagged_of, hits_of, pack_evidence
 from situated.chains.extract import (
     Clock,
-    extraction_runnable,
+    ExtractedSituation,
+    proposal_runnable,
     supports_structured_output,
     today_in,
+    validate_extraction,
 )
+from situated.chains.models import make_chat_model
 from situated.chains.neutralise import neutralise
-from situated.chains.route import Decision, Route, Versions, decide
+from situated.chains.route import Decision, Route, decide
+from situated.chains.state import GENERATION, AskInput, AskState, Generation
 from situated.chains.wording import language_of
 from situated.documents import ValidFor
 from situated.errors import ConfigError
-from situated.models import ExtractiveChatModel, make_chat_model
 from situated.prompts.answer import ANSWER_PROMPT, evidence_label_line
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult, SituatedRetriever
@@ -42,62 +61,40 @@ from situated.situation import Scope, Situation
 
 log = logging.getLogger("situated.ask")
 
-
-class AskInput(BaseModel):
-    """One question, the situation carried from a previous clarification, the caller scope."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    question: str = Field(min_length=1)
-    situation: Situation | None = None
-    follows: str | None = Field(
-        default=None, description="The question this turn answers a clarification of: a reply "
-        "such as \"X\" or «1 апреля 2026» is searched together with it.")
-    scope: Scope = Field(default_factory=Scope)
-
-
 SearchFn = Callable[[str, Filter], SearchResult]
+
+__all__ = ["AskInput", "AskState", "SearchFn", "build_ask_chain"]
 
 
 def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None = None,
                     search_fn: SearchFn | None = None, routing: bool = True,
+                    prompt: ChatPromptTemplate | None = None,
                     ) -> Runnable[AskInput | dict[str, Any], Answer]:
     """The full chain over an `App` (its settings, index and engine).
 
-    Each run pins the generation published when it starts (`App.pinned`) and runs the chain
-    built for that generation (built once per generation): a newly published index, a
-    permission change or a removal applies to the next run, and a run in flight finishes on the
-    generation it started on. `search_fn` and `routing=False` exist for evaluation baselines
-    (another retriever, no clarification step); the product uses the defaults."""
+    Each run pins the generation published when it starts (`App.pinned`) and hands it to the
+    steps in its config: a newly published index, a permission change or a removal applies to
+    the next run, and a run in flight finishes on the generation it started on. `search_fn` and
+    `routing=False` exist for evaluation baselines (another retriever, no clarification step);
+    the product uses the defaults. `prompt` replaces `ANSWER_PROMPT`: it receives `facts`,
+    `evidence` and `question`; keep `ANSWER_HUMAN` as its human message so the offline model
+    can read the evidence (`prompts.answer`)."""
     model = model if model is not None else make_chat_model(app.settings, app.embeddings)
-    extraction_model = _extraction_model(app.settings, model)  # a bad combination fails here
-    key = ("ask", id(model), clock, search_fn, routing)
+    steps = _Steps(app.settings, model, _extraction_model(app.settings, model),
+                   clock or today_in(app.settings.timezone), search_fn, routing,
+                   prompt or ANSWER_PROMPT).chain()
+    key = ("ask-generation", id(model))
 
-    def core(snap) -> Runnable:
-        if key not in snap.cache:
-            snap.cache[key] = _core(app.settings, snap.index, snap.engine, model,
-                                    extraction_model, clock, search_fn, routing)
-        return snap.cache[key]
-
-    def run(inp: AskInput | dict[str, Any], config: RunnableConfig) -> Answer:
-        inp = inp if isinstance(inp, AskInput) else AskInput.model_validate(inp)
+    def situated_ask(inp: AskInput | dict[str, Any], config: RunnableConfig) -> Answer:
         with app.pinned() as snap:
-            comparison = find_comparison(inp.question) if routing else None
-            if comparison is None:
-                return core(snap).invoke(inp, config)
-            lang = language_of(inp.question)
-            if comparison.periods is None:  # a period without its year: ask, as for one date
-                return Answer(status=Status.CLARIFY, answer=ask_year(comparison, lang),
-                              missing=["year"], situation=situation_out(
-                                  inp.situation or Situation()),
-                              citations=[], evidence=[], hits=[], budget=None)
-            answers = [core(snap).invoke(inp.model_copy(update={
-                "question": comparison.query,
-                "situation": slice_situation(inp.situation, period)}), config)
-                for period in comparison.periods]
-            return merge(comparison.periods, answers, lang)
+            if key not in snap.cache:
+                snap.cache[key] = Generation(snap.index, snap.engine,
+                                             _token_counter(app.settings, snap.index, model))
+            return steps.invoke(inp, patch_config(config, configurable={
+                GENERATION: snap.cache[key]}))
 
-    return RunnableLambda(run, name="situated_ask")
+    return RunnableLambda(situated_ask, name="situated_ask").with_types(
+        input_type=AskInput, output_type=Answer)
 
 
 def _extraction_model(settings, model: BaseChatModel) -> BaseChatModel | None:
@@ -114,163 +111,237 @@ def _extraction_model(settings, model: BaseChatModel) -> BaseChatModel | None:
     return model if use_model else None
 
 
-def _core(settings, index, engine, model: BaseChatModel, extraction_model: BaseChatModel | None,
-          clock: Clock | None, search_fn: SearchFn | None, routing: bool,
-          ) -> Runnable[AskInput | dict[str, Any], Answer]:
-    """The chain over one opened generation."""
-    clock = clock or today_in(settings.timezone)
-    extractors: dict[frozenset[str], Runnable] = {}
+def _token_counter(settings, index, model: BaseChatModel) -> Callable[[str], int]:
+    """A model that declares its tokenizer (`custom_get_token_ids`, as the extractive model
+    does) is counted exactly; any other is counted with the index's tokenizer and a margin."""
+    if model.custom_get_token_ids is not None:
+        return model.get_num_tokens
+    return margin_counter(index.embeddings.count_tokens, settings.token_margin)
 
-    def extractor_for(scope: Scope) -> Runnable:
-        """Extraction knows only the products the caller may read (`products_for`)."""
-        products = engine.products_for(scope)
-        if products not in extractors:
-            extractors[products] = extraction_runnable(products, clock, extraction_model)
-        return extractors[products]
 
-    versions = Versions(index)
-    count = index.embeddings.count_tokens
-    if not isinstance(model, ExtractiveChatModel):
-        count = margin_counter(count, settings.token_margin)
+class _Steps:
+    """The steps, each a function of the state (and the run's config, for the generation)."""
 
-    def prepare(inp: AskInput | dict[str, Any]) -> dict[str, Any]:
+    def __init__(self, settings, model: BaseChatModel, extraction_model: BaseChatModel | None,
+                 clock: Clock, search_fn: SearchFn | None, routing: bool,
+                 prompt: ChatPromptTemplate):
+        self.settings, self.model, self.clock, self.prompt = settings, model, clock, prompt
+        self.extraction_model, self.search_fn, self.routing = extraction_model, search_fn, routing
+
+    def chain(self) -> Runnable[AskInput | dict[str, Any], Answer]:
+        """The steps composed; the two branches are functions that pick a Runnable (drawn by
+        `get_graph` as alternatives)."""
+        stop = _step(self.stop, "stop")
+        answer = (RunnablePassthrough.assign(reply=_step(self.prompt_input, "prompt_input")
+                                             | self.prompt | self.model)
+                  | _step(self.cite, "citation_parser"))
+
+        def answer_or_stop(state: AskState) -> Runnable:
+            answers = state["decision"].route is Route.ANSWER and state["evidence"]
+            return answer if answers else stop
+
+        one = (RunnablePassthrough.assign(proposed=proposal_runnable(self.extraction_model)
+                                          .with_config(run_name="extract"))
+               | RunnablePassthrough.assign(validated=_step(self.validate, "validate"))
+               | RunnablePassthrough.assign(result=_step(self.retrieve, "retrieve"))
+               | RunnablePassthrough.assign(decision=_step(self.route, "route"))
+               | RunnablePassthrough.assign(evidence=_step(self.budget, "budget"))
+               | _step(answer_or_stop, "answer_or_stop"))
+        compare = (RunnablePassthrough.assign(answers=_step(self.periods, "periods") | one.map())
+                   | _step(self.merge, "merge_periods"))
+        ask_year_stop = _step(self.ask_year, "ask_year")
+
+        def one_or_two(state: AskState) -> Runnable:
+            comparison = state["comparison"]
+            if comparison is None:
+                return one
+            return ask_year_stop if comparison.periods is None else compare
+
+        return _step(self.prepare, "prepare") | _step(
+            one_or_two, "one_or_two_periods")
+
+    # -- steps ------------------------------------------------------------------------------
+
+    def prepare(self, inp: AskInput | dict[str, Any], config: RunnableConfig) -> AskState:
+        """The question checked once, its dates found once, the caller's products."""
         inp = inp if isinstance(inp, AskInput) else AskInput.model_validate(inp)
-        question = inp.question.strip()
+        question, follows = inp.question.strip(), (inp.follows or "").strip()
         if not question:
             raise ValueError("the question is empty; ask something")
-        if len(question) > settings.max_question_chars:
-            raise ValueError(
-                f"the question has {len(question)} characters, more than the "
-                f"{settings.max_question_chars} allowed; shorten it")
-        follows = (inp.follows or "").strip()
-        if len(follows) > settings.max_question_chars:
-            raise ValueError(
-                f"the previous question has {len(follows)} characters, more than the "
-                f"{settings.max_question_chars} allowed; shorten it")
-        return {"question": question, "situation": inp.situation, "scope": inp.scope,
-                "follows": follows}
+        for name, text in (("question", question), ("previous question", follows)):
+            if len(text) > self.settings.max_question_chars:
+                raise ValueError(f"the {name} has {len(text)} characters, more than the "
+                                 f"{self.settings.max_question_chars} allowed; shorten it")
+        return self._state(question, follows, inp.situation, inp.scope, config, compare=True)
 
-    def run_search(query: str, flt: Filter, config: RunnableConfig, top: int | None = None,
-                   ) -> SearchResult:
-        if search_fn:
-            return search_fn(query, flt)
-        # through the retriever, so callbacks and traces see a retriever run
-        retriever = SituatedRetriever(engine=engine, scope=flt.scope)
-        docs = retriever.invoke(query, config, situation=flt.situation, sources=flt.sources,
-                                k=top)
-        if not docs:  # why nothing: names or codes of the question that nothing admitted holds
-            return SearchResult.empty(flt, engine.unheld(
-                query, engine.about_named_assets(query, flt)))
-        return SearchResult.from_documents(index, flt, docs)
+    def _state(self, question: str, follows: str, carried: Situation | None, scope: Scope,
+               config: RunnableConfig, compare: bool = False) -> AskState:
+        mentions = find_dates(question)
+        return AskState(
+            question=question, follows=follows, carried=carried, scope=scope,
+            # the earlier question's situation is already in the carried one: only its words
+            follows_query=strip_dates(follows, find_dates(follows)) if follows else "",
+            lang=language_of(question), mentions=mentions,
+            matcher=Generation.of(config).matcher_for(scope),
+            comparison=find_comparison(question, mentions) if compare and self.routing else None)
 
-    def search(x: dict[str, Any], config: RunnableConfig) -> dict[str, Any]:
-        validated = x["validated"]
-        situation = validated.situation
-        # the legs see the question without its situation (dates and their cues removed)
-        query = " ".join(q for q in (x["follows_query"], validated.query) if q) or x["question"]
-        flt = Filter(situation=situation, scope=x["scope"], timezone=index.timezone)
-        result = run_search(query, flt, config)
-        shadow, named = None, set()
-        if routing:
-            # a document family the question names ("… Privacy Policy say …") leads the
-            # evidence: its best blocks (searched within the same filter) come first
-            named = versions.named(f"{x['follows']} {x['question']}")
-            if named:
-                focused = run_search(query, flt.model_copy(
-                    update={"sources": versions.sources(named)}), config,
-                    top=(settings.top_blocks + 1) // 2)
-                result = result.led_by(focused, settings.top_blocks)
-            if any(situation.given(vf) for vf in ValidFor):
-                undated = Situation(product=situation.product)
-                shadow = run_search(query, Filter(situation=undated, scope=x["scope"],
-                                                  timezone=index.timezone), config)
-        decision = decide(versions, result, situation, language_of(x["question"]),
-                          validated.partial, validated.unplaced, shadow, named, validated.periods)
-        if not routing and decision.route is not Route.ANSWER:
-            decision = Decision(Route.ANSWER, [], supply=tuple(b.block_id for b in result.blocks))
-        log.debug("route=%s blocks=%s", decision.route.value,
-                  [b.block_id for b in result.blocks])
-        return {**x, "result": result, "decision": decision}
+    def validate(self, state: AskState) -> Any:
+        proposed = state["proposed"]
+        if isinstance(proposed, dict):
+            proposed = ExtractedSituation.model_validate(proposed)
+        return validate_extraction(proposed, state["question"], state["matcher"], self.clock,
+                                   state["carried"], state["mentions"])
 
-    def extract(x: dict[str, Any]) -> dict[str, Any]:
-        validated = extractor_for(x["scope"]).invoke(
-            {"question": x["question"], "situation": x["situation"]})
-        # the earlier question's situation is already in the carried one: only its words count
-        follows_query = strip_dates(x["follows"], find_dates(x["follows"]))
-        return {**x, "validated": validated, "follows_query": follows_query}
+    def retrieve(self, state: AskState, config: RunnableConfig) -> SearchResult:
+        """One search; a document family the question names ("… Privacy Policy say …") leads
+        the evidence with its best blocks, taken from that search's candidates when it has
+        them, else searched within the same filter."""
+        gen, top = Generation.of(config), self.settings.top_blocks
+        flt = gen.filter(state["validated"].situation, state["scope"])
+        named = self._named(state, gen)
+        lead = (top + 1) // 2
+        result = self._search(gen, _query(state), flt, config, top + lead if named else top)
+        if not named:
+            return result
+        sources = gen.versions.sources(named)
+        found = result.only([b.block_id for b in result.blocks
+                             if gen.index.blocks[b.block_id].source_id in sources][:lead])
+        if not found.blocks:
+            found = self._search(gen, _query(state), flt.model_copy(update={"sources": sources}),
+                                 config, lead)
+        return result.head(top).led_by(found, top)
 
-    def relevance(x: dict[str, Any]) -> RelevanceOut:
-        th = engine.thresholds
-        return RelevanceOut(source=th.source.value, min_cosine=th.min_cosine,
-                            min_cover=th.min_cover, note=th.note,
-                            unheld=list(x["result"].missing))
+    def route(self, state: AskState, config: RunnableConfig) -> Decision:
+        gen, result, v = Generation.of(config), state["result"], state["validated"]
+        if not self.routing:
+            return Decision(Route.ANSWER, [], supply=tuple(b.block_id for b in result.blocks))
+        named = self._named(state, gen)
+        shadow = None
+        if any(v.situation.given(vf) for vf in ValidFor) and not _holds(gen, result, named):
+            # the same search without the dates: was the question about a family not in force?
+            undated = gen.filter(Situation(product=v.situation.product), state["scope"])
+            shadow = self._search(gen, _query(state), undated, config, self.settings.top_blocks)
+        decision = decide(gen.versions, result, v.situation, state["lang"], v.partial,
+                          v.unplaced, shadow, named, v.periods)
+        log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in result.blocks])
+        return decision
 
-    def stop(x: dict[str, Any]) -> Answer:
-        d = x["decision"]
-        status = Status.CLARIFY if d.route is Route.CLARIFY else Status.NO_EVIDENCE
-        return Answer(status=status, answer=neutralise(d.message), missing=d.missing,
-                      situation=situation_out(x["validated"].situation), citations=[],
-                      evidence=[], hits=hits_of(index, x["result"]), budget=None,
-                      relevance=relevance(x))
+    def budget(self, state: AskState, config: RunnableConfig) -> list:
+        if state["decision"].route is not Route.ANSWER:
+            return []
+        gen = Generation.of(config)
+        evidence = pack_evidence(gen.index, state["result"], self.settings.allowance, gen.count,
+                                 self.settings.budget_policy, state["decision"].supply)
+        log.debug("prompt labels=%s", [(e.label, e.block_id) for e in evidence])
+        return evidence
 
-    def build_prompt(x: dict[str, Any]) -> dict[str, Any]:
-        evidence = pack_evidence(index, x["result"], settings.allowance, count,
-                                 settings.budget_policy, x["decision"].supply)
+    def prompt_input(self, state: AskState) -> dict[str, str]:
         blocks = "\n\n".join(
             evidence_label_line(e.label, e.source_id, e.section, e.page) + "\n" + e.text
-            for e in evidence)
-        facts = x["validated"].situation.known_facts() or "none"
-        question = f"{x['follows']} {x['question']}" if x["follows"] else x["question"]
-        messages = ANSWER_PROMPT.invoke(
-            {"facts": facts, "evidence": blocks, "question": question})
-        log.debug("prompt labels=%s", [(e.label, e.block_id) for e in evidence])
-        return {**x, "evidence": evidence, "messages": messages, "prompt_question": question}
+            for e in state["evidence"])
+        question = f"{state['follows']} {state['question']}" if state["follows"] \
+            else state["question"]
+        return {"facts": state["validated"].situation.known_facts() or "none",
+                "evidence": blocks, "question": question}
 
-    def call_model(x: dict[str, Any]) -> dict[str, Any]:
-        if not x["evidence"]:  # nothing fits the allowance: do not call the model
-            return {**x, "reply": None}
-        if isinstance(model, ExtractiveChatModel):  # it reads the evidence as data
-            reply = model.invoke(x["messages"], question=x["prompt_question"], evidence=[
-                {"label": e.label, "text": e.text} for e in x["evidence"]])
-        else:
-            reply = model.invoke(x["messages"])
-        return {**x, "reply": str(reply.content)}
-
-    def finish(x: dict[str, Any], config: RunnableConfig) -> Answer:
-        evidence = x["evidence"]
-        budget = BudgetOut(window=settings.window, reserved_input=settings.reserved_input,
-                           reserved_output=settings.reserved_output,
-                           allowance=settings.allowance, used=sum(e.tokens for e in evidence))
-        situation = situation_out(x["validated"].situation)
-        hits = hits_of(index, x["result"])
-        lang = language_of(x["question"])
-        if x["reply"] is None:
-            return Answer(status=Status.NO_EVIDENCE, missing=[], situation=situation,
-                          answer=w.fixed("over_allowance", lang, allowance=settings.allowance),
-                          citations=[], evidence=[], hits=hits, budget=budget,
-                          relevance=relevance(x))
-        parsed = CitationParser(evidence=evidence, index=index, lang=lang).invoke(
-            x["reply"], config)
+    def cite(self, state: AskState, config: RunnableConfig) -> Answer:
+        """The citation check on the reply (`CitationParser`, bound to this prompt's evidence,
+        so a trace shows a parser run): labels → links, or withheld."""
+        gen, evidence, lang = Generation.of(config), state["evidence"], state["lang"]
+        situation = state["validated"].situation
+        parsed = CitationParser(evidence=evidence, index=gen.index, lang=lang).invoke(
+            state["reply"], config)
         text = parsed.answer
         if parsed.status is Status.ANSWERED:  # the slice and the notes are written by code
             # names in them come from metadata: neutralised like evidence
-            text = neutralise(w.slice_text(x["validated"].situation, lang,
-                                           x["validated"].periods)) + text
-            text = "\n\n".join([text, *(neutralise(n) for n in x["decision"].notes)])
-        return Answer(status=parsed.status, answer=text, missing=[], situation=situation,
-                      citations=parsed.citations, evidence=evidence, hits=hits, budget=budget,
-                      flagged=flagged_of(index, evidence), relevance=relevance(x))
+            text = neutralise(w.slice_text(situation, lang, state["validated"].periods)) + text
+            text = "\n\n".join([text, *(neutralise(n) for n in state["decision"].notes)])
+        return Answer(status=parsed.status, answer=text, missing=[],
+                      situation=situation_out(situation),
+                      citations=parsed.citations, evidence=evidence,
+                      hits=hits_of(gen.index, state["result"]), budget=self._budget_out(evidence),
+                      flagged=flagged_of(gen.index, evidence), relevance=_relevance(gen, state))
 
-    answer_path = (RunnableLambda(build_prompt, name="budget_and_prompt")
-                   | RunnableLambda(call_model, name="chat_model")
-                   | RunnableLambda(finish, name="parse_citations"))
-    return (
-        RunnableLambda(prepare, name="prepare")
-        | RunnableLambda(extract, name="extract")
-        | RunnableLambda(search, name="search")
-        | RunnableBranch(
-            (lambda x: x["decision"].route is not Route.ANSWER,
-             RunnableLambda(stop, name="route_stop")),
-            answer_path,
-        )
-    ).with_config(run_name="situated_ask")
+    def stop(self, state: AskState, config: RunnableConfig) -> Answer:
+        """Clarify, no evidence, or nothing fits the allowance: no model call."""
+        gen, d = Generation.of(config), state["decision"]
+        common = {"hits": hits_of(gen.index, state["result"]), "relevance": _relevance(gen, state)}
+        situation = state["validated"].situation
+        if d.route is Route.ANSWER:  # no block fits the allowance
+            return Answer.unanswered(
+                Status.NO_EVIDENCE, w.fixed("over_allowance", state["lang"],
+                                            allowance=self.settings.allowance),
+                situation, budget=self._budget_out([]), **common)
+        status = Status.CLARIFY if d.route is Route.CLARIFY else Status.NO_EVIDENCE
+        return Answer.unanswered(status, neutralise(d.message), situation, missing=d.missing,
+                                 **common)
+
+    def periods(self, state: AskState, config: RunnableConfig) -> list[AskState]:
+        """One state per period: the question without the periods, asked at the period."""
+        comparison = state["comparison"]
+        return [self._state(comparison.query, state["follows"],
+                            slice_situation(state["carried"], period), state["scope"], config)
+                for period in comparison.periods]
+
+    def merge(self, state: AskState) -> Answer:
+        return merge(state["comparison"].periods, state["answers"], state["lang"])
+
+    def ask_year(self, state: AskState) -> Answer:
+        return Answer.unanswered(Status.CLARIFY, ask_year(state["comparison"], state["lang"]),
+                                 state["carried"] or Situation(), missing=["year"])
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _named(self, state: AskState, gen: Generation) -> set[str]:
+        if not self.routing:
+            return set()
+        return gen.versions.named(f"{state['follows']} {state['question']}")
+
+    def _search(self, gen: Generation, query: str, flt: Filter, config: RunnableConfig,
+                top: int) -> SearchResult:
+        if self.search_fn:
+            return self.search_fn(query, flt)
+        # through the retriever, so callbacks and traces see a retriever run
+        retriever = SituatedRetriever(engine=gen.engine, scope=flt.scope)
+        docs = retriever.invoke(query, config, situation=flt.situation, sources=flt.sources,
+                                k=top)
+        if not docs:  # why nothing: names or codes of the question that nothing admitted holds
+            return SearchResult.empty(flt, gen.engine.unheld(
+                query, gen.engine.about_named_assets(query, flt)))
+        return SearchResult.from_documents(gen.index, flt, docs)
+
+    def _budget_out(self, evidence: list) -> BudgetOut:
+        s = self.settings
+        return BudgetOut(window=s.window, reserved_input=s.reserved_input,
+                         reserved_output=s.reserved_output, allowance=s.allowance,
+                         used=sum(e.tokens for e in evidence))
+
+
+def _step(fn: Callable, name: str) -> Runnable:
+    """A named step over the state. Its input schema is declared a plain object: the state's
+    values (search results, the product matcher) are Python objects, not JSON."""
+    return RunnableLambda(fn, name=name).with_types(input_type=dict[str, Any])
+
+
+def _holds(gen: Generation, result: SearchResult, named: set[str]) -> bool:
+    """The dated result holds a version of every family the question names: those families
+    are in force on the asked day, so no search without the dates is needed to tell."""
+    if not named:
+        return False
+    held = {gen.versions.family_of(gen.index.documents[gen.index.blocks[b.block_id].source_id])
+            for b in result.blocks}
+    return named <= held
+
+
+def _query(state: AskState) -> str:
+    """What the legs see: the question without its situation (dates and their cues removed),
+    after the words of the question a reply completes."""
+    parts = (state["follows_query"], state["validated"].query)
+    return " ".join(q for q in parts if q) or state["question"]
+
+
+def _relevance(gen: Generation, state: AskState) -> RelevanceOut:
+    th = gen.engine.thresholds
+    return RelevanceOut(source=th.source.value, min_cosine=th.min_cosine,
+                        min_cover=th.min_cover, note=th.note,
+                        unheld=list(state["result"].missing))

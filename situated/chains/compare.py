@@ -23,7 +23,14 @@ from dataclasses import dataclass
 
 from situated.chains import wording as w
 from situated.chains.contract import Answer, SliceOut, Status
-from situated.chains.dates import DateRole, find_dates, month_number, strip_dates
+from situated.chains.dates import (
+    RU_MONTHS,
+    DateMention,
+    DateRole,
+    find_dates,
+    month_number,
+    strip_dates,
+)
 from situated.situation import Situation
 
 _COMPARE = re.compile(
@@ -50,13 +57,11 @@ class Comparison:
     missing_year: str | None = None
 
 
-_RU_MONTHS = ["январь", "февраль", "март", "апрель", "май", "июнь", "июль", "август",
-              "сентябрь", "октябрь", "ноябрь", "декабрь"]
 
 
 def _month_label(month: int, year: int, lang: w.Lang) -> str:
     if lang is w.Lang.RU:
-        return f"{_RU_MONTHS[month - 1]} {year}"
+        return f"{RU_MONTHS[month - 1][0]} {year}"
     return f"{calendar.month_name[month]} {year}"
 
 
@@ -64,11 +69,14 @@ def _bare(text: str) -> str:
     return re.sub(r"^(?:in|в|во)\s+", "", text, flags=re.IGNORECASE)
 
 
-def find_comparison(question: str) -> Comparison | None:
-    """The comparison the question asks for, or None when it is not one."""
+def find_comparison(question: str, mentions: list[DateMention] | None = None,
+                    ) -> Comparison | None:
+    """The comparison the question asks for, or None when it is not one (`mentions`: its dates
+    when already found)."""
     if not _COMPARE.search(question):
         return None
-    mentions = [m for m in find_dates(question) if not m.invalid]
+    mentions = [m for m in (find_dates(question) if mentions is None else mentions)
+                if not m.invalid]
     lang = w.language_of(question)
     if len(mentions) != 2:
         return None

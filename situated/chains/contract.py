@@ -130,6 +130,17 @@ class Answer(_Strict):
         "period, each answered from the version in force then (one prompt each; `budget.used` "
         "is the larger of the two).")
 
+    @classmethod
+    def unanswered(cls, status: Status, text: str, situation: Situation, *,
+                   missing: list[str] | None = None, hits: list[Hit] | None = None,
+                   budget: BudgetOut | None = None, relevance: RelevanceOut | None = None,
+                   ) -> Answer:
+        """An answer the model was not asked for (clarify, no evidence, nothing fits the
+        allowance): no evidence, no citations."""
+        return cls(status=status, answer=text, missing=missing or [],
+                   situation=situation_out(situation), citations=[], evidence=[],
+                   hits=hits or [], budget=budget, relevance=relevance)
+
 
 def situation_out(s: Situation) -> SituationOut:
     return SituationOut(**s.model_dump())

@@ -24,11 +24,15 @@ EN_MONTHS = {m: i for i, m in enumerate(
     ["january", "february", "march", "april", "may", "june", "july", "august", "september",
      "october", "november", "december"], start=1)}
 EN_MONTHS |= {k[:3]: v for k, v in EN_MONTHS.items()} | {"sept": 9}
-# Russian month stems cover every case ending: марта, марте, март, мартом ...
-RU_MONTH_STEMS = [("январ", 1), ("феврал", 2), ("март", 3), ("апрел", 4), ("ма", 5), ("июн", 6),
-                  ("июл", 7), ("август", 8), ("сентябр", 9), ("октябр", 10), ("ноябр", 11),
-                  ("декабр", 12)]
-RU_MONTH = r"(?:январ|феврал|март|апрел|ма[йяею]|июн|июл|август|сентябр|октябр|ноябр|декабр)[а-яё]*"
+# the one Russian month table: (nominative, genitive) — «март 2026», «1 марта 2026»
+RU_MONTHS = [("январь", "января"), ("февраль", "февраля"), ("март", "марта"),
+             ("апрель", "апреля"), ("май", "мая"), ("июнь", "июня"), ("июль", "июля"),
+             ("август", "августа"), ("сентябрь", "сентября"), ("октябрь", "октября"),
+             ("ноябрь", "ноября"), ("декабрь", "декабря")]
+# their stems cover every case ending: марта, марте, март, мартом ...
+RU_MONTH_STEMS = [(nom.rstrip("ьй"), n) for n, (nom, _) in enumerate(RU_MONTHS, start=1)]
+RU_MONTH = "(?:" + "|".join("ма[йяею]" if s == "ма" else s for s, _ in RU_MONTH_STEMS) \
+    + ")[а-яё]*"
 EN_MONTH = r"(?:" + "|".join(sorted(EN_MONTHS, key=len, reverse=True)) + r")\.?"
 MONTH = f"(?:{EN_MONTH}|{RU_MONTH})"
 ORD = r"(?:st|nd|rd|th)?"

@@ -17,10 +17,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import Runnable, RunnableLambda
+from langchain_core.runnables import Runnable, RunnableLambda, RunnablePassthrough
 from pydantic import BaseModel, ConfigDict, Field
 
-from situated.chains.dates import NOW, DateRole, find_dates, month_number, strip_dates
+from situated.chains.dates import (
+    NOW,
+    DateMention,
+    DateRole,
+    find_dates,
+    month_number,
+    strip_dates,
+)
 from situated.chains.products import ProductMatcher
 from situated.documents import ValidFor
 from situated.prompts.extraction import EXTRACTION_PROMPT
@@ -69,7 +76,8 @@ class Validated:
     periods: dict[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
 
 
-def rule_extract(question: str, matcher: ProductMatcher) -> ExtractedSituation:
+def rule_extract(question: str, matcher: ProductMatcher,
+                 mentions: list[DateMention] | None = None) -> ExtractedSituation:
     """The offline extractor: English and Russian date forms, products known to the index.
 
     A date takes the role of the cue that governs it; a date with no such cue is the as-of date
@@ -78,7 +86,7 @@ def rule_extract(question: str, matcher: ProductMatcher) -> ExtractedSituation:
     dates: dict[str, str] = {}
     partial: list[str] = []
     unlabeled: list[dt.date] = []
-    for m in find_dates(question):
+    for m in find_dates(question) if mentions is None else mentions:
         if m.partial:
             partial.append(m.text)
         elif m.value is not None:
@@ -126,13 +134,32 @@ def _ranges(question: str, mentions: list) -> list[tuple[dt.date, dt.date, str]]
     return out
 
 
+def _periods(base: dict[str, Any], question: str, mentions: list[DateMention],
+             ) -> tuple[dict[str, tuple[dt.date, dt.date]], list[DateMention]]:
+    """Periods the question gives, each set in `base` as its last day; and the mentions that
+    stand alone (not one end of a "between D1 and D2")."""
+    periods: dict[str, tuple[dt.date, dt.date]] = {}
+    ranged = _ranges(question, mentions)
+    for first, last, role in ranged:  # "between D1 and D2": one period, not two dates
+        if base.get(role) is None and role not in periods:
+            base[role], periods[role] = last, (first, last)
+    in_range = {m.start for a, b, _ in ranged for m in mentions if m.value in (a, b)}
+    single = [m for m in mentions if m.start not in in_range]
+    for m in single:  # a month, quarter or year: its last day, checked over the whole period
+        role = (m.role or DateRole.AS_OF).value
+        if m.period is not None and base.get(role) is None and role not in periods:
+            base[role], periods[role] = m.period[1], m.period
+    return periods, single
+
+
 def validate_extraction(
     proposed: ExtractedSituation, question: str, matcher: ProductMatcher, clock: Clock,
-    carried: Situation | None = None,
+    carried: Situation | None = None, mentions: list[DateMention] | None = None,
 ) -> Validated:
-    """Keep only what the question states and the index knows; merge over the carried turn."""
+    """Keep only what the question states and the index knows; merge over the carried turn.
+    `mentions`: the question's dates when already found (`find_dates`), so they are read once."""
     notes: list[str] = []
-    mentions = find_dates(question)
+    mentions = find_dates(question) if mentions is None else mentions
     base = (carried or Situation()).model_dump()
     product = None
     if proposed.product:
@@ -160,17 +187,7 @@ def validate_extraction(
             notes.append(f"{role.value} {raw} is outside the supported dates")
             continue
         base[role.value] = value
-    periods: dict[str, tuple[dt.date, dt.date]] = {}
-    ranged = _ranges(question, mentions)
-    for first, last, role in ranged:  # "between D1 and D2": one period, not two dates
-        if base.get(role) is None and role not in periods:
-            base[role], periods[role] = last, (first, last)
-    in_range = {m.start for a, b, _ in ranged for m in mentions if m.value in (a, b)}
-    single = [m for m in mentions if m.start not in in_range]
-    for m in single:  # a month, quarter or year: its last day, checked over the whole period
-        role = (m.role or DateRole.AS_OF).value
-        if m.period is not None and base.get(role) is None and role not in periods:
-            base[role], periods[role] = m.period[1], m.period
+    periods, single = _periods(base, question, mentions)
     if proposed.asks_about_now and NOW.search(question):
         base["as_of"] = base["as_of"] or clock()  # stands in for every date: "return it now?"
     if base.get("known_on") and not any(base.get(vf.value) for vf in ValidFor):
@@ -205,33 +222,37 @@ def supports_structured_output(model: BaseChatModel) -> bool:
     return type(model).bind_tools is not BaseChatModel.bind_tools
 
 
+def proposal_runnable(model: BaseChatModel | None = None,
+                      ) -> Runnable[dict[str, Any], ExtractedSituation]:
+    """`{question, matcher, mentions?}` → what an extractor proposes. With a chat model the
+    proposal comes from structured output, and a model that fails (endpoint down, no tool call
+    in its reply) falls back to the rules; without one from `rule_extract`."""
+    rules = RunnableLambda(lambda x: rule_extract(x["question"], x["matcher"], x.get("mentions")),
+                           name="extract_by_rules")
+    if model is None:
+        return rules
+    return (
+        RunnableLambda(lambda x: {"question": x["question"],
+                                  "products": ", ".join(x["matcher"].products) or "none"},
+                       name="extraction_input")
+        | EXTRACTION_PROMPT
+        | model.with_structured_output(ExtractedSituation, method="function_calling")
+        | RunnableLambda(_proposed, name="require_proposal")
+    ).with_fallbacks([rules])
+
+
 def extraction_runnable(
     products: frozenset[str], clock: Clock, model: BaseChatModel | None = None,
 ) -> Runnable[dict[str, Any], Validated]:
-    """`{question, situation?}` → `Validated`. With a chat model the proposal comes from
-    structured output; without one from `rule_extract`. Validation is the same for both."""
+    """`{question, situation?}` → `Validated`: `proposal_runnable` then `validate_extraction`
+    over a fixed set of products (the ask chain runs the same two steps as its own)."""
     matcher = ProductMatcher(products)
-    rules = RunnableLambda(lambda x: rule_extract(x["question"], matcher), name="rule_extract")
-    if model is not None:
-        # a model that fails (endpoint down, no tool call in its reply) falls back to the rules;
-        # either proposal is validated the same way below
-        propose: Runnable = (
-            RunnableLambda(lambda x: {"question": x["question"],
-                                      "products": ", ".join(matcher.products) or "none"})
-            | EXTRACTION_PROMPT
-            | model.with_structured_output(ExtractedSituation, method="function_calling")
-            | RunnableLambda(_proposed, name="require_proposal")
-        ).with_fallbacks([rules])
-    else:
-        propose = rules
 
     def _validate(x: dict[str, Any]) -> Validated:
-        proposed = x["proposed"]
-        if isinstance(proposed, dict):
-            proposed = ExtractedSituation.model_validate(proposed)
+        proposed = ExtractedSituation.model_validate(x["proposed"]) \
+            if isinstance(x["proposed"], dict) else x["proposed"]
         return validate_extraction(proposed, x["question"], matcher, clock, x.get("situation"))
 
-    from langchain_core.runnables import RunnablePassthrough
-
-    return RunnablePassthrough.assign(proposed=propose) | RunnableLambda(
-        _validate, name="validate_situation")
+    return (RunnablePassthrough.assign(matcher=lambda _: matcher)
+            | RunnablePassthrough.assign(proposed=proposal_runnable(model))
+            | RunnableLambda(_validate, name="validate_situation"))

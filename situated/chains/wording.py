@@ -5,10 +5,11 @@ never left to the model, so it is the same whatever model answers."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from zoneinfo import ZoneInfo
 
+from situated.chains.dates import RU_MONTHS
 from situated.documents import ValidFor
+from situated.index.text import script_counts
 from situated.modes import Mode
 from situated.situation import Situation
 
@@ -18,21 +19,18 @@ class Lang(Mode):
     RU = "ru"
 
 
-_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-_LATIN = re.compile(r"[A-Za-z]")
-RU_MONTHS = ["января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
-             "сентября", "октября", "ноября", "декабря"]
 
 
 def language_of(text: str) -> Lang:
     """Russian when Cyrillic letters outnumber Latin ones (product codes are Latin), else
     English."""
-    return Lang.RU if len(_CYRILLIC.findall(text)) > len(_LATIN.findall(text)) else Lang.EN
+    latin, cyrillic, _ = script_counts(text)
+    return Lang.RU if cyrillic > latin else Lang.EN
 
 
 def day_text(day: dt.date, lang: Lang) -> str:
     if lang is Lang.RU:
-        return f"{day.day} {RU_MONTHS[day.month - 1]} {day.year}"
+        return f"{day.day} {RU_MONTHS[day.month - 1][1]} {day.year}"
     return f"{day.day} {day:%B} {day.year}"
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from langchain_core.runnables import Runnable
 
 from situated.chains.ask import build_ask_chain
-from situated.models import ExtractiveChatModel
+from situated.chains.models import ExtractiveChatModel
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import HybridSearch, SearchResult

@@ -105,7 +105,10 @@ class MiniLMEmbeddings(Embeddings):
         """Word pieces the model reads of one text (its sequence length less [CLS] and [SEP])."""
         return self._model.max_seq_length - 2
 
-    def count_tokens(self, text: str) -> int:
-        """Word pieces as the model's own tokenizer counts them (no special tokens)."""
+    def token_ids(self, text: str) -> list[int]:
+        """Word pieces as the model's own tokenizer reads them (no special tokens)."""
         with self._model_lock:
-            return len(self.tokenizer.encode(text, add_special_tokens=False))
+            return self.tokenizer.encode(text, add_special_tokens=False)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.token_ids(text))

@@ -115,10 +115,6 @@ class Index:
         """One document's blocks in document order, looked up by key (no scan)."""
         return self.blocks.of_document(source_id)
 
-    def fields_at(self, pos: int) -> FilterFields:
-        """The filter fields of the piece at `pos` (its document's)."""
-        return self.store.fields_of_doc(int(self.piece_doc[pos]))
-
     def fields_of(self, positions: list[int]) -> list[FilterFields]:
         """The filter fields of many pieces, read in one look-up."""
         return self.store.fields_of_docs(self.piece_doc[np.asarray(positions, dtype=np.int64)]

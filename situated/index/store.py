@@ -151,19 +151,3 @@ def current_generation(root: Path) -> Path:
 
 def sample_docs_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "sample" / "docs"
-
-
-_MOVED = {"Index": "situated.index.reader", "generation_documents": "situated.index.reader",
-          "build_index": "situated.index.writer", "ensure_sample_index": "situated.index.writer",
-          "writer_lock": "situated.index.publisher", "clean_leftovers": "situated.index.publisher"}
-
-
-def __getattr__(name: str):
-    """Names that lived here before the split by job stay importable from here (user code and
-    notebooks import `situated.index.store.Index`); they are loaded lazily, so this module
-    still imports nothing of the writer, publisher or reader."""
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

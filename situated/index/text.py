@@ -22,6 +22,8 @@ _TOKEN = re.compile(
 )
 _CODE_PARTS = re.compile(r"([A-Za-zА-Яа-яЁё]{1,4})[-‐‑]?(\d{1,6})([A-Za-z]?)")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+_LATIN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ɏ]")
 STOP_WORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(STOPWORDS_RUSSIAN)
 
 
@@ -64,3 +66,17 @@ class Tokenizer:
                 continue
             out.append(word if word.isdigit() else self._stem(word))
         return out
+
+
+def script_counts(text: str) -> tuple[int, int, int]:
+    """(Latin, Cyrillic, all) letters of `text`: the one script detector (the reply language,
+    whether the English embedding model reads a question)."""
+    letters = _LETTER.findall(text)
+    return (sum(1 for c in letters if _LATIN.match(c)),
+            sum(1 for c in letters if _CYRILLIC.match(c)), len(letters))
+
+
+def mostly_latin(text: str) -> bool:
+    """At least half the letters are Latin (a text without letters counts as Latin)."""
+    latin, _, letters = script_counts(text)
+    return latin >= 0.5 * letters

@@ -1,5 +1,20 @@
-"""The answer prompt: instructions, known facts, labelled evidence blocks, the question."""
+"""The answer prompt: instructions, known facts, labelled evidence blocks, the question.
 
+The human message is three text parts (OpenAI-style content parts; any chat model reads them as
+one text): "Known facts: …", "Evidence:\n[S1] header\n<block text>\n\n[S2] …", "Question: …".
+`read_answer_request` reads a question and its labelled evidence back out of those messages:
+the offline extractive model is a chat model like any other and learns what to quote only from
+them. A block header is a line starting `[S<n>] `; block text cannot hold one, because
+evidence is neutralised before it enters the prompt (`chains.neutralise`: an `S` followed by a
+digit gets a word joiner).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from langchain_core.messages import BaseMessage, HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
 
 ANSWER_SYSTEM = """You answer questions using only the evidence blocks you are given.
@@ -12,16 +27,16 @@ ANSWER_SYSTEM = """You answer questions using only the evidence blocks you are g
 - If the evidence does not answer the question, say so in one sentence and cite nothing.
 - Be brief: a few sentences."""
 
-ANSWER_HUMAN = """Known facts: {facts}
+FACTS_PART, EVIDENCE_PART, QUESTION_PART = "Known facts: ", "Evidence:\n", "Question: "
 
-Evidence:
-{evidence}
+# the human message; a prompt of your own keeps it (`build_ask_chain(app, prompt=...)`)
+# (the first two parts end with a blank line: a model that joins parts still reads them apart)
+ANSWER_HUMAN = ("human", [{"type": "text", "text": FACTS_PART + "{facts}\n\n"},
+                          {"type": "text", "text": EVIDENCE_PART + "{evidence}\n\n"},
+                          {"type": "text", "text": QUESTION_PART + "{question}"}])
+ANSWER_PROMPT = ChatPromptTemplate.from_messages([("system", ANSWER_SYSTEM), ANSWER_HUMAN])
 
-Question: {question}"""
-
-ANSWER_PROMPT = ChatPromptTemplate.from_messages(
-    [("system", ANSWER_SYSTEM), ("human", ANSWER_HUMAN)]
-)
+_HEADER = re.compile(r"^\[(S\d+)\] [^\n]*\n?", re.MULTILINE)
 
 
 def evidence_label_line(label: str, source_id: str, section: str | None, page: int | None) -> str:
@@ -32,3 +47,26 @@ def evidence_label_line(label: str, source_id: str, section: str | None, page: i
     if page is not None:
         parts.append(f"page {page}")
     return f"[{label}] " + ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    """What the answer prompt asks: the question and the evidence, (label, text) in order."""
+
+    question: str
+    evidence: list[tuple[str, str]]
+
+
+def read_answer_request(messages: list[BaseMessage]) -> AnswerRequest:
+    """The question and labelled evidence of the last human message built by `ANSWER_PROMPT`
+    (empty when the messages were not built by it: nothing is guessed out of free text)."""
+    human = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
+    parts = human.content if human is not None and isinstance(human.content, list) else []
+    texts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in parts]
+    evidence_text = next((t[len(EVIDENCE_PART):] for t in texts if t.startswith(EVIDENCE_PART)),
+                         "")
+    question = next((t[len(QUESTION_PART):] for t in texts if t.startswith(QUESTION_PART)), "")
+    heads = list(_HEADER.finditer(evidence_text))
+    evidence = [(h.group(1), evidence_text[h.end():nxt.start() if nxt else None].strip())
+                for h, nxt in zip(heads, [*heads[1:], None], strict=False)]
+    return AnswerRequest(question=question.strip(), evidence=evidence)

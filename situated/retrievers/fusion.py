@@ -19,7 +19,6 @@ eligible and nothing changes.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from situated.index.reader import Index
@@ -42,18 +41,6 @@ class PieceHit:
     pos: int
     block_id: str
     score: float  # piece-level fused score
-
-
-_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
-_LATIN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ɏ]")
-
-
-def mostly_latin(text: str) -> bool:
-    """all-MiniLM-L6-v2 was trained on English: for other scripts its cosine similarities are
-    high between unrelated texts (an off-topic Russian question scored 0.65 on the sample), so
-    there the vector leg may rank but cannot vouch for relevance on its own."""
-    letters = _LETTER.findall(text)
-    return not letters or sum(1 for c in letters if _LATIN.match(c)) >= 0.5 * len(letters)
 
 
 def fuse(

@@ -26,7 +26,7 @@ scope, so the permission clauses are always in the filter.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -39,8 +39,9 @@ from pydantic import ConfigDict, Field
 from situated.documents import Block, code_surfaces, extract_codes
 from situated.index.reader import Index
 from situated.index.store import Thresholds, ThresholdSource
+from situated.index.text import mostly_latin
 from situated.retrievers.filter import Filter
-from situated.retrievers.fusion import PieceHit, RankedBlock, fuse, mostly_latin
+from situated.retrievers.fusion import PieceHit, RankedBlock, fuse
 from situated.retrievers.legs import BM25Leg, ExactLeg, Leg, LegHit, VectorLeg
 from situated.retrievers.relevance import (
     AGREE,
@@ -83,6 +84,17 @@ class SearchResult:
     @classmethod
     def empty(cls, flt: Filter, missing: tuple[str, ...] = ()) -> SearchResult:
         return cls(filter=flt, blocks=[], hits=[], leg_hits={}, missing=missing)
+
+    def only(self, block_ids: list[str]) -> SearchResult:
+        """These blocks of the result (in the given order) and their hits."""
+        by_id = {b.block_id: b for b in self.blocks}
+        blocks = [by_id[i] for i in block_ids if i in by_id]
+        kept = {b.block_id for b in blocks}
+        return replace(self, blocks=blocks, hits=[h for h in self.hits if h.block_id in kept])
+
+    def head(self, top: int) -> SearchResult:
+        """The first `top` blocks and their hits."""
+        return self.only([b.block_id for b in self.blocks[:top]])
 
     def led_by(self, first: SearchResult, top: int) -> SearchResult:
         """`first`'s blocks (a search narrowed within this one's filter), then this one's."""
@@ -190,7 +202,10 @@ class HybridSearch:
         return self._products[scope]
 
     def vector_reads(self, query: str) -> bool:
-        """The vector leg runs and its model reads the question's script (`mostly_latin`)."""
+        """The vector leg runs and its model reads the question's script: all-MiniLM-L6-v2 was
+        trained on English, and for other scripts its cosine similarities are high between
+        unrelated texts (an off-topic Russian question scored 0.65 on the sample), so there the
+        vector leg may rank but cannot vouch for relevance on its own."""
         return Leg.VECTOR in self.legs and mostly_latin(query)
 
     def unheld(self, query: str, flt: Filter) -> tuple[str, ...]:

@@ -2,9 +2,13 @@
 
 * `ExtractiveChatModel` (offline default): answers with the evidence sentences most relevant to
   the question (candidates share a word with it, weighted by rarity; with the MiniLM embeddings
-  they are re-ranked by cosine similarity), each followed by its block's label. Deterministic and honest:
-  it can only quote what it was given, so it never invents a fact; it also cannot reason, so it
-  answers "what does the document say" better than "compare" or "compute" questions.
+  they are re-ranked by cosine similarity), each followed by its block's label. Deterministic and
+  honest: it can only quote what it was given, so it never invents a fact; it also cannot
+  reason, so it answers "what does the document say" better than "compare" or "compute"
+  questions. It is a chat model like any other: it reads the question and the labelled evidence
+  from the messages `prompts.answer.ANSWER_PROMPT` builds (`read_answer_request`), and it
+  declares its tokenizer (`custom_get_token_ids`, MiniLM's) so the budget counts its tokens
+  exactly instead of with a margin.
 * Any OpenAI-compatible endpoint through `langchain-openai` (`base_url`, model name, key from
   the environment variable named in settings). No tools are ever bound.
 """
@@ -26,9 +30,10 @@ from pydantic import ConfigDict, PrivateAttr
 from situated.chains.neutralise import is_instruction
 from situated.errors import ConfigError
 from situated.index.text import Tokenizer
+from situated.loaders.sentences import split_sentences
+from situated.prompts.answer import read_answer_request
 from situated.settings import ModelKind, Settings
 
-_SENTENCE = re.compile(r"(?<=[.!?…])\s+(?=[A-ZА-ЯЁ0-9«\"(])")
 NO_ANSWER = "The evidence I was given does not answer this question."
 
 
@@ -52,7 +57,7 @@ def _units(block_text: str) -> list[str]:
         elif s.lower().startswith(("scope:", "image:", "page:")):
             continue
         else:
-            out += [p.strip() for p in _SENTENCE.split(s) if p.strip()]
+            out += split_sentences(s)
     return out
 
 
@@ -64,13 +69,17 @@ class ExtractiveChatModel(BaseChatModel):
     embeddings: Any = None  # optional MiniLMEmbeddings: rank candidate sentences by meaning
     _tok: Tokenizer = PrivateAttr(default_factory=Tokenizer)
 
+    def model_post_init(self, context: Any) -> None:
+        if self.embeddings is not None and self.custom_get_token_ids is None:
+            self.custom_get_token_ids = self.embeddings.token_ids  # the budget counts exactly
+
     @property
     def _llm_type(self) -> str:
         return "situated-extractive"
 
     def answer(self, question: str, evidence: list[tuple[str, str]]) -> str:
-        """Quote from `evidence` — (label, text) pairs, given as data, never parsed out of a
-        prompt — the sentences most relevant to `question`; instruction-like sentences never."""
+        """Quote from `evidence` — (label, text) pairs — the sentences most relevant to
+        `question`; instruction-like sentences never."""
         q_terms = set(self._tok(question))
         units: list[tuple[int, int, str, str, set[str], set[str]]] = []
         for rank, (label, body) in enumerate(evidence):
@@ -108,24 +117,22 @@ class ExtractiveChatModel(BaseChatModel):
             parts.append(f"{unit} [{label}]")
         return " ".join(parts)
 
-    def _reply(self, kwargs: dict[str, Any]) -> str:
-        """The chain passes the evidence and the question as data (`model.invoke(messages,
-        evidence=[{"label", "text"}…], question=…)`); without them there is nothing to quote."""
-        evidence = [(e["label"], e["text"]) for e in kwargs.get("evidence") or []]
-        return self.answer(str(kwargs.get("question") or ""), evidence) if evidence else NO_ANSWER
+    def _reply(self, messages: list[BaseMessage]) -> str:
+        request = read_answer_request(messages)
+        return self.answer(request.question, request.evidence) if request.evidence else NO_ANSWER
 
     def _generate(
         self, messages: list[BaseMessage], stop: list[str] | None = None,
         run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any,
     ) -> ChatResult:
-        text = self._reply(kwargs)
+        text = self._reply(messages)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
 
     def _stream(
         self, messages: list[BaseMessage], stop: list[str] | None = None,
         run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any,
     ) -> Iterator[ChatGenerationChunk]:
-        text = self._reply(kwargs)
+        text = self._reply(messages)
         for piece in re.findall(r"\S+\s*", text):
             chunk = ChatGenerationChunk(message=AIMessageChunk(content=piece))
             if run_manager:
