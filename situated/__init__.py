@@ -46,7 +46,36 @@ _EXPORTS = {
     "SituatedError": "situated.errors",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "ANSWER_PROMPT",
+    "Answer",
+    "App",
+    "AskInput",
+    "AskState",
+    "BudgetPolicy",
+    "CitationParser",
+    "ExtractiveChatModel",
+    "Filter",
+    "HybridSearch",
+    "Index",
+    "Leg",
+    "LegRetriever",
+    "ModelKind",
+    "Scope",
+    "Settings",
+    "SituatedError",
+    "SituatedRetriever",
+    "Situation",
+    "Status",
+    "__version__",
+    "build_ask_chain",
+    "extraction_runnable",
+    "ingest",
+    "load_corpus",
+    "make_chat_model",
+    "parent_swap",
+    "search_runnable",
+]
 
 if TYPE_CHECKING:
     from situated.app import App

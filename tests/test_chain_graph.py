@@ -212,3 +212,14 @@ def test_no_function_in_the_chains_is_over_60_lines():
                 if lines > 60:
                     long.append(f"{path.name}:{node.name} ({lines} lines)")
     assert long == []
+
+
+@pytest.mark.unit
+def test_the_package_root_exports_what_a_notebook_needs():
+    import situated
+
+    assert set(situated.__all__) - {"__version__"} == set(situated._EXPORTS)
+    for name in situated._EXPORTS:
+        assert getattr(situated, name) is not None
+    with pytest.raises(AttributeError, match="the public names are"):
+        situated.no_such_name  # noqa: B018 - the attribute access is the test

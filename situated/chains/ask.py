@@ -36,12 +36,20 @@ from situated.chains import wording as w
 from situated.chains.budget import margin_counter
 from situated.chains.citations import CitationParser
 from situated.chains.compare import ask_year, find_comparison, merge, slice_situation
-from situated.chains.contract import Answer, BudgetOut, RelevanceOut, Status, situation_out
+from situated.chains.contract import (
+    Answer,
+    BudgetOut,
+    Evidence,
+    RelevanceOut,
+    Status,
+    situation_out,
+)
 from situated.chains.dates import find_dates, strip_dates
 from situated.chains.evidence import flagged_of, hits_of, pack_evidence
 from situated.chains.extract import (
     Clock,
     ExtractedSituation,
+    Validated,
     proposal_runnable,
     supports_structured_output,
     today_in,
@@ -185,7 +193,7 @@ class _Steps:
             matcher=Generation.of(config).matcher_for(scope),
             comparison=find_comparison(question, mentions) if compare and self.routing else None)
 
-    def validate(self, state: AskState) -> Any:
+    def validate(self, state: AskState) -> Validated:
         proposed = state["proposed"]
         if isinstance(proposed, dict):
             proposed = ExtractedSituation.model_validate(proposed)
@@ -226,7 +234,7 @@ class _Steps:
         log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in result.blocks])
         return decision
 
-    def budget(self, state: AskState, config: RunnableConfig) -> list:
+    def budget(self, state: AskState, config: RunnableConfig) -> list[Evidence]:
         if state["decision"].route is not Route.ANSWER:
             return []
         gen = Generation.of(config)
@@ -310,7 +318,7 @@ class _Steps:
                 query, gen.engine.about_named_assets(query, flt)))
         return SearchResult.from_documents(gen.index, flt, docs)
 
-    def _budget_out(self, evidence: list) -> BudgetOut:
+    def _budget_out(self, evidence: list[Evidence]) -> BudgetOut:
         s = self.settings
         return BudgetOut(window=s.window, reserved_input=s.reserved_input,
                          reserved_output=s.reserved_output, allowance=s.allowance,
