@@ -2,12 +2,16 @@
 flight: p50/p95 latency, throughput and errors of /ask/invoke.
 
     python benchmarks/load.py [--requests 200] [--workers 1 2] [--concurrency 8 32]
-                              [--out benchmarks/results]
+                              [--index DIR --cases FILE] [--baseline] [--out benchmarks/results]
 
-Each configuration starts the real CLI (`situated serve --workers N`, sample corpus, a
-throw-away API key) on a free 127.0.0.1 port, sends one warm-up request per worker, then a
-bounded number of requests with at most `concurrency` in flight, and stops the server. Prints a
-table (ratios against 1 worker at the same concurrency) and writes JSON.
+Each configuration starts the real CLI (`situated serve --workers N`, a throw-away API key) on
+a free 127.0.0.1 port, sends one warm-up request per worker, then a bounded number of requests
+with at most `concurrency` in flight, and stops the server. Without `--index` it serves the
+sample corpus with a few sample questions; with `--index` (e.g. the genai-eu index built by
+`benchmarks/temporal_probe.py`) it asks the questions of a cases file (default: that index's
+probe cases). `--baseline` runs every configuration a second time with the evidence sentences
+encoded at question time (`SITUATED_SENTENCE_VECTORS=false`, the earlier code path) and reports
+the throughput ratio. Prints a table and writes JSON (`load.json`, or `load-<index name>.json`).
 """
 
 from __future__ import annotations
@@ -50,12 +54,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(workers: int, keys: Path) -> tuple[subprocess.Popen, str]:
+def start(workers: int, keys: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "situated.cli", "serve", "--workers",
                              str(workers), "--port", str(port), "--keys", str(keys)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env=os.environ.copy())
+                            env={**os.environ, **env})
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 300
     pids: set[int] = set()
@@ -70,7 +74,8 @@ def start(workers: int, keys: Path) -> tuple[subprocess.Popen, str]:
     return proc, base
 
 
-async def measure(base: str, requests: int, concurrency: int, warm: int) -> dict:
+async def measure(base: str, requests: int, concurrency: int, warm: int,
+                  questions: list[str]) -> dict:
     sem = asyncio.Semaphore(concurrency)
     times: list[float] = []
     codes: list[int] = []
@@ -79,7 +84,7 @@ async def measure(base: str, requests: int, concurrency: int, warm: int) -> dict
             async with sem:
                 t = time.perf_counter()
                 r = await client.post(f"{base}/ask/invoke", json={
-                    "input": {"question": QUESTIONS[i % len(QUESTIONS)]}})
+                    "input": {"question": questions[i % len(questions)]}})
                 times.append(time.perf_counter() - t)
                 codes.append(r.status_code)
         await asyncio.gather(*(one(i) for i in range(warm * 4)))  # every worker warmed up
@@ -101,36 +106,57 @@ def main() -> None:
     ap.add_argument("--requests", type=int, default=200)
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     ap.add_argument("--concurrency", type=int, nargs="+", default=[8, 32])
+    ap.add_argument("--index", type=Path, default=None, help="serve this index (default: sample)")
+    ap.add_argument("--cases", type=Path, default=None,
+                    help="questions to ask (default with --index: its probe-test.yaml beside it)")
+    ap.add_argument("--baseline", action="store_true",
+                    help="also run with SITUATED_SENTENCE_VECTORS=false, same run")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
     keys = Path(tempfile.mkdtemp(prefix="load-keys-")) / "keys.yaml"
     keys.write_text(yaml.safe_dump({"principals": [
         {"name": "load", "key_sha256": hash_key(KEY)}]}), encoding="utf-8")
+    questions, env = QUESTIONS, {}
+    if args.index is not None:
+        from situated.eval.cases import load_cases
+
+        cases = args.cases or args.index.parent / "cases" / "probe-test.yaml"
+        questions = [c.question for c in load_cases(cases)]
+        env["SITUATED_INDEX_DIR"] = str(args.index.resolve())
+    variants = {"sentence vectors": {}}
+    if args.baseline:
+        variants["baseline"] = {"SITUATED_SENTENCE_VECTORS": "false"}
     rows = []
-    for workers in args.workers:
-        proc, base = start(workers, keys)
-        try:
-            for c in args.concurrency:
-                rows.append({"workers": workers, **asyncio.run(
-                    measure(base, args.requests, c, workers))})
-                print(rows[-1])
-        finally:
-            proc.terminate()
-            proc.wait(timeout=60)
-    single = {r["concurrency"]: r for r in rows if r["workers"] == min(args.workers)}
-    t = Table(title=f"situated serve, /ask/invoke on loopback (sample corpus, "
+    for variant, extra in variants.items():
+        for workers in args.workers:
+            proc, base = start(workers, keys, {**env, **extra})
+            try:
+                for c in args.concurrency:
+                    rows.append({"variant": variant, "workers": workers, **asyncio.run(
+                        measure(base, args.requests, c, workers, questions))})
+                    print(rows[-1])
+            finally:
+                proc.terminate()
+                proc.wait(timeout=60)
+    single = {(r["variant"], r["concurrency"]): r for r in rows
+              if r["workers"] == min(args.workers)}
+    baseline = {(r["workers"], r["concurrency"]): r for r in rows if r["variant"] == "baseline"}
+    corpus = args.index.parent.name if args.index else "sample corpus"
+    t = Table(title=f"situated serve, /ask/invoke on loopback ({corpus}, "
                     f"{os.cpu_count()} cores)")
-    for col in ("workers", "in flight", "requests", "errors", "p50 ms", "p95 ms", "req/s",
-                "req/s vs 1 worker"):
+    for col in ("variant", "workers", "in flight", "requests", "errors", "p50 ms", "p95 ms",
+                "req/s", "vs 1 worker", "vs baseline"):
         t.add_column(col, justify="right")
     for r in rows:
-        base_rps = single[r["concurrency"]]["throughput_rps"]
-        t.add_row(str(r["workers"]), str(r["concurrency"]), str(r["requests"]),
+        one = single[(r["variant"], r["concurrency"])]["throughput_rps"]
+        b = baseline.get((r["workers"], r["concurrency"]))
+        t.add_row(r["variant"], str(r["workers"]), str(r["concurrency"]), str(r["requests"]),
                   str(r["errors"]), f"{r['p50_ms']:.0f}", f"{r['p95_ms']:.0f}",
-                  f"{r['throughput_rps']:.1f}", f"{r['throughput_rps'] / base_rps:.2f}x")
+                  f"{r['throughput_rps']:.1f}", f"{r['throughput_rps'] / one:.2f}x",
+                  f"{r['throughput_rps'] / b['throughput_rps']:.2f}x" if b else "–")
     Console().print(t)
-    args.out.mkdir(parents=True, exist_ok=True)
-    write_result(args.out / "load.json", {"runs": rows})
+    name = "load.json" if args.index is None else f"load-{args.index.parent.name}.json"
+    write_result(args.out / name, {"corpus": corpus, "runs": rows})
 
 
 if __name__ == "__main__":

@@ -21,6 +21,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from situated.errors import IndexError_
 from situated.index.embeddings import MiniLMEmbeddings
 from situated.index.leases import Lease
@@ -147,6 +149,11 @@ class App:
     @property
     def engine(self) -> HybridSearch:
         return self.snapshot().engine
+
+    def sentence_vectors(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The ingest-time vectors of evidence sentences, from the generation pinned in this
+        context (else the latest): `(vectors, found)` (`index.sentences`)."""
+        return self.snapshot().index.sentences.lookup(texts)
 
     def retriever(self, scope: Scope | None = None) -> SituatedRetriever:
         return SituatedRetriever(engine=self.engine, scope=scope or Scope())

@@ -84,6 +84,10 @@ class Settings(BaseSettings):
         default=None, description="Extract the situation with the chat model (structured "
         "output) instead of the offline rules; None = whenever the model supports structured "
         "output (an OpenAI-compatible model does, the offline extractive one does not).")
+    sentence_vectors: bool = Field(
+        default=True, description="The extractive model ranks evidence sentences by the vectors "
+        "computed at ingest; false: it encodes them at question time (the earlier behaviour, "
+        "kept as the baseline of `benchmarks/answer_latency.py` and `load.py`).")
     max_question_chars: int = Field(default=2000, ge=1)
     max_batch_inputs: int = Field(default=32, ge=1, description="Most inputs one /ask/batch "
                                   "request may carry.")

@@ -31,9 +31,9 @@ def test_reingesting_the_unchanged_sample_embeds_nothing(tmp_path, embeddings):
     cache = EmbeddingCache(tmp_path / "emb.sqlite")
     enc = CountingEncoder(embeddings)
     settings = Settings(index_dir=tmp_path / "i")
-    build_index(corpus, tmp_path / "i", enc, settings, cache=cache)
+    manifest = build_index(corpus, tmp_path / "i", enc, settings, cache=cache)
     first = enc.texts
-    assert 0 < first <= corpus.n_pieces
+    assert 0 < first <= corpus.n_pieces + manifest.sentences  # pieces and evidence sentences
     build_index(corpus, tmp_path / "i", enc, settings, cache=cache)
     assert enc.texts == first  # second build: every vector from the cache
     index = Index(tmp_path / "i", embeddings)

@@ -56,7 +56,7 @@ from situated.chains.extract import (
     validate_extraction,
 )
 from situated.chains.models import make_chat_model
-from situated.chains.neutralise import neutralise
+from situated.loaders.neutralise import neutralise
 from situated.chains.route import Decision, Route, decide
 from situated.chains.state import GENERATION, AskInput, AskState, Generation
 from situated.chains.wording import language_of
@@ -87,7 +87,8 @@ def build_ask_chain(app, model: BaseChatModel | None = None, clock: Clock | None
     the product uses the defaults. `prompt` replaces `ANSWER_PROMPT`: it receives `facts`,
     `evidence` and `question`; keep `ANSWER_HUMAN` as its human message so the offline model
     can read the evidence (`prompts.answer`)."""
-    model = model if model is not None else make_chat_model(app.settings, app.embeddings)
+    model = model if model is not None else make_chat_model(app.settings, app.embeddings,
+                                                           app.sentence_vectors)
     steps = _Steps(app.settings, model, _extraction_model(app.settings, model),
                    clock or today_in(app.settings.timezone), search_fn, routing,
                    prompt or ANSWER_PROMPT).chain()

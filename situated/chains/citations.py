@@ -15,7 +15,7 @@ from langchain_core.output_parsers import BaseOutputParser
 from pydantic import ConfigDict
 
 from situated.chains.contract import Citation, Evidence, Status
-from situated.chains.neutralise import LABEL_LETTER, defang_links, escape_html
+from situated.loaders.neutralise import LABEL_LETTER, defang_links, escape_html
 from situated.chains.wording import Lang, fixed
 from situated.index.reader import Index
 

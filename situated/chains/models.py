@@ -18,47 +18,24 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
-from situated.chains.neutralise import is_instruction
 from situated.errors import ConfigError
 from situated.index.text import Tokenizer
-from situated.loaders.sentences import split_sentences
+from situated.loaders.neutralise import is_instruction
+from situated.loaders.sentences import evidence_units
 from situated.prompts.answer import read_answer_request
 from situated.settings import ModelKind, Settings
 
 NO_ANSWER = "The evidence I was given does not answer this question."
-
-
-def _units(block_text: str) -> list[str]:
-    """Sentences of paragraphs; table rows rendered as `Header: cell; ...`."""
-    lines = block_text.splitlines()
-    header: list[str] | None = None
-    out: list[str] = []
-    for line in lines[1:] if lines else []:  # first line is the section heading
-        s = line.strip()
-        if not s:
-            continue
-        if s.startswith("|"):
-            cells = [c.strip() for c in s.strip("|").split("|")]
-            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells):
-                continue
-            if header is None:
-                header = cells
-                continue
-            out.append("; ".join(f"{h}: {c}" for h, c in zip(header, cells, strict=False)))
-        elif s.lower().startswith(("scope:", "image:", "page:")):
-            continue
-        else:
-            out += split_sentences(s)
-    return out
 
 
 class ExtractiveChatModel(BaseChatModel):
@@ -67,6 +44,8 @@ class ExtractiveChatModel(BaseChatModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
     max_sentences: int = 4
     embeddings: Any = None  # optional MiniLMEmbeddings: rank candidate sentences by meaning
+    # optional (texts) -> (vectors, found): the index's sentence vectors, computed at ingest
+    sentences: Callable[[list[str]], tuple[np.ndarray, np.ndarray]] | None = None
     _tok: Tokenizer = PrivateAttr(default_factory=Tokenizer)
 
     def model_post_init(self, context: Any) -> None:
@@ -84,7 +63,7 @@ class ExtractiveChatModel(BaseChatModel):
         units: list[tuple[int, int, str, str, set[str], set[str]]] = []
         for rank, (label, body) in enumerate(evidence):
             heading = set(self._tok(body.split("\n", 1)[0]))  # the section title is context
-            for pos, unit in enumerate(_units(body)):
+            for pos, unit in enumerate(evidence_units(body)):
                 if not is_instruction(unit):
                     units.append((rank, pos, unit, label, set(self._tok(unit)), heading))
         # words rare among the given sentences (a code like E-417) weigh more than common ones
@@ -104,7 +83,7 @@ class ExtractiveChatModel(BaseChatModel):
             return NO_ANSWER
         if self.embeddings is not None:  # re-rank the lexical candidates by meaning
             q_vec = self.embeddings.encode_query(question)
-            vecs = self.embeddings.encode_few([x[3] for x in scored])
+            vecs = self._vectors([x[3] for x in scored])
             lexical = [-x[0] for x in scored]
             top = max(lexical)
             scored = [(-(float(v @ q_vec) + 0.25 * lex / top), *x[1:])
@@ -116,6 +95,17 @@ class ExtractiveChatModel(BaseChatModel):
             unit = unit if unit.endswith((".", "!", "?")) else unit + "."
             parts.append(f"{unit} [{label}]")
         return " ".join(parts)
+
+    def _vectors(self, units: list[str]) -> np.ndarray:
+        """The units' vectors: computed at ingest where the index has them (`sentences`),
+        encoded now only for the others (a reply of a model that was given other text)."""
+        if self.sentences is None:
+            return self.embeddings.encode_few(units)
+        vectors, found = self.sentences(units)
+        if not found.all():
+            missing = np.flatnonzero(~found)
+            vectors[missing] = self.embeddings.encode_few([units[i] for i in missing])
+        return vectors
 
     def _reply(self, messages: list[BaseMessage]) -> str:
         request = read_answer_request(messages)
@@ -140,11 +130,15 @@ class ExtractiveChatModel(BaseChatModel):
             yield chunk
 
 
-def make_chat_model(settings: Settings, embeddings: Any = None) -> BaseChatModel:
+def make_chat_model(settings: Settings, embeddings: Any = None,
+                    sentences: Callable[[list[str]], tuple[np.ndarray, np.ndarray]] | None = None,
+                    ) -> BaseChatModel:
     """The chat model the settings ask for (`embeddings` lets the extractive model rank
-    sentences by meaning as well as by shared words)."""
+    sentences by meaning as well as by shared words; `sentences` looks their vectors up in the
+    index, `App.sentence_vectors`, unless `settings.sentence_vectors` is off)."""
     if settings.model is ModelKind.EXTRACTIVE:
-        return ExtractiveChatModel(embeddings=embeddings)
+        return ExtractiveChatModel(embeddings=embeddings,
+                                   sentences=sentences if settings.sentence_vectors else None)
     from langchain_openai import ChatOpenAI
 
     key = os.environ.get(settings.openai_api_key_env)

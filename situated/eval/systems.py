@@ -76,7 +76,7 @@ def stock_search(app) -> Callable[[str, Filter], SearchResult] | None:
 
 
 def systems(app, baselines: bool = True, clock=None) -> list[System]:
-    model = ExtractiveChatModel(embeddings=app.index.embeddings)
+    model = ExtractiveChatModel(embeddings=app.embeddings, sentences=app.sentence_vectors)
     out: list[System] = [("situated", build_ask_chain(app, model=model, clock=clock))]
     if not baselines:
         return out

@@ -21,7 +21,7 @@ from situated.errors import IndexError_, SituatedError
 from situated.index.cache import EmbeddingCache
 from situated.index.publisher import clean_leftovers, writer_lock
 from situated.index.reader import generation_documents
-from situated.index.store import Manifest, current_generation, history_record
+from situated.index.store import SCHEMA_VERSION, Manifest, current_generation, history_record
 from situated.index.writer import Calibrator, Progress, build_index
 from situated.loaders.corpus import load_corpus, validate_documents
 from situated.loaders.sizing import BlockLimit
@@ -131,8 +131,11 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
         fresh = {*report.added, *report.changed}
         history += [history_record(d) for d in merged.documents if d.meta.source_id in fresh]
         merged = replace(merged, history=tuple(history))
+        # an index an earlier version wrote (another schema) is rebuilt even when no document
+        # changed: readers refuse it and tell the user to run this ingest
+        outdated = published is not None and published.schema_version != SCHEMA_VERSION
         if previous and not (report.added or report.changed or report.removed or retimed
-                             or recalibrate):
+                             or recalibrate or outdated):
             return report  # nothing to do: the published generation already is this corpus
         cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
         try:

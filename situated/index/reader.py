@@ -22,6 +22,7 @@ from situated.index.docstore import (
     PieceTable,
 )
 from situated.index.embeddings import MiniLMEmbeddings
+from situated.index.sentences import SentenceVectors
 from situated.index.store import SCHEMA_VERSION, Manifest, chroma_client, current_generation
 from situated.index.text import Tokenizer
 
@@ -62,7 +63,9 @@ class Index:
         if self.manifest.schema_version != SCHEMA_VERSION:
             raise IndexError_(
                 f"index {root} has schema {self.manifest.schema_version}, this version reads "
-                f"{SCHEMA_VERSION}; rebuild it with `situated ingest`"
+                f"{SCHEMA_VERSION} (schema 5 adds the sentence vectors answers are ranked by); "
+                f"rebuild it with `situated ingest PATH... --index {root}` (unchanged texts "
+                "come from the embedding cache)"
             )
         if self.manifest.embedding_model != embeddings.model_id:
             raise IndexError_(
@@ -95,6 +98,7 @@ class Index:
             raise IndexError_(f"index {root}: generation {gen.name} is missing "
                               f"{Path(exc.filename).relative_to(gen)}; rebuild it with "
                               "`situated ingest`") from None
+        self.sentences = SentenceVectors(gen)  # the evidence sentences' vectors, by text
         self.products = frozenset(m.products)
         self.timezone = m.timezone
         # memory-mapped: the score matrices stay on disk, pages come in as queries touch them
@@ -146,7 +150,7 @@ class Index:
         """Release the Chroma client (its files and connections), the row store and the
         memory-mapped arrays; the index is unusable after."""
         # the maps close with their last reference
-        self.bm25 = self.bm25_blocks = self.columns = None
+        self.bm25 = self.bm25_blocks = self.columns = self.sentences = None
         self.piece_doc = self.piece_block = self.doc_family = np.zeros(0, dtype=np.int32)
         self.block_id_at, self._ids = np.zeros(0, dtype=str), None
         self.store.close()

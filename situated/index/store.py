@@ -14,6 +14,7 @@ Layout of an index directory:
         history.jsonl                 when each version became known (and was superseded)
         bm25/                         the saved bm25s index (one row per piece, same order)
         bm25-blocks/                  the BM25 block field (one row per block)
+        sentences/                    vectors of every block's quotable sentences, by text hash
         chroma/                       Chroma persistent collection `pieces` (ids = piece ids)
 
 Jobs live apart: `writer` builds a generation, `publisher` switches `current` and prunes,
@@ -34,7 +35,9 @@ from situated.modes import Mode
 if TYPE_CHECKING:
     from situated.documents import LoadedDocument
 
-SCHEMA_VERSION = 4  # 2: epoch-second bounds, timezone; 3: recorded history; 4: row store + columns
+# 2: epoch-second bounds, timezone; 3: recorded history; 4: row store + columns;
+# 5: sentence vectors (`index.sentences`)
+SCHEMA_VERSION = 5
 COLLECTION = "pieces"
 
 
@@ -89,6 +92,7 @@ class Manifest(BaseModel):
     timezone: str = "UTC"  # date-only bounds and date-only questions are read here
     block_limit: int | None = None  # tokens; sections longer than this were split
     split_sections: int = 0  # how many sections were split into parts to fit the limit
+    sentences: int = 0  # distinct quotable units embedded at ingest (`index.sentences`)
     warnings: list[str]
     sources: dict[str, str]  # source_id -> content hash
     relevance: Thresholds | None = None  # set by calibration at ingest; None: the default

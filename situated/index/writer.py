@@ -34,6 +34,7 @@ from situated.index.publisher import (
     publish,
     writer_lock,
 )
+from situated.index.sentences import block_units, write_sentences
 from situated.index.store import (
     SCHEMA_VERSION,
     Manifest,
@@ -181,6 +182,10 @@ def _write_generation(
     if col.count() != len(pieces):
         raise IndexError_(f"Chroma holds {col.count()} pieces after the build, expected "
                           f"{len(pieces)}; nothing was published, re-run the ingest")
+    units = block_units(b.text for d in corpus.documents for b in d.blocks)
+    write_sentences(out, units, lambda batch: cache.encode(embeddings, batch),
+                    batch=settings.chroma_write_batch,
+                    progress=lambda done, total: progress("sentences", done, total))
     manifest = Manifest(
         schema_version=SCHEMA_VERSION, embedding_model=embeddings.model_id,
         chroma_url=settings.chroma_url, collection=col.name,
@@ -188,7 +193,7 @@ def _write_generation(
         documents=len(corpus.documents), blocks=corpus.n_blocks, pieces=len(pieces),
         products=sorted(corpus.products()), warnings=list(corpus.warnings),
         timezone=settings.timezone, block_limit=settings.block_limit,
-        split_sections=corpus.split_sections,
+        split_sections=corpus.split_sections, sentences=len(units),
         sources={d.meta.source_id: d.content_hash for d in corpus.documents},
     )
     (out / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")

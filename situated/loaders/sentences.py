@@ -100,3 +100,30 @@ def fit_text(text: str, fits: Callable[[str], bool]) -> list[str]:
     if current:
         out.append(" ".join(current))
     return out
+
+
+def evidence_units(block_text: str) -> list[str]:
+    """What an answer may quote from a block's text: the sentences of its paragraphs, each
+    table row as `Header: cell; ...`; the first line (the section heading) and the `Scope:`,
+    `Image:`, `Page:` lines left out. The extractive model quotes these, and ingest embeds them
+    (`index.sentences`) so no sentence is encoded at question time."""
+    lines = block_text.splitlines()
+    header: list[str] | None = None
+    out: list[str] = []
+    for line in lines[1:] if lines else []:  # first line is the section heading
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith("|"):
+            cells = [c.strip() for c in s.strip("|").split("|")]
+            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells):
+                continue
+            if header is None:
+                header = cells
+                continue
+            out.append("; ".join(f"{h}: {c}" for h, c in zip(header, cells, strict=False)))
+        elif s.lower().startswith(("scope:", "image:", "page:")):
+            continue
+        else:
+            out += split_sentences(s)
+    return out
