@@ -105,8 +105,9 @@ def test_no_leg_returns_a_piece_outside_the_filter(synth, flt, query, k):
     qvec = index.embeddings.encode_query(query)
     vector = VectorLeg().search(index, qvec, flt, admitted, k)  # compiled `where` path
     oversampled = VectorLeg(oversample=3).search(index, qvec, flt, admitted, k, mask)
-    assert len(oversampled) == len(vector)
-    for hits in (exact, bm25, vector, oversampled):
+    by_ids = VectorLeg(oversample=1).search(index, qvec, flt, admitted, k, mask)  # Chroma `ids`
+    assert len(oversampled) == len(vector) == len(by_ids)
+    for hits in (exact, bm25, vector, oversampled, by_ids):
         assert all(flt.admits(index.pieces[h.pos].fields) for h in hits)
         assert len({h.pos for h in hits}) == len(hits) <= k
     # k results are k eligible results: filtering happens before ranking

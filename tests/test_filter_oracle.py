@@ -97,5 +97,7 @@ def test_every_leg_and_every_compiled_form_returns_exactly_the_oracle(
     admitted = int(mask.sum())
     by_mask = VectorLeg().search(index, qvec, flt, admitted, k, mask)
     by_where = VectorLeg().search(index, qvec, flt, admitted, k, None)  # Chroma `where` only
+    by_ids = VectorLeg(oversample=1).search(index, qvec, flt, admitted, k, mask)  # `ids` only
+    assert _sources(index, by_ids) == expected
     assert _sources(index, by_mask) == expected
     assert _sources(index, by_where) == expected

@@ -92,6 +92,7 @@ class Index:
             self.piece_block = mapped(cols / "piece_block.npy")
             self.doc_family = mapped(cols / "doc_family.npy")
             self.block_id_at = mapped(cols / "block_ids.npy")
+            self.piece_id_at = mapped(cols / "piece_ids.npy")  # UTF-8 bytes
             self._ids = IdTable(cols) if (cols / "piece_hash.npy").exists() else None
             self.columns = FilterColumns.load(cols / "filter")
         except FileNotFoundError as exc:
@@ -153,6 +154,7 @@ class Index:
         self.bm25 = self.bm25_blocks = self.columns = self.sentences = None
         self.piece_doc = self.piece_block = self.doc_family = np.zeros(0, dtype=np.int32)
         self.block_id_at, self._ids = np.zeros(0, dtype=str), None
+        self.piece_id_at = np.zeros(0, dtype=bytes)
         self.store.close()
         close = getattr(self.client, "close", None)
         if close is not None:

@@ -133,7 +133,7 @@ def _document_fields(gen: Path) -> dict[str, dict]:
 
 def write_columns(out: Path, documents) -> None:
     """The memory-mapped columns of a generation: piece → document and → block positions, block
-    ids by position, piece ids by hash (`IdTable`; left out in the unlikely case two ids share a
+    ids and piece ids by position, piece positions by id hash (`IdTable`; left out in the unlikely case two ids share a
     hash: readers then ask the row store), each
     document's version family (−1: none with another version), and the filter columns with one
     group per document. Every piece and block of a document carries its document's filter
@@ -156,6 +156,9 @@ def write_columns(out: Path, documents) -> None:
                                               dtype=str))
     IdTable.save(out, [p.piece_id for d in documents for p in d.pieces])
     np.save(out / "piece_block.npy", np.asarray(piece_block, dtype=np.int32))
+    # piece ids by position, UTF-8 bytes: the vector leg names a small admitted set to Chroma
+    np.save(out / "piece_ids.npy", np.asarray(
+        [p.piece_id.encode("utf-8") for d in documents for p in d.pieces], dtype=bytes))
     sizes = Counter(d.meta.family for d in documents if d.meta.family)
     numbers = {fam: i for i, fam in enumerate(sorted(f for f, n in sizes.items() if n > 1))}
     np.save(out / "doc_family.npy", np.asarray(

@@ -127,12 +127,15 @@ class VectorLeg:
     Chroma's metadata `where` is evaluated row by row (68 ms at 10k pieces here against 1.7 ms
     for an unfiltered query), so the leg first asks Chroma for `oversample × k` unfiltered
     neighbours and keeps the admitted ones (mask lookup); only when fewer than k survive does it
-    run the query with the compiled `where`. Either way the k results are the k nearest
-    *admitted* pieces, as with a pre-filtered query.
+    ask again within the admitted pieces: by their ids when there are at most `ids_limit` of them
+    (Chroma's `ids` restriction: 6–8 ms for 6,618 of 40,207 genai-eu pieces, where the same
+    `where` took 305 ms), else with the compiled `where`. Either way the k results are the k
+    nearest *admitted* pieces, as with a pre-filtered query.
     """
 
-    def __init__(self, oversample: int = 20):
+    def __init__(self, oversample: int = 20, ids_limit: int = 20_000):
         self.oversample = oversample
+        self.ids_limit = ids_limit
 
     def search(
         self, index: Index, query_vec: np.ndarray, flt: Filter, admitted: int, k: int,
@@ -159,9 +162,13 @@ class VectorLeg:
             hits = hits[:want]
             if len(hits) == want or n >= len(index):
                 return _recheck(index, flt, hits)
-        res = index.collection.query(
-            query_embeddings=vec, n_results=want, where=flt.chroma_where(), include=["distances"],
-        )
+        if mask is not None and admitted <= self.ids_limit:
+            ids = [b.decode("utf-8") for b in index.piece_id_at[np.flatnonzero(mask)].tolist()]
+            res = index.collection.query(query_embeddings=vec, n_results=want, ids=ids,
+                                         include=["distances"])
+        else:
+            res = index.collection.query(query_embeddings=vec, n_results=want,
+                                         where=flt.chroma_where(), include=["distances"])
         where = index.positions_of(res["ids"][0])
         hits = [
             LegHit(where[pid], 1.0 - float(dist))
