@@ -54,10 +54,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(workers: int, keys: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+def start(workers: int, keys: Path, env: dict[str, str],
+          index: Path | None = None) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "situated.cli", "serve", "--workers",
-                             str(workers), "--port", str(port), "--keys", str(keys)],
+                             str(workers), "--port", str(port), "--keys", str(keys),
+                             *(["--index", str(index.resolve())] if index else [])],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             env={**os.environ, **env})
     base = f"http://127.0.0.1:{port}"
@@ -122,14 +124,13 @@ def main() -> None:
 
         cases = args.cases or args.index.parent / "cases" / "probe-test.yaml"
         questions = [c.question for c in load_cases(cases)]
-        env["SITUATED_INDEX_DIR"] = str(args.index.resolve())
     variants = {"sentence vectors": {}}
     if args.baseline:
         variants["baseline"] = {"SITUATED_SENTENCE_VECTORS": "false"}
     rows = []
     for variant, extra in variants.items():
         for workers in args.workers:
-            proc, base = start(workers, keys, {**env, **extra})
+            proc, base = start(workers, keys, {**env, **extra}, args.index)
             try:
                 for c in args.concurrency:
                     rows.append({"variant": variant, "workers": workers, **asyncio.run(

@@ -27,8 +27,10 @@ def _fail(message: str, code: int = 1) -> None:
 
 
 def _settings(index: Path | None) -> Settings:
+    """The settings, `--index` over `SITUATED_INDEX_DIR` (an absent flag leaves the variable's
+    value, or the sample)."""
     try:
-        return Settings(index_dir=index)
+        return Settings(**({"index_dir": index} if index is not None else {}))
     except ValidationError as exc:
         _fail("invalid settings: " + "; ".join(
             e["msg"].removeprefix("Value error, ") for e in exc.errors()))

@@ -17,7 +17,7 @@ from situated.errors import IndexError_
 from situated.index.ingest import ingest
 from situated.index.reader import Index
 from situated.index.sentences import SentenceVectors, block_units, text_hash, write_sentences
-from situated.index.store import sample_docs_dir
+from situated.index.store import SCHEMA_VERSION, sample_docs_dir
 from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings

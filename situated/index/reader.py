@@ -63,7 +63,8 @@ class Index:
         if self.manifest.schema_version != SCHEMA_VERSION:
             raise IndexError_(
                 f"index {root} has schema {self.manifest.schema_version}, this version reads "
-                f"{SCHEMA_VERSION} (schema 5 adds the sentence vectors answers are ranked by); "
+                f"{SCHEMA_VERSION} (5 added the sentence vectors answers are ranked by, 6 the "
+                f"piece ids the vector leg filters by); "
                 f"rebuild it with `situated ingest PATH... --index {root}` (unchanged texts "
                 "come from the embedding cache)"
             )

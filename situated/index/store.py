@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     from situated.documents import LoadedDocument
 
 # 2: epoch-second bounds, timezone; 3: recorded history; 4: row store + columns;
-# 5: sentence vectors (`index.sentences`)
-SCHEMA_VERSION = 5
+# 5: sentence vectors (`index.sentences`); 6: piece ids by position (the vector leg's `ids`)
+SCHEMA_VERSION = 6
 COLLECTION = "pieces"
 
 
