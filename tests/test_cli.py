@@ -75,3 +75,11 @@ def test_bad_situation_json_is_a_clear_error(sample_root):
 def test_ask_on_a_missing_index_says_how_to_build_it(tmp_path):
     result = CliRunner().invoke(app, ["ask", "q", "--index", str(tmp_path / "none")])
     assert result.exit_code == 1 and "situated ingest" in result.output
+
+
+def test_the_index_comes_from_the_environment_when_no_flag_names_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("SITUATED_INDEX_DIR", str(tmp_path / "from-env"))
+    result = CliRunner().invoke(app, ["ask", "q"])  # no --index: the variable decides
+    assert result.exit_code == 1 and str(tmp_path / "from-env") in result.output
+    flagged = CliRunner().invoke(app, ["ask", "q", "--index", str(tmp_path / "flag")])
+    assert str(tmp_path / "flag") in flagged.output  # the flag wins over the variable
