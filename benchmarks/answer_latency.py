@@ -23,6 +23,7 @@ from uuid import UUID
 
 from _provenance import write_result
 from langchain_core.callbacks import BaseCallbackHandler
+from latency import percentile
 from rich.console import Console
 from rich.table import Table
 
@@ -61,11 +62,6 @@ class StageTimer(BaseCallbackHandler):
         if run_id in self.started:
             name, t = self.started.pop(run_id)
             self.spent[name] += (time.perf_counter() - t) * 1e3
-
-
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
 
 
 def run(chain, cases) -> tuple[dict[str, list[float]], list[str]]:
@@ -115,8 +111,8 @@ def main() -> None:
         table.add_column(col, justify="right")
     out: dict[str, Any] = {"questions": len(cases), "identical_answers": same, "stages": {}}
     for stage in ("end_to_end", *STAGES):
-        b50, b95, n50, n95 = (_pct(base[stage], .5), _pct(base[stage], .95),
-                              _pct(new[stage], .5), _pct(new[stage], .95))
+        b50, b95, n50, n95 = (percentile(base[stage], 50), percentile(base[stage], 95),
+                              percentile(new[stage], 50), percentile(new[stage], 95))
         out["stages"][stage] = {"baseline_p50": round(b50, 1), "baseline_p95": round(b95, 1),
                                 "vectors_p50": round(n50, 1), "vectors_p95": round(n95, 1)}
         table.add_row(stage, f"{b50:.1f}", f"{b95:.1f}", f"{n50:.1f}", f"{n95:.1f}",

@@ -18,6 +18,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from _provenance import write_result
+from latency import percentile
 from rich.console import Console
 from rich.table import Table
 
@@ -28,11 +29,6 @@ from situated.retrievers.hybrid import HybridSearch
 from situated.settings import Settings
 
 HERE = Path(__file__).resolve().parent
-
-
-def _pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
 
 
 def main() -> None:
@@ -73,7 +69,7 @@ def main() -> None:
         out[kind] = {"questions": len(r["ms"]),
                      "searches_mean": round(statistics.mean(r["searches"]), 3),
                      "searches_max": max(r["searches"]),
-                     "p50_ms": round(_pct(r["ms"], 0.5), 1), "p95_ms": round(_pct(r["ms"], 0.95), 1)}
+                     "p50_ms": round(percentile(r["ms"], 50), 1), "p95_ms": round(percentile(r["ms"], 95), 1)}
         o = out[kind]
         table.add_row(kind, str(o["questions"]), f"{o['searches_mean']:.2f}",
                       str(o["searches_max"]), f"{o['p50_ms']:.0f}", f"{o['p95_ms']:.0f}")

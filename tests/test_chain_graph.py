@@ -223,3 +223,19 @@ def test_the_package_root_exports_what_a_notebook_needs():
         assert getattr(situated, name) is not None
     with pytest.raises(AttributeError, match="the public names are"):
         situated.no_such_name  # noqa: B018 - the attribute access is the test
+
+
+@pytest.mark.integration
+def test_bad_questions_are_refused_before_any_step_runs(sample_app):
+    from situated.chains.state import Generation
+
+    model = ScriptedChatModel(replies=["x [S1]."])
+    chain = build_ask_chain(sample_app, model=model, clock=lambda: TODAY)
+    limit = sample_app.settings.max_question_chars
+    with pytest.raises(ValueError, match="question is empty"):
+        chain.invoke({"question": "   "})
+    with pytest.raises(ValueError, match=f"previous question has {limit + 1} characters"):
+        chain.invoke({"question": "X?", "follows": "x" * (limit + 1)})
+    assert model.calls == []
+    with pytest.raises(RuntimeError, match="outside `build_ask_chain`'s run.*whole chain"):
+        Generation.of({"configurable": {}})  # a step invoked on its own has no generation

@@ -130,3 +130,14 @@ def test_an_index_without_sentence_vectors_is_refused_with_the_fix(tmp_path, emb
     shutil.rmtree(tmp_path / "current" / "sentences")  # a damaged generation: never read
     with pytest.raises(IndexError_, match="no readable sentence vectors.*situated ingest"):
         Index(tmp_path, embeddings)
+
+
+@pytest.mark.unit
+def test_a_damaged_or_colliding_sentence_store_is_an_error_not_a_mix(tmp_path, monkeypatch):
+    write_sentences(tmp_path / "a", ["One.", "Two."], lambda b: np.ones((len(b), 4), "float32"))
+    np.save(tmp_path / "a" / "sentences" / "vectors.npy", np.ones((1, 4), dtype=np.float32))
+    with pytest.raises(IndexError_, match="2 sentence keys but 1 vectors.*situated ingest"):
+        SentenceVectors(tmp_path / "a")
+    monkeypatch.setattr("situated.index.sentences.text_hash", lambda text: 7)
+    with pytest.raises(IndexError_, match="share a 64-bit hash; nothing was published"):
+        write_sentences(tmp_path / "b", ["One.", "Two."], lambda b: np.ones((len(b), 4)))

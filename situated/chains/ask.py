@@ -185,13 +185,15 @@ class _Steps:
 
     def _state(self, question: str, follows: str, carried: Situation | None, scope: Scope,
                config: RunnableConfig, compare: bool = False) -> AskState:
-        mentions = find_dates(question)
+        mentions, gen = find_dates(question), Generation.of(config)
         return AskState(
             question=question, follows=follows, carried=carried, scope=scope,
             # the earlier question's situation is already in the carried one: only its words
             follows_query=strip_dates(follows, find_dates(follows)) if follows else "",
-            lang=language_of(question), mentions=mentions,
-            matcher=Generation.of(config).matcher_for(scope),
+            lang=language_of(question), mentions=mentions, matcher=gen.matcher_for(scope),
+            # document families the question names ("… Privacy Policy say …"): they lead the
+            # evidence (`retrieve`) and decide whether to check what was in force (`route`)
+            named=gen.versions.named(f"{follows} {question}") if self.routing else set(),
             comparison=find_comparison(question, mentions) if compare and self.routing else None)
 
     def validate(self, state: AskState, config: RunnableConfig) -> Validated:
@@ -207,7 +209,7 @@ class _Steps:
         them, else searched within the same filter."""
         gen, top = Generation.of(config), self.settings.top_blocks
         flt = gen.filter(state["validated"].situation, state["scope"])
-        named = self._named(state, gen)
+        named = state["named"]
         lead = (top + 1) // 2
         result = self._search(gen, _query(state), flt, config, top + lead if named else top)
         if not named:
@@ -224,7 +226,7 @@ class _Steps:
         gen, result, v = Generation.of(config), state["result"], state["validated"]
         if not self.routing:
             return Decision(Route.ANSWER, [], supply=tuple(b.block_id for b in result.blocks))
-        named = self._named(state, gen)
+        named = state["named"]
         shadow = None
         if any(v.situation.given(vf) for vf in ValidFor) and not _holds(gen, result, named):
             # the same search without the dates: was the question about a family not in force?
@@ -300,11 +302,6 @@ class _Steps:
                                  state["carried"] or Situation(), missing=["year"])
 
     # -- helpers ----------------------------------------------------------------------------
-
-    def _named(self, state: AskState, gen: Generation) -> set[str]:
-        if not self.routing:
-            return set()
-        return gen.versions.named(f"{state['follows']} {state['question']}")
 
     def _search(self, gen: Generation, query: str, flt: Filter, config: RunnableConfig,
                 top: int) -> SearchResult:

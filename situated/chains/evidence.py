@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from situated.chains.budget import TokenCounter, pack
 from situated.chains.contract import Evidence, Flagged, Hit
-from situated.loaders.neutralise import findings, instruction_sentences, neutralise
 from situated.index.reader import Index
+from situated.loaders.neutralise import findings, instruction_sentences, neutralise
 from situated.retrievers.hybrid import SearchResult
 from situated.settings import BudgetPolicy
 

@@ -51,6 +51,7 @@ class AskState(TypedDict, total=False):
     mentions: list[DateMention]  # prepare: the question's dates, found once
     matcher: ProductMatcher  # prepare: the products the scope may read
     comparison: Comparison | None  # prepare: two periods to compare, or None
+    named: set[str]  # prepare: the document families the question names
     proposed: ExtractedSituation | dict  # extract: a model's or the rules' proposal
     validated: Validated  # validate: what of it the question grounds
     result: SearchResult  # retrieve: the relevant blocks

@@ -28,6 +28,48 @@ from situated.loaders.sizing import BlockLimit
 from situated.settings import Settings
 
 
+def _published(root: Path) -> tuple[Path | None, list[LoadedDocument], Manifest | None]:
+    """The published generation, its documents and manifest (none when there is no index); an
+    index that cannot be read is an error, never "no documents"."""
+    if not _has_index(root):
+        return None, [], None
+    try:
+        gen = current_generation(root)
+        return (gen, generation_documents(gen),
+                Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8")))
+    except (SituatedError, OSError, ValueError) as exc:
+        raise IndexError_(
+            f"index {root} has a published generation that cannot be read ({exc}); "
+            "nothing was changed. Restore it, or ingest into a new --index directory"
+        ) from None
+
+
+def _compare(incoming: dict[str, LoadedDocument], old: dict[str, LoadedDocument],
+             prune: bool) -> IngestReport:
+    """Which incoming documents are added, changed or unchanged; with `prune`, which published
+    ones are removed."""
+    report = IngestReport(manifest=None)
+    for sid, d in incoming.items():
+        if sid not in old:
+            report.added.append(sid)
+        elif old[sid].content_hash != d.content_hash:
+            report.changed.append(sid)
+        else:
+            report.unchanged.append(sid)
+    report.removed = sorted(sid for sid in old if sid not in incoming and prune)
+    return report
+
+
+def _history(history: list[dict], report: IngestReport, merged, now_s: int) -> tuple[dict, ...]:
+    """The record of versions after this ingest: a changed or removed version's record is
+    closed (`superseded_s`), never deleted; added and changed versions get a new one."""
+    for h in history:
+        if h["superseded_s"] is None and h["source_id"] in {*report.changed, *report.removed}:
+            h["superseded_s"] = now_s
+    fresh = {*report.added, *report.changed}
+    return (*history, *(history_record(d) for d in merged.documents if d.meta.source_id in fresh))
+
+
 def _has_index(root: Path) -> bool:
     """A `current` link (even a dangling one) or a finished generation: an existing index."""
     link = root / "current"
@@ -86,18 +128,7 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
     root = Path(root)
     with writer_lock(root):
         clean_leftovers(root)
-        previous, published = [], None
-        if _has_index(root):  # an index that cannot be read is an error, never "no documents"
-            try:
-                gen = current_generation(root)
-                previous = generation_documents(gen)
-                published = Manifest.model_validate_json(
-                    (gen / "manifest.json").read_text("utf-8"))
-            except (SituatedError, OSError, ValueError) as exc:
-                raise IndexError_(
-                    f"index {root} has a published generation that cannot be read ({exc}); "
-                    "nothing was changed. Restore it, or ingest into a new --index directory"
-                ) from None
+        gen, previous, published = _published(root)
         if new is None and not previous:
             raise IndexError_(f"there is no index at {root} to calibrate; build it with "
                               f"`situated ingest PATH... --index {root}`")
@@ -109,28 +140,14 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
             previous = [retime(d, settings.timezone) for d in previous]
         incoming = {d.meta.source_id: d for d in new.documents} if new else {}
         old = {d.meta.source_id: d for d in previous}
-        report = IngestReport(manifest=None)
-        for sid, d in incoming.items():
-            if sid not in old:
-                report.added.append(sid)
-            elif old[sid].content_hash != d.content_hash:
-                report.changed.append(sid)
-            else:
-                report.unchanged.append(sid)
+        report = _compare(incoming, old, prune)
         kept_old = [d for sid, d in old.items() if sid not in incoming and not prune]
-        report.removed = sorted(sid for sid in old if sid not in incoming and prune)
         recorded = {sid: old_recorded[sid] for sid in [*report.unchanged, *(
             d.meta.source_id for d in kept_old)]}
         recorded |= {sid: now_s for sid in [*report.added, *report.changed]
                      if incoming[sid].meta.recorded_at is None}
         merged = validate_documents([*kept_old, *incoming.values()], recorded)
-        for h in history:  # a changed or removed version's record is closed, not deleted
-            if h["superseded_s"] is None and h["source_id"] in {*report.changed,
-                                                                *report.removed}:
-                h["superseded_s"] = now_s
-        fresh = {*report.added, *report.changed}
-        history += [history_record(d) for d in merged.documents if d.meta.source_id in fresh]
-        merged = replace(merged, history=tuple(history))
+        merged = replace(merged, history=_history(history, report, merged, now_s))
         # an index an earlier version wrote (another schema) is rebuilt even when no document
         # changed: readers refuse it and tell the user to run this ingest
         outdated = published is not None and published.schema_version != SCHEMA_VERSION
