@@ -1,15 +1,19 @@
 """The ask chain as its steps (`chain.get_graph()` draws them):
 
     prepare → [one question | compare two periods]
-    one question: extract → validate → retrieve → route → budget →
+    one question: extract → validate → [what applied: retrieve → route → budget →
                   [answer_prompt | chat model → citation_parser  |  stop]
+                  | what changed: find_versions → diff_versions
+                  | which versions: find_versions → list_versions]
 
 `extract` is the structured-output proposal (a chat model with tool calling, falling back to the
 rules); `validate` keeps what the question grounds; `retrieve` runs the `SituatedRetriever`
 (filter inside every leg); `route` decides answer / clarify / no evidence (DESIGN "Routing");
 `budget` packs labelled blocks; `stop` answers the clarify and no-evidence routes, and a prompt
 nothing fits, without calling the model. A comparison ("March vs May 2026") runs the one-question
-steps once per period and merges them.
+steps once per period and merges them. A question about what changed, or which versions exist
+(`chains.intent`), is answered by code from the versions themselves (`chains.history`): no
+search ranks its evidence and no model writes it.
 
 Input `AskInput` `{question, situation?, follows?, scope}`; the scope must come from
 authentication (CLI flags, the server's API key). Output: the `Answer` contract. The state the
@@ -55,6 +59,16 @@ from situated.chains.extract import (
     today_in,
     validate_extraction,
 )
+from situated.chains.history import (
+    Budget,
+    Found,
+    answer_changes,
+    answer_versions,
+    change_window,
+    find_lines,
+    pairs_in,
+)
+from situated.chains.intent import Intent, find_intent
 from situated.chains.models import make_chat_model
 from situated.chains.route import Decision, Route, decide
 from situated.chains.state import GENERATION, AskInput, AskState, Generation
@@ -150,12 +164,23 @@ class _Steps:
             answers = state["decision"].route is Route.ANSWER and state["evidence"]
             return answer if answers else stop
 
+        at = (_adds("result", "retrieve", self.retrieve)
+              | _adds("decision", "route", self.route)
+              | _adds("evidence", "budget", self.budget)
+              | _step(answer_or_stop, "answer_or_stop"))
+        changes = (_adds("found", "find_versions", self.find_versions)
+                   | _step(self.changes, "diff_versions"))
+        listing = (_adds("found", "find_versions", self.find_versions)
+                   | _step(self.listing, "list_versions"))
+
+        def what_is_asked(state: AskState) -> Runnable:
+            intent = state["validated"].intent
+            return changes if intent is Intent.CHANGES else (
+                listing if intent is Intent.VERSIONS else at)
+
         one = (_adds("proposed", "extract", proposal_runnable(self.extraction_model))
                | _adds("validated", "validate", self.validate)
-               | _adds("result", "retrieve", self.retrieve)
-               | _adds("decision", "route", self.route)
-               | _adds("evidence", "budget", self.budget)
-               | _step(answer_or_stop, "answer_or_stop"))
+               | _step(what_is_asked, "what_is_asked"))
         compare = (_adds("answers", "compare_periods", _step(self.periods, "periods") | one.map())
                    | _step(self.merge, "merge_periods"))
         ask_year_stop = _step(self.ask_year, "ask_year")
@@ -200,8 +225,11 @@ class _Steps:
         proposed = state["proposed"]
         if isinstance(proposed, dict):
             proposed = ExtractedSituation.model_validate(proposed)
+        fixed = state.get("fixed_intent")
+        if fixed is None and state["follows"] and find_intent(state["question"]) is None:
+            fixed = find_intent(state["follows"])  # a reply completes the earlier question
         return validate_extraction(proposed, state["question"], state["matcher"], self.clock,
-                                   state["carried"], state["mentions"])
+                                   state["carried"], state["mentions"], fixed)
 
     def retrieve(self, state: AskState, config: RunnableConfig) -> SearchResult:
         """One search; a document family the question names ("… Privacy Policy say …") leads
@@ -290,9 +318,53 @@ class _Steps:
     def periods(self, state: AskState, config: RunnableConfig) -> list[AskState]:
         """One state per period: the question without the periods, asked at the period."""
         comparison = state["comparison"]
-        return [self._state(comparison.query, state["follows"],
-                            slice_situation(state["carried"], period), state["scope"], config)
+        return [{**self._state(comparison.query, state["follows"],
+                               slice_situation(state["carried"], period), state["scope"],
+                               config), "fixed_intent": Intent.AT}
                 for period in comparison.periods]
+
+    def find_versions(self, state: AskState, config: RunnableConfig) -> Found:
+        """The family (and product) a question about versions is about, counting only the
+        versions the caller may read; or a clarification or no evidence."""
+        gen, v = Generation.of(config), state["validated"]
+        return find_lines(
+            gen.versions, state["named"], v.situation.product,
+            gen.filter(Situation(), state["scope"]), _query(state), state["lang"],
+            lambda flt: self._search(gen, _query(state), flt, config, self.settings.top_blocks))
+
+    def changes(self, state: AskState, config: RunnableConfig) -> Answer:
+        gen, v, lang = Generation.of(config), state["validated"], state["lang"]
+        stopped = self._history_stop(state)
+        if stopped is not None:
+            return stopped
+        tz = gen.index.timezone
+        window = change_window(v.periods, state["mentions"], state["question"], tz, lang)
+        line = max(state["found"].lines, key=lambda x: len(x.members))
+        pairs, earlier = pairs_in(line, window, tz)
+        budget = Budget(gen.count, self.settings.allowance, self.settings.budget_policy,
+                        lambda used: self._budget_out([]).model_copy(update={"used": used}))
+        return answer_changes(gen.versions, line, pairs, earlier, window, v.situation, lang,
+                              gen.filter(Situation(), state["scope"]), budget)
+
+    def listing(self, state: AskState, config: RunnableConfig) -> Answer:
+        stopped = self._history_stop(state)
+        if stopped is not None:
+            return stopped
+        return answer_versions(Generation.of(config).versions, state["found"].lines,
+                               state["validated"].situation, state["lang"])
+
+    def _history_stop(self, state: AskState) -> Answer | None:
+        """A question about versions that cannot be answered yet: a date without its year,
+        the product or document left open, or nothing relevant (no model call)."""
+        v, found, lang = state["validated"], state["found"], state["lang"]
+        if v.partial and not v.periods and not any(m.value for m in state["mentions"]):
+            text = w.history_text("ask_year", lang, period=next(iter(v.partial.values())))
+            return Answer.unanswered(Status.CLARIFY, text, v.situation, missing=["year"])
+        if found.stop is None:
+            return None
+        status = Status.CLARIFY if found.stop.route is Route.CLARIFY else Status.NO_EVIDENCE
+        return Answer.unanswered(status, neutralise(found.stop.message), v.situation,
+                                 missing=found.stop.missing)
 
     def merge(self, state: AskState) -> Answer:
         return merge(state["comparison"].periods, state["answers"], state["lang"])

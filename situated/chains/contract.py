@@ -95,6 +95,50 @@ class SliceOut(_Strict):
     citations: list[str]
 
 
+class SectionChangeOut(_Strict):
+    """One section that differs between two versions: the units (sentences, table rows) that
+    left and came, and the labels of the old-side and new-side blocks in `evidence` (empty
+    when a block did not fit the evidence allowance)."""
+
+    kind: str = Field(description="added | removed | changed")
+    section: str = Field(description="the section's heading path, outermost first, ' › '-joined")
+    old_blocks: list[str]
+    new_blocks: list[str]
+    old_labels: list[str]
+    new_labels: list[str]
+    removed: list[str]
+    added: list[str]
+
+
+class ChangeOut(_Strict):
+    """One change of a family: two consecutive versions the caller may read, the instant the
+    newer applies from, and the sections that differ (none: no change in substance)."""
+
+    family: str
+    products: list[str]
+    from_version: str | None = Field(description="source_id of the older version")
+    to_version: str
+    effective: str = Field(description="valid_from of the newer version (ISO date or instant)")
+    substance: bool = Field(description="false when the versions differ only in formatting "
+                            "or in the dates they print")
+    sections: list[SectionChangeOut]
+
+
+class VersionOut(_Strict):
+    """One version of a family, from the index's metadata and recorded history."""
+
+    source_id: str
+    title: str | None
+    revision: str | None
+    family: str | None
+    products: list[str]
+    valid_for: str
+    valid_from: str | None
+    valid_to: str | None = Field(description="exclusive; null = open end")
+    recorded_at: str | None = Field(description="when the index first recorded this version")
+    link: str
+
+
 class RelevanceOut(_Strict):
     """The rule that decided whether anything applies (README "Relevance"): the index's
     thresholds, where they come from, and the names or codes of the question that nothing the
@@ -108,8 +152,9 @@ class RelevanceOut(_Strict):
 
 
 class Answer(_Strict):
-    """One answer. `evidence` is exactly what the model received; `hits` are eligible pieces
-    only; `budget` is null on routes that never reach the budget (clarify, no evidence)."""
+    """One answer. `evidence` is exactly what the model received (for a change question,
+    answered by code, exactly the blocks its text cites); `hits` are eligible pieces only;
+    `budget` is null on routes that never reach the budget (clarify, no evidence, listings)."""
 
     model_config = ConfigDict(extra="forbid", title="situated answer")
 
@@ -129,6 +174,14 @@ class Answer(_Strict):
         default_factory=list, description="For a comparison of two periods: one slice per "
         "period, each answered from the version in force then (one prompt each; `budget.used` "
         "is the larger of the two).")
+
+    changes: list[ChangeOut] = Field(
+        default_factory=list, description="For a question about what changed: one entry per "
+        "pair of consecutive versions in the period asked about (written by code from the "
+        "versions; no model call).")
+    versions: list[VersionOut] = Field(
+        default_factory=list, description="For a version listing (and beside changes): the "
+        "versions the caller may read, oldest first.")
 
     @classmethod
     def unanswered(cls, status: Status, text: str, situation: Situation, *,

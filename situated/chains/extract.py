@@ -28,6 +28,7 @@ from situated.chains.dates import (
     month_number,
     strip_dates,
 )
+from situated.chains.intent import Intent, find_intent
 from situated.chains.products import ProductMatcher
 from situated.documents import ValidFor
 from situated.prompts.extraction import EXTRACTION_PROMPT
@@ -60,6 +61,9 @@ class ExtractedSituation(BaseModel):
     partial_dates: list[str] = Field(
         default_factory=list, description="Dates written without a year, copied as written.")
     asks_about_now: bool = Field(False, description="True only if the question says today/now.")
+    intent: str | None = Field(
+        None, description="\"changes\" when the question asks what changed in a document or "
+        "rule (or when it changed); \"versions\" when it asks which versions exist; else null.")
 
 
 @dataclass
@@ -74,6 +78,7 @@ class Validated:
     # role -> (first day, last day) of a month, quarter or year the question gives for it; the
     # situation holds the last day (the router checks one version covers the whole period)
     periods: dict[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
+    intent: Intent = Intent.AT  # the question's own cue, else the model's valid proposal
 
 
 def rule_extract(question: str, matcher: ProductMatcher,
@@ -99,9 +104,11 @@ def rule_extract(question: str, matcher: ProductMatcher,
             dates.setdefault(role, m.text)  # kept as written; validation rejects it
     if len(set(unlabeled)) == 1 and DateRole.AS_OF.value not in dates:
         dates[DateRole.AS_OF.value] = unlabeled[0].isoformat()
+    intent = find_intent(question)
     return ExtractedSituation(
         product=found[0] if len(found) == 1 else None, partial_dates=partial,
         asks_about_now=bool(NOW.search(question)), **dates,
+        intent=intent.value if intent else None,
     )
 
 
@@ -152,12 +159,35 @@ def _periods(base: dict[str, Any], question: str, mentions: list[DateMention],
     return periods, single
 
 
+def validate_intent(proposed: str | None, question: str, notes: list[str],
+                    fixed: Intent | None = None) -> Intent:
+    """The question's own cue (`find_intent`) wins; else the model's proposal when it is a
+    valid intent a single question can have (a comparison needs two periods, found by rules);
+    `fixed`: set by the chain (a comparison's slice is asked at its period)."""
+    if fixed is not None:
+        return fixed
+    cue = find_intent(question)
+    if cue is not None or not proposed:
+        return cue or Intent.AT
+    try:
+        intent = Intent(str(proposed).strip().lower())
+    except ValueError:
+        notes.append(f"intent {proposed!r} is not one of changes, versions")
+        return Intent.AT
+    if intent is Intent.COMPARE:
+        notes.append("a comparison needs two periods in the question; read as one question")
+        return Intent.AT
+    return intent
+
+
 def validate_extraction(
     proposed: ExtractedSituation, question: str, matcher: ProductMatcher, clock: Clock,
     carried: Situation | None = None, mentions: list[DateMention] | None = None,
+    intent: Intent | None = None,
 ) -> Validated:
     """Keep only what the question states and the index knows; merge over the carried turn.
-    `mentions`: the question's dates when already found (`find_dates`), so they are read once."""
+    `mentions`: the question's dates when already found (`find_dates`), so they are read once;
+    `intent`: fixed by the chain, else validated from the proposal (`validate_intent`)."""
     notes: list[str] = []
     mentions = find_dates(question) if mentions is None else mentions
     base = (carried or Situation()).model_dump()
@@ -207,7 +237,8 @@ def validate_extraction(
     if unplaced:
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
-                     query=strip_dates(question, mentions), unplaced=unplaced, periods=periods)
+                     query=strip_dates(question, mentions), unplaced=unplaced, periods=periods,
+                     intent=validate_intent(proposed.intent, question, notes, intent))
 
 
 def _proposed(proposal: ExtractedSituation | dict | None) -> ExtractedSituation | dict:

@@ -17,6 +17,8 @@ from situated.chains.compare import Comparison
 from situated.chains.contract import Evidence
 from situated.chains.dates import DateMention
 from situated.chains.extract import ExtractedSituation, Validated
+from situated.chains.history import Found
+from situated.chains.intent import Intent
 from situated.chains.products import ProductMatcher
 from situated.chains.route import Decision, Versions
 from situated.chains.wording import Lang
@@ -52,6 +54,7 @@ class AskState(TypedDict, total=False):
     matcher: ProductMatcher  # prepare: the products the scope may read
     comparison: Comparison | None  # prepare: two periods to compare, or None
     named: set[str]  # prepare: the document families the question names
+    fixed_intent: Intent | None  # periods: a comparison's slice is asked at its period
     proposed: ExtractedSituation | dict  # extract: a model's or the rules' proposal
     validated: Validated  # validate: what of it the question grounds
     result: SearchResult  # retrieve: the relevant blocks
@@ -59,6 +62,7 @@ class AskState(TypedDict, total=False):
     evidence: list[Evidence]  # budget: labelled blocks within the allowance
     reply: BaseMessage  # model: the chat model's reply
     answers: list[Any]  # compare: one answer per period
+    found: Found  # find_versions: the versions a question about change is about
 
 
 GENERATION = "situated_generation"  # the configurable key the pinned generation travels in

@@ -273,3 +273,69 @@ _TEXTS = {
 def fixed(name: str, lang: Lang, **values) -> str:
     """One of the fixed texts above, in `lang`, with its values filled in."""
     return _TEXTS[(name, lang)].format(**values)
+
+
+# -- questions about change (`chains.history`) -----------------------------------------------
+
+_HISTORY = {
+    ("changes_lead", Lang.EN): "Changes of {line}{window}:",
+    ("changes_lead", Lang.RU): "Изменения «{line}»{window}:",
+    ("pair", Lang.EN): "From {date} ({old} → {new}):",
+    ("pair", Lang.RU): "С {date} ({old} → {new}):",
+    ("first", Lang.EN): "From {date}: the first version you may read ({new}).",
+    ("first", Lang.RU): "С {date}: первая доступная вам версия ({new}).",
+    ("no_substance", Lang.EN): "no change in substance (only formatting or dates differ).",
+    ("no_substance", Lang.RU): "по существу ничего не изменилось (отличаются только "
+                               "оформление или даты).",
+    ("added", Lang.EN): "added", ("added", Lang.RU): "добавлено",
+    ("removed", Lang.EN): "removed", ("removed", Lang.RU): "удалено",
+    ("more", Lang.EN): "… and {n} more in this section",
+    ("more", Lang.RU): "… и ещё {n} в этом разделе",
+    ("unshown", Lang.EN): "{n} more changed section(s) did not fit the evidence allowance; "
+                          "they are listed in `changes`.",
+    ("unshown", Lang.RU): "Ещё разделов с изменениями: {n}; они не поместились в допустимый "
+                          "объём и перечислены в `changes`.",
+    ("none_in", Lang.EN): "No version of {line} took effect{window}; the one in force applies "
+                          "from {date} ({new}).",
+    ("none_in", Lang.RU): "Новых версий «{line}»{window} не было; действующая применяется "
+                          "с {date} ({new}).",
+    ("latest_only", Lang.EN): "This is the latest change; {n} earlier change(s) are listed "
+                              "with “List the versions …” or by asking about a period.",
+    ("latest_only", Lang.RU): "Это последнее изменение; более ранних: {n}. Спросите о "
+                              "периоде или попросите список версий.",
+    ("one_version", Lang.EN): "{line} has one version you may read, so nothing changed:",
+    ("one_version", Lang.RU): "У «{line}» одна доступная вам версия, изменений нет:",
+    ("versions_lead", Lang.EN): "Versions of {line} you may read ({n}):",
+    ("versions_lead", Lang.RU): "Версии «{line}», доступные вам ({n}):",
+    ("ask_document", Lang.EN): "Which document's versions: {names}?",
+    ("ask_document", Lang.RU): "Версии какого документа: {names}?",
+    ("ask_year", Lang.EN): "“{period}” of which year? Ask again with the year.",
+    ("ask_year", Lang.RU): "«{period}» — какого года? Спросите ещё раз, указав год.",
+    ("in_force", Lang.EN): "in force", ("in_force", Lang.RU): "действует",
+    ("recorded", Lang.EN): "recorded {t}", ("recorded", Lang.RU): "зарегистрирована {t}",
+    ("revision", Lang.EN): "revision {r}", ("revision", Lang.RU): "редакция {r}",
+    ("undated", Lang.EN): "no validity dates", ("undated", Lang.RU): "без дат действия",
+}
+
+
+def history_text(name: str, lang: Lang, **values) -> str:
+    """A fixed text of a change answer or a version listing, in `lang`."""
+    return _HISTORY[(name, lang)].format(**values)
+
+
+def span_text(start: str | None, end: str | None, lang: Lang) -> str:
+    """A version's validity as read: "from A to B", "from A", "to B"."""
+    if lang is Lang.RU:
+        parts = [f"с {start}" if start else "", f"по {end}" if end else ""]
+    else:
+        parts = [f"from {start}" if start else "", f"to {end}" if end else ""]
+    return " ".join(p for p in parts if p)
+
+
+def window_text(kind: str, lang: Lang, a: str = "", b: str = "") -> str:
+    """The period a change question asked about, as said after the family: " since 1 April"."""
+    words = {("since", Lang.EN): " since {a}", ("since", Lang.RU): " с {a}",
+             ("period", Lang.EN): " from {a} to {b}", ("period", Lang.RU): " с {a} по {b}",
+             ("on", Lang.EN): " on {a}", ("on", Lang.RU): " на {a}",
+             ("latest", Lang.EN): " (the latest)", ("latest", Lang.RU): " (последнее)"}
+    return words[(kind, lang)].format(a=a, b=b)

@@ -1,0 +1,79 @@
+"""What a question asks for (DESIGN "Questions about change"): what applied at a moment, how two
+periods compare, what changed in a family, or which versions it has.
+
+Read by rules first (English and Russian cue phrases, below), the structured-output model second
+(`ExtractedSituation.intent`), and validated in code (`validate_extraction`). A comparison needs
+two periods in the question and is found apart (`chains.compare`). The cues name the rule's
+change, not the asker's: "What changed in the terms?", "When did the return period change?",
+«Что изменилось в тарифе Старт?» are about versions; "Can I change the battery?" is not.
+"""
+
+from __future__ import annotations
+
+import re
+
+from situated.modes import Mode
+
+
+class Intent(Mode):
+    AT = "at"  # what applied at a moment (or now)
+    COMPARE = "compare"  # two periods side by side
+    CHANGES = "changes"  # what changed between consecutive versions
+    VERSIONS = "versions"  # which versions exist
+
+
+_CHANGES = re.compile(
+    r"\bwhat(?:'s|’s|\s+has|\s+have|\s+had)?\s+(?:been\s+)?chang(?:ed|es)\b|"
+    r"\bwhat\s+(?:is|was|'s|’s)\s+(?:new|different)\b|"
+    r"\bwhat\s+changes\b|\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
+    r"\bchanges\s+(?:in|to|of|made)\b|\bchangelog\b|\bwhat\s+was\s+(?:added|removed)\b|"
+    r"\b(?:has|have|was|were)\b[^.?!]{0,80}\bchanged\b|"
+    r"\b(?:when|did|how\s+often)\b[^.?!]{0,80}\bchange\b\s*(?:[?.!]|$|\b(?:in|on|since|from|"
+    r"after|between|during|over)\b)|"
+    r"что\s+(?:именно\s+)?(?:изменилось|поменялось|нового|было\s+изменено)|"
+    r"какие\s+(?:были\s+)?изменени|изменени[яй]\s+(?:в|по)\b|"
+    r"(?:когда|как\s+часто)\b[^.?!]{0,80}(?:изменил|поменял)|"
+    r"(?:изменил|поменял)(?:ся|ась|ось|ись)\s+ли\b",
+    re.IGNORECASE)
+_VERSIONS = re.compile(
+    r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
+    r"\bversion\s+history\b|\b(?:versions|revisions)\s+of\b|"
+    r"(?:перечисли|покажи|список|какие|сколько|все)\b[^.?!]{0,40}(?:верси[йиях]|редакци[йиях])|"
+    r"истори[яюи]\s+(?:версий|редакций)|(?:версии|редакции)\s+(?:тарифа|документа|правил)",
+    re.IGNORECASE)
+# what a question about versions says besides its subject: left out when checking that a
+# question names anything at all ("What changed?" names nothing; "What changed in the fees?" does)
+_FRAME = re.compile(
+    r"\b(?:what|which|when|how|did|does|has|have|had|was|were|is|are|been|the|a|an|of|in|on|"
+    r"to|for|since|from|after|list|show|me|all|many|often|versions?|revisions?|editions?|"
+    r"history|new|different|changed?|changes|added|removed|made|summari[sz]e|changelog|"
+    r"between|and|during|over)\b|"
+    r"(?<!\w)(?:что|какие|какой|когда|как|часто|ли|в|во|по|с|со|после|все|сколько|покажи|"
+    r"перечисли|список|нового|именно|было|были|изменено|изменилось|поменялось|изменени\w*|"
+    r"изменил\w*|поменял\w*|верси\w*|редакци\w*|истори\w*)(?!\w)",
+    re.IGNORECASE)
+_SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начиная\s+с)\s*$", re.IGNORECASE)
+
+
+def find_intent(question: str) -> Intent | None:
+    """The intent the question's own words give, or None when they give none (the model's
+    proposal may then decide; a question with no cue is about a moment)."""
+    if _VERSIONS.search(question):
+        return Intent.VERSIONS
+    if _CHANGES.search(question):
+        return Intent.CHANGES
+    return None
+
+
+def names_nothing(query: str) -> bool:
+    """The question, dates already removed, says nothing but how it asks ("What changed?",
+    «Что изменилось?»): it names no document, product or topic to look for."""
+    return not re.search(r"\w", _FRAME.sub(" ", query))
+
+
+def since_cue(text_before_date: str) -> bool:
+    """The words governing a date say "from then on" ("since 1 April", «с 1 апреля»)."""
+    return bool(_SINCE.search(text_before_date))
+
+
+__all__ = ["Intent", "find_intent", "names_nothing", "since_cue"]
