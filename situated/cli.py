@@ -228,11 +228,31 @@ def _print_answer(answer) -> None:
         for c in answer.citations:
             table.add_row(c.label, c.source_id, c.section or "", c.link)
         out.print(table)
+    _print_changes(answer)
     if answer.budget:
         b = answer.budget
         out.print(f"budget: {b.used} of {b.allowance} evidence tokens used "
                   f"(window {b.window} − input {b.reserved_input} − output "
                   f"{b.reserved_output}); {len(answer.evidence)} block(s)", highlight=False)
+
+
+def _print_changes(answer) -> None:
+    """A change answer as a diff: per pair of versions, each differing section with the
+    sentences that left (-) and came (+), labelled with the evidence they come from."""
+    from rich.markup import escape
+
+    for c in answer.changes:
+        old = c.from_version or "(none)"
+        out.print(f"[bold]{escape(old)} → {escape(c.to_version)}[/] from {escape(c.effective)}"
+                  + ("" if c.substance else ": no change in substance"), highlight=False)
+        for s in c.sections:
+            labels = " ".join(f"[{x}]" for x in [*s.old_labels, *s.new_labels])
+            out.print(f"  @@ {escape(s.section or '(opening)')} ({s.kind}) {escape(labels)}",
+                      highlight=False)
+            for text in s.removed:
+                out.print(f"  [red]- {escape(text)}[/]", highlight=False)
+            for text in s.added:
+                out.print(f"  [green]+ {escape(text)}[/]", highlight=False)
 
 
 @app.command("eval")

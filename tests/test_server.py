@@ -299,3 +299,14 @@ def test_a_connection_that_never_finishes_its_headers_is_closed(sample_app):
             sock.sendall(b"POST /ask/invoke HTTP/1.1\r\nHost: x\r\n")  # and then nothing
             assert sock.recv(4096) == b""  # closed by the server, not held open
         assert httpx.get(f"{base}/health", timeout=5).status_code == 200
+
+
+def test_a_change_question_returns_its_changes_and_keeps_the_scope(server):
+    r = post(server, KEYS["public"], {"input": {
+        "question": "Что изменилось в тарифе Старт с 1 апреля 2026?"}})
+    assert r.status_code == 200, r.text
+    body = r.json()["output"]
+    jsonschema.validate(body, SCHEMA)
+    (change,) = body["changes"]
+    assert (change["from_version"], change["to_version"]) == ("TAR-START-1", "TAR-START-2")
+    assert "14 → 30 дней" in body["answer"]

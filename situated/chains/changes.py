@@ -4,7 +4,7 @@ Each version is read as its quotable units (`loaders.sentences.evidence_units`: 
 table rows) in document order, each with the block and section path it stands in. The two unit
 sequences are aligned whole (`difflib`, on each unit's *substance*), not section by section:
 real pages repeat, rename and re-split sections, and a sentence that moved between two parts of
-one section is no change. A unit's substance is its words and numbers, lower-cased, without
+one section is no change, nor is the same text split into lines another way. A unit's substance is its words and numbers, lower-cased, without
 dates, punctuation or markup, so versions that differ only in formatting or in the dates they
 print ("Last updated: …") differ in nothing: "no change in substance". Numbers other than dates
 count ("14 дней" → "30 дней" is a change).
@@ -36,8 +36,12 @@ _WORDS = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def substance(text: str) -> tuple[str, ...]:
-    """The words and numbers of `text` without its dates: what a change must touch to count."""
-    return tuple(_WORDS.findall(_DATE.sub(" ", text).lower()))
+    """The words and numbers of `text` without its dates: what a change must touch to count.
+    A line that is a date and a label ("Last updated: 3 March 2025", "Effective date: …") has
+    none."""
+    undated, dates = _DATE.subn(" ", text)
+    words = tuple(_WORDS.findall(undated.lower()))
+    return () if dates and len(words) <= 3 else words
 
 
 class ChangeKind(Mode):
@@ -99,6 +103,8 @@ def diff_blocks(old: list[Block], new: list[Block]) -> list[SectionChange]:
         if op == "equal":
             continue
         gone, came = a[i1:i2], b[j1:j2]
+        if sum((u.key for u in gone), ()) == sum((u.key for u in came), ()):
+            continue  # the same words, split into lines or sentences another way
         for u in gone:
             s = section(u.block.path)
             s.removed.append(u.text)

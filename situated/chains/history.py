@@ -202,9 +202,12 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     label = {e.block_id: e.label for e in evidence}
     if not pairs:
         current = _in_force(line, window, tz)
+        if current is None:  # the window ends before the first version
+            return Answer.unanswered(Status.NO_EVIDENCE, w.history_text(
+                "none_yet", lang, line=name, window=window.said,
+                date=_when(line.members[0], lang, tz)), situation)
         text = w.history_text("none_in", lang, line=name, window=window.said,
-                              date=_when(current, lang, tz), new=current.source_id) \
-            if current else w.no_evidence_text(situation, lang)
+                              date=_when(current, lang, tz), new=current.source_id)
         return _history_answer(text, [], [], situation, lang, versions, line, budget)
     parts = [w.history_text("changes_lead", lang, line=name, window=window.said)]
     unshown = 0

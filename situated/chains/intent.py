@@ -24,7 +24,7 @@ class Intent(Mode):
 
 _CHANGES = re.compile(
     r"\bwhat(?:'s|’s|\s+has|\s+have|\s+had)?\s+(?:been\s+)?chang(?:ed|es)\b|"
-    r"\bwhat\s+(?:is|was|'s|’s)\s+(?:new|different)\b|"
+    r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
     r"\bwhat\s+changes\b|\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
     r"\bchanges\s+(?:in|to|of|made)\b|\bchangelog\b|\bwhat\s+was\s+(?:added|removed)\b|"
     r"\b(?:has|have|was|were)\b[^.?!]{0,80}\bchanged\b|"

@@ -299,6 +299,9 @@ _HISTORY = {
                           "from {date} ({new}).",
     ("none_in", Lang.RU): "Новых версий «{line}»{window} не было; действующая применяется "
                           "с {date} ({new}).",
+    ("none_yet", Lang.EN): "No version of {line} took effect{window}: the first applies from "
+                           "{date}.",
+    ("none_yet", Lang.RU): "Версий «{line}»{window} не было: первая действует с {date}.",
     ("latest_only", Lang.EN): "This is the latest change; {n} earlier change(s) are listed "
                               "with “List the versions …” or by asking about a period.",
     ("latest_only", Lang.RU): "Это последнее изменение; более ранних: {n}. Спросите о "

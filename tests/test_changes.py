@@ -1,0 +1,298 @@
+"""Questions about change: intents read by rules (then the model, validated), changes computed
+from consecutive versions (each side cited with its own label), listings from metadata, no
+model call on either, and permission on every version shown."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import jsonschema
+import pytest
+from conftest import md, write
+from fakes import FakeOpenAIServer, ScriptedChatModel
+
+from situated.app import App
+from situated.chains.ask import build_ask_chain
+from situated.chains.changes import diff_blocks, substance, word_change
+from situated.chains.contract import Status, shipped_answer_schema
+from situated.chains.intent import Intent, find_intent, names_nothing
+from situated.eval.cases import load_cases
+from situated.index.ingest import ingest
+from situated.settings import ModelKind, Settings
+from situated.situation import Scope
+
+SCHEMA = shipped_answer_schema()
+TODAY = dt.date(2026, 11, 29)
+
+
+# -- intent rules (unit) ---------------------------------------------------------------------
+@pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    ("Что изменилось в тарифе Старт с 1 апреля 2026?", Intent.CHANGES),
+    ("What changed in Le Chat's commercial terms in 2025?", Intent.CHANGES),
+    ("When did the return period of Старт change?", Intent.CHANGES),
+    ("What's new in the privacy policy?", Intent.CHANGES),
+    ("Has the battery warranty changed since 2025?", Intent.CHANGES),
+    ("Какие изменения в правилах возврата?", Intent.CHANGES),
+    ("Изменился ли срок возврата?", Intent.CHANGES),
+    ("List the versions of the privacy policy", Intent.VERSIONS),
+    ("Which versions of the C-3 warranty exist?", Intent.VERSIONS),
+    ("Покажи все версии тарифа Старт", Intent.VERSIONS),
+    ("Какие редакции правил возврата были?", Intent.VERSIONS),
+    ("Can I change the battery myself?", None),
+    ("What battery warranty applies to a C-3 bought on 15 March 2026?", None),
+    ("The bike was bought on 10 Jan 2026; can I change the battery on 3 March 2026?", None),
+    ("What does version 2 of the warranty say about water?", None),
+])
+def test_intent_is_read_from_the_question_words(question, intent):
+    assert find_intent(question) is intent
+
+
+@pytest.mark.unit
+def test_no_sample_question_about_a_moment_reads_as_a_change_question():
+    for case in load_cases():
+        if not {"changes", "versions", "compare"} & set(case.tags):  # a comparison: two periods
+            assert find_intent(case.question) is None, case.question
+
+
+@pytest.mark.unit
+def test_a_question_that_names_nothing():
+    assert names_nothing("What changed?") and names_nothing("Что изменилось?")
+    assert not names_nothing("What changed in the fees?")
+    assert not names_nothing("Что изменилось в тарифе Старт?")
+
+
+# -- the diff (unit) -------------------------------------------------------------------------
+@pytest.mark.unit
+def test_substance_ignores_dates_formatting_and_case_not_other_numbers():
+    assert substance("Last updated: **March 3, 2025**.") == substance("Last updated: 4 May 2026")
+    assert substance("Within 14 days.") != substance("Within 30 days.")
+    assert word_change("return it within 14 days of purchase",
+                       "return it within 30 days of purchase") == "return it within 14 → 30 " \
+                                                                  "days of purchase"
+
+
+# -- the seed tariff -------------------------------------------------------------------------
+@pytest.fixture
+def chain(sample_app):
+    model = ScriptedChatModel(replies=["From the evidence [S1]."])
+    return model, build_ask_chain(sample_app, model=model, clock=lambda: TODAY)
+
+
+@pytest.mark.integration
+def test_what_changed_in_start_cites_both_versions_and_states_14_to_30(chain):
+    model, ch = chain
+    a = ch.invoke({"question": "Что изменилось в тарифе Старт с 1 апреля 2026?"})
+    jsonschema.validate(a.model_dump(mode="json"), SCHEMA)
+    assert a.status is Status.ANSWERED and not model.calls  # written by code from the versions
+    assert "14 → 30 дней" in a.answer and "10 → 5 рабочих дней" in a.answer
+    assert {c.source_id for c in a.citations} == {"TAR-START-1", "TAR-START-2"}
+    (change,) = a.changes
+    assert (change.from_version, change.to_version, change.effective) == (
+        "TAR-START-1", "TAR-START-2", "2026-04-01")
+    assert change.substance and [s.kind for s in change.sections] == ["changed", "changed"]
+    by_label = {e.label: e.source_id for e in a.evidence}
+    for s in change.sections:  # each side cited with its own label
+        assert {by_label[x] for x in s.old_labels} == {"TAR-START-1"}
+        assert {by_label[x] for x in s.new_labels} == {"TAR-START-2"}
+    first = change.sections[0]
+    assert any("14 дней" in x for x in first.removed) and any("30 дней" in x for x in first.added)
+    assert [e.label for e in a.evidence] == ["S1", "S2", "S3", "S4"]
+    assert a.budget.used == sum(e.tokens for e in a.evidence) <= a.budget.allowance
+    assert "(/documents/TAR-START-1#section-1)" in a.answer  # labels became links
+    assert [v.source_id for v in a.versions] == ["TAR-START-1", "TAR-START-2"]
+
+
+@pytest.mark.integration
+def test_listing_the_start_versions_comes_from_metadata(chain):
+    model, ch = chain
+    a = ch.invoke({"question": "List the versions of the Старт tariff"})
+    jsonschema.validate(a.model_dump(mode="json"), SCHEMA)
+    assert a.status is Status.ANSWERED and not model.calls and a.budget is None
+    assert [(v.source_id, v.valid_from, v.valid_to) for v in a.versions] == [
+        ("TAR-START-1", "2026-01-01", "2026-04-01"), ("TAR-START-2", "2026-04-01", None)]
+    assert "[TAR-START-1](/documents/TAR-START-1)" in a.answer
+    assert "from 1 January 2026 to 31 March 2026" in a.answer  # valid_to is exclusive
+    assert "from 1 April 2026, in force" in a.answer
+
+
+@pytest.mark.integration
+def test_a_period_picks_its_changes_and_a_period_without_one_says_so(chain):
+    _, ch = chain
+    a = ch.invoke({"question": "What changed in the Старт return rules in 2026?"})
+    assert [(c.from_version, c.to_version) for c in a.changes] == [
+        (None, "TAR-START-1"), ("TAR-START-1", "TAR-START-2")]
+    b = ch.invoke({"question": "What changed in the Старт return rules in May 2026?"})
+    assert b.status is Status.ANSWERED and not b.changes and not b.evidence
+    assert "No version of return-rules (Старт) took effect from 1 May 2026 to 31 May 2026" \
+        in b.answer and "TAR-START-2" in b.answer
+    c = ch.invoke({"question": "What changed in the Старт return rules in 2025?"})
+    assert c.status is Status.NO_EVIDENCE and "first applies from 1 January 2026" in c.answer
+
+
+@pytest.mark.integration
+def test_a_change_question_that_leaves_the_product_open_asks_naming_them(chain):
+    model, ch = chain
+    a = ch.invoke({"question": "What changed in the battery warranty?"})
+    assert a.status is Status.CLARIFY and a.missing == ["product"]
+    assert "C-3" in a.answer and "S-2" in a.answer and not model.calls
+    b = ch.invoke({"question": "C-3", "follows": "What changed in the battery warranty?",
+                   "situation": a.situation.model_dump()})
+    assert b.status is Status.ANSWERED
+    assert [(c.from_version, c.to_version) for c in b.changes] == [("WARR-R1", "WARR-R2")]
+
+
+@pytest.mark.integration
+def test_nothing_named_asks_which_document_and_nothing_relevant_is_no_evidence(chain):
+    model, ch = chain
+    a = ch.invoke({"question": "Что изменилось?"})
+    assert a.status is Status.CLARIFY and a.missing == ["document"]
+    assert "return-rules (Старт)" in a.answer and "HR" not in a.answer
+    b = ch.invoke({"question": "What changed in the Mars colony charter?"})
+    assert b.status is Status.NO_EVIDENCE and not b.evidence and not b.changes
+    c = ch.invoke({"question": "What changed in the Старт return rules on 1 April?"})
+    assert c.status is Status.CLARIFY and c.missing == ["year"] and "1 April" in c.answer
+    assert not model.calls
+
+
+@pytest.mark.integration
+def test_a_comparison_of_two_periods_is_still_a_comparison(chain):
+    _, ch = chain
+    a = ch.invoke({"question": "How did the return period of Старт change between March and "
+                               "May 2026?"})
+    assert [s.label for s in a.slices] == ["March 2026", "May 2026"] and not a.changes
+
+
+# -- permission and substance on a corpus of our own -----------------------------------------
+def _fees(version: int, days: int, extra: str = "") -> str:
+    return (f"## 1 Fees\n\nThe Orbit plan costs 10 euros a month.\n\n## 2 Cancellation\n\n"
+            f"A subscriber may cancel within {days} days.{extra}\n")
+
+
+@pytest.fixture(scope="module")
+def fee_app(tmp_path_factory, embeddings):
+    root = tmp_path_factory.mktemp("fees")
+    docs = root / "docs"
+    common = {"product": "Orbit", "family": "plan-terms", "valid_for": "as_of"}
+    write(docs / "v1.md", md("TERMS-1", _fees(1, 14), valid_from="2025-01-01",
+                             valid_to="2025-06-01", **common))
+    write(docs / "v2.md", md("TERMS-2", _fees(2, 21, " Staff discount code SECRET-77 applies."),
+                             valid_from="2025-06-01", valid_to="2025-09-01",
+                             access="[staff]", **common))
+    write(docs / "v3.md", md("TERMS-3", _fees(3, 30), valid_from="2025-09-01",
+                             valid_to="2026-01-01", **common))
+    # the same terms again: reflowed, bold, a new "last updated" date — nothing of substance
+    write(docs / "v4.md", md("TERMS-4", "## 1 Fees\n\nLast updated: 1 January 2026.\n\nThe "
+                             "**Orbit plan** costs 10 euros\na month.\n\n## 2 Cancellation\n\n"
+                             "A subscriber may cancel within 30 days.\n",
+                             valid_from="2026-01-01", **common))
+    index = root / "index"
+    settings = Settings(index_dir=index, cache_dir=root / "cache")
+    ingest([docs], index, embeddings, settings)
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    return app
+
+
+STAFF = Scope(roles=["staff"])
+
+
+@pytest.mark.integration
+def test_a_restricted_version_is_never_listed_or_diffed_for_a_caller_who_may_not_read_it(
+        fee_app):
+    ch = build_ask_chain(fee_app, clock=lambda: TODAY)
+    public = ch.invoke({"question": "List the versions of the Orbit plan-terms"})
+    assert [v.source_id for v in public.versions] == ["TERMS-1", "TERMS-3", "TERMS-4"]
+    staff = ch.invoke({"question": "List the versions of the Orbit plan-terms", "scope": STAFF})
+    assert [v.source_id for v in staff.versions] == ["TERMS-1", "TERMS-2", "TERMS-3", "TERMS-4"]
+    q = {"question": "What changed in the Orbit plan-terms in 2025?"}
+    a = ch.invoke(q)
+    assert [(c.from_version, c.to_version) for c in a.changes] == [
+        (None, "TERMS-1"), ("TERMS-1", "TERMS-3")]
+    assert "14 → 30 days" in a.answer
+    body = json.dumps(a.model_dump(mode="json"), ensure_ascii=False)
+    assert "TERMS-2" not in body and "SECRET-77" not in body and "21 days" not in body
+    b = ch.invoke({**q, "scope": STAFF})
+    assert [(c.from_version, c.to_version) for c in b.changes] == [
+        (None, "TERMS-1"), ("TERMS-1", "TERMS-2"), ("TERMS-2", "TERMS-3")]
+    assert "SECRET-77" in json.dumps(b.model_dump(mode="json"))
+
+
+@pytest.mark.integration
+def test_versions_that_differ_only_in_formatting_or_dates_are_no_change_in_substance(fee_app):
+    ch = build_ask_chain(fee_app, clock=lambda: TODAY)
+    a = ch.invoke({"question": "What changed in the Orbit plan-terms on 1 January 2026?"})
+    (change,) = a.changes
+    assert (change.from_version, change.to_version, change.substance) == (
+        "TERMS-3", "TERMS-4", False)
+    assert not change.sections and not a.evidence and a.status is Status.ANSWERED
+    assert "no change in substance" in a.answer
+
+
+@pytest.mark.integration
+def test_blocks_over_the_allowance_are_listed_not_cited(fee_app, embeddings):
+    settings = fee_app.settings.model_copy(update={"window": 630, "reserved_input": 600,
+                                                    "reserved_output": 0})
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    a = build_ask_chain(app, clock=lambda: TODAY).invoke(
+        {"question": "What changed in the Orbit plan-terms in 2025?", "scope": STAFF})
+    cited = {e.label for e in a.evidence}
+    assert 0 < a.budget.used <= a.budget.allowance == 30
+    labels = {x for c in a.changes for s in c.sections for x in [*s.old_labels, *s.new_labels]}
+    assert labels == cited and 0 < len(a.evidence) < 3  # three blocks differ
+    assert "did not fit the evidence allowance" in a.answer
+
+
+@pytest.mark.unit
+def test_a_moved_sentence_is_no_change_and_a_new_section_is_added(fee_app):
+    index = fee_app.index
+    old, new = index.blocks.of_document("TERMS-1"), index.blocks.of_document("TERMS-3")
+    assert diff_blocks(old, old) == []
+    kinds = [(s.kind.value, s.path) for s in diff_blocks(old, new)]
+    assert kinds == [("changed", ("2 Cancellation",))]
+    assert [s.kind.value for s in diff_blocks(old[:1], new)] == ["added"]
+    assert [s.kind.value for s in diff_blocks(old, new[:1])] == ["removed"]
+
+
+# -- the model's proposal, validated ---------------------------------------------------------
+@pytest.mark.integration
+def test_the_model_proposes_an_intent_the_rules_did_not_find(sample_app, monkeypatch):
+    from situated.chains.models import make_chat_model
+
+    monkeypatch.setenv("FAKE_KEY", "sk-test")
+    with FakeOpenAIServer([
+            {"tool": "ExtractedSituation", "arguments": {"product": "Старт",
+                                                         "intent": "versions"}},
+            {"tool": "ExtractedSituation", "arguments": {
+                "product": "Старт", "purchase_date": "2026-05-02", "intent": "rewrite the index"}},
+            {"content": "Within 30 days [S1]."}]) as server:
+        settings = sample_app.settings.model_copy(update={
+            "model": ModelKind.OPENAI, "openai_base_url": server.base_url,
+            "openai_api_key_env": "FAKE_KEY"})
+        ch = build_ask_chain(sample_app, model=make_chat_model(settings), clock=lambda: TODAY)
+        a = ch.invoke({"question": "Старт return rules: the timeline of editions?"})
+        b = ch.invoke({"question": "Какой срок возврата по тарифу Старт при покупке 2 мая 2026?"})
+    assert a.status is Status.ANSWERED and [v.source_id for v in a.versions] == [
+        "TAR-START-1", "TAR-START-2"]
+    assert len(server.requests) == 3  # the listing called no model after extraction
+    assert b.status is Status.ANSWERED and not b.versions  # an invalid intent is ignored
+    assert {e.source_id for e in b.evidence} == {"TAR-START-2"}
+
+
+# -- CLI and server --------------------------------------------------------------------------
+@pytest.mark.integration
+def test_the_cli_shows_the_changes_as_a_diff():
+    from typer.testing import CliRunner
+
+    from situated.cli import app
+
+    r = CliRunner().invoke(app, ["ask", "Что изменилось в тарифе Старт с 1 апреля 2026?"])
+    assert r.exit_code == 0, r.output
+    assert "TAR-START-1 → TAR-START-2" in r.output
+    assert "- Клиент тарифа «Старт» может вернуть" in r.output and "+ Клиент" in r.output
+    j = CliRunner().invoke(app, ["ask", "List the versions of the Старт tariff", "--json"])
+    body = json.loads(j.output)
+    jsonschema.validate(body, SCHEMA)
+    assert [v["source_id"] for v in body["versions"]] == ["TAR-START-1", "TAR-START-2"]
