@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from situated.chains.ask import build_ask_chain
 from situated.cli import app as cli
 from situated.eval.cases import load_cases
+from situated.eval.metrics import score_case
 from situated.eval.probe import probe_cases
 from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
@@ -110,6 +111,26 @@ def test_probe_cases_expect_the_version_in_force_at_the_end_of_the_day(corpus_di
                     c.question.split("'s")[0]}) == 1
 
 
+@pytest.mark.unit
+def test_probe_change_cases_name_the_pair_and_skip_a_day_with_two_versions(corpus_dir):
+    cases, skipped = probe_cases(list(load_corpus([corpus_dir]).documents))
+    by_id = {c.id: c for c in cases}
+    nimbus = [c for c in cases if "changes" in c.tags and "Nimbus" in c.id]
+    # v001 and v002 both start on 1 March 2026: neither change can be asked by its day
+    assert [c.expect.changes for c in nimbus] == [
+        ["Nimbus.Usage-Rules.v002>Nimbus.Usage-Rules.v003"]]
+    assert skipped["changes: several versions start that day"] == 2
+    q = by_id["probe.changes.Q.Privacy-Notice.v001"]
+    assert q.expect.changes == ["Q.Privacy-Notice.v000>Q.Privacy-Notice.v001"]
+    assert "What changed in Q's Privacy Notice on " in q.question and not q.expect.stale
+    (phrase,) = q.expect.changed_text
+    texts = [" ".join(b.text for b in d.blocks).lower().replace(".", "")
+             for d in load_corpus([corpus_dir]).documents if d.meta.product == ("Q",)]
+    assert (phrase.lower() in texts[0]) != (phrase.lower() in texts[1])
+    listing = by_id["probe.versions.Nimbus.Usage-Rules.v000"]
+    assert listing.expect.versions == [f"Nimbus.Usage-Rules.v00{i}" for i in range(4)]
+
+
 @pytest.mark.integration
 def test_the_chain_answers_the_probe_cases(corpus_dir, tmp_path, embeddings):
     out = tmp_path / "cases"
@@ -125,9 +146,14 @@ def test_the_chain_answers_the_probe_cases(corpus_dir, tmp_path, embeddings):
     application = App(settings)
     application.__dict__["embeddings"] = embeddings
     chain = build_ask_chain(application)
+    kinds = {t for c in cases for t in c.tags}
+    assert {"changes", "versions"} <= kinds
     for case in cases:
         answer = chain.invoke({"question": case.question})
         assert answer.status is case.expect.status, (case.id, answer.answer)
+        scored = score_case(case, answer, 0.0)
+        assert scored.change_ok in (None, True), (case.id, answer.answer)
+        assert scored.listing_ok in (None, True), (case.id, answer.answer)
         supplied = {e.source_id for e in answer.evidence} | {h.source_id for h in answer.hits}
         assert not supplied & set(case.expect.stale), case.id
         assert set(case.expect.evidence) <= {e.source_id for e in answer.evidence}, case.id

@@ -113,12 +113,26 @@ def diff_blocks(old: list[Block], new: list[Block]) -> list[SectionChange]:
             s = section(u.block.path)
             s.added.append(u.text)
             _add(s.new_blocks, u.block.block_id)
-        if op == "replace" and len(gone) == len(came):
-            for x, y in zip(gone, came, strict=True):
-                if x.block.path == y.block.path:
-                    section(y.block.path).pairs.append((x.text, y.text))
+        if op == "replace":
+            for x, y in _replacing(gone, came):
+                section(y.block.path).pairs.append((x.text, y.text))
     order = {p: i for i, p in enumerate(dict.fromkeys([u.block.path for u in b]))}
     return sorted(sections.values(), key=lambda s: order.get(s.path, -1))
+
+
+def _replacing(gone: list[_Unit], came: list[_Unit]) -> list[tuple[_Unit, _Unit]]:
+    """Removed and added units of one section that read as one sentence edited (in order, most
+    words kept, at most three edits): shown as a word change rather than as two sentences."""
+    out = []
+    for path in dict.fromkeys(u.block.path for u in gone):
+        olds = [u for u in gone if u.block.path == path]
+        news = [u for u in came if u.block.path == path]
+        for x, y in zip(olds, news, strict=False):
+            m = difflib.SequenceMatcher(None, x.key, y.key, autojunk=False)
+            edits = sum(op != "equal" for op, *_ in m.get_opcodes())
+            if m.ratio() >= 0.5 and edits <= 3:
+                out.append((x, y))
+    return out
 
 
 def _add(ids: list[str], block_id: str) -> None:

@@ -95,10 +95,15 @@ def find_lines(versions: Versions, named: set[str], product: str | None, readabl
                query: str, lang: Lang, search: Callable[[Filter], SearchResult]) -> Found:
     """The lines the question is about (see the module docstring), or why none."""
     families = sorted(f for f in named if lines_of(versions, f, readable, product))
-    if not families and product:
-        own = sorted(f for f in versions.index.store.family_names()
-                     if any(len(x.members) > 1 for x in lines_of(versions, f, readable, product)))
-        families = own if len(own) == 1 else _searched(versions, search, readable, product, own)
+    if not families and product:  # the product's versioned families; its own ones first
+        own = [f for f in sorted(versions.index.store.family_names())
+               if any(len(x.members) > 1 for x in lines_of(versions, f, readable, product))]
+        named_for = [f for f in own if any(product in x.products
+                                           for x in lines_of(versions, f, readable, product))]
+        families = next((c for c in (named_for, own) if len(c) == 1), None) or _searched(
+            versions, search, readable, product, own)
+        if not families and own:
+            return Found([], _ask_document(versions, readable, lang, product, own))
     if not families and not product and names_nothing(query):
         return Found([], _ask_document(versions, readable, lang))
     if not families:
@@ -126,9 +131,13 @@ def _searched(versions: Versions, search: Callable[[Filter], SearchResult], read
     return []
 
 
-def _ask_document(versions: Versions, readable: Filter, lang: Lang) -> Decision:
-    names = sorted({x.name for f in versions.index.store.family_names()
-                    for x in lines_of(versions, f, readable) if len(x.members) > 1})
+def _ask_document(versions: Versions, readable: Filter, lang: Lang, product: str | None = None,
+                  among: list[str] | None = None) -> Decision:
+    """Which document: the versioned families (of `product`, `among` those) the caller may
+    read, named so that a reply can say one."""
+    families = among if among is not None else versions.index.store.family_names()
+    names = sorted({x.name for f in families for x in lines_of(versions, f, readable, product)
+                    if len(x.members) > 1})
     if not names:
         return Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(Situation(), lang))
     shown = names if len(names) <= 8 else [*names[:8], "…"]
@@ -195,7 +204,7 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
                    window: Window, situation: Situation, lang: Lang, readable: Filter,
                    budget: Budget) -> Answer:
     """The changes of `pairs`, each side cited with its own label (old, then new)."""
-    index, tz = versions.index, versions.index.timezone
+    tz = versions.index.timezone
     name = neutralise(line.name)
     diffs = [(old, new, _diff(versions, old, new, readable)) for old, new in pairs[:MAX_PAIRS]]
     evidence = _pack(versions, [s for *_, d in diffs for s in d], budget)

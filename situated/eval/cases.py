@@ -25,6 +25,14 @@ class Expect(BaseModel):
     forbidden_text: list[str] = Field(default_factory=list)
     facts: list[str] = Field(default_factory=list)
     missing: list[str] = Field(default_factory=list)
+    changes: list[str] = Field(
+        default_factory=list, description="pairs of versions the answer's `changes` must hold, "
+        "\"OLD>NEW\" (\">NEW\" for a first version), each side cited")
+    changed_text: list[str] = Field(
+        default_factory=list, description="words that must be among the sentences those pairs "
+        "removed or added (compared word by word, case-insensitive)")
+    versions: list[str] = Field(
+        default_factory=list, description="the exact listing: source ids, oldest first")
 
 
 class Case(BaseModel):

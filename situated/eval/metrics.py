@@ -11,12 +11,16 @@
   unknown labels);
 * citation support (lexical): each expected fact that the answer states occurs in the text of a
   block the answer cites — a string check, so paraphrases count as unsupported;
-* answer fact accuracy: expected facts present in the answer or explanation (case-insensitive).
+* answer fact accuracy: expected facts present in the answer or explanation (case-insensitive);
+* change accuracy: every expected pair of versions is among the answer's `changes`, both sides
+  cited, and the expected words are among the sentences the pair removed or added;
+* listing accuracy: the answer's `versions` are exactly the expected ones, in order.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 
 from situated.chains.contract import Answer, Status
@@ -41,6 +45,8 @@ class CaseResult:
     citations_valid: bool | None = None
     support: float | None = None
     fact_accuracy: float | None = None
+    change_ok: bool | None = None
+    listing_ok: bool | None = None
     supplied: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
 
@@ -80,7 +86,27 @@ def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
             ev.text.lower() for ev in answer.evidence)]
         if answer.status is Status.ANSWERED and from_evidence:
             r.support = sum(f.lower() in cited_text for f in from_evidence) / len(from_evidence)
+    if e.changes:
+        r.change_ok = _change_ok(case, answer)
+    if e.versions:
+        r.listing_ok = [v.source_id for v in answer.versions] == e.versions
     return r
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"[^\W\d_]+", text.lower()))
+
+
+def _change_ok(case: Case, answer: Answer) -> bool:
+    got = {f"{c.from_version or ''}>{c.to_version}": c for c in answer.changes}
+    cited = {c.source_id for c in answer.citations}
+    if not all(p in got for p in case.expect.changes):
+        return False
+    if not all(sid in cited for p in case.expect.changes for sid in p.split(">") if sid):
+        return False
+    said = " | ".join(_words(x) for p in case.expect.changes for s in got[p].sections
+                      for x in [*s.removed, *s.added])
+    return all(_words(t) in said for t in case.expect.changed_text)
 
 
 def _mean(values) -> float | None:
@@ -113,6 +139,10 @@ def aggregate(results: list[CaseResult], cases: list[Case]) -> dict[str, float |
                                    for r in results),
         "citation_support": _mean(r.support for r in results),
         "fact_accuracy": _mean(r.fact_accuracy for r in results),
+        "change_accuracy": _mean(None if r.change_ok is None else float(r.change_ok)
+                                 for r in results),
+        "listing_accuracy": _mean(None if r.listing_ok is None else float(r.listing_ok)
+                                  for r in results),
         "latency_p50_ms": latencies[len(latencies) // 2],
         "latency_p95_ms": latencies[int(0.95 * (len(latencies) - 1))],
     }

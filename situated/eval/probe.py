@@ -13,7 +13,14 @@ version's neighbours, on these dates:
   first date.
 
 The expected evidence is exactly the version in force at the end of the asked day (in the
-index's timezone); its neighbours are `stale` (never in evidence or hits). Families are split by
+index's timezone); its neighbours are `stale` (never in evidence or hits).
+
+Questions about change (tags `changes`, `versions`): for every pair of consecutive versions,
+"What changed in <product>'s <family> on <day the newer one starts>?", whose gold is the pair
+(both sides cited) and a phrase present in one version and absent from the other (among the
+sentences the pair removed or added); every other version of the family is `stale`. A day on
+which two versions start, or a pair with no distinguishing phrase, is skipped and counted. And
+per family "List the versions of <product>'s <family>.", whose gold is the exact listing. Families are split by
 product into a dev half and a test half with a stable hash, so thresholds can be tuned on one
 and reported on the other. Nothing here knows any particular corpus.
 """
@@ -131,15 +138,48 @@ def _date_words(day: dt.date, n: int) -> str:
 
 
 def _question(v: Version, phrase: str, day: dt.date, n: int) -> str:
+    return f"What did {_owner(v)} say about “{phrase}” on {_date_words(day, n)}?"
+
+
+def _owner(v: Version) -> str:
     m = v.doc.meta
     product = m.product[0] if m.product else ""
     name = m.family or m.title or m.source_id
-    owner = f"{product}'s {name}" if product else f"the {name}"
-    return f"What did {owner} say about “{phrase}” on {_date_words(day, n)}?"
+    return f"{product}'s {name}" if product else f"the {name}"
+
+
+def change_cases(group: list[Version], timezone: str, seed: int, halves: dict[str, str],
+                 skipped: dict[str, int]) -> list[Case]:
+    """One change question per consecutive pair of `group`, one listing per group."""
+    product = group[0].doc.meta.product[0] if group[0].doc.meta.product else ""
+    half = halves[product]
+    sids = [v.sid for v in group]
+    cases = [Case(id=f"probe.versions.{group[0].sid}",
+                  question=f"List the versions of {_owner(group[0])}.",
+                  tags=[half, "versions"], expect=Expect(status="answered", versions=sids))]
+    days = [_local_day(v.start, timezone) for v in group]
+    for i in range(1, len(group)):
+        if days.count(days[i]) > 1:
+            skipped["changes: several versions start that day"] += 1
+            continue
+        rnd = random.Random(f"{seed}:{group[i].sid}:changes")
+        phrase = pick_phrase(group[i], [group[i - 1]], rnd) or pick_phrase(
+            group[i - 1], [group[i]], rnd)
+        if phrase is None:
+            skipped["changes: no distinguishing phrase"] += 1
+            continue
+        cases.append(Case(
+            id=f"probe.changes.{group[i].sid}",
+            question=f"What changed in {_owner(group[i])} on {_date_words(days[i], i)}?",
+            tags=[half, "changes"],
+            expect=Expect(status="answered", changes=[f"{group[i - 1].sid}>{group[i].sid}"],
+                          changed_text=[phrase],
+                          stale=[s for k, s in enumerate(sids) if k not in (i - 1, i)])))
+    return cases
 
 
 def probe_cases(docs: list[LoadedDocument], timezone: str = "UTC", seed: int = 0,
-                ) -> tuple[list[Case], dict[str, int]]:
+                changes: bool = True) -> tuple[list[Case], dict[str, int]]:
     """Cases for every version of every family; also how many were skipped and why."""
     cases: list[Case] = []
     skipped: dict[str, int] = defaultdict(int)
@@ -148,6 +188,8 @@ def probe_cases(docs: list[LoadedDocument], timezone: str = "UTC", seed: int = 0
         if len(group) < 2:
             skipped["single-version family"] += 1
             continue
+        if changes:
+            cases += change_cases(group, timezone, seed, halves, skipped)
         for i, v in enumerate(group):
             first = _local_day(v.start, timezone)
             last = _local_day(v.end - 1, timezone) if v.end < 10**12 else first + dt.timedelta(60)

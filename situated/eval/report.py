@@ -9,8 +9,8 @@ from rich.table import Table
 
 SHOWN = ["evidence_recall", "noise", "stale_version_rate", "permission_leaks", "status_accuracy",
          "clarification_precision", "clarification_recall", "no_evidence_accuracy",
-         "citation_validity", "citation_support", "fact_accuracy", "latency_p50_ms",
-         "latency_p95_ms"]
+         "citation_validity", "citation_support", "fact_accuracy", "change_accuracy",
+         "listing_accuracy", "latency_p50_ms", "latency_p95_ms"]
 
 
 def fmt(v) -> str:
@@ -86,11 +86,15 @@ def by_tag(per_case: dict[str, list[dict]]) -> dict[str, dict[str, dict]]:
         for tag, rs in sorted(groups.items()):
             ok = [r["status_ok"] for r in rs if r["status_ok"] is not None]
             rec = [r["evidence_recall"] for r in rs if r["evidence_recall"] is not None]
+            chg = [r["change_ok"] for r in rs if r.get("change_ok") is not None]
+            lst = [r["listing_ok"] for r in rs if r.get("listing_ok") is not None]
             out[name][tag] = {
                 "cases": len(rs),
                 "status_accuracy": sum(ok) / len(ok) if ok else None,
                 "evidence_recall": sum(rec) / len(rec) if rec else None,
                 "stale_version_rate": sum(bool(r["stale"]) for r in rs) / len(rs),
+                "change_accuracy": sum(chg) / len(chg) if chg else None,
+                "listing_accuracy": sum(lst) / len(lst) if lst else None,
             }
     return out
 
