@@ -225,7 +225,8 @@ class _Steps:
         proposed = state["proposed"]
         if isinstance(proposed, dict):
             proposed = ExtractedSituation.model_validate(proposed)
-        fixed = state.get("fixed_intent")
+        fixed = state.get("fixed_intent") if self.routing else Intent.AT  # a baseline reads
+        # every question as one about a moment, as plain RAG does
         if fixed is None and state["follows"] and find_intent(state["question"]) is None:
             fixed = find_intent(state["follows"])  # a reply completes the earlier question
         return validate_extraction(proposed, state["question"], state["matcher"], self.clock,
