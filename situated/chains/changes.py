@@ -11,13 +11,16 @@ count ("14 дней" → "30 дней" is a change).
 
 The differing units are grouped by section into `SectionChange`s (`added`, `removed` or
 `changed`), each naming the old and the new blocks that hold them, so an answer can cite the
-old side and the new side with labels of their own.
+old side and the new side with labels of their own; for a pure addition the old side is the
+block it was inserted into or after (and for a pure removal the new side likewise), so both
+versions are always cited.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from situated.documents import Block
@@ -25,21 +28,22 @@ from situated.loaders.neutralise import neutralise
 from situated.loaders.sentences import evidence_units
 from situated.modes import Mode
 
-_DATE = re.compile(
+DATES = re.compile(  # the date forms a version prints ("Last updated: March 3, 2025")
     r"\b\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\b|"
     r"\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|"
     r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-zА-Яа-яЁё]{3,}\.?,?\s+\d{4}\b|"
     r"\b[A-Za-z]{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|"
     r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{4}\b",
     re.IGNORECASE)
-_WORDS = re.compile(r"[^\W_]+", re.UNICODE)
+# a word or number, with what joins one inside it ("aup_exceptions@meta.com", "e-mail", "3.5")
+_WORDS = re.compile(r"[^\W_]+(?:[-_.@/][^\W_]+)*", re.UNICODE)
 
 
 def substance(text: str) -> tuple[str, ...]:
     """The words and numbers of `text` without its dates: what a change must touch to count.
     A line that is a date and a label ("Last updated: 3 March 2025", "Effective date: …") has
     none."""
-    undated, dates = _DATE.subn(" ", text)
+    undated, dates = DATES.subn(" ", text.replace("\\", ""))  # Markdown escapes are format
     words = tuple(_WORDS.findall(undated.lower()))
     return () if dates and len(words) <= 3 else words
 
@@ -71,11 +75,29 @@ class _Unit:
     key: tuple[str, ...]
     block: Block
 
+    @property
+    def section(self) -> tuple[str, ...]:
+        return _section_key(self.block.path)
+
+
+def _section_key(path: tuple[str, ...]) -> tuple[str, ...]:
+    """A section's identity across versions: its headings' substance ("Last updated: 3 March
+    2025" as a heading names no section)."""
+    return tuple(" ".join(k) for p in path if (k := substance(p)))
+
+
+_PART = re.compile(r"\s*\(part \d+ of \d+\)$")  # `loaders.forms`: a split section's parts
+
 
 def _units(blocks: list[Block]) -> list[_Unit]:
+    """Every block's heading (on its first part: a renamed section is a change) and its
+    quotable units, in document order."""
     out = []
     for b in blocks:
-        for text in evidence_units(neutralise(b.text)):
+        text = neutralise(b.text)
+        heading = [_PART.sub("", text.splitlines()[0].lstrip("#").strip())] \
+            if text and b.part == 1 else []
+        for text in [*heading, *evidence_units(text)]:
             key = substance(text)
             if key:
                 out.append(_Unit(text, key, b))
@@ -86,47 +108,78 @@ def diff_blocks(old: list[Block], new: list[Block]) -> list[SectionChange]:
     """The sections that differ in substance between `old` and `new` (each a version's blocks
     in document order), in the new version's order; empty: no change in substance."""
     a, b = _units(old), _units(new)
-    old_paths = {u.block.path for u in a}
-    new_paths = {u.block.path for u in b}
+    old_paths = {u.section for u in a}
+    new_paths = {u.section for u in b}
     sections: dict[tuple[str, ...], SectionChange] = {}
+    where: dict[tuple[str, ...], tuple[int, int]] = {}  # a section's first differing place
 
-    def section(path: tuple[str, ...]) -> SectionChange:
-        if path not in sections:
-            kind = (ChangeKind.ADDED if path not in old_paths else
-                    ChangeKind.REMOVED if path not in new_paths else ChangeKind.CHANGED)
-            sections[path] = SectionChange(kind, path)
-        return sections[path]
+    def section(unit: _Unit) -> SectionChange:
+        if unit.section not in sections:
+            key = unit.section
+            kind = (ChangeKind.ADDED if key not in old_paths else
+                    ChangeKind.REMOVED if key not in new_paths else ChangeKind.CHANGED)
+            sections[key] = SectionChange(kind, unit.block.path)
+        return sections[unit.section]
 
     matcher = difflib.SequenceMatcher(None, [u.key for u in a], [u.key for u in b],
                                       autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op == "equal":
-            continue
-        gone, came = a[i1:i2], b[j1:j2]
+    ops = [(i1, i2, j1, j2) for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
+    moved = Counter(u.key for i1, i2, _, _ in ops for u in a[i1:i2]) & Counter(
+        u.key for _, _, j1, j2 in ops for u in b[j1:j2])  # in both: moved, not changed
+    for i1, i2, j1, j2 in ops:
+        gone = _unmoved(a[i1:i2], moved, "old")
+        came = _unmoved(b[j1:j2], moved, "new")
         if sum((u.key for u in gone), ()) == sum((u.key for u in came), ()):
             continue  # the same words, split into lines or sentences another way
         for u in gone:
-            s = section(u.block.path)
+            s = section(u)
             s.removed.append(u.text)
             _add(s.old_blocks, u.block.block_id)
         for u in came:
-            s = section(u.block.path)
+            s = section(u)
             s.added.append(u.text)
             _add(s.new_blocks, u.block.block_id)
-        if op == "replace":
-            for x, y in _replacing(gone, came):
-                section(y.block.path).pairs.append((x.text, y.text))
-    order = {p: i for i, p in enumerate(dict.fromkeys([u.block.path for u in b]))}
-    return sorted(sections.values(), key=lambda s: order.get(s.path, -1))
+        for x, y in _replacing(gone, came):
+            section(y).pairs.append((x.text, y.text))
+        for u in [*gone, *came]:
+            where.setdefault(u.section, (i1, j1))
+    for key, s in sections.items():  # a side with no differing unit: where the change goes
+        i, j = where[key]
+        if not s.old_blocks and (anchor := _anchor(a, i, key)) is not None:
+            s.old_blocks.append(anchor.block.block_id)
+        if not s.new_blocks and (anchor := _anchor(b, j, key)) is not None:
+            s.new_blocks.append(anchor.block.block_id)
+    order = {p: i for i, p in enumerate(dict.fromkeys(u.section for u in b))}
+    return sorted(sections.values(), key=lambda s: order.get(_section_key(s.path), -1))
+
+
+def _unmoved(units: list[_Unit], moved: Counter, side: str) -> list[_Unit]:
+    """`units` without those that stand on the other side too (a sentence that moved); the
+    counter is shared by both sides of all operations, each side spending its own copy."""
+    out = []
+    for u in units:
+        slot = (side, u.key)
+        if moved[u.key] > moved[slot]:
+            moved[slot] += 1
+            continue
+        out.append(u)
+    return out
+
+
+def _anchor(units: list[_Unit], at: int, section: tuple[str, ...]) -> _Unit | None:
+    """The unit beside position `at` of the other version: one of the same section if either
+    neighbour is, else the one before (else after)."""
+    near = [units[i] for i in (at - 1, at) if 0 <= i < len(units)]
+    return next((u for u in near if u.section == section), near[0] if near else None)
 
 
 def _replacing(gone: list[_Unit], came: list[_Unit]) -> list[tuple[_Unit, _Unit]]:
     """Removed and added units of one section that read as one sentence edited (in order, most
     words kept, at most three edits): shown as a word change rather than as two sentences."""
     out = []
-    for path in dict.fromkeys(u.block.path for u in gone):
-        olds = [u for u in gone if u.block.path == path]
-        news = [u for u in came if u.block.path == path]
+    for section in dict.fromkeys(u.section for u in gone):
+        olds = [u for u in gone if u.section == section]
+        news = [u for u in came if u.section == section]
         for x, y in zip(olds, news, strict=False):
             m = difflib.SequenceMatcher(None, x.key, y.key, autojunk=False)
             edits = sum(op != "equal" for op, *_ in m.get_opcodes())
@@ -164,4 +217,4 @@ def word_change(old: str, new: str, context: int = 3) -> str:
     return " ".join(parts)
 
 
-__all__ = ["ChangeKind", "SectionChange", "diff_blocks", "substance", "word_change"]
+__all__ = ["DATES", "ChangeKind", "SectionChange", "diff_blocks", "substance", "word_change"]

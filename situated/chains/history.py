@@ -21,6 +21,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
+from itertools import zip_longest
 from dataclasses import dataclass
 
 from situated.chains import wording as w
@@ -207,7 +208,7 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     tz = versions.index.timezone
     name = neutralise(line.name)
     diffs = [(old, new, _diff(versions, old, new, readable)) for old, new in pairs[:MAX_PAIRS]]
-    evidence = _pack(versions, [s for *_, d in diffs for s in d], budget)
+    evidence = _pack(versions, [d for *_, d in diffs], budget)
     label = {e.block_id: e.label for e in evidence}
     if not pairs:
         current = _in_force(line, window, tz)
@@ -257,11 +258,18 @@ def _diff(versions: Versions, old: DocumentMeta | None, new: DocumentMeta,
 _ORDER = {ChangeKind.CHANGED: 0, ChangeKind.ADDED: 1, ChangeKind.REMOVED: 2}
 
 
-def _pack(versions: Versions, sections: list[SectionChange], budget: Budget) -> list[Evidence]:
-    """The blocks of the changed sections first, then of added and removed ones (old side
-    before new), whole, within the allowance; labelled S1… in that order."""
-    ids = list(dict.fromkeys(b for s in sorted(sections, key=lambda s: _ORDER[s.kind])
-                             for b in [*s.old_blocks, *s.new_blocks]))
+def _pack(versions: Versions, pairs: list[list[SectionChange]], budget: Budget,
+          ) -> list[Evidence]:
+    """Whole blocks within the allowance, labelled S1… in this order: for each pair of
+    versions its first old-side and first new-side block (so both versions are cited), then
+    the blocks of the changed sections, then of added and removed ones, each section's old and
+    new blocks in turn, old first."""
+    ranked = [sorted(sections, key=lambda s: _ORDER[s.kind]) for sections in pairs]
+    first = [b for sections in ranked for side in ("old_blocks", "new_blocks")
+             for b in next((getattr(s, side)[:1] for s in sections if getattr(s, side)), [])]
+    ids = list(dict.fromkeys([*first, *(b for sections in ranked for s in sections
+                                        for pair in zip_longest(s.old_blocks, s.new_blocks)
+                                        for b in pair if b)]))
     blocks = versions.index.blocks.many(ids)
     chosen = [blocks[i] for i in ids if i in blocks]
     texts = [neutralise(b.text) for b in chosen]

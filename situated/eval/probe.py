@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from situated.chains.changes import DATES
 from situated.chains.wording import Lang, day_text
 from situated.documents import LoadedDocument, end_of_day
 from situated.eval.cases import Case, Expect
@@ -98,30 +99,43 @@ def in_force(group: list[Version], day: dt.date, timezone: str) -> int | None:
 
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_PART = re.compile(r"\s*\(part \d+ of \d+\)", re.MULTILINE)
+_QUOTES = str.maketrans("\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f", "''''\"\"\"\"")
 
 
 def _grams(tokens: list[str], n: int) -> list[tuple[str, ...]]:
     return [tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)]
 
 
-def pick_phrase(version: Version, others: list[Version], rnd: random.Random) -> str | None:
+def pick_phrase(version: Version, others: list[Version], rnd: random.Random,
+                undated: bool = False) -> str | None:
     """A run of 7 (else 6, 5 or 4) words inside one sentence of `version` that none of
     `others` contains (compared case- and punctuation-insensitively, digits ignored so that no
-    date slips into the question); None when the texts do not differ so."""
+    date slips into the question); None when the texts do not differ so. `undated`: dates
+    removed first (month names too), so a version that only prints another date has none —
+    for change questions, where that is no change in substance."""
     for words in (7, 6, 5, 4):
-        phrase = _phrase(version, others, rnd, words)
+        phrase = _phrase(version, others, rnd, words, undated)
         if phrase is not None:
             return phrase
     return None
 
 
 def _phrase(version: Version, others: list[Version], rnd: random.Random,
-            words: int) -> str | None:
+            words: int, undated: bool = False) -> str | None:
+    def plain(text: str) -> str:
+        text = _LINK.sub(r"\1", text)
+        if not undated:
+            return text
+        # a split section's "(part 2 of 3)" is the loader's, not the document's; typographic
+        # quotes are formatting
+        return _PART.sub("", DATES.sub(" ", text)).translate(_QUOTES)
+
     seen = {g for o in others for b in o.doc.blocks
-            for g in _grams(_WORD.findall(_LINK.sub(r"\1", b.text).lower()), words)}
+            for g in _grams(_WORD.findall(plain(b.text).lower()), words)}
     candidates = []
     for block in version.doc.blocks:
-        for para in _LINK.sub(r"\1", block.text).split("\n"):
+        for para in plain(block.text).split("\n"):
             for sentence in split_sentences(para):
                 if _NOISE.search(sentence):
                     continue
@@ -163,8 +177,8 @@ def change_cases(group: list[Version], timezone: str, seed: int, halves: dict[st
             skipped["changes: several versions start that day"] += 1
             continue
         rnd = random.Random(f"{seed}:{group[i].sid}:changes")
-        phrase = pick_phrase(group[i], [group[i - 1]], rnd) or pick_phrase(
-            group[i - 1], [group[i]], rnd)
+        phrase = pick_phrase(group[i], [group[i - 1]], rnd, undated=True) or pick_phrase(
+            group[i - 1], [group[i]], rnd, undated=True)
         if phrase is None:
             skipped["changes: no distinguishing phrase"] += 1
             continue
