@@ -149,6 +149,10 @@ def test_nothing_named_asks_which_document_and_nothing_relevant_is_no_evidence(c
     a = ch.invoke({"question": "Что изменилось?"})
     assert a.status is Status.CLARIFY and a.missing == ["document"]
     assert "return-rules (Старт)" in a.answer and "HR" not in a.answer
+    reply = ch.invoke({"question": "return-rules, Старт", "follows": "Что изменилось?"})
+    assert reply.status is Status.ANSWERED  # a reply naming the document completes it
+    assert [(c.from_version, c.to_version) for c in reply.changes] == [
+        ("TAR-START-1", "TAR-START-2")]
     b = ch.invoke({"question": "What changed in the Mars colony charter?"})
     assert b.status is Status.NO_EVIDENCE and not b.evidence and not b.changes
     c = ch.invoke({"question": "What changed in the Старт return rules on 1 April?"})
