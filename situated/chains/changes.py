@@ -97,10 +97,10 @@ def _units(blocks: list[Block]) -> list[_Unit]:
         text = neutralise(b.text)
         heading = [_PART.sub("", text.splitlines()[0].lstrip("#").strip())] \
             if text and b.part == 1 else []
-        for text in [*heading, *evidence_units(text)]:
-            key = substance(text)
+        for unit in [*heading, *evidence_units(text)]:
+            key = substance(unit)
             if key:
-                out.append(_Unit(text, key, b))
+                out.append(_Unit(unit, key, b))
     return out
 
 

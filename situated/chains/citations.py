@@ -60,11 +60,14 @@ class Parsed:
     unknown: list[str]
 
 
-def _anchor_text(e: Evidence) -> str:
-    """The visible text of a citation link, every Markdown-active character escaped (a
-    section "number" from a parsed-JSON file is any text)."""
-    text = f"{e.source_id}, section {e.section}" if e.section else e.source_id
+def link_text(text: str) -> str:
+    """`text` as the visible text of a link made by code, every Markdown-active character
+    escaped (a section "number" from a parsed-JSON file, a source id, is any text)."""
     return re.sub(r"([\\`*_{}\[\]()<>#!|])", r"\\\1", text)
+
+
+def _anchor_text(e: Evidence) -> str:
+    return link_text(f"{e.source_id}, section {e.section}" if e.section else e.source_id)
 
 
 def parse_citations(text: str, evidence: list[Evidence], index: Index,

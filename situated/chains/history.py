@@ -21,13 +21,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Callable
-from itertools import zip_longest
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from situated.chains import wording as w
 from situated.chains.budget import TokenCounter, pack
 from situated.chains.changes import ChangeKind, SectionChange, diff_blocks, word_change
-from situated.chains.citations import parse_citations, safe_text
+from situated.chains.citations import link_text, parse_citations, safe_text
 from situated.chains.contract import (
     Answer,
     BudgetOut,
@@ -366,7 +366,7 @@ def _listing_lines(versions: Versions, line: Line, lang: Lang) -> str:
     tz = versions.index.timezone
     out = []
     for n, m in enumerate(line.members, start=1):
-        anchor = re.sub(r"([\\`*_{}\[\]()<>#!|])", r"\\\1", m.source_id)
+        anchor = link_text(m.source_id)
         bits = [w.history_text("revision", lang, r=neutralise(m.revision))] if m.revision else []
         end = m.valid_to
         if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
