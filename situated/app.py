@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from situated.errors import IndexError_
-from situated.index.embeddings import MiniLMEmbeddings
+from situated.index.embeddings import Embedder, make_embeddings
 from situated.index.leases import Lease
 from situated.index.reader import Index
 from situated.index.writer import ensure_sample_index
@@ -60,8 +60,8 @@ class App:
     _snap: Snapshot | None = field(default=None, repr=False)
 
     @cached_property
-    def embeddings(self) -> MiniLMEmbeddings:
-        return MiniLMEmbeddings(batch_size=self.settings.embed_batch_size)
+    def embeddings(self) -> Embedder:
+        return make_embeddings(self.settings)
 
     @cached_property
     def root(self) -> Path:

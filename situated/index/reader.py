@@ -21,7 +21,7 @@ from situated.index.docstore import (
     PiecePositions,
     PieceTable,
 )
-from situated.index.embeddings import MiniLMEmbeddings
+from situated.index.embeddings import Embedder
 from situated.index.sentences import SentenceVectors
 from situated.index.store import SCHEMA_VERSION, Manifest, chroma_client, current_generation
 from situated.index.text import Tokenizer
@@ -47,7 +47,7 @@ def generation_documents(gen: Path) -> list[LoadedDocument]:
 class Index:
     """One opened generation: blocks, pieces, filter columns, code postings, bm25s and Chroma."""
 
-    def __init__(self, root: Path, embeddings: MiniLMEmbeddings, generation: Path | None = None):
+    def __init__(self, root: Path, embeddings: Embedder, generation: Path | None = None):
         """Open `generation` (default: the published one) of the index at `root`."""
         self.root = Path(root)
         self.generation = generation if generation is not None else current_generation(self.root)
@@ -71,7 +71,9 @@ class Index:
         if self.manifest.embedding_model != embeddings.model_id:
             raise IndexError_(
                 f"index {root} was embedded with {self.manifest.embedding_model}, not "
-                f"{embeddings.model_id}; rebuild it with `situated ingest`"
+                f"{embeddings.model_id}; set SITUATED_EMBEDDING_MODEL to the model it was built "
+                f"with (minilm or e5-small-4bit), or rebuild it with this one: `situated ingest "
+                f"PATH... --index {root}` (vectors of either model stay in the embedding cache)"
             )
         self.embeddings = embeddings
         self.tokenizer = Tokenizer()

@@ -62,10 +62,14 @@ class Thresholds(BaseModel):
         default=None, description="the same on the held-out half (never used to set them)")
 
     @classmethod
-    def default(cls) -> Thresholds:
+    def default(cls, embedding_model: str | None = None) -> Thresholds:
         """Set by `benchmarks/calibrate_floor.py` on the dev half of the genai-eu terms corpus
-        (real terms-of-service pages; not the sample); see README "Relevance"."""
-        return cls(min_cover=DEFAULT_MIN_COVER, min_cosine=DEFAULT_MIN_COSINE,
+        (real terms-of-service pages; not the sample), one cosine per embedding model (a
+        model's cosines have their own scale: e5's unrelated pairs score ~0.75); see README
+        "Relevance". `embedding_model`: the index's model id (its manifest)."""
+        name = (embedding_model or "").split(" (")[0]
+        return cls(min_cover=DEFAULT_MIN_COVER,
+                   min_cosine=DEFAULT_MIN_COSINE_BY_MODEL.get(name, DEFAULT_MIN_COSINE),
                    source=ThresholdSource.DEFAULT,
                    note="package default, set on the dev half of a corpus of real terms pages "
                         "(not this index): `situated calibrate --index DIR --write` sets this "
@@ -73,7 +77,11 @@ class Thresholds(BaseModel):
 
 
 DEFAULT_MIN_COVER = 0.5
-DEFAULT_MIN_COSINE = 0.435
+DEFAULT_MIN_COSINE = 0.435  # all-MiniLM-L6-v2
+DEFAULT_MIN_COSINE_BY_MODEL = {
+    "all-MiniLM-L6-v2": DEFAULT_MIN_COSINE,
+    "multilingual-e5-small 4-bit": 0.865,  # genai-eu dev half, 2026-12-01 (README "Embedding models")
+}
 
 
 class Manifest(BaseModel):

@@ -25,7 +25,7 @@ from situated.errors import IndexError_, SituatedError
 from situated.index.cache import EmbeddingCache
 from situated.index.columns import FilterColumns, IdTable
 from situated.index.docstore import STORE_FILE, DocStore, DocumentTable, write_store
-from situated.index.embeddings import MiniLMEmbeddings
+from situated.index.embeddings import Embedder
 from situated.index.publisher import (
     clean_leftovers,
     drop_server_collection,
@@ -58,7 +58,7 @@ Calibrator = Callable[[Path, list], Thresholds]
 
 
 def build_index(
-    corpus: Corpus, root: Path, embeddings: MiniLMEmbeddings, settings: Settings,
+    corpus: Corpus, root: Path, embeddings: Embedder, settings: Settings,
     progress: Progress | None = None, cache: EmbeddingCache | None = None,
     locked: bool = False, calibrator: Calibrator | None = None,
 ) -> Manifest:
@@ -167,7 +167,7 @@ def write_columns(out: Path, documents) -> None:
 
 
 def _write_generation(
-    corpus: Corpus, out: Path, embeddings: MiniLMEmbeddings, settings: Settings,
+    corpus: Corpus, out: Path, embeddings: Embedder, settings: Settings,
     progress: Progress, cache: EmbeddingCache, base: tuple[Path, Manifest] | None = None,
 ) -> Manifest:
     """Every file of a generation: row store, columns, history, bm25s, Chroma, manifest."""
@@ -251,7 +251,7 @@ def _open_vector_store(corpus: Corpus, out: Path, settings: Settings,
     return col, [p for p in pieces if p.source_id not in kept]
 
 
-def _add_vectors(col, todo: list, embeddings: MiniLMEmbeddings, settings: Settings,
+def _add_vectors(col, todo: list, embeddings: Embedder, settings: Settings,
                  progress: Progress, cache: EmbeddingCache) -> None:
     """Embed `todo` (through the cache) and add it in write batches. Chroma's HNSW insert of
     one batch runs in a worker thread while the next batch is embedded: both release the GIL,
@@ -273,7 +273,7 @@ def _add_vectors(col, todo: list, embeddings: MiniLMEmbeddings, settings: Settin
             pending.result()
 
 
-def ensure_sample_index(settings: Settings, embeddings: MiniLMEmbeddings) -> Path:
+def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
     """Index the built-in sample corpus on first use (or after it changed) into the cache dir."""
     from situated.loaders.corpus import load_corpus
     from situated.loaders.sizing import BlockLimit

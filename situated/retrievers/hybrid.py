@@ -205,8 +205,10 @@ class HybridSearch:
         """The vector leg runs and its model reads the question's script: all-MiniLM-L6-v2 was
         trained on English, and for other scripts its cosine similarities are high between
         unrelated texts (an off-topic Russian question scored 0.65 on the sample), so there the
-        vector leg may rank but cannot vouch for relevance on its own."""
-        return Leg.VECTOR in self.legs and mostly_latin(query)
+        vector leg may rank but cannot vouch for relevance on its own; a multilingual model
+        (`Embedder.multilingual`) vouches in every script."""
+        return Leg.VECTOR in self.legs and (
+            getattr(self.index.embeddings, "multilingual", False) or mostly_latin(query))
 
     def unheld(self, query: str, flt: Filter) -> tuple[str, ...]:
         """The codes and names the question gives that no piece or block the caller may read
@@ -274,13 +276,13 @@ def thresholds_for(index: Index, settings: Settings) -> Thresholds:
     """The relevance thresholds that decide for this index: the settings' when given, else the
     index's calibration (its manifest), else the package default."""
     if settings.min_cover is not None or settings.min_cosine is not None:
-        base = index.manifest.relevance or Thresholds.default()
+        base = index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
         return Thresholds(
             min_cover=base.min_cover if settings.min_cover is None else settings.min_cover,
             min_cosine=base.min_cosine if settings.min_cosine is None else settings.min_cosine,
             source=ThresholdSource.SETTINGS, note="set in the settings (SITUATED_MIN_COVER, "
             "SITUATED_MIN_COSINE)")
-    return index.manifest.relevance or Thresholds.default()
+    return index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
 
 
 def block_document(block: Block) -> Document:
