@@ -143,3 +143,16 @@ def test_switching_models_keeps_one_sample_index_each(tmp_path):
     minilm = Settings(cache_dir=tmp_path)
     e5 = Settings(cache_dir=tmp_path, embedding_model=E5)
     assert minilm.sample_index_dir() != e5.sample_index_dir()
+
+
+def test_an_uncalibrated_index_uses_its_models_default_cosine(e5_app, minilm_app):
+    from situated.index.store import ThresholdSource
+    from situated.retrievers.hybrid import thresholds_for
+
+    e5, minilm = (thresholds_for(a.index, a.settings) for a in (e5_app, minilm_app))
+    assert e5.source is minilm.source is ThresholdSource.DEFAULT
+    assert (minilm.min_cosine, e5.min_cosine) == (0.435, 0.865)
+    # e5 scores unrelated texts ~0.75: under MiniLM's floor it would vouch for anything
+    off_topic = build_ask_chain(e5_app).invoke({"question": "Who won the 1998 football world "
+                                                            "cup final?"})
+    assert off_topic.status is Status.NO_EVIDENCE
