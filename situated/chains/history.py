@@ -49,7 +49,7 @@ from situated.retrievers.hybrid import SearchResult
 from situated.settings import BudgetPolicy
 from situated.situation import Situation
 
-MAX_PAIRS = 50  # changes diffed for one answer; the rest are counted, not shown
+MAX_PAIRS = 50  # changes diffed for one answer (the latest); earlier ones are counted
 _SHOWN = 3  # differing units quoted per section
 
 
@@ -207,7 +207,8 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     """The changes of `pairs`, each side cited with its own label (old, then new)."""
     tz = versions.index.timezone
     name = neutralise(line.name)
-    diffs = [(old, new, _diff(versions, old, new, readable)) for old, new in pairs[:MAX_PAIRS]]
+    cut = max(0, len(pairs) - MAX_PAIRS)  # the latest are compared, earlier ones counted
+    diffs = [(old, new, _diff(versions, old, new, readable)) for old, new in pairs[cut:]]
     evidence = _pack(versions, [d for *_, d in diffs], budget)
     label = {e.block_id: e.label for e in evidence}
     if not pairs:
@@ -220,6 +221,8 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
                               date=_when(current, lang, tz), new=current.source_id)
         return _history_answer(text, [], [], situation, lang, versions, line, budget)
     parts = [w.history_text("changes_lead", lang, line=name, window=window.said)]
+    if cut:
+        parts.append(w.history_text("not_compared", lang, n=cut))
     unshown = 0
     for old, new, sections in diffs:
         if old is None:
@@ -233,7 +236,8 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
             continue
         lines = [_section_line(s, label, lang) for s in sections]
         unshown += sum(x is None for x in lines)
-        parts.append("\n".join([head, *(x for x in lines if x)]))
+        if any(lines):  # a pair none of whose blocks fit is only counted
+            parts.append("\n".join([head, *(x for x in lines if x)]))
     if unshown:
         parts.append(w.history_text("unshown", lang, n=unshown))
     if window.kind == "latest" and earlier:
@@ -280,8 +284,12 @@ def _pack(versions: Versions, pairs: list[list[SectionChange]], budget: Budget,
                      text=texts[i]) for n, i in enumerate(kept, start=1)]
 
 
-def _quote(text: str, lang: Lang) -> str:
+def _quote(text: str, lang: Lang, limit: int = 240) -> str:
+    """A sentence as the answer quotes it: one line, at most `limit` characters (the whole
+    sentence is in `changes`)."""
     text = re.sub(r"\s+", " ", text).strip()
+    if len(text) > limit:
+        text = text[:limit].rsplit(" ", 1)[0] + " …"
     return f"«{text}»" if lang is Lang.RU else f"“{text}”"
 
 

@@ -299,6 +299,10 @@ _HISTORY = {
                           "from {date} ({new}).",
     ("none_in", Lang.RU): "Новых версий «{line}»{window} не было; действующая применяется "
                           "с {date} ({new}).",
+    ("not_compared", Lang.EN): "{n} earlier change(s) in this period were not compared; ask "
+                               "about a shorter period to see them.",
+    ("not_compared", Lang.RU): "Ещё {n} более ранних изменений в этом периоде не сравнивались; "
+                               "спросите о более коротком периоде.",
     ("none_yet", Lang.EN): "No version of {line} took effect{window}: the first applies from "
                            "{date}.",
     ("none_yet", Lang.RU): "Версий «{line}»{window} не было: первая действует с {date}.",
