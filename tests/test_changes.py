@@ -300,3 +300,14 @@ def test_the_cli_shows_the_changes_as_a_diff():
     body = json.loads(j.output)
     jsonschema.validate(body, SCHEMA)
     assert [v["source_id"] for v in body["versions"]] == ["TAR-START-1", "TAR-START-2"]
+
+
+@pytest.mark.integration
+def test_a_long_period_compares_the_latest_changes_and_counts_the_rest(fee_app, monkeypatch):
+    import situated.chains.history as history
+
+    monkeypatch.setattr(history, "MAX_PAIRS", 1)
+    a = build_ask_chain(fee_app, clock=lambda: TODAY).invoke(
+        {"question": "What changed in the Orbit plan-terms in 2025?", "scope": STAFF})
+    assert [(c.from_version, c.to_version) for c in a.changes] == [("TERMS-2", "TERMS-3")]
+    assert "2 earlier change(s) in this period were not compared" in a.answer
