@@ -83,11 +83,10 @@ def probe(work: Path, e5_work: Path, model: str) -> dict:
         moment = [c for c in cases if not {"changes", "versions"} & set(c.tags)]
         summary, _ = run([("situated", chain)], moment)
         changes = [c for c in cases if "changes" in c.tags]
-        changed, per = run([("situated", chain)], changes)
+        _, per = run([("situated", chain)], changes)
         out[half] = {"moment": summary["situated"],
                      "change_accuracy": by_tag(per)["situated"]["changes"]["change_accuracy"],
                      "changes": len(changes)}
-        del changed
     return out
 
 

@@ -68,7 +68,7 @@ from situated.chains.history import (
     find_lines,
     pairs_in,
 )
-from situated.chains.intent import Intent, find_intent
+from situated.chains.intent import Intent
 from situated.chains.models import make_chat_model
 from situated.chains.route import Decision, Route, decide
 from situated.chains.state import GENERATION, AskInput, AskState, Generation
@@ -227,10 +227,8 @@ class _Steps:
             proposed = ExtractedSituation.model_validate(proposed)
         fixed = state.get("fixed_intent") if self.routing else Intent.AT  # a baseline reads
         # every question as one about a moment, as plain RAG does
-        if fixed is None and state["follows"] and find_intent(state["question"]) is None:
-            fixed = find_intent(state["follows"])  # a reply completes the earlier question
         return validate_extraction(proposed, state["question"], state["matcher"], self.clock,
-                                   state["carried"], state["mentions"], fixed)
+                                   state["carried"], state["mentions"], fixed, state["follows"])
 
     def retrieve(self, state: AskState, config: RunnableConfig) -> SearchResult:
         """One search; a document family the question names ("… Privacy Policy say …") leads
@@ -327,10 +325,14 @@ class _Steps:
     def find_versions(self, state: AskState, config: RunnableConfig) -> Found:
         """The family (and product) a question about versions is about, counting only the
         versions the caller may read; or a clarification or no evidence."""
-        gen, v = Generation.of(config), state["validated"]
+        gen, v, lang = Generation.of(config), state["validated"], state["lang"]
+        if v.partial and not v.periods and not any(m.value for m in state["mentions"]):
+            # a date without its year: asked for before anything is searched
+            return Found([], Decision(Route.CLARIFY, ["year"], w.fixed(
+                "ask_change_year", lang, period=next(iter(v.partial.values())))))
         return find_lines(
             gen.versions, state["named"], v.situation.product,
-            gen.filter(Situation(), state["scope"]), _query(state), state["lang"],
+            gen.filter(Situation(), state["scope"]), _query(state), lang,
             lambda flt: self._search(gen, _query(state), flt, config, self.settings.top_blocks))
 
     def changes(self, state: AskState, config: RunnableConfig) -> Answer:
@@ -342,8 +344,7 @@ class _Steps:
         window = change_window(v.periods, state["mentions"], state["question"], tz, lang)
         line = max(state["found"].lines, key=lambda x: len(x.members))
         pairs, earlier = pairs_in(line, window, tz)
-        budget = Budget(gen.count, self.settings.allowance, self.settings.budget_policy,
-                        lambda used: self._budget_out([]).model_copy(update={"used": used}))
+        budget = Budget(gen.count, self.settings.budget_policy, self._budget_out([]))
         return answer_changes(gen.versions, line, pairs, earlier, window, v.situation, lang,
                               gen.filter(Situation(), state["scope"]), budget)
 
@@ -357,10 +358,7 @@ class _Steps:
     def _history_stop(self, state: AskState) -> Answer | None:
         """A question about versions that cannot be answered yet: a date without its year,
         the product or document left open, or nothing relevant (no model call)."""
-        v, found, lang = state["validated"], state["found"], state["lang"]
-        if v.partial and not v.periods and not any(m.value for m in state["mentions"]):
-            text = w.history_text("ask_year", lang, period=next(iter(v.partial.values())))
-            return Answer.unanswered(Status.CLARIFY, text, v.situation, missing=["year"])
+        v, found = state["validated"], state["found"]
         if found.stop is None:
             return None
         status = Status.CLARIFY if found.stop.route is Route.CLARIFY else Status.NO_EVIDENCE

@@ -4,10 +4,11 @@ Each version is read as its quotable units (`loaders.sentences.evidence_units`: 
 table rows) in document order, each with the block and section path it stands in. The two unit
 sequences are aligned whole (`difflib`, on each unit's *substance*), not section by section:
 real pages repeat, rename and re-split sections, and a sentence that moved between two parts of
-one section is no change, nor is the same text split into lines another way. A unit's substance is its words and numbers, lower-cased, without
-dates, punctuation or markup, so versions that differ only in formatting or in the dates they
-print ("Last updated: …") differ in nothing: "no change in substance". Numbers other than dates
-count ("14 дней" → "30 дней" is a change).
+one section is no change, nor is the same text split into lines another way; headings count
+(a renamed section is a change). A unit's substance is its words and numbers, lower-cased,
+without dates, punctuation or markup, so versions that differ only in formatting or in the
+dates they print ("Last updated: …") differ in nothing: "no change in substance". Numbers other
+than dates count ("14 дней" → "30 дней" is a change).
 
 The differing units are grouped by section into `SectionChange`s (`added`, `removed` or
 `changed`), each naming the old and the new blocks that hold them, so an answer can cite the
@@ -126,9 +127,10 @@ def diff_blocks(old: list[Block], new: list[Block]) -> list[SectionChange]:
     ops = [(i1, i2, j1, j2) for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
     moved = Counter(u.key for i1, i2, _, _ in ops for u in a[i1:i2]) & Counter(
         u.key for _, _, j1, j2 in ops for u in b[j1:j2])  # in both: moved, not changed
+    moved_old, moved_new = moved.copy(), moved  # each side drops its own copies
     for i1, i2, j1, j2 in ops:
-        gone = _unmoved(a[i1:i2], moved, "old")
-        came = _unmoved(b[j1:j2], moved, "new")
+        gone = _unmoved(a[i1:i2], moved_old)
+        came = _unmoved(b[j1:j2], moved_new)
         if sum((u.key for u in gone), ()) == sum((u.key for u in came), ()):
             continue  # the same words, split into lines or sentences another way
         for u in gone:
@@ -153,14 +155,13 @@ def diff_blocks(old: list[Block], new: list[Block]) -> list[SectionChange]:
     return sorted(sections.values(), key=lambda s: order.get(_section_key(s.path), -1))
 
 
-def _unmoved(units: list[_Unit], moved: Counter, side: str) -> list[_Unit]:
-    """`units` without those that stand on the other side too (a sentence that moved); the
-    counter is shared by both sides of all operations, each side spending its own copy."""
+def _unmoved(units: list[_Unit], moved: Counter) -> list[_Unit]:
+    """`units` without those that also stand on the other side (a sentence that moved),
+    spending `moved` as they are dropped."""
     out = []
     for u in units:
-        slot = (side, u.key)
-        if moved[u.key] > moved[slot]:
-            moved[slot] += 1
+        if moved[u.key] > 0:
+            moved[u.key] -= 1
             continue
         out.append(u)
     return out

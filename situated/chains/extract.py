@@ -104,11 +104,9 @@ def rule_extract(question: str, matcher: ProductMatcher,
             dates.setdefault(role, m.text)  # kept as written; validation rejects it
     if len(set(unlabeled)) == 1 and DateRole.AS_OF.value not in dates:
         dates[DateRole.AS_OF.value] = unlabeled[0].isoformat()
-    intent = find_intent(question)
-    return ExtractedSituation(
+    return ExtractedSituation(  # the intent is the question's own cue (`validate_intent`)
         product=found[0] if len(found) == 1 else None, partial_dates=partial,
         asks_about_now=bool(NOW.search(question)), **dates,
-        intent=intent.value if intent else None,
     )
 
 
@@ -160,13 +158,14 @@ def _periods(base: dict[str, Any], question: str, mentions: list[DateMention],
 
 
 def validate_intent(proposed: str | None, question: str, notes: list[str],
-                    fixed: Intent | None = None) -> Intent:
-    """The question's own cue (`find_intent`) wins; else the model's proposal when it is a
-    valid intent a single question can have (a comparison needs two periods, found by rules);
-    `fixed`: set by the chain (a comparison's slice is asked at its period)."""
+                    fixed: Intent | None = None, follows: str = "") -> Intent:
+    """The question's own cue (`find_intent`; a reply's, the question it `follows`) wins; else
+    the model's proposal when it is a valid intent a single question can have (a comparison
+    needs two periods, found by rules); `fixed`: set by the chain (a comparison's slice is
+    asked at its period, a baseline reads every question as one about a moment)."""
     if fixed is not None:
         return fixed
-    cue = find_intent(question)
+    cue = find_intent(question) or (find_intent(follows) if follows else None)
     if cue is not None or not proposed:
         return cue or Intent.AT
     try:
@@ -183,11 +182,12 @@ def validate_intent(proposed: str | None, question: str, notes: list[str],
 def validate_extraction(
     proposed: ExtractedSituation, question: str, matcher: ProductMatcher, clock: Clock,
     carried: Situation | None = None, mentions: list[DateMention] | None = None,
-    intent: Intent | None = None,
+    intent: Intent | None = None, follows: str = "",
 ) -> Validated:
     """Keep only what the question states and the index knows; merge over the carried turn.
     `mentions`: the question's dates when already found (`find_dates`), so they are read once;
-    `intent`: fixed by the chain, else validated from the proposal (`validate_intent`)."""
+    `intent`: fixed by the chain, else validated from the proposal (`validate_intent`);
+    `follows`: the question a reply completes (its intent carries over)."""
     notes: list[str] = []
     mentions = find_dates(question) if mentions is None else mentions
     base = (carried or Situation()).model_dump()
@@ -238,7 +238,7 @@ def validate_extraction(
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
                      query=strip_dates(question, mentions), unplaced=unplaced, periods=periods,
-                     intent=validate_intent(proposed.intent, question, notes, intent))
+                     intent=validate_intent(proposed.intent, question, notes, intent, follows))
 
 
 def _proposed(proposal: ExtractedSituation | dict | None) -> ExtractedSituation | dict:

@@ -44,6 +44,7 @@ from situated.chains.route import Decision, Route, Versions
 from situated.chains.wording import Lang
 from situated.documents import OPEN_END, OPEN_START, DocumentMeta, end_of_day, instant
 from situated.loaders.neutralise import neutralise
+from situated.modes import Mode
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
 from situated.settings import BudgetPolicy
@@ -69,8 +70,9 @@ class Found:
     stop: Decision | None = None  # clarify or no evidence instead of an answer
 
 
-def _start(meta: DocumentMeta, tz: str) -> int | None:
-    return instant(meta.valid_from, tz) if meta.valid_from is not None else None
+def _start(meta: DocumentMeta, tz: str) -> int:
+    """When a version starts, in epoch seconds (an open start: before everything)."""
+    return instant(meta.valid_from, tz) if meta.valid_from is not None else OPEN_START
 
 
 def lines_of(versions: Versions, family: str, readable: Filter,
@@ -87,7 +89,7 @@ def lines_of(versions: Versions, family: str, readable: Filter,
         groups.setdefault((m.product, m.valid_for), []).append(m)
     out = []
     for (products, _), members in groups.items():
-        members.sort(key=lambda m: (_start(m, tz) is not None, _start(m, tz) or 0))
+        members.sort(key=lambda m: _start(m, tz))
         out.append(Line(family, versions.label(members[-1]), products, tuple(members)))
     return sorted(out, key=lambda line: line.products)
 
@@ -97,16 +99,14 @@ def find_lines(versions: Versions, named: set[str], product: str | None, readabl
     """The lines the question is about (see the module docstring), or why none."""
     families = sorted(f for f in named if lines_of(versions, f, readable, product))
     if not families and product:  # the product's versioned families; its own ones first
-        own = [f for f in sorted(versions.index.store.family_names())
-               if any(len(x.members) > 1 for x in lines_of(versions, f, readable, product))]
-        named_for = [f for f in own if any(product in x.products
-                                           for x in lines_of(versions, f, readable, product))]
-        families = next((c for c in (named_for, own) if len(c) == 1), None) or _searched(
-            versions, search, readable, product, own)
+        own = _versioned(versions, readable, product)
+        named_for = [f for f, lines in own.items() if any(product in x.products for x in lines)]
+        families = next((c for c in (named_for, list(own)) if len(c) == 1), None) or _searched(
+            versions, search, readable, product, list(own))
         if not families and own:
-            return Found([], _ask_document(versions, readable, lang, product, own))
+            return Found([], _ask_document(own, lang))
     if not families and not product and names_nothing(query):
-        return Found([], _ask_document(versions, readable, lang))
+        return Found([], _ask_document(_versioned(versions, readable), lang))
     if not families:
         families = _searched(versions, search, readable, product, None)
     if not families:
@@ -117,6 +117,18 @@ def find_lines(versions: Versions, named: set[str], product: str | None, readabl
         names = sorted({p for x in lines for p in x.products})
         return Found([], Decision(Route.CLARIFY, ["product"], w.ask_product(names, lang)))
     return Found(lines)
+
+
+def _versioned(versions: Versions, readable: Filter, product: str | None = None,
+               ) -> dict[str, list[Line]]:
+    """Family → its lines (for `product`), for the families with a line of two versions or
+    more the caller may read."""
+    out = {}
+    for family in sorted(versions.index.store.family_names()):
+        lines = lines_of(versions, family, readable, product)
+        if any(len(x.members) > 1 for x in lines):
+            out[family] = lines
+    return out
 
 
 def _searched(versions: Versions, search: Callable[[Filter], SearchResult], readable: Filter,
@@ -132,44 +144,52 @@ def _searched(versions: Versions, search: Callable[[Filter], SearchResult], read
     return []
 
 
-def _ask_document(versions: Versions, readable: Filter, lang: Lang, product: str | None = None,
-                  among: list[str] | None = None) -> Decision:
-    """Which document: the versioned families (of `product`, `among` those) the caller may
-    read, named so that a reply can say one."""
-    families = among if among is not None else versions.index.store.family_names()
-    names = sorted({x.name for f in families for x in lines_of(versions, f, readable, product)
+def _ask_document(versioned: dict[str, list[Line]], lang: Lang) -> Decision:
+    """Which document: the versioned families the caller may read, named so that a reply can
+    say one; none at all → no evidence."""
+    names = sorted({x.name for lines in versioned.values() for x in lines
                     if len(x.members) > 1})
     if not names:
         return Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(Situation(), lang))
     shown = names if len(names) <= 8 else [*names[:8], "…"]
-    return Decision(Route.CLARIFY, ["document"], w.history_text(
+    return Decision(Route.CLARIFY, ["document"], w.fixed(
         "ask_document", lang, names=w.listing([neutralise(n) for n in shown], lang)))
+
+
+class WindowKind(Mode):
+    PERIOD = "period"  # a month, quarter, year or range: the changes inside it
+    SINCE = "since"  # "since D", «с D»: from D on
+    ON = "on"  # a day: the change that took effect that day
+    LATEST = "latest"  # no date: the latest change
 
 
 @dataclass(frozen=True)
 class Window:
     """The period of a change question: changes whose newer version starts in [start, end]."""
 
-    kind: str  # period | since | on | latest
+    kind: WindowKind
     start: int | None = None
     end: int | None = None
-    said: str = ""
+    said: str = ""  # as the answer says it, after the family: " since 1 April 2026"
 
 
 def change_window(periods: dict[str, tuple[dt.date, dt.date]], mentions: list[DateMention],
                   question: str, tz: str, lang: Lang) -> Window:
+    def window(kind: WindowKind, start=None, end=None, **days) -> Window:
+        said = w.fixed(f"window_{kind.value}", lang, **{k: w.day_text(d, lang)
+                                                         for k, d in days.items()})
+        return Window(kind, start, end, said)
+
     for first, last in periods.values():
-        return Window("period", instant(first, tz), end_of_day(last, tz), w.window_text(
-            "period", lang, w.day_text(first, lang), w.day_text(last, lang)))
+        return window(WindowKind.PERIOD, instant(first, tz), end_of_day(last, tz),
+                      a=first, b=last)
     for m in mentions:
         if m.value is None:
             continue
-        day = w.day_text(m.value, lang)
         if since_cue(question[m.span[0]:m.start]):
-            return Window("since", instant(m.value, tz), None, w.window_text("since", lang, day))
-        return Window("on", instant(m.value, tz), end_of_day(m.value, tz),
-                      w.window_text("on", lang, day))
-    return Window("latest", said=w.window_text("latest", lang))
+            return window(WindowKind.SINCE, instant(m.value, tz), a=m.value)
+        return window(WindowKind.ON, instant(m.value, tz), end_of_day(m.value, tz), a=m.value)
+    return window(WindowKind.LATEST)
 
 
 Pair = tuple[DocumentMeta | None, DocumentMeta]
@@ -181,7 +201,7 @@ def pairs_in(line: Line, window: Window, tz: str) -> tuple[list[Pair], int]:
     members = line.members
     pairs = [(members[i - 1] if i else None, m) for i, m in enumerate(members)
              if m.valid_from is not None]
-    if window.kind == "latest":
+    if window.kind is WindowKind.LATEST:
         real = [p for p in pairs if p[0] is not None]
         return (real[-1:], len(real) - 1) if real else (pairs[-1:], 0)
     lo = window.start if window.start is not None else OPEN_START
@@ -196,9 +216,8 @@ class Budget:
     allowance a model answer has, so the evidence could be handed to one), the policy."""
 
     count: TokenCounter
-    allowance: int
     policy: BudgetPolicy
-    out: Callable[[int], BudgetOut]  # tokens used → the contract's budget
+    window: BudgetOut  # the contract's budget (its `allowance`); `used` is filled in
 
 
 def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: int,
@@ -214,34 +233,34 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     if not pairs:
         current = _in_force(line, window, tz)
         if current is None:  # the window ends before the first version
-            return Answer.unanswered(Status.NO_EVIDENCE, w.history_text(
+            return Answer.unanswered(Status.NO_EVIDENCE, w.fixed(
                 "none_yet", lang, line=name, window=window.said,
                 date=_when(line.members[0], lang, tz)), situation)
-        text = w.history_text("none_in", lang, line=name, window=window.said,
+        text = w.fixed("none_in", lang, line=name, window=window.said,
                               date=_when(current, lang, tz), new=current.source_id)
         return _history_answer(text, [], [], situation, lang, versions, line, budget)
-    parts = [w.history_text("changes_lead", lang, line=name, window=window.said)]
+    parts = [w.fixed("changes_lead", lang, line=name, window=window.said)]
     if cut:
-        parts.append(w.history_text("not_compared", lang, n=cut))
+        parts.append(w.fixed("not_compared", lang, n=cut))
     unshown = 0
     for old, new, sections in diffs:
         if old is None:
-            parts.append(w.history_text("first", lang, date=_when(new, lang, tz),
+            parts.append(w.fixed("first", lang, date=_when(new, lang, tz),
                                         new=new.source_id))
             continue
-        head = w.history_text("pair", lang, date=_when(new, lang, tz), old=old.source_id,
+        head = w.fixed("pair", lang, date=_when(new, lang, tz), old=old.source_id,
                               new=new.source_id)
         if not sections:
-            parts.append(f"{head} {w.history_text('no_substance', lang)}")
+            parts.append(f"{head} {w.fixed('no_substance', lang)}")
             continue
         lines = [_section_line(s, label, lang) for s in sections]
         unshown += sum(x is None for x in lines)
         if any(lines):  # a pair none of whose blocks fit is only counted
             parts.append("\n".join([head, *(x for x in lines if x)]))
     if unshown:
-        parts.append(w.history_text("unshown", lang, n=unshown))
-    if window.kind == "latest" and earlier:
-        parts.append(w.history_text("latest_only", lang, n=earlier))
+        parts.append(w.fixed("unshown", lang, n=unshown))
+    if window.kind is WindowKind.LATEST and earlier:
+        parts.append(w.fixed("latest_only", lang, n=earlier))
     changes = [_change_out(line, old, new, sections, label) for old, new, sections in diffs]
     return _history_answer("\n\n".join(parts), evidence, changes, situation, lang, versions,
                            line, budget)
@@ -278,7 +297,7 @@ def _pack(versions: Versions, pairs: list[list[SectionChange]], budget: Budget,
     chosen = [blocks[i] for i in ids if i in blocks]
     texts = [neutralise(b.text) for b in chosen]
     costs = [budget.count(t) for t in texts]
-    kept = pack(costs, budget.allowance, budget.policy)
+    kept = pack(costs, budget.window.allowance, budget.policy)
     return [Evidence(label=f"S{n}", block_id=chosen[i].block_id, source_id=chosen[i].source_id,
                      section=chosen[i].section, page=chosen[i].page, tokens=costs[i],
                      text=texts[i]) for n, i in enumerate(kept, start=1)]
@@ -302,13 +321,13 @@ def _section_line(s: SectionChange, label: dict[str, str], lang: Lang) -> str | 
         return None
     paired = {x for pair in s.pairs for x in pair}
     items = [_quote(word_change(a, b), lang) for a, b in s.pairs]
-    items += [f"{w.history_text('removed', lang)}: {_quote(x, lang)}" for x in s.removed
+    items += [f"{w.fixed('removed', lang)}: {_quote(x, lang)}" for x in s.removed
               if x not in paired]
-    items += [f"{w.history_text('added', lang)}: {_quote(x, lang)}" for x in s.added
+    items += [f"{w.fixed('added', lang)}: {_quote(x, lang)}" for x in s.added
               if x not in paired]
     shown = "; ".join(items[:_SHOWN])
     if len(items) > _SHOWN:
-        shown += " " + w.history_text("more", lang, n=len(items) - _SHOWN)
+        shown += " " + w.fixed("more", lang, n=len(items) - _SHOWN)
     cites = " → ".join(" ".join(f"[{x}]" for x in side) for side in (old, new) if side)
     title = " › ".join(s.path) or ("(начало)" if lang is Lang.RU else "(opening)")
     return f"- {title}: {shown} {cites}"
@@ -330,8 +349,7 @@ def _change_out(line: Line, old: DocumentMeta | None, new: DocumentMeta,
 def _in_force(line: Line, window: Window, tz: str) -> DocumentMeta | None:
     """The line's version in force at the end of the window (or now, for an open one)."""
     at = window.end if window.end is not None else OPEN_END - 1
-    current = [m for m in line.members
-               if (OPEN_START if m.valid_from is None else _start(m, tz)) <= at]
+    current = [m for m in line.members if _start(m, tz) <= at]
     return current[-1] if current else None
 
 
@@ -353,7 +371,8 @@ def _history_answer(text: str, evidence: list[Evidence], changes: list[ChangeOut
         text += "\n\n" + _listing_lines(versions, line, lang)
     return Answer(status=status, answer=text, missing=[], situation=situation_out(situation),
                   citations=citations, evidence=evidence if status is Status.ANSWERED else [],
-                  hits=[], budget=budget.out(sum(e.tokens for e in evidence)), changes=changes,
+                  hits=[], budget=budget.window.model_copy(
+                      update={"used": sum(e.tokens for e in evidence)}), changes=changes,
                   versions=_versions_out(versions, line))
 
 
@@ -362,7 +381,7 @@ def answer_versions(versions: Versions, lines: list[Line], situation: Situation,
     """Each line's readable versions, oldest first, each linked: from metadata, no model."""
     parts = []
     for line in lines:
-        lead = w.history_text("versions_lead", lang, line=neutralise(line.name),
+        lead = w.fixed("versions_lead", lang, line=neutralise(line.name),
                               n=len(line.members))
         parts.append(f"{safe_text(lead)}\n{_listing_lines(versions, line, lang)}")
     return Answer(status=Status.ANSWERED, answer="\n\n".join(parts), missing=[],
@@ -375,19 +394,19 @@ def _listing_lines(versions: Versions, line: Line, lang: Lang) -> str:
     out = []
     for n, m in enumerate(line.members, start=1):
         anchor = link_text(m.source_id)
-        bits = [w.history_text("revision", lang, r=neutralise(m.revision))] if m.revision else []
+        bits = [w.fixed("revision", lang, r=neutralise(m.revision))] if m.revision else []
         end = m.valid_to
         if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
             end = end - dt.timedelta(days=1)  # valid_to is exclusive: say the last day
         span = w.span_text(_when(m, lang, tz) if m.valid_from else None,
                            w.bound_text(end, lang, tz) if end else None, lang)
-        bits.append(span or w.history_text("undated", lang))
+        bits.append(span or w.fixed("undated", lang))
         if m.valid_to is None and m.valid_from is not None and n == len(line.members):
-            bits.append(w.history_text("in_force", lang))
+            bits.append(w.fixed("in_force", lang))
         recorded = versions.fields_of(m.source_id).recorded_s
         if recorded > OPEN_START:
             when = dt.datetime.fromtimestamp(recorded, dt.UTC)
-            bits.append(w.history_text("recorded", lang, t=w.bound_text(when, lang, tz)))
+            bits.append(w.fixed("recorded", lang, t=w.bound_text(when, lang, tz)))
         out.append(f"{n}. [{anchor}]({m.base_link}): {safe_text(', '.join(bits))}")
     return "\n".join(out)
 

@@ -267,17 +267,7 @@ _TEXTS = {
                            "with the year.",
     ("ask_year", Lang.RU): "Чтобы сравнить, нужен год: «{period}» — какого года? Спросите ещё "
                            "раз, указав год.",
-}
-
-
-def fixed(name: str, lang: Lang, **values) -> str:
-    """One of the fixed texts above, in `lang`, with its values filled in."""
-    return _TEXTS[(name, lang)].format(**values)
-
-
-# -- questions about change (`chains.history`) -----------------------------------------------
-
-_HISTORY = {
+    # questions about change (`chains.history`)
     ("changes_lead", Lang.EN): "Changes of {line}{window}:",
     ("changes_lead", Lang.RU): "Изменения «{line}»{window}:",
     ("pair", Lang.EN): "From {date} ({old} → {new}):",
@@ -310,24 +300,26 @@ _HISTORY = {
                               "with “List the versions …” or by asking about a period.",
     ("latest_only", Lang.RU): "Это последнее изменение; более ранних: {n}. Спросите о "
                               "периоде или попросите список версий.",
-    ("one_version", Lang.EN): "{line} has one version you may read, so nothing changed:",
-    ("one_version", Lang.RU): "У «{line}» одна доступная вам версия, изменений нет:",
     ("versions_lead", Lang.EN): "Versions of {line} you may read ({n}):",
     ("versions_lead", Lang.RU): "Версии «{line}», доступные вам ({n}):",
     ("ask_document", Lang.EN): "Which document's versions: {names}?",
     ("ask_document", Lang.RU): "Версии какого документа: {names}?",
-    ("ask_year", Lang.EN): "“{period}” of which year? Ask again with the year.",
-    ("ask_year", Lang.RU): "«{period}» — какого года? Спросите ещё раз, указав год.",
+    ("ask_change_year", Lang.EN): "“{period}” of which year? Ask again with the year.",
+    ("ask_change_year", Lang.RU): "«{period}» — какого года? Спросите ещё раз, указав год.",
     ("in_force", Lang.EN): "in force", ("in_force", Lang.RU): "действует",
     ("recorded", Lang.EN): "recorded {t}", ("recorded", Lang.RU): "зарегистрирована {t}",
     ("revision", Lang.EN): "revision {r}", ("revision", Lang.RU): "редакция {r}",
     ("undated", Lang.EN): "no validity dates", ("undated", Lang.RU): "без дат действия",
+    ("window_since", Lang.EN): " since {a}", ("window_since", Lang.RU): " с {a}",
+    ("window_period", Lang.EN): " from {a} to {b}", ("window_period", Lang.RU): " с {a} по {b}",
+    ("window_on", Lang.EN): " on {a}", ("window_on", Lang.RU): " на {a}",
+    ("window_latest", Lang.EN): " (the latest)", ("window_latest", Lang.RU): " (последнее)",
 }
 
 
-def history_text(name: str, lang: Lang, **values) -> str:
-    """A fixed text of a change answer or a version listing, in `lang`."""
-    return _HISTORY[(name, lang)].format(**values)
+def fixed(name: str, lang: Lang, **values) -> str:
+    """One of the fixed texts above, in `lang`, with its values filled in."""
+    return _TEXTS[(name, lang)].format(**values)
 
 
 def span_text(start: str | None, end: str | None, lang: Lang) -> str:
@@ -337,12 +329,3 @@ def span_text(start: str | None, end: str | None, lang: Lang) -> str:
     else:
         parts = [f"from {start}" if start else "", f"to {end}" if end else ""]
     return " ".join(p for p in parts if p)
-
-
-def window_text(kind: str, lang: Lang, a: str = "", b: str = "") -> str:
-    """The period a change question asked about, as said after the family: " since 1 April"."""
-    words = {("since", Lang.EN): " since {a}", ("since", Lang.RU): " с {a}",
-             ("period", Lang.EN): " from {a} to {b}", ("period", Lang.RU): " с {a} по {b}",
-             ("on", Lang.EN): " on {a}", ("on", Lang.RU): " на {a}",
-             ("latest", Lang.EN): " (the latest)", ("latest", Lang.RU): " (последнее)"}
-    return words[(kind, lang)].format(a=a, b=b)

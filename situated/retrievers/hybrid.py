@@ -208,7 +208,7 @@ class HybridSearch:
         vector leg may rank but cannot vouch for relevance on its own; a multilingual model
         (`Embedder.multilingual`) vouches in every script."""
         return Leg.VECTOR in self.legs and (
-            getattr(self.index.embeddings, "multilingual", False) or mostly_latin(query))
+            self.index.embeddings.multilingual or mostly_latin(query))
 
     def unheld(self, query: str, flt: Filter) -> tuple[str, ...]:
         """The codes and names the question gives that no piece or block the caller may read
