@@ -57,6 +57,22 @@ def test_no_sample_question_about_a_moment_reads_as_a_change_question():
 
 
 @pytest.mark.unit
+def test_a_proposed_intent_is_validated_in_code():
+    from situated.chains.extract import validate_intent
+
+    notes: list[str] = []
+    assert validate_intent("versions", "Старт: the timeline?", notes) is Intent.VERSIONS
+    assert validate_intent("compare", "Старт: the timeline?", notes) is Intent.AT
+    assert validate_intent("delete it", "Старт: the timeline?", notes) is Intent.AT
+    assert len(notes) == 2 and "two periods" in notes[0] and "'delete it'" in notes[1]
+    # the question's own cue wins over the proposal; a reply inherits its question's
+    assert validate_intent("versions", "What changed in Старт?", []) is Intent.CHANGES
+    assert validate_intent(None, "C-3", [], follows="What changed in the warranty?") \
+        is Intent.CHANGES
+    assert validate_intent("versions", "What changed?", [], fixed=Intent.AT) is Intent.AT
+
+
+@pytest.mark.unit
 def test_a_question_that_names_nothing():
     assert names_nothing("What changed?") and names_nothing("Что изменилось?")
     assert not names_nothing("What changed in the fees?")
@@ -254,6 +270,7 @@ def test_a_moved_sentence_is_no_change_and_a_new_section_is_added(fee_app):
     index = fee_app.index
     old, new = index.blocks.of_document("TERMS-1"), index.blocks.of_document("TERMS-3")
     assert diff_blocks(old, old) == []
+    assert diff_blocks(old, [old[1], old[0]]) == []  # sections moved, nothing changed
     kinds = [(s.kind.value, s.path) for s in diff_blocks(old, new)]
     assert kinds == [("changed", ("2 Cancellation",))]
     assert [s.kind.value for s in diff_blocks(old[:1], new)] == ["added"]
@@ -304,7 +321,7 @@ def test_the_cli_shows_the_changes_as_a_diff():
 
 @pytest.mark.integration
 def test_a_long_period_compares_the_latest_changes_and_counts_the_rest(fee_app, monkeypatch):
-    import situated.chains.history as history
+    from situated.chains import history
 
     monkeypatch.setattr(history, "MAX_PAIRS", 1)
     a = build_ask_chain(fee_app, clock=lambda: TODAY).invoke(
