@@ -95,8 +95,8 @@ def main() -> None:
     app = App(Settings(index_dir=index))
     configs = {
         "baseline (encode at question time)": ExtractiveChatModel(embeddings=app.embeddings),
-        "sentence vectors (ingest time)": ExtractiveChatModel(embeddings=app.embeddings,
-                                                              sentences=app.sentence_vectors),
+        "sentence vectors (ingest time)": lambda snap: ExtractiveChatModel(
+            embeddings=app.embeddings, sentences=snap.sentence_vectors),
     }
     results, texts = {}, {}
     for name, model in configs.items():

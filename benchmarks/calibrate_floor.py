@@ -85,8 +85,8 @@ def main() -> None:
                   f"{thresholds.min_cover} ({thresholds.note}); package default: min_cosine "
                   f"{DEFAULT_MIN_COSINE}, min_cover {DEFAULT_MIN_COVER}")
 
-    chain = build_ask_chain(app, model=ExtractiveChatModel(embeddings=app.embeddings,
-                                                           sentences=app.sentence_vectors))
+    chain = build_ask_chain(app, model=lambda snap: ExtractiveChatModel(
+        embeddings=app.embeddings, sentences=snap.sentence_vectors))
     negatives = [o.question for o in observations if not o.question.positive]
     fresh = yaml.safe_load(args.fresh.read_text("utf-8")) if args.fresh.exists() else {}
     negatives += [Question(q, False, "fresh", group) for group, qs in fresh.items() for q in qs]

@@ -107,14 +107,14 @@ def product_runs(index, queries, settings, depth) -> dict[str, dict[str, list[st
 
     s = settings.model_copy(update={"leg_k": depth, "top_blocks": depth})
     engines = {  # ranking alone: no relevance decision
-        "situated_hybrid": HybridSearch(index, s, judge=False),
-        "situated_bm25": HybridSearch(index, s, legs=(Leg.BM25,), judge=False),
-        "situated_dense": HybridSearch(index, s, legs=(Leg.VECTOR,), judge=False),
+        "situated_hybrid": HybridSearch(index, s),
+        "situated_bm25": HybridSearch(index, s, legs=(Leg.BM25,)),
+        "situated_dense": HybridSearch(index, s, legs=(Leg.VECTOR,)),
     }
     out: dict[str, dict[str, list[str]]] = {name: {} for name in engines}
     for qid, text in queries.items():
         for name, engine in engines.items():
-            result = engine.search(text, Filter(), k=depth, top=depth)
+            result = engine.rank(text, Filter(), k=depth, top=depth)
             out[name][qid] = [index.blocks[b.block_id].source_id for b in result.blocks]
     return out
 

@@ -25,7 +25,6 @@ _EXPORTS = {
     "Scope": "situated.situation",
     "build_ask_chain": "situated.chains.ask",
     "AskInput": "situated.chains.state",
-    "AskState": "situated.chains.state",
     "Answer": "situated.chains.contract",
     "Status": "situated.chains.contract",
     "CitationParser": "situated.chains.citations",
@@ -51,7 +50,6 @@ __all__ = [
     "Answer",
     "App",
     "AskInput",
-    "AskState",
     "BudgetPolicy",
     "CitationParser",
     "ExtractiveChatModel",
@@ -84,7 +82,7 @@ if TYPE_CHECKING:
     from situated.chains.contract import Answer, Status
     from situated.chains.extract import extraction_runnable
     from situated.chains.models import ExtractiveChatModel, make_chat_model
-    from situated.chains.state import AskInput, AskState
+    from situated.chains.state import AskInput
     from situated.errors import SituatedError
     from situated.index.ingest import ingest
     from situated.index.reader import Index

@@ -2,8 +2,9 @@
 the index as new generations are published.
 
 Every request pins the generation published when it starts (`App.pinned`), runs on it to the
-end, and a newer generation is opened by the first request that sees the `current` link moved
-(a `readlink`, microseconds). A swapped-out generation is closed when its last request ends, and
+end (a chain is built for one `Snapshot` and reads nothing else: `chains.ask`), and a newer
+generation is opened by the first request that sees the `current` link moved (a `readlink`,
+microseconds). A swapped-out generation is closed when its last request ends, and
 its reader lease (`index.leases`) is dropped then, so a pruning ingest in another process never
 deletes files a request still reads. Permission changes and removals therefore take effect on
 the next request, without a restart.
@@ -11,7 +12,6 @@ the next request, without a restart.
 
 from __future__ import annotations
 
-import contextvars
 import os
 import threading
 from collections.abc import Iterator
@@ -19,7 +19,6 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -27,30 +26,44 @@ from situated.errors import IndexError_
 from situated.index.embeddings import Embedder, make_embeddings
 from situated.index.leases import Lease
 from situated.index.reader import Index
+from situated.index.versions import Versions
 from situated.index.writer import ensure_sample_index
+from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch, SituatedRetriever
 from situated.settings import Settings
-from situated.situation import Scope
-
-# the snapshot each App has pinned in this context (a request, a chain run)
-_PINNED: contextvars.ContextVar[dict[int, Snapshot] | None] = contextvars.ContextVar(
-    "situated_pinned", default=None)
+from situated.situation import Scope, Situation
 
 
 @dataclass(eq=False)
 class Snapshot:
-    """One opened generation, the engine over it, and the requests now using it."""
+    """One opened generation, the engine over it (and its version families), and the requests
+    now using it. A chain is built for one snapshot (`chains.ask.per_generation`)."""
 
     index: Index
     engine: HybridSearch
     lease: Lease | None
     users: int = 0
     retired: bool = False
-    cache: dict[Any, Any] = field(default_factory=dict)  # per-generation chains, built once
 
     @property
     def generation(self) -> str:
         return self.index.generation.name
+
+    @property
+    def versions(self) -> Versions:
+        """The generation's documents as version families (`index.versions`)."""
+        return self.engine.versions
+
+    def filter(self, situation: Situation, scope: Scope,
+               sources: frozenset[str] | None = None) -> Filter:
+        """The one place a chain builds a Filter: situation and scope, in the index's zone."""
+        return Filter(situation=situation, scope=scope, sources=sources,
+                      timezone=self.index.timezone)
+
+    def sentence_vectors(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The ingest-time vectors of evidence sentences of this generation: `(vectors,
+        found)` (`index.sentences`); the offline model built for it reads these."""
+        return self.index.sentences.lookup(texts)
 
 
 @dataclass(eq=False)
@@ -75,11 +88,7 @@ class App:
             return None
 
     def snapshot(self) -> Snapshot:
-        """The snapshot pinned in this context, else the latest published generation
-        (opened now if it is new)."""
-        pinned = (_PINNED.get() or {}).get(id(self))
-        if pinned is not None:
-            return pinned
+        """The latest published generation (opened now if it is new)."""
         snap = self._snap
         if snap is not None and snap.generation == self._published():
             return snap
@@ -123,20 +132,14 @@ class App:
 
     @contextmanager
     def pinned(self) -> Iterator[Snapshot]:
-        """Run the block on one generation: the latest when it starts (or the one already
-        pinned in this context), kept open until the block ends."""
-        pins = _PINNED.get() or {}
-        if id(self) in pins:
-            yield pins[id(self)]
-            return
+        """Run the block on one generation: the latest when it starts, kept open until the
+        block ends."""
         with self._lock:  # taking and counting under one lock: no swap can close it in between
             snap = self.snapshot()
             snap.users += 1
-        token = _PINNED.set({**pins, id(self): snap})
         try:
             yield snap
         finally:
-            _PINNED.reset(token)
             with self._lock:
                 snap.users -= 1
                 if snap.retired and snap.users == 0:
@@ -149,11 +152,6 @@ class App:
     @property
     def engine(self) -> HybridSearch:
         return self.snapshot().engine
-
-    def sentence_vectors(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-        """The ingest-time vectors of evidence sentences, from the generation pinned in this
-        context (else the latest): `(vectors, found)` (`index.sentences`)."""
-        return self.snapshot().index.sentences.lookup(texts)
 
     def retriever(self, scope: Scope | None = None) -> SituatedRetriever:
         return SituatedRetriever(engine=self.engine, scope=scope or Scope())

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
+from situated.cli_print import print_answer, print_ingest, print_thresholds
 from situated.errors import SituatedError
 from situated.settings import Settings
 from situated.situation import Scope, Situation
@@ -83,41 +84,7 @@ def ingest(
     except SituatedError as exc:
         _fail(str(exc))
         return
-    if not report.published:
-        out.print(f"{index}: nothing changed ({len(report.unchanged)} documents unchanged); "
-                  "no new generation published", highlight=False)
-        return
-    manifest = report.manifest
-    table = Table(title=f"Indexed into {index}")
-    for col in ("documents", "blocks", "pieces", "warnings", "added", "changed", "unchanged",
-                "removed", "embedded", "split sections"):
-        table.add_column(col, justify="right")
-    table.add_row(str(manifest.documents), str(manifest.blocks), str(manifest.pieces),
-                  str(len(manifest.warnings)), str(len(report.added)), str(len(report.changed)),
-                  str(len(report.unchanged)), str(len(report.removed)), str(report.embedded),
-                  str(manifest.split_sections))
-    out.print(table)
-    if manifest.split_sections:
-        out.print(f"{manifest.split_sections} sections were larger than the block limit "
-                  f"({manifest.block_limit} tokens) and were split at their own structure",
-                  highlight=False)
-    for w in manifest.warnings:
-        err.print(f"[yellow]warning:[/] {w}", highlight=False)
-    _print_thresholds(manifest.relevance, manifest.embedding_model)
-
-
-def _print_thresholds(th, embedding_model: str | None = None) -> None:
-    from situated.index.store import Thresholds
-
-    th = th or Thresholds.default(embedding_model)
-    out.print(f"relevance: {th.source.value}, min_cosine {th.min_cosine}, min_cover "
-              f"{th.min_cover} ({th.note})", highlight=False)
-    for name, stats in (("dev", th.dev), ("held-out", th.held_out)):
-        if stats:
-            out.print(f"  {name}: precision {stats['precision']:.3f}, recall "
-                      f"{stats['recall']:.3f}, off-topic refused {stats['negatives_refused']:.3f}"
-                      f" ({int(stats['positives'])} on-topic, {int(stats['negatives'])} "
-                      "off-topic questions)", highlight=False)
+    print_ingest(out, err, index, report)
 
 
 @app.command()
@@ -149,7 +116,7 @@ def calibrate(
                                 calibrator=index_calibrator(settings, application.embeddings,
                                                             negatives), recalibrate=True)
             out.print(f"{index}: published again with its calibration", highlight=False)
-            _print_thresholds(report.manifest.relevance, report.manifest.embedding_model)
+            print_thresholds(out, report.manifest.relevance, report.manifest.embedding_model)
             return
         with application.pinned() as snap:
             stored, model_id = snap.index.manifest.relevance, snap.index.manifest.embedding_model
@@ -159,9 +126,9 @@ def calibrate(
         _fail(str(exc))
         return
     out.print("stored in the index:", highlight=False)
-    _print_thresholds(stored, model_id)
+    print_thresholds(out, stored, model_id)
     out.print("fitted now (not stored; --write stores it):", highlight=False)
-    _print_thresholds(fitted)
+    print_thresholds(out, fitted)
     if show:
         for o in observations:
             if o.relevant(fitted) != o.question.positive:
@@ -186,9 +153,16 @@ def ask(
     """Answer a question from the evidence that applies to the asker."""
     from situated.app import App
     from situated.chains.ask import build_ask_chain
+    from situated.chains.state import check_question
+    from situated.errors import QuestionError
 
-    if not question.strip():
-        _fail("the question is empty; pass the question text as the first argument")
+    settings = _settings(index)
+    try:
+        check_question(question, settings.max_question_chars)
+        check_question(follows or "", settings.max_question_chars, "previous question")
+    except QuestionError as exc:
+        _fail(f"{exc} (the question is the first argument)")
+        return
     try:
         sit = Situation.model_validate_json(situation) if situation else None
     except ValidationError as exc:
@@ -198,61 +172,17 @@ def ask(
         return
     scope = Scope(roles=frozenset(role), assets=frozenset(asset))
     try:
-        application = App(_settings(index))
+        application = App(settings)
         answer = build_ask_chain(application).invoke(
             {"question": question, "situation": sit, "scope": scope, "follows": follows})
-    except (SituatedError, ValueError) as exc:
+    except SituatedError as exc:
         _fail(str(exc))
         return
     if as_json:
         sys.stdout.write(json.dumps(answer.model_dump(mode="json"), ensure_ascii=False, indent=2))
         sys.stdout.write("\n")
         return
-    _print_answer(answer)
-
-
-def _print_answer(answer) -> None:
-    colour = {"answered": "green", "clarify": "yellow", "no_evidence": "blue",
-              "withheld": "red"}[answer.status.value]
-    out.print(f"[bold {colour}]{answer.status.value}[/]", highlight=False)
-    out.print(answer.answer, highlight=False)
-    if answer.missing:
-        out.print(f"missing: {', '.join(answer.missing)}", highlight=False)
-    known = {k: v for k, v in answer.situation.model_dump(mode="json").items() if v}
-    if known:
-        out.print(f"situation: {json.dumps(known, ensure_ascii=False)}", highlight=False)
-    if answer.citations:
-        table = Table(title="Sources")
-        for col in ("label", "source", "section", "link"):
-            table.add_column(col)
-        for c in answer.citations:
-            table.add_row(c.label, c.source_id, c.section or "", c.link)
-        out.print(table)
-    _print_changes(answer)
-    if answer.budget:
-        b = answer.budget
-        out.print(f"budget: {b.used} of {b.allowance} evidence tokens used "
-                  f"(window {b.window} − input {b.reserved_input} − output "
-                  f"{b.reserved_output}); {len(answer.evidence)} block(s)", highlight=False)
-
-
-def _print_changes(answer) -> None:
-    """A change answer as a diff: per pair of versions, each differing section with the
-    sentences that left (-) and came (+), labelled with the evidence they come from."""
-    from rich.markup import escape
-
-    for c in answer.changes:
-        old = c.from_version or "(none)"
-        out.print(f"[bold]{escape(old)} → {escape(c.to_version)}[/] from {escape(c.effective)}"
-                  + ("" if c.substance else ": no change in substance"), highlight=False)
-        for s in c.sections:
-            labels = " ".join(f"[{x}]" for x in [*s.old_labels, *s.new_labels])
-            out.print(f"  @@ {escape(s.section or '(opening)')} ({s.kind}) {escape(labels)}",
-                      highlight=False)
-            for text in s.removed:
-                out.print(f"  [red]- {escape(text)}[/]", highlight=False)
-            for text in s.added:
-                out.print(f"  [green]+ {escape(text)}[/]", highlight=False)
+    print_answer(out, answer)
 
 
 @app.command("eval")

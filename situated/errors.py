@@ -22,3 +22,8 @@ class IndexError_(SituatedError):
 
 class ConfigError(SituatedError):
     """A setting is invalid."""
+
+
+class QuestionError(SituatedError, ValueError):
+    """A question (or the question a reply follows) cannot be asked: empty, or too long.
+    Also a `ValueError`, so pydantic validators can raise it as a validation error."""

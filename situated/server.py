@@ -30,17 +30,19 @@ from fastapi.responses import HTMLResponse
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableGenerator
 from langchain_core.runnables.config import var_child_runnable_config
 from langchain_core.runnables.utils import AddableDict
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from situated.auth import KeyStore, Principal
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Answer
+from situated.chains.state import AskFields, check_question
 from situated.guard import MAX_BODY_BYTES, BodyLimit, ErrorShield, JsonGuard
 from situated.retrievers.filter import Filter
-from situated.situation import Scope, Situation
+from situated.situation import Scope
 
 KEYS_ENV, INDEX_ENV = "SERVE_SITUATED_KEYS", "SERVE_SITUATED_INDEX"
+SCOPE_KEY = "situated_scope"  # the run config's `configurable` key the key's scope travels in
 
 
 def app_from_env() -> FastAPI:
@@ -87,22 +89,22 @@ def timely_http(header_timeout: float) -> type[TimelyH11Protocol]:
 
 
 def make_request_model(max_chars: int) -> type[BaseModel]:
-    class AskRequest(BaseModel):
+    """The request body: `AskFields` (what the chain's `AskInput` holds but the scope, which
+    comes from the API key) with the lengths capped and the question checked as the chain
+    checks it (`check_question`)."""
+
+    class AskRequest(AskFields):
         """One question; `situation` is the one returned by a previous clarification and
         `follows` the question that clarification was about (so a reply such as "C-3" is
         answered with it)."""
 
-        model_config = ConfigDict(extra="forbid")
-
         question: str = Field(min_length=1, max_length=max_chars)
-        situation: Situation | None = None
         follows: str | None = Field(default=None, max_length=max_chars)
 
         @field_validator("question")
         @classmethod
-        def _not_blank(cls, value: str) -> str:
-            if not value.strip():
-                raise ValueError("the question is empty or only spaces; ask something")
+        def _checked(cls, value: str) -> str:
+            check_question(value, max_chars)
             return value
 
     return AskRequest
@@ -120,7 +122,7 @@ def serving_runnable(chain: Runnable) -> Runnable:
     """The ask chain as a generator: scope from config, answer in chunks, then the rest."""
 
     def _inputs(inp: Any, config: RunnableConfig) -> dict[str, Any]:
-        scope = (config.get("configurable") or {}).get("situated_scope")
+        scope = (config.get("configurable") or {}).get(SCOPE_KEY)
         if not isinstance(scope, Scope):
             raise PermissionError("no authenticated scope in the run config")
         data = inp if isinstance(inp, dict) else inp.model_dump()
@@ -188,7 +190,7 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
     def scope_config(config: dict[str, Any], request: Request) -> dict[str, Any]:
         principal = principal_of(request)
         config = dict(config)
-        config["configurable"] = {"situated_scope": principal.scope}
+        config["configurable"] = {SCOPE_KEY: principal.scope}
         config["metadata"] = {**config.get("metadata", {}), "principal": principal.name}
         return config
 
@@ -207,6 +209,14 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
     def health() -> dict[str, Any]:
         snap = application.snapshot()
         return {"status": "ok", "generation": snap.generation, "pid": os.getpid()}
+
+    _document_routes(api, application, principal_of)
+    return api
+
+
+def _document_routes(api: FastAPI, application, principal_of) -> None:
+    """`GET /documents/{source_id}`: the blocks of one document the key may read, as HTML or
+    JSON; absent and forbidden look the same."""
 
     @api.get("/documents/{source_id}", response_model=None)
     def document(source_id: str, request: Request, format: str = "html",
@@ -232,5 +242,3 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
                 anchor = f" id='{html.escape(it['anchor'])}'"
             parts.append(f"<section{anchor}><pre>{html.escape(it['text'])}</pre></section>")
         return HTMLResponse("\n".join(parts))
-
-    return api

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
-from situated.chains.budget import pack
+from situated.chains.budget import fit as pack
 from situated.chains.contract import Status, shipped_answer_schema
 from situated.chains.models import ExtractiveChatModel, make_chat_model
 from situated.prompts.answer import ANSWER_PROMPT

@@ -16,7 +16,7 @@ from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.changes import diff_blocks, substance, word_change
 from situated.chains.contract import Status, shipped_answer_schema
-from situated.chains.intent import Intent, find_intent, names_nothing
+from situated.chains.intent import Intent, find_intent, names_nothing, read_cue
 from situated.eval.cases import load_cases
 from situated.index.ingest import ingest
 from situated.settings import ModelKind, Settings
@@ -61,15 +61,19 @@ def test_a_proposed_intent_is_validated_in_code():
     from situated.chains.extract import validate_intent
 
     notes: list[str] = []
-    assert validate_intent("versions", "Старт: the timeline?", notes) is Intent.VERSIONS
-    assert validate_intent("compare", "Старт: the timeline?", notes) is Intent.AT
-    assert validate_intent("delete it", "Старт: the timeline?", notes) is Intent.AT
+    no_cue = read_cue("Старт: the timeline?")
+    assert no_cue is None
+    assert validate_intent("versions", no_cue, notes) is Intent.VERSIONS
+    assert validate_intent("compare", no_cue, notes) is Intent.AT
+    assert validate_intent("delete it", no_cue, notes) is Intent.AT
     assert len(notes) == 2 and "two periods" in notes[0] and "'delete it'" in notes[1]
     # the question's own cue wins over the proposal; a reply inherits its question's
-    assert validate_intent("versions", "What changed in Старт?", []) is Intent.CHANGES
-    assert validate_intent(None, "C-3", [], follows="What changed in the warranty?") \
-        is Intent.CHANGES
-    assert validate_intent("versions", "What changed?", [], fixed=Intent.AT) is Intent.AT
+    assert validate_intent("versions", read_cue("What changed in Старт?"), []) is Intent.CHANGES
+    assert read_cue("C-3", follows="What changed in the warranty?") is Intent.CHANGES
+    assert read_cue("How did it change between March and May?", compared=True) \
+        is Intent.COMPARE
+    # fixed by the chain (a comparison's slice): wins over the proposal
+    assert validate_intent("versions", Intent.AT, []) is Intent.AT
 
 
 @pytest.mark.unit

@@ -70,9 +70,11 @@ def minilm_app(tmp_path_factory, embeddings):
 def _sources(app, question: str, legs=None) -> list[str]:
     from situated.retrievers.hybrid import HybridSearch
 
-    engine = app.engine if legs is None else HybridSearch(app.index, app.settings, legs=legs,
-                                                          judge=False)
-    result = engine.search(question, Filter(), k=10, top=3)
+    if legs is None:
+        result = app.engine.search(question, Filter(), k=10, top=3)
+    else:  # one leg's ranking alone
+        result = HybridSearch(app.index, app.settings, legs=legs).rank(question, Filter(), k=10,
+                                                                       top=3)
     return [app.index.blocks[b.block_id].source_id for b in result.blocks]
 
 

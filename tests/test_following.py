@@ -102,12 +102,15 @@ def test_a_request_in_flight_finishes_on_its_generation(corpus, tmp_path, embedd
         old = snap.generation
         write(corpus / "pub.md", md("PUB-INJECT", body=PUBLIC, access="[security]"))
         ingest([corpus], root, embeddings, settings)
-        assert app.index.generation.name == old  # pinned: the whole request sees one index
+        # pinned: the request keeps its generation open and reads it to the end (a chain is
+        # built for the snapshot it runs on), while a new one is published
+        assert snap.generation == old and snap.users == 1
         seen = {}
         t = threading.Thread(target=lambda: seen.update(gen=app.index.generation.name))
         t.start()
         t.join()
         assert seen["gen"] != old  # another request already runs on the new one
+        assert snap.retired and snap.users == 1  # swapped out, but open until this one ends
         assert "PUB-INJECT" in {b.source_id for b in snap.index.blocks.values()}
     assert app.index.generation.name != old
     app.close()

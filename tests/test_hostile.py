@@ -56,6 +56,10 @@ def hostile_app(tmp_path_factory, embeddings):
     return app
 
 
+def _links(index, evidence) -> dict[str, str]:
+    return {e.block_id: index.blocks[e.block_id].link for e in evidence}
+
+
 def _body(answer) -> str:
     return json.dumps(answer.model_dump(mode="json"), ensure_ascii=False)
 
@@ -124,7 +128,7 @@ def two_blocks(sample_index):
     ("A fact, see S1.", ["S1"]), ("A fact [S1-2].", ["S1", "S2"]),
 ])
 def test_every_label_form_a_model_may_write_is_read(two_blocks, sample_index, reply, labels):
-    parsed = parse_citations(reply, two_blocks, sample_index)
+    parsed = parse_citations(reply, two_blocks, _links(sample_index, two_blocks))
     assert parsed.status is Status.ANSWERED
     assert [c.label for c in parsed.citations] == labels
     assert "/documents/" in parsed.answer and "S1]" not in parsed.answer.replace("[S", "")
@@ -135,14 +139,14 @@ def test_every_label_form_a_model_may_write_is_read(two_blocks, sample_index, re
     ("A fact [S1–S3].", "S3"),
 ])
 def test_an_unknown_label_in_any_form_withholds(two_blocks, sample_index, reply, unknown):
-    parsed = parse_citations(reply, two_blocks, sample_index)
+    parsed = parse_citations(reply, two_blocks, _links(sample_index, two_blocks))
     assert parsed.status is Status.WITHHELD and unknown in parsed.answer
 
 
 def test_model_written_links_and_html_are_text(two_blocks, sample_index):
     reply = ("See [the manual](http://evil.example/x) and <img src=x onerror=alert(1)> "
              "for details [S1].")
-    parsed = parse_citations(reply, two_blocks, sample_index)
+    parsed = parse_citations(reply, two_blocks, _links(sample_index, two_blocks))
     assert parsed.status is Status.ANSWERED
     assert "](http://evil.example" not in parsed.answer and "<img" not in parsed.answer
     assert "`http://evil.example/x`" in parsed.answer and "&lt;img" in parsed.answer
@@ -182,7 +186,7 @@ def test_label_ranges_in_evidence_are_neutralised_for_the_parser(two_blocks, sam
     """Whatever range or separator a document writes, the parser finds no label in the
     neutralised text: it can neither add citations nor withhold the answer."""
     quoted = f"{neutralise(text)} [S1]"  # a model quoting the evidence, then citing S1
-    parsed = parse_citations(quoted, two_blocks, sample_index)
+    parsed = parse_citations(quoted, two_blocks, _links(sample_index, two_blocks))
     assert parsed.status is Status.ANSWERED, parsed.answer
     assert [c.label for c in parsed.citations] == ["S1"]
     for label in forged:
@@ -194,7 +198,7 @@ def test_a_section_number_cannot_become_a_link(sample_index):
     evil = "1](http://evil.example/phish) [click"
     e = Evidence(label="S1", block_id="WARR-R2-2", source_id="HOST-JSON", section=evil,
                  page=None, tokens=1, text="x")
-    parsed = parse_citations("A fact [S1].", [e], sample_index)
+    parsed = parse_citations("A fact [S1].", [e], _links(sample_index, [e]))
     assert parsed.answer.count("](") == 1 and "](http://evil" not in parsed.answer
     assert parsed.answer.endswith("(/documents/WARR-R2#section-2).")
 

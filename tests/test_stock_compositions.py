@@ -142,10 +142,15 @@ class Runs(BaseCallbackHandler):
             self.parsers.append("CitationParser")
 
 
-def test_ask_runs_through_the_retriever_and_the_citation_parser(sample_app):
+def test_ask_runs_the_citation_parser_and_the_retriever_adapts_the_same_engine(sample_app):
     runs = Runs()
-    answer = build_ask_chain(sample_app).invoke(
-        {"question": "What does error E-417 mean?"}, config={"callbacks": [runs]})
+    question = "What does error E-417 mean?"
+    answer = build_ask_chain(sample_app).invoke({"question": question},
+                                                config={"callbacks": [runs]})
     assert answer.status.value == "answered"
-    assert "SituatedRetriever" in runs.retrievers
     assert runs.parsers == ["CitationParser"]
+    assert runs.retrievers == []  # the chain asks the engine itself, no adapter round trip
+    docs = sample_app.retriever().invoke(question, config={"callbacks": [runs]})
+    assert runs.retrievers == ["SituatedRetriever"]  # the adapter is a retriever run
+    # the adapter returns the blocks the chain's search ranked, best first
+    assert [d.metadata["block_id"] for d in docs][:1] == [answer.evidence[0].block_id]

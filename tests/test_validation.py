@@ -50,7 +50,19 @@ CASES = {
         [r"valid_for must be one of purchase_date, request_date, as_of, got 'delivery_date'"],
     ),
     "no_front_matter": ({"a.md": "# Just text\n"}, [r"a\.md: no YAML front matter"]),
+    # a misspelt permission key would be kept as ordinary metadata and make the document
+    # public: it fails closed, naming the key it looks like
+    "misspelt_access": ({"a.md": md("A", acess="[hr]")},
+                        [r"a\.md: key 'acess' looks like a misspelt 'access'.*write `access:`"]),
+    "misspelt_assets": ({"a.md": md("A", asets="[P-4]")},
+                        [r"a\.md: key 'asets' looks like a misspelt 'assets'"]),
 }
+
+
+def test_keys_unlike_a_permission_key_stay_ordinary_metadata(tmp_path):
+    write(tmp_path / "a.md", md("A", audience="[hr]", success="yes", address="Main St"))
+    (doc,) = load_corpus([tmp_path]).documents
+    assert doc.meta.access == () and doc.meta.extra["audience"] == ["hr"]
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

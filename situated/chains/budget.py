@@ -10,13 +10,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from situated.settings import BudgetPolicy
 
 TokenCounter = Callable[[str], int]
 
 
-def pack(costs: list[int], allowance: int, policy: BudgetPolicy = BudgetPolicy.PREFIX) -> list[int]:
+@dataclass(frozen=True)
+class Budget:
+    """What packs one answer's evidence: the chat model's token counter, the allowance and the
+    policy (the same for a model's answer and a change answer written by code)."""
+
+    count: TokenCounter
+    allowance: int
+    policy: BudgetPolicy = BudgetPolicy.PREFIX
+
+
+def fit(costs: list[int], allowance: int, policy: BudgetPolicy = BudgetPolicy.PREFIX) -> list[int]:
     """Indices of the blocks kept, in order."""
     if allowance < 0:
         raise ValueError(f"allowance must be >= 0, got {allowance}")

@@ -9,6 +9,7 @@ say so, and the app reports that as withheld with the reason).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from langchain_core.output_parsers import BaseOutputParser
@@ -16,7 +17,6 @@ from pydantic import ConfigDict
 
 from situated.chains.contract import Citation, Evidence, Status
 from situated.chains.wording import Lang, fixed
-from situated.index.reader import Index
 from situated.loaders.neutralise import LABEL_LETTER, defang_links, escape_html
 
 # every form a model may write a label in: [S1], [S1, S2], [S1–S3], (S1), [s1], and a bare S1
@@ -70,9 +70,10 @@ def _anchor_text(e: Evidence) -> str:
     return link_text(f"{e.source_id}, section {e.section}" if e.section else e.source_id)
 
 
-def parse_citations(text: str, evidence: list[Evidence], index: Index,
+def parse_citations(text: str, evidence: list[Evidence], links: Mapping[str, str],
                     lang: Lang = Lang.EN) -> Parsed:
-    """`text`'s labels → links; withheld (in `lang`) when a label is unknown or none is used."""
+    """`text`'s labels → links (`links`: block id → its link); withheld (in `lang`) when a
+    label is unknown or none is used."""
     by_label = {e.label: e for e in evidence}
     text = safe_text(text)
     found: list[tuple[int, int, list[str]]] = []  # (start, end, labels) of every label form
@@ -97,7 +98,7 @@ def parse_citations(text: str, evidence: list[Evidence], index: Index,
 
     def link(label: str) -> str:
         e = by_label[label]
-        return f"[{_anchor_text(e)}]({index.blocks[e.block_id].link})"
+        return f"[{_anchor_text(e)}]({links[e.block_id]})"
 
     parts, last = [], 0
     for start, end, labels in found:  # only the parser makes links
@@ -106,7 +107,7 @@ def parse_citations(text: str, evidence: list[Evidence], index: Index,
     rendered = "".join([*parts, text[last:]])
     citations = [
         Citation(label=lb, source_id=by_label[lb].source_id, section=by_label[lb].section,
-                 link=index.blocks[by_label[lb].block_id].link)
+                 link=links[by_label[lb].block_id])
         for lb in used
     ]
     return Parsed(Status.ANSWERED, rendered, citations, [])
@@ -114,17 +115,17 @@ def parse_citations(text: str, evidence: list[Evidence], index: Index,
 
 class CitationParser(BaseOutputParser[Parsed]):
     """The citation check as a LangChain output parser, bound to one prompt's evidence:
-    `CitationParser(evidence=..., index=...).invoke(reply)` → `Parsed` (a chat message or its
+    `CitationParser(evidence=..., links=...).invoke(reply)` → `Parsed` (a chat message or its
     text). Composes after a chat model like any stock parser."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     evidence: list[Evidence]
-    index: Index
+    links: dict[str, str]  # block id → the link a citation of it points at
     lang: Lang = Lang.EN  # the question's: the withheld message is written in it
 
     def parse(self, text: str) -> Parsed:
-        return parse_citations(text, self.evidence, self.index, self.lang)
+        return parse_citations(text, self.evidence, self.links, self.lang)
 
     @property
     def _type(self) -> str:

@@ -24,20 +24,15 @@ from dataclasses import dataclass
 from situated.chains import wording as w
 from situated.chains.contract import Answer, SliceOut, Status
 from situated.chains.dates import (
-    RU_MONTHS,
     DateMention,
     DateRole,
     find_dates,
-    month_number,
     strip_dates,
 )
+from situated.chains.intent import compares
+from situated.months import RU_MONTHS, month_number
 from situated.situation import Situation
 
-_COMPARE = re.compile(
-    r"\b(?:compar\w*|differ\w*|versus|vs\.?|changed|changes)\b|"
-    r"\b(?:how|what|did|has|have|had|does)\b[^.?!]*\bchange\b|"
-    r"сравн\w*|измени(?:лс[яь]|лась|лось|лись|л[аио]?)\b|изменени\w*|разниц\w*|отлича\w*",
-    re.IGNORECASE)
 _YEAR = re.compile(r"\b(\d{4})\b")
 _JOINERS = re.compile(r"(?<!\w)(?:between|and|from|to|vs\.?|versus|между|и|с|по)(?=\s*[?.!,]|\s*$)",
                       re.IGNORECASE)
@@ -73,7 +68,7 @@ def find_comparison(question: str, mentions: list[DateMention] | None = None,
                     ) -> Comparison | None:
     """The comparison the question asks for, or None when it is not one (`mentions`: its dates
     when already found)."""
-    if not _COMPARE.search(question):
+    if not compares(question):
         return None
     mentions = [m for m in (find_dates(question) if mentions is None else mentions)
                 if not m.invalid]

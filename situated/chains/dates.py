@@ -18,21 +18,9 @@ from dataclasses import dataclass, replace
 
 from situated.documents import ValidFor
 from situated.modes import Mode
+from situated.months import EN_MONTHS, RU_MONTH, month_number
 from situated.situation import FIRST_DAY, LAST_DAY
 
-EN_MONTHS = {m: i for i, m in enumerate(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-     "october", "november", "december"], start=1)}
-EN_MONTHS |= {k[:3]: v for k, v in EN_MONTHS.items()} | {"sept": 9}
-# the one Russian month table: (nominative, genitive) — «март 2026», «1 марта 2026»
-RU_MONTHS = [("январь", "января"), ("февраль", "февраля"), ("март", "марта"),
-             ("апрель", "апреля"), ("май", "мая"), ("июнь", "июня"), ("июль", "июля"),
-             ("август", "августа"), ("сентябрь", "сентября"), ("октябрь", "октября"),
-             ("ноябрь", "ноября"), ("декабрь", "декабря")]
-# their stems cover every case ending: марта, марте, март, мартом ...
-RU_MONTH_STEMS = [(nom.rstrip("ьй"), n) for n, (nom, _) in enumerate(RU_MONTHS, start=1)]
-RU_MONTH = "(?:" + "|".join("ма[йяею]" if s == "ма" else s for s, _ in RU_MONTH_STEMS) \
-    + ")[а-яё]*"
 EN_MONTH = r"(?:" + "|".join(sorted(EN_MONTHS, key=len, reverse=True)) + r")\.?"
 MONTH = f"(?:{EN_MONTH}|{RU_MONTH})"
 ORD = r"(?:st|nd|rd|th)?"
@@ -153,17 +141,6 @@ class DateMention:
     @property
     def end(self) -> int:
         return self.start + len(self.text)
-
-
-def month_number(token: str) -> int | None:
-    """The month an English or Russian month word names (any case ending), else None."""
-    t = token.lower().rstrip(".")
-    if t in EN_MONTHS:
-        return EN_MONTHS[t]
-    for stem, n in RU_MONTH_STEMS:
-        if t.startswith(stem) and (stem != "ма" or re.fullmatch(r"ма[йяею]", t)):
-            return n
-    return None
 
 
 def _span(y1: int, m1: int, y2: int, m2: int) -> tuple[dt.date, dt.date] | None:

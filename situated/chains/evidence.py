@@ -1,13 +1,59 @@
-"""Ranked blocks → labelled evidence within the token budget, and eligible hits."""
+"""Blocks → labelled evidence within the token budget (`pack`, the one packer: a model's answer
+and a change answer alike), the blocks' flags, and the eligible hits.
+
+A packed block is `Supplied`: the contract's `Evidence` (neutralised text, label, tokens) with
+the stored `Block` it was made from, read once per question; the flags and the citation links
+are taken from it, never read again.
+"""
 
 from __future__ import annotations
 
-from situated.chains.budget import TokenCounter, pack
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from situated.chains.budget import Budget, fit
 from situated.chains.contract import Evidence, Flagged, Hit
+from situated.documents import Block
 from situated.index.reader import Index
 from situated.loaders.neutralise import findings, instruction_sentences, neutralise
 from situated.retrievers.hybrid import SearchResult
-from situated.settings import BudgetPolicy
+
+
+@dataclass(frozen=True)
+class Supplied:
+    evidence: Evidence  # what the model receives and the contract shows
+    block: Block  # the stored block it was made from (original text, link)
+
+
+def pack(blocks: list[Block], budget: Budget) -> list[Supplied]:
+    """Whole blocks in the given order within the allowance, labelled S1, S2, … in prompt
+    order; the text the model receives is neutralised (no labels, links or HTML of the
+    document's)."""
+    texts = [neutralise(b.text) for b in blocks]
+    costs = [budget.count(t) for t in texts]
+    return [Supplied(Evidence(label=f"S{n}", block_id=blocks[i].block_id,
+                              source_id=blocks[i].source_id, section=blocks[i].section,
+                              page=blocks[i].page, tokens=costs[i], text=texts[i]), blocks[i])
+            for n, i in enumerate(fit(costs, budget.allowance, budget.policy), start=1)]
+
+
+def supplied_blocks(result: SearchResult, supply: tuple[str, ...], read) -> list[Block]:
+    """The result's blocks the router lets the answer use (`supply`), in rank order, read in
+    one look-up (`read`: ids → blocks), each re-checked against the filter (defence in
+    depth)."""
+    allowed = set(supply)
+    ids = [rb.block_id for rb in result.blocks if rb.block_id in allowed]
+    blocks = read(ids)
+    return [blocks[i] for i in ids if i in blocks and result.filter.admits(blocks[i].fields)]
+
+
+def evidence_of(supplied: list[Supplied]) -> list[Evidence]:
+    return [s.evidence for s in supplied]
+
+
+def links_of(supplied: list[Supplied]) -> Mapping[str, str]:
+    """Block id → the link a citation of it points at."""
+    return {s.block.block_id: s.block.link for s in supplied}
 
 
 def hits_of(index: Index, result: SearchResult) -> list[Hit]:
@@ -22,33 +68,11 @@ def hits_of(index: Index, result: SearchResult) -> list[Hit]:
     return out
 
 
-def pack_evidence(
-    index: Index, result: SearchResult, allowance: int, count: TokenCounter,
-    policy: BudgetPolicy = BudgetPolicy.PREFIX, supply: tuple[str, ...] | None = None,
-) -> list[Evidence]:
-    """Whole blocks in rank order within the allowance, labelled S1, S2, … in prompt order.
-    `supply` (from the router) names the blocks the answer may use; None means all."""
-    allowed = set(supply) if supply is not None else None
-    blocks = [index.blocks[rb.block_id] for rb in result.blocks
-              if allowed is None or rb.block_id in allowed]
-    blocks = [b for b in blocks if result.filter.admits(b.fields)]  # defence in depth
-    texts = [neutralise(b.text) for b in blocks]
-    costs = [count(t) for t in texts]
-    kept = pack(costs, allowance, policy)
-    # the text the model receives is neutralised (no labels, links or HTML of the document's)
-    return [
-        Evidence(label=f"S{n}", block_id=blocks[i].block_id, source_id=blocks[i].source_id,
-                 section=blocks[i].section, page=blocks[i].page, tokens=costs[i],
-                 text=texts[i])
-        for n, i in enumerate(kept, start=1)
-    ]
-
-
-def flagged_of(index: Index, evidence: list[Evidence]) -> list[Flagged]:
+def flagged_of(supplied: list[Supplied]) -> list[Flagged]:
     """The supplied blocks whose original text held labels, links, HTML or instructions."""
     out = []
-    for e in evidence:
-        original = index.blocks[e.block_id].text
+    for s in supplied:
+        original, e = s.block.text, s.evidence
         reasons = findings(original)
         if reasons:
             out.append(Flagged(label=e.label, block_id=e.block_id, source_id=e.source_id,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,12 +25,12 @@ from situated.chains.dates import (
     DateMention,
     DateRole,
     find_dates,
-    month_number,
     strip_dates,
 )
-from situated.chains.intent import Intent, find_intent
+from situated.chains.intent import Intent, read_cue
 from situated.chains.products import ProductMatcher
 from situated.documents import ValidFor
+from situated.months import month_number
 from situated.prompts.extraction import EXTRACTION_PROMPT
 from situated.situation import FIRST_DAY, LAST_DAY, Situation
 
@@ -157,15 +157,11 @@ def _periods(base: dict[str, Any], question: str, mentions: list[DateMention],
     return periods, single
 
 
-def validate_intent(proposed: str | None, question: str, notes: list[str],
-                    fixed: Intent | None = None, follows: str = "") -> Intent:
-    """The question's own cue (`find_intent`; a reply's, the question it `follows`) wins; else
-    the model's proposal when it is a valid intent a single question can have (a comparison
-    needs two periods, found by rules); `fixed`: set by the chain (a comparison's slice is
-    asked at its period, a baseline reads every question as one about a moment)."""
-    if fixed is not None:
-        return fixed
-    cue = find_intent(question) or (find_intent(follows) if follows else None)
+def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str]) -> Intent:
+    """The question's own cue (`intent.read_cue`: its words, else those of the question a reply
+    follows; or fixed by the chain: a comparison's slice is asked at its period) wins; else the
+    model's proposal when it is a valid intent a single question can have (a comparison needs
+    two periods, found by rules)."""
     if cue is not None or not proposed:
         return cue or Intent.AT
     try:
@@ -181,24 +177,18 @@ def validate_intent(proposed: str | None, question: str, notes: list[str],
 
 def validate_extraction(
     proposed: ExtractedSituation, question: str, matcher: ProductMatcher, clock: Clock,
-    carried: Situation | None = None, mentions: list[DateMention] | None = None,
-    intent: Intent | None = None, follows: str = "",
+    carried: Situation | None = None, *, mentions: Sequence[DateMention] | None = None,
+    cue: Intent | None = None,
 ) -> Validated:
     """Keep only what the question states and the index knows; merge over the carried turn.
     `mentions`: the question's dates when already found (`find_dates`), so they are read once;
-    `intent`: fixed by the chain, else validated from the proposal (`validate_intent`);
-    `follows`: the question a reply completes (its intent carries over)."""
+    `cue`: the intent the question's words give (`intent.read_cue`, read once by the chain;
+    else read here), which wins over the proposal's (`validate_intent`)."""
     notes: list[str] = []
-    mentions = find_dates(question) if mentions is None else mentions
+    mentions = find_dates(question) if mentions is None else list(mentions)
+    cue = read_cue(question) if cue is None else cue
     base = (carried or Situation()).model_dump()
-    product = None
-    if proposed.product:
-        product = matcher.resolve(proposed.product)
-        if product is None:
-            notes.append(f"product {proposed.product!r} is not a product of this index")
-        elif product not in matcher.find(question):
-            notes.append(f"product {proposed.product!r} is not in the question")
-            product = None
+    product = _grounded_product(proposed.product, question, matcher, notes)
     if product:
         base["product"] = product
     for role in DateRole:
@@ -238,7 +228,21 @@ def validate_extraction(
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
                      query=strip_dates(question, mentions), unplaced=unplaced, periods=periods,
-                     intent=validate_intent(proposed.intent, question, notes, intent, follows))
+                     intent=validate_intent(proposed.intent, cue, notes))
+
+
+def _grounded_product(proposed: str | None, question: str, matcher: ProductMatcher,
+                      notes: list[str]) -> str | None:
+    """The proposed product when it is one of the index's and the question names it."""
+    if not proposed:
+        return None
+    product = matcher.resolve(proposed)
+    if product is None:
+        notes.append(f"product {proposed!r} is not a product of this index")
+    elif product not in matcher.find(question):
+        notes.append(f"product {proposed!r} is not in the question")
+        return None
+    return product
 
 
 def _proposed(proposal: ExtractedSituation | dict | None) -> ExtractedSituation | dict:

@@ -25,29 +25,29 @@ from dataclasses import dataclass
 from itertools import zip_longest
 
 from situated.chains import wording as w
-from situated.chains.budget import TokenCounter, pack
+from situated.chains.budget import Budget
 from situated.chains.changes import ChangeKind, SectionChange, diff_blocks, word_change
-from situated.chains.citations import link_text, parse_citations, safe_text
+from situated.chains.citations import parse_citations, safe_text
 from situated.chains.contract import (
     Answer,
     BudgetOut,
     ChangeOut,
-    Evidence,
     SectionChangeOut,
     Status,
-    VersionOut,
     situation_out,
 )
 from situated.chains.dates import DateMention
+from situated.chains.evidence import Supplied, evidence_of, links_of, pack
 from situated.chains.intent import names_nothing, since_cue
-from situated.chains.route import Decision, Route, Versions
+from situated.chains.listing import Line, listing_lines, versions_out, when
+from situated.chains.route import Decision, Route
 from situated.chains.wording import Lang
-from situated.documents import OPEN_END, OPEN_START, DocumentMeta, end_of_day, instant
+from situated.documents import OPEN_END, OPEN_START, Block, DocumentMeta, end_of_day, instant
+from situated.index.versions import Versions
 from situated.loaders.neutralise import neutralise
 from situated.modes import Mode
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
-from situated.settings import BudgetPolicy
 from situated.situation import Situation
 
 MAX_PAIRS = 50  # changes diffed for one answer (the latest); earlier ones are counted
@@ -55,47 +55,29 @@ _SHOWN = 3  # differing units quoted per section
 
 
 @dataclass(frozen=True)
-class Line:
-    """The versions of one family for one product that the caller may read, oldest first."""
+class Lines:
+    """The lines a question about versions is about, or why it cannot be answered yet."""
 
-    family: str  # `Versions.family_of` key
-    name: str
-    products: tuple[str, ...]
-    members: tuple[DocumentMeta, ...]
-
-
-@dataclass(frozen=True)
-class Found:
     lines: list[Line]
     stop: Decision | None = None  # clarify or no evidence instead of an answer
-
-
-def _start(meta: DocumentMeta, tz: str) -> int:
-    """When a version starts, in epoch seconds (an open start: before everything)."""
-    return instant(meta.valid_from, tz) if meta.valid_from is not None else OPEN_START
 
 
 def lines_of(versions: Versions, family: str, readable: Filter,
              product: str | None = None) -> list[Line]:
     """The family's readable versions grouped by product (and `valid_for`), each oldest first;
     only the lines that apply to `product` when it is given."""
-    tz = versions.index.timezone
     groups: dict[tuple, list[DocumentMeta]] = {}
-    for m in versions.families.get(family, ()):
-        if not readable.admits(versions.fields_of(m.source_id)):
-            continue
-        if product and m.product and product not in m.product:
-            continue
+    for m in versions.versions_of(family, readable, product):
         groups.setdefault((m.product, m.valid_for), []).append(m)
     out = []
     for (products, _), members in groups.items():
-        members.sort(key=lambda m: _start(m, tz))
+        members.sort(key=versions.start)
         out.append(Line(family, versions.label(members[-1]), products, tuple(members)))
     return sorted(out, key=lambda line: line.products)
 
 
 def find_lines(versions: Versions, named: set[str], product: str | None, readable: Filter,
-               query: str, lang: Lang, search: Callable[[Filter], SearchResult]) -> Found:
+               query: str, lang: Lang, search: Callable[[Filter], SearchResult]) -> Lines:
     """The lines the question is about (see the module docstring), or why none."""
     families = sorted(f for f in named if lines_of(versions, f, readable, product))
     if not families and product:  # the product's versioned families; its own ones first
@@ -104,19 +86,19 @@ def find_lines(versions: Versions, named: set[str], product: str | None, readabl
         families = next((c for c in (named_for, list(own)) if len(c) == 1), None) or _searched(
             versions, search, readable, product, list(own))
         if not families and own:
-            return Found([], _ask_document(own, lang))
+            return Lines([], _ask_document(own, lang))
     if not families and not product and names_nothing(query):
-        return Found([], _ask_document(_versioned(versions, readable), lang))
+        return Lines([], _ask_document(_versioned(versions, readable), lang))
     if not families:
         families = _searched(versions, search, readable, product, None)
     if not families:
-        return Found([], Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(
+        return Lines([], Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(
             Situation(product=product), lang)))
     lines = lines_of(versions, families[0], readable, product)
     if len({x.products for x in lines}) > 1 and product is None:
         names = sorted({p for x in lines for p in x.products})
-        return Found([], Decision(Route.CLARIFY, ["product"], w.ask_product(names, lang)))
-    return Found(lines)
+        return Lines([], Decision(Route.CLARIFY, ["product"], w.ask_product(names, lang)))
+    return Lines(lines)
 
 
 def _versioned(versions: Versions, readable: Filter, product: str | None = None,
@@ -124,7 +106,7 @@ def _versioned(versions: Versions, readable: Filter, product: str | None = None,
     """Family → its lines (for `product`), for the families with a line of two versions or
     more the caller may read."""
     out = {}
-    for family in sorted(versions.index.store.family_names()):
+    for family in versions.family_names():
         lines = lines_of(versions, family, readable, product)
         if any(len(x.members) > 1 for x in lines):
             out[family] = lines
@@ -136,11 +118,10 @@ def _searched(versions: Versions, search: Callable[[Filter], SearchResult], read
     """The family of the best relevant block with versions (`among` those, when given), from a
     search without dates."""
     result = search(readable.model_copy(update={"situation": Situation(product=product)}))
-    index = versions.index
     for b in result.blocks:
-        family = versions.family_of(index.documents[index.blocks[b.block_id].source_id])
-        if (among is None or family in among) and lines_of(versions, family, readable, product):
-            return [family]
+        if (among is None or b.family in among) and lines_of(versions, b.family, readable,
+                                                              product):
+            return [b.family]
     return []
 
 
@@ -195,7 +176,7 @@ def change_window(periods: dict[str, tuple[dt.date, dt.date]], mentions: list[Da
 Pair = tuple[DocumentMeta | None, DocumentMeta]
 
 
-def pairs_in(line: Line, window: Window, tz: str) -> tuple[list[Pair], int]:
+def pairs_in(versions: Versions, line: Line, window: Window) -> tuple[list[Pair], int]:
     """The consecutive pairs whose newer version starts inside `window` (the first version with
     no older one is a pair `(None, first)`), and how many other changes the line has."""
     members = line.members
@@ -206,49 +187,43 @@ def pairs_in(line: Line, window: Window, tz: str) -> tuple[list[Pair], int]:
         return (real[-1:], len(real) - 1) if real else (pairs[-1:], 0)
     lo = window.start if window.start is not None else OPEN_START
     hi = window.end if window.end is not None else OPEN_END
-    inside = [p for p in pairs if lo <= _start(p[1], tz) <= hi]
+    inside = [p for p in pairs if lo <= versions.start(p[1]) <= hi]
     return inside, len([p for p in pairs if p[0] is not None]) - len(inside)
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What packs the evidence of a change answer: the chat model's token counter (the same
-    allowance a model answer has, so the evidence could be handed to one), the policy."""
-
-    count: TokenCounter
-    policy: BudgetPolicy
-    window: BudgetOut  # the contract's budget (its `allowance`); `used` is filled in
 
 
 def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: int,
                    window: Window, situation: Situation, lang: Lang, readable: Filter,
-                   budget: Budget) -> Answer:
-    """The changes of `pairs`, each side cited with its own label (old, then new)."""
-    tz = versions.index.timezone
+                   budget: Budget, shown: BudgetOut) -> Answer:
+    """The changes of `pairs`, each side cited with its own label (old, then new); `budget`
+    packs their blocks (the same allowance a model answer has), `shown` is the contract's
+    budget (its `used` is filled in)."""
+    tz = versions.timezone
     name = neutralise(line.name)
     cut = max(0, len(pairs) - MAX_PAIRS)  # the latest are compared, earlier ones counted
-    diffs = [(old, new, _diff(versions, old, new, readable)) for old, new in pairs[cut:]]
-    evidence = _pack(versions, [d for *_, d in diffs], budget)
-    label = {e.block_id: e.label for e in evidence}
+    read: dict[str, list[Block]] = {}  # the compared versions' readable blocks, read once
+    diffs = [(old, new, _diff(versions, old, new, readable, read)) for old, new in pairs[cut:]]
+    by_id = {b.block_id: b for blocks in read.values() for b in blocks}
+    supplied = pack(_changed_blocks(by_id, [d for *_, d in diffs]), budget)
+    label = {s.evidence.block_id: s.evidence.label for s in supplied}
     if not pairs:
-        current = _in_force(line, window, tz)
+        current = _in_force(versions, line, window)
         if current is None:  # the window ends before the first version
             return Answer.unanswered(Status.NO_EVIDENCE, w.fixed(
                 "none_yet", lang, line=name, window=window.said,
-                date=_when(line.members[0], lang, tz)), situation)
+                date=when(line.members[0], lang, tz)), situation)
         text = w.fixed("none_in", lang, line=name, window=window.said,
-                              date=_when(current, lang, tz), new=current.source_id)
-        return _history_answer(text, [], [], situation, lang, versions, line, budget)
+                              date=when(current, lang, tz), new=current.source_id)
+        return _history_answer(text, [], [], situation, lang, versions, line, shown)
     parts = [w.fixed("changes_lead", lang, line=name, window=window.said)]
     if cut:
         parts.append(w.fixed("not_compared", lang, n=cut))
     unshown = 0
     for old, new, sections in diffs:
         if old is None:
-            parts.append(w.fixed("first", lang, date=_when(new, lang, tz),
+            parts.append(w.fixed("first", lang, date=when(new, lang, tz),
                                         new=new.source_id))
             continue
-        head = w.fixed("pair", lang, date=_when(new, lang, tz), old=old.source_id,
+        head = w.fixed("pair", lang, date=when(new, lang, tz), old=old.source_id,
                               new=new.source_id)
         if not sections:
             parts.append(f"{head} {w.fixed('no_substance', lang)}")
@@ -262,45 +237,37 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     if window.kind is WindowKind.LATEST and earlier:
         parts.append(w.fixed("latest_only", lang, n=earlier))
     changes = [_change_out(line, old, new, sections, label) for old, new, sections in diffs]
-    return _history_answer("\n\n".join(parts), evidence, changes, situation, lang, versions,
-                           line, budget)
+    return _history_answer("\n\n".join(parts), supplied, changes, situation, lang, versions,
+                           line, shown)
 
 
 def _diff(versions: Versions, old: DocumentMeta | None, new: DocumentMeta,
-          readable: Filter) -> list[SectionChange]:
+          readable: Filter, read: dict[str, list[Block]]) -> list[SectionChange]:
+    """The two versions' differences; their readable blocks are kept in `read` by source id
+    (a version in two pairs is read once)."""
     if old is None:
         return []
-    blocks = versions.index.blocks
-
-    def readable_blocks(sid: str):
-        return [b for b in blocks.of_document(sid) if readable.admits(b.fields)]
-
-    return diff_blocks(readable_blocks(old.source_id), readable_blocks(new.source_id))
+    for sid in (old.source_id, new.source_id):
+        if sid not in read:
+            read[sid] = versions.blocks_of(sid, readable)
+    return diff_blocks(read[old.source_id], read[new.source_id])
 
 
 _ORDER = {ChangeKind.CHANGED: 0, ChangeKind.ADDED: 1, ChangeKind.REMOVED: 2}
 
 
-def _pack(versions: Versions, pairs: list[list[SectionChange]], budget: Budget,
-          ) -> list[Evidence]:
-    """Whole blocks within the allowance, labelled S1… in this order: for each pair of
-    versions its first old-side and first new-side block (so both versions are cited), then
-    the blocks of the changed sections, then of added and removed ones, each section's old and
-    new blocks in turn, old first."""
+def _changed_blocks(read: dict[str, Block], pairs: list[list[SectionChange]]) -> list[Block]:
+    """The blocks of the changes in the order they are packed: for each pair of versions its
+    first old-side and first new-side block (so both versions are cited), then the blocks of
+    the changed sections, then of added and removed ones, each section's old and new blocks in
+    turn, old first."""
     ranked = [sorted(sections, key=lambda s: _ORDER[s.kind]) for sections in pairs]
     first = [b for sections in ranked for side in ("old_blocks", "new_blocks")
              for b in next((getattr(s, side)[:1] for s in sections if getattr(s, side)), [])]
     ids = list(dict.fromkeys([*first, *(b for sections in ranked for s in sections
                                         for pair in zip_longest(s.old_blocks, s.new_blocks)
                                         for b in pair if b)]))
-    blocks = versions.index.blocks.many(ids)
-    chosen = [blocks[i] for i in ids if i in blocks]
-    texts = [neutralise(b.text) for b in chosen]
-    costs = [budget.count(t) for t in texts]
-    kept = pack(costs, budget.window.allowance, budget.policy)
-    return [Evidence(label=f"S{n}", block_id=chosen[i].block_id, source_id=chosen[i].source_id,
-                     section=chosen[i].section, page=chosen[i].page, tokens=costs[i],
-                     text=texts[i]) for n, i in enumerate(kept, start=1)]
+    return [read[i] for i in ids if i in read]
 
 
 def _quote(text: str, lang: Lang, limit: int = 240) -> str:
@@ -346,80 +313,28 @@ def _change_out(line: Line, old: DocumentMeta | None, new: DocumentMeta,
             added=s.added) for s in sections])
 
 
-def _in_force(line: Line, window: Window, tz: str) -> DocumentMeta | None:
+def _in_force(versions: Versions, line: Line, window: Window) -> DocumentMeta | None:
     """The line's version in force at the end of the window (or now, for an open one)."""
     at = window.end if window.end is not None else OPEN_END - 1
-    current = [m for m in line.members if _start(m, tz) <= at]
+    current = [m for m in line.members if versions.start(m) <= at]
     return current[-1] if current else None
 
 
-def _when(meta: DocumentMeta, lang: Lang, tz: str) -> str:
-    return w.bound_text(meta.valid_from, lang, tz) if meta.valid_from else "—"
-
-
-def _history_answer(text: str, evidence: list[Evidence], changes: list[ChangeOut],
+def _history_answer(text: str, supplied: list[Supplied], changes: list[ChangeOut],
                     situation: Situation, lang: Lang, versions: Versions, line: Line,
-                    budget: Budget) -> Answer:
+                    shown: BudgetOut) -> Answer:
     """Labels → links when the text cites blocks (an unknown label withholds, as for a model's
     reply); a text that cites none (no change in substance, nothing in the period) links the
     versions instead."""
+    evidence = evidence_of(supplied)
     if evidence:
-        parsed = parse_citations(text, evidence, versions.index, lang)
+        parsed = parse_citations(text, evidence, links_of(supplied), lang)
         status, text, citations = parsed.status, parsed.answer, parsed.citations
     else:
         status, text, citations = Status.ANSWERED, safe_text(text), []
-        text += "\n\n" + _listing_lines(versions, line, lang)
+        text += "\n\n" + listing_lines(versions, line, lang)
     return Answer(status=status, answer=text, missing=[], situation=situation_out(situation),
                   citations=citations, evidence=evidence if status is Status.ANSWERED else [],
-                  hits=[], budget=budget.window.model_copy(
+                  hits=[], budget=shown.model_copy(
                       update={"used": sum(e.tokens for e in evidence)}), changes=changes,
-                  versions=_versions_out(versions, line))
-
-
-def answer_versions(versions: Versions, lines: list[Line], situation: Situation,
-                    lang: Lang) -> Answer:
-    """Each line's readable versions, oldest first, each linked: from metadata, no model."""
-    parts = []
-    for line in lines:
-        lead = w.fixed("versions_lead", lang, line=neutralise(line.name),
-                              n=len(line.members))
-        parts.append(f"{safe_text(lead)}\n{_listing_lines(versions, line, lang)}")
-    return Answer(status=Status.ANSWERED, answer="\n\n".join(parts), missing=[],
-                  situation=situation_out(situation), citations=[], evidence=[], hits=[],
-                  budget=None, versions=[v for x in lines for v in _versions_out(versions, x)])
-
-
-def _listing_lines(versions: Versions, line: Line, lang: Lang) -> str:
-    tz = versions.index.timezone
-    out = []
-    for n, m in enumerate(line.members, start=1):
-        anchor = link_text(m.source_id)
-        bits = [w.fixed("revision", lang, r=neutralise(m.revision))] if m.revision else []
-        end = m.valid_to
-        if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
-            end = end - dt.timedelta(days=1)  # valid_to is exclusive: say the last day
-        span = w.span_text(_when(m, lang, tz) if m.valid_from else None,
-                           w.bound_text(end, lang, tz) if end else None, lang)
-        bits.append(span or w.fixed("undated", lang))
-        if m.valid_to is None and m.valid_from is not None and n == len(line.members):
-            bits.append(w.fixed("in_force", lang))
-        recorded = versions.fields_of(m.source_id).recorded_s
-        if recorded > OPEN_START:
-            when = dt.datetime.fromtimestamp(recorded, dt.UTC)
-            bits.append(w.fixed("recorded", lang, t=w.bound_text(when, lang, tz)))
-        out.append(f"{n}. [{anchor}]({m.base_link}): {safe_text(', '.join(bits))}")
-    return "\n".join(out)
-
-
-def _versions_out(versions: Versions, line: Line) -> list[VersionOut]:
-    out = []
-    for m in line.members:
-        recorded = versions.fields_of(m.source_id).recorded_s
-        out.append(VersionOut(
-            source_id=m.source_id, title=m.title, revision=m.revision, family=m.family,
-            products=list(m.product), valid_for=m.valid_for.value,
-            valid_from=m.valid_from.isoformat() if m.valid_from else None,
-            valid_to=m.valid_to.isoformat() if m.valid_to else None,
-            recorded_at=dt.datetime.fromtimestamp(recorded, dt.UTC).isoformat()
-            if recorded > OPEN_START else None, link=m.base_link))
-    return out
+                  versions=versions_out(versions, line))

@@ -52,6 +52,12 @@ _FRAME = re.compile(
     r"перечисли|список|нового|именно|было|были|изменено|изменилось|поменялось|изменени\w*|"
     r"изменил\w*|поменял\w*|верси\w*|редакци\w*|истори\w*)(?!\w)",
     re.IGNORECASE)
+# a comparison's cue; it is one only with two periods in the question (`compare.find_comparison`)
+_COMPARE = re.compile(
+    r"\b(?:compar\w*|differ\w*|versus|vs\.?|changed|changes)\b|"
+    r"\b(?:how|what|did|has|have|had|does)\b[^.?!]*\bchange\b|"
+    r"сравн\w*|измени(?:лс[яь]|лась|лось|лись|л[аио]?)\b|изменени\w*|разниц\w*|отлича\w*",
+    re.IGNORECASE)
 _SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начиная\s+с)\s*$", re.IGNORECASE)
 
 
@@ -65,6 +71,21 @@ def find_intent(question: str) -> Intent | None:
     return None
 
 
+def read_cue(question: str, follows: str = "", compared: bool = False) -> Intent | None:
+    """The intent the words give, read once per question: a comparison when the question
+    names two periods to compare (`compared`, found by `compare.find_comparison`), else the
+    question's own cue, else that of the question a reply follows; None when none gives one
+    (the model's proposal may then decide)."""
+    if compared:
+        return Intent.COMPARE
+    return find_intent(question) or (find_intent(follows) if follows else None)
+
+
+def compares(question: str) -> bool:
+    """The question says it compares ("How did … change between …", «сравни …»)."""
+    return bool(_COMPARE.search(question))
+
+
 def names_nothing(query: str) -> bool:
     """The question, dates already removed, says nothing but how it asks ("What changed?",
     «Что изменилось?»): it names no document, product or topic to look for."""
@@ -76,4 +97,4 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["Intent", "find_intent", "names_nothing", "since_cue"]
+__all__ = ["Intent", "compares", "find_intent", "names_nothing", "read_cue", "since_cue"]

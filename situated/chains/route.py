@@ -25,13 +25,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from functools import lru_cache
 
 from situated.chains import wording as w
-from situated.chains.products import ProductMatcher
+from situated.chains.extract import Validated
 from situated.chains.wording import FACT_NAMES, Lang
 from situated.documents import DocumentMeta, ValidFor, end_of_day, instant
-from situated.index.reader import Index
+from situated.index.versions import Versions
 from situated.modes import Mode
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
@@ -53,78 +52,21 @@ class Decision:
     notes: tuple[str, ...] = ()  # said after the answer: what was left out, same-day versions
 
 
-class Versions:
-    """The index's documents grouped into version families (a document without `family` is a
-    family of its own). Built once per index; a family's members are read from the index's row
-    store when a request first needs them (an index of a million pieces is not loaded whole)."""
-
-    def __init__(self, index: Index):
-        self.index = index
-        self.families = _Families(index)
-        # sid -> the stored fields: recorded instant and corrections included
-        self.fields_of = lru_cache(maxsize=65536)(index.store.fields_of_source)
-        self._names = ProductMatcher(index.store.family_names())
-
-    def named(self, question: str) -> set[str]:
-        """Family keys whose name the question says ("… Privacy Policy say …")."""
-        return set(self._names.find(question))  # a named family's key is its name
-
-    def sources(self, families: set[str]) -> frozenset[str]:
-        return frozenset(m.source_id for f in families for m in self.families.get(f, ()))
-
-    @staticmethod
-    def family_of(meta: DocumentMeta) -> str:
-        return meta.family or f"\x00{meta.source_id}"
-
-    def label(self, meta: DocumentMeta) -> str:
-        name = meta.family or meta.title or meta.source_id
-        return f"{name} ({', '.join(meta.product)})" if meta.product else name
-
-    @staticmethod
-    def same_products(a: DocumentMeta, b: DocumentMeta) -> bool:
-        """True when the two apply to a common product (a document without one: to all)."""
-        return not a.product or not b.product or bool(set(a.product) & set(b.product))
-
-    def deciding(self, meta: DocumentMeta, situation: Situation, flt: Filter) -> list[str]:
-        """The missing facts that decide whether this document is the version that applies,
-        counting only the versions the caller may read (`flt`'s scope): a version only another
-        role may read must not turn an answer into a clarification (that would tell the caller
-        it exists)."""
-        facts = []
-        family = self.admitted(meta, flt.readable())
-        if situation.product is None and meta.product and len(
-                {m.product for m in family}) > 1:  # versions for different products
-            facts.append("product")
-        if (meta.date_scoped and situation.date_for(meta.valid_for) is None
-                and sum(1 for m in family if self.same_products(m, meta)) > 1):
-            facts.append(FACT_NAMES[meta.valid_for])
-        return facts
-
-    def admitted(self, meta: DocumentMeta, flt: Filter) -> list[DocumentMeta]:
-        """Members of `meta`'s family the caller may read under `flt` (never name others)."""
-        return [m for m in self.families[self.family_of(meta)]
-                if flt.admits(self.fields_of(m.source_id))]
-
-
-class _Families:
-    """Family key → its documents (`Versions.family_of` keys), read by key and kept for the
-    most recently used families."""
-
-    def __init__(self, index: Index):
-        self.index = index
-        self._get = lru_cache(maxsize=4096)(self._read)
-
-    def _read(self, key: str) -> tuple[DocumentMeta, ...]:
-        if key.startswith("\x00"):
-            sid = key[1:]
-            return (self.index.documents[sid],) if sid in self.index.documents else ()
-        return tuple(self.index.store.family(key))
-
-    def __getitem__(self, key: str) -> list[DocumentMeta]:
-        return list(self._get(key))
-
-    def get(self, key: str, default=()) -> list[DocumentMeta]:
-        return self[key] or list(default)
+def deciding(versions: Versions, meta: DocumentMeta, situation: Situation,
+             flt: Filter) -> list[str]:
+    """The missing facts that decide whether this document is the version that applies,
+    counting only the versions the caller may read (`flt`'s scope): a version only another
+    role may read must not turn an answer into a clarification (that would tell the caller
+    it exists)."""
+    facts = []
+    family = versions.admitted(meta, flt.readable())
+    if situation.product is None and meta.product and len(
+            {m.product for m in family}) > 1:  # versions for different products
+        facts.append("product")
+    if (meta.date_scoped and situation.date_for(meta.valid_for) is None
+            and sum(1 for m in family if versions.same_products(m, meta)) > 1):
+        facts.append(FACT_NAMES[meta.valid_for])
+    return facts
 
 
 def _order(facts: set[str]) -> list[str]:
@@ -132,14 +74,13 @@ def _order(facts: set[str]) -> list[str]:
     return [n for n in names if n in facts]
 
 
-def _boundaries(members: list[DocumentMeta], lang: Lang, tz: str,
+def _boundaries(versions: Versions, members: list[DocumentMeta], lang: Lang,
                 within: tuple[int, int] | None = None) -> list[str]:
     """The instants where one version gives way to another (or to nothing): every start but
     the first, and every end not followed at once by another start (`within`: only those in
     (start, end] of a period, in epoch seconds; a period's first version counts too)."""
-    spans = [(instant(m.valid_from, tz) if m.valid_from else None,
-              instant(m.valid_to, tz) if m.valid_to else None, m)
-             for m in members if m.date_scoped]
+    tz = versions.timezone
+    spans = [(*versions.bounds(m), m) for m in members if m.date_scoped]
     spans.sort(key=lambda x: (x[0] is not None, x[0] or 0))
     starts = {s for s, _, _ in spans if s is not None}
     bounds: dict[int, dt.date | dt.datetime] = {}
@@ -158,7 +99,7 @@ def _period_change(versions: Versions, supply: list[DocumentMeta], situation: Si
     """A month, quarter or year was asked about and the version that applies at its end did
     not apply at its start: the rule changed inside the period. Ask which side, naming the
     change ("before or from 15 August 2025?"), never for the period the asker gave."""
-    tz = versions.index.timezone
+    tz = versions.timezone
     for meta in supply:
         if not meta.date_scoped:
             continue
@@ -174,7 +115,7 @@ def _period_change(versions: Versions, supply: list[DocumentMeta], situation: Si
             "situation": Situation(product=situation.product), "sources": None}))
                    if m.valid_for is meta.valid_for and versions.same_products(m, meta)]
         window = (instant(period[0], tz), end_of_day(period[1], tz))
-        inside = _boundaries(members, lang, tz, within=window)
+        inside = _boundaries(versions, members, lang, within=window)
         fact = FACT_NAMES[meta.valid_for]
         return Decision(Route.CLARIFY, [fact], f"{w.clarify_lead([fact], lang)} "
                         f"{w.ask_within(meta.valid_for, inside, period, lang)}")
@@ -183,7 +124,6 @@ def _period_change(versions: Versions, supply: list[DocumentMeta], situation: Si
 
 def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filter,
              lang: Lang, partial: dict[str, str], unplaced: list[str]) -> Decision:
-    tz = versions.index.timezone
     members = versions.admitted(best, flt)
     asks = []
     if "product" in facts:
@@ -196,7 +136,7 @@ def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filt
             continue
         same_product = [m for m in members
                         if "product" not in facts and versions.same_products(m, best)]
-        asks.append(w.ask_date(vf, _boundaries(same_product, lang, tz), lang,
+        asks.append(w.ask_date(vf, _boundaries(versions, same_product, lang), lang,
                                partial.get(vf.value) or partial.get(ValidFor.AS_OF.value)))
     return Decision(Route.CLARIFY, facts, f"{w.clarify_lead(facts, lang)} {' '.join(asks)}")
 
@@ -207,24 +147,20 @@ def _not_in_force(versions: Versions, shadow: SearchResult | None, result: Searc
     family the question names, else the one of the best block without the date filter."""
     if shadow is None or not shadow.blocks:
         return None
-    index = versions.index
-    metas = [index.documents[index.blocks[b.block_id].source_id] for b in shadow.blocks]
+    metas = [versions.meta(b.source_id) for b in shadow.blocks]
     meta = next((m for m in metas if versions.family_of(m) in named), metas[0])
     day = situation.date_for(meta.valid_for)
     if not meta.date_scoped or day is None:
         return None
-    family = versions.family_of(meta)
-    supplied = {versions.family_of(index.documents[index.blocks[b.block_id].source_id])
-                for b in result.blocks}
-    if family in supplied:
+    if versions.family_of(meta) in {b.family for b in result.blocks}:
         return None
-    tz = index.timezone
+    tz = versions.timezone
     moment = end_of_day(day, tz)
     members = [m for m in versions.admitted(meta, shadow.filter) if m.valid_for is meta.valid_for]
     if any(result.filter.admits(versions.fields_of(m.source_id)) for m in members):
         return None  # a version applies (corrections, "as known on" included); it did not rank
-    starts = [m.valid_from for m in members if m.valid_from is not None]
-    first = min(starts, key=lambda b: instant(b, tz)) if starts else None
+    starts = [m for m in members if m.valid_from is not None]
+    first = min(starts, key=versions.start).valid_from if starts else None
     if first is not None and moment < instant(first, tz):
         text = w.before_first_text(versions.label(meta), w.bound_text(first, lang, tz), day, lang)
     else:
@@ -234,53 +170,49 @@ def _not_in_force(versions: Versions, shadow: SearchResult | None, result: Searc
 
 def _same_day_notes(versions: Versions, supply: list[DocumentMeta], situation: Situation,
                     lang: Lang) -> list[str]:
-    tz = versions.index.timezone
+    tz = versions.timezone
     notes = []
     for meta in supply:
         day = situation.date_for(meta.valid_for)
         if day is None or not isinstance(meta.valid_from, dt.datetime):
             continue
-        start = instant(meta.valid_from, tz)
+        start = versions.start(meta)
         if instant(day, tz) < start <= end_of_day(day, tz):
             notes.append(w.same_day_text(day, w.bound_text(meta.valid_from, lang, tz), lang))
     return list(dict.fromkeys(notes))
 
 
-def decide(versions: Versions, result: SearchResult, situation: Situation, lang: Lang = Lang.EN,
-           partial: dict[str, str] | None = None, unplaced: list[str] | None = None,
-           shadow: SearchResult | None = None, named: set[str] | None = None,
-           periods: dict[str, tuple[dt.date, dt.date]] | None = None) -> Decision:
-    """Route one search result. `shadow` is the same search without the situation's dates (or
-    None): it tells whether the question was about a family that was not in force that day;
-    `named` are the families the question names; `periods` the months, quarters or years the
-    question gives (the situation holds their last day)."""
-    index = versions.index
-    partial, unplaced = partial or {}, unplaced or []
-    gone = _not_in_force(versions, shadow, result, situation, lang, named or set())
+def decide(versions: Versions, result: SearchResult, asked: Validated, lang: Lang = Lang.EN,
+           named: frozenset[str] = frozenset(), shadow: SearchResult | None = None) -> Decision:
+    """Route one search result for what the question asked (`asked`: its situation, partial and
+    unplaced dates, and the months, quarters or years it gives, whose last day the situation
+    holds). `shadow` is the same search without the situation's dates (or None): it tells
+    whether the question was about a family that was not in force that day; `named` are the
+    families the question names."""
+    situation = asked.situation
+    gone = _not_in_force(versions, shadow, result, situation, lang, named)
     if gone is not None:
         return gone
     if not result.blocks:
         return Decision(Route.NO_EVIDENCE, [],
                         w.no_evidence_text(situation, lang, list(result.missing)))
-    metas = [index.documents[index.blocks[b.block_id].source_id] for b in result.blocks]
-    deciding = [versions.deciding(m, situation, result.filter) for m in metas]
-    if deciding[0]:
-        facts = set(deciding[0])
-        best_family = versions.family_of(metas[0])
-        for m, f in zip(metas, deciding, strict=True):  # the same rule's other versions
-            if versions.family_of(m) == best_family:
+    metas = [versions.meta(b.source_id) for b in result.blocks]
+    facts_of = [deciding(versions, m, situation, result.filter) for m in metas]
+    if facts_of[0]:
+        facts = set(facts_of[0])
+        for b, f in zip(result.blocks, facts_of, strict=True):  # the same rule's other versions
+            if b.family == result.blocks[0].family:
                 facts |= set(f)
-        return _clarify(versions, metas[0], _order(facts), result.filter, lang, partial,
-                        unplaced)
-    supply = [(b.block_id, m) for b, m, f in zip(result.blocks, metas, deciding, strict=True)
+        return _clarify(versions, metas[0], _order(facts), result.filter, lang, asked.partial,
+                        asked.unplaced)
+    supply = [(b.block_id, m) for b, m, f in zip(result.blocks, metas, facts_of, strict=True)
               if not f]
-    left = sorted({m.source_id for m, f in zip(metas, deciding, strict=True) if f})
-    changed = _period_change(versions, [m for _, m in supply], situation, periods or {},
+    left = sorted({m.source_id for m, f in zip(metas, facts_of, strict=True) if f})
+    changed = _period_change(versions, [m for _, m in supply], situation, asked.periods,
                              result.filter, lang)
     if changed is not None:
         return changed
     notes = _same_day_notes(versions, [m for _, m in supply], situation, lang)
     if left:
-        facts = _order({x for f in deciding for x in f})
-        notes.append(w.left_out_text(left, facts, lang))
+        notes.append(w.left_out_text(left, _order({x for f in facts_of for x in f}), lang))
     return Decision(Route.ANSWER, [], supply=tuple(b for b, _ in supply), notes=tuple(notes))

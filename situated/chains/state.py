@@ -1,35 +1,53 @@
-"""What the ask chain carries: its input, the state it grows step by step, and the pinned
-index generation its steps read (passed in the run's config, not in the state, so traces show
-each step's inputs without the index)."""
+"""What the ask chain carries: its input, the one question check, and the frozen records its
+steps hand on, each naming what the next step may read.
+
+    AskInput ─prepare→ Question ─extract→ Proposed ─validate→ Reading
+    Reading ─retrieve→ Retrieved ─route→ Routed ─budget→ Packed ─model→ Replied ─cite→ Answer
+    Reading ─find_versions→ Subject ─diff_versions | list_versions→ Answer
+    Question ─periods→ [Question, Question] ─(one question each)→ Compared ─merge→ Answer
+
+The pinned index generation is not in any record: each chain is built for one generation
+(`chains.ask`), so traces show each step's inputs without the index.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from langchain_core.messages import BaseMessage
-from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ConfigDict, Field
-from typing_extensions import TypedDict
 
 from situated.chains.compare import Comparison
-from situated.chains.contract import Evidence
+from situated.chains.contract import Answer
 from situated.chains.dates import DateMention
+from situated.chains.evidence import Supplied
 from situated.chains.extract import ExtractedSituation, Validated
-from situated.chains.history import Found
+from situated.chains.history import Lines
 from situated.chains.intent import Intent
 from situated.chains.products import ProductMatcher
-from situated.chains.route import Decision, Versions
+from situated.chains.route import Decision
 from situated.chains.wording import Lang
-from situated.index.reader import Index
-from situated.retrievers.filter import Filter
-from situated.retrievers.hybrid import HybridSearch, SearchResult
+from situated.errors import QuestionError
+from situated.retrievers.hybrid import SearchResult
 from situated.situation import Scope, Situation
 
 
-class AskInput(BaseModel):
-    """One question, the situation carried from a previous clarification, the caller scope."""
+def check_question(text: str, max_chars: int, name: str = "question") -> str:
+    """The one question check (CLI, server, chain): the text stripped, or a `QuestionError`
+    naming what is wrong and the fix."""
+    stripped = text.strip()
+    if not stripped and name == "question":
+        raise QuestionError("the question is empty or only spaces; ask something")
+    if len(stripped) > max_chars:
+        raise QuestionError(f"the {name} has {len(stripped)} characters, more than the "
+                            f"{max_chars} allowed; shorten it")
+    return stripped
+
+
+class AskFields(BaseModel):
+    """What a client sends: one question, the situation carried from a previous
+    clarification, the question that clarification was about. The server's request model is
+    derived from this (`server.make_request_model`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -38,66 +56,105 @@ class AskInput(BaseModel):
     follows: str | None = Field(
         default=None, description="The question this turn answers a clarification of: a reply "
         "such as \"X\" or «1 апреля 2026» is searched together with it.")
+
+
+class AskInput(AskFields):
+    """The chain's input: what a client sends plus the caller scope, which must come from
+    authentication (CLI flags, the server's API key), never from the question."""
+
     scope: Scope = Field(default_factory=Scope)
 
 
-class AskState(TypedDict, total=False):
-    """One question's state; each key is added by the step named beside it."""
+@dataclass(frozen=True)
+class Question:
+    """prepare: the question checked once, its dates found once, what it names."""
 
-    question: str  # prepare: stripped and length-checked
-    follows: str  # prepare: the question a clarification reply completes
-    follows_query: str  # prepare: its words without its dates (its situation is carried)
-    carried: Situation | None  # prepare: the situation of earlier turns
-    scope: Scope  # prepare: from authentication, never from the question
-    lang: Lang  # prepare: the language replies are written in
-    mentions: list[DateMention]  # prepare: the question's dates, found once
-    matcher: ProductMatcher  # prepare: the products the scope may read
-    comparison: Comparison | None  # prepare: two periods to compare, or None
-    named: set[str]  # prepare: the document families the question names
-    fixed_intent: Intent | None  # periods: a comparison's slice is asked at its period
-    proposed: ExtractedSituation | dict  # extract: a model's or the rules' proposal
-    validated: Validated  # validate: what of it the question grounds
-    result: SearchResult  # retrieve: the relevant blocks
-    decision: Decision  # route: answer, clarify or no evidence
-    evidence: list[Evidence]  # budget: labelled blocks within the allowance
-    reply: BaseMessage  # model: the chat model's reply
-    answers: list[Any]  # compare: one answer per period
-    found: Found  # find_versions: the versions a question about change is about
+    text: str  # stripped and length-checked
+    follows: str  # the question a clarification reply completes
+    follows_query: str  # its words without its dates (its situation is carried)
+    carried: Situation | None  # the situation of earlier turns
+    scope: Scope  # from authentication, never from the question
+    lang: Lang  # the language replies are written in
+    mentions: tuple[DateMention, ...]  # the question's dates
+    matcher: ProductMatcher  # the products the scope may read
+    named: frozenset[str]  # the document families the question names
+    comparison: Comparison | None  # two periods to compare, or None
+    cue: Intent | None  # the intent its words give (a comparison's slice: AT), read once
 
 
-GENERATION = "situated_generation"  # the configurable key the pinned generation travels in
+@dataclass(frozen=True)
+class Proposed:
+    """extract: what a model or the rules propose for the question."""
+
+    question: Question
+    proposal: ExtractedSituation
 
 
-@dataclass
-class Generation:
-    """One pinned index generation and what the chain derives from it once."""
+@dataclass(frozen=True)
+class Reading:
+    """validate: what of the proposal the question grounds; the intent is decided here."""
 
-    index: Index
-    engine: HybridSearch
-    count: Callable[[str], int]  # the budget's token counter for the chat model
-    versions: Versions = field(init=False)
-    _matchers: dict[frozenset[str], ProductMatcher] = field(default_factory=dict, init=False)
+    question: Question
+    validated: Validated
 
-    def __post_init__(self) -> None:
-        self.versions = Versions(self.index)
+    @property
+    def query(self) -> str:
+        """What the legs see: the question without its situation (dates and their cues
+        removed), after the words of the question a reply completes."""
+        parts = (self.question.follows_query, self.validated.query)
+        return " ".join(q for q in parts if q) or self.question.text
 
-    def matcher_for(self, scope: Scope) -> ProductMatcher:
-        """Extraction knows only the products the caller may read (`products_for`)."""
-        products = self.engine.products_for(scope)
-        if products not in self._matchers:
-            self._matchers[products] = ProductMatcher(products)
-        return self._matchers[products]
 
-    def filter(self, situation: Situation, scope: Scope,
-               sources: frozenset[str] | None = None) -> Filter:
-        """The one place the chain builds a Filter: situation and scope, in the index's zone."""
-        return Filter(situation=situation, scope=scope, sources=sources,
-                      timezone=self.index.timezone)
+@dataclass(frozen=True)
+class Retrieved:
+    """retrieve: the relevant blocks, each carrying its document, family and filter fields."""
 
-    @staticmethod
-    def of(config: RunnableConfig) -> Generation:
-        try:
-            return config["configurable"][GENERATION]
-        except KeyError:
-            raise RuntimeError("a step of the ask chain ran outside `build_ask_chain`'s run, "
-                               "which pins the index generation; invoke the whole chain") from None
+    reading: Reading
+    found: SearchResult
+
+
+@dataclass(frozen=True)
+class Routed:
+    """route: answer, clarify or no evidence."""
+
+    reading: Reading
+    found: SearchResult
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class Packed:
+    """budget: the labelled blocks within the allowance (each block read once, here)."""
+
+    reading: Reading
+    found: SearchResult
+    decision: Decision
+    supplied: tuple[Supplied, ...]
+
+
+@dataclass(frozen=True)
+class Replied:
+    """the chat model's reply to the prompt of `packed`."""
+
+    packed: Packed
+    reply: BaseMessage
+
+
+@dataclass(frozen=True)
+class Subject:
+    """find_versions: the family and lines a question about versions is about, or a stop."""
+
+    reading: Reading
+    lines: Lines
+
+
+@dataclass(frozen=True)
+class Compared:
+    """compare_periods: one answer per period of the question."""
+
+    question: Question
+    answers: tuple[Answer, ...]
+
+
+__all__ = ["AskFields", "AskInput", "Compared", "Packed", "Proposed", "Question", "Reading",
+           "Replied", "Retrieved", "Routed", "Subject", "check_question"]

@@ -7,10 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from situated.chains.dates import RU_MONTHS
 from situated.documents import ValidFor
 from situated.index.text import script_counts
 from situated.modes import Mode
+from situated.months import RU_MONTHS
 from situated.situation import Situation
 
 

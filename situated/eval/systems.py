@@ -14,11 +14,18 @@ from __future__ import annotations
 import logging
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from langchain_core.runnables import Runnable
 
-from situated.chains.ask import build_ask_chain
+from situated.chains.ask import ask_steps, build_ask_chain, per_generation
+from situated.chains.extract import today_in
+from situated.chains.intent import Intent
 from situated.chains.models import ExtractiveChatModel
+from situated.chains.route import Decision, Route
+from situated.chains.state import Retrieved, Routed
+from situated.chains.steps import AskSteps
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import HybridSearch, SearchResult
@@ -75,9 +82,41 @@ def stock_search(app) -> Callable[[str, Filter], SearchResult] | None:
     return search
 
 
+class BaselineSteps(AskSteps):
+    """The product's steps with another retriever and no clarification step, as plain RAG:
+    every question is about a moment, names no family and compares nothing; every relevant
+    block may be used."""
+
+    def __init__(self, *args: Any, search_fn: Callable[[str, Filter], SearchResult]):
+        super().__init__(*args)
+        self.search_fn = search_fn
+
+    def question(self, text: str, follows: str, carried, scope, slice_of: bool = False):
+        q = super().question(text, follows, carried, scope, slice_of=True)
+        return replace(q, named=frozenset(), comparison=None, cue=Intent.AT)
+
+    def search(self, query: str, flt: Filter, top: int) -> SearchResult:
+        return self.search_fn(query, flt)
+
+    def route(self, retrieved: Retrieved) -> Routed:
+        supply = tuple(b.block_id for b in retrieved.found.blocks)
+        return Routed(retrieved.reading, retrieved.found, Decision(Route.ANSWER, [], supply=supply))
+
+
+def _extractive(app) -> Callable:
+    """The offline model over the sentence vectors of the generation it answers from."""
+    return lambda snap: ExtractiveChatModel(embeddings=app.embeddings,
+                                            sentences=snap.sentence_vectors)
+
+
+def baseline_chain(app, search: Callable[[str, Filter], SearchResult], clock=None) -> Runnable:
+    clock = clock or today_in(app.settings.timezone)
+    return per_generation(app, lambda snap: ask_steps(
+        app, snap, _extractive(app), clock, kind=BaselineSteps, search_fn=search).chain())
+
+
 def systems(app, baselines: bool = True, clock=None) -> list[System]:
-    model = ExtractiveChatModel(embeddings=app.embeddings, sentences=app.sentence_vectors)
-    out: list[System] = [("situated", build_ask_chain(app, model=model, clock=clock))]
+    out: list[System] = [("situated", build_ask_chain(app, model=_extractive(app), clock=clock))]
     if not baselines:
         return out
     index, settings = app.index, app.settings
@@ -86,16 +125,12 @@ def systems(app, baselines: bool = True, clock=None) -> list[System]:
     bm25 = HybridSearch(index, settings, legs=(Leg.BM25,))
     dense = HybridSearch(index, settings, legs=(Leg.VECTOR,))
     out += [
-        ("hybrid_unfiltered", build_ask_chain(
-            app, model=model, clock=clock, routing=False,
-            search_fn=lambda q, f: hybrid.search(q, Filter(scope=admin)))),
-        ("bm25_only", build_ask_chain(app, model=model, clock=clock, routing=False,
-                                      search_fn=bm25.search)),
-        ("dense_only", build_ask_chain(app, model=model, clock=clock, routing=False,
-                                       search_fn=dense.search)),
+        ("hybrid_unfiltered", baseline_chain(
+            app, lambda q, f: hybrid.search(q, Filter(scope=admin)), clock)),
+        ("bm25_only", baseline_chain(app, bm25.search, clock)),
+        ("dense_only", baseline_chain(app, dense.search, clock)),
     ]
     stock = stock_search(app)
     if stock is not None:
-        out.append(("stock_langchain", build_ask_chain(app, model=model, clock=clock,
-                                                       routing=False, search_fn=stock)))
+        out.append(("stock_langchain", baseline_chain(app, stock, clock)))
     return out

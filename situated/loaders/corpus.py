@@ -292,6 +292,29 @@ def _period(m: DocumentMeta) -> str:
     return f"[{m.valid_from or 'open start'}, {end})"
 
 
+def _start(m: DocumentMeta) -> float:
+    return instant(m.valid_from) if m.valid_from else float("-inf")
+
+
+def _end(m: DocumentMeta) -> float:
+    return instant(m.valid_to) if m.valid_to else float("inf")
+
+
+def _gaps(family: str, product: str | None, group: list[DocumentMeta]) -> list[str]:
+    """Warnings for the periods between consecutive versions where nothing applies."""
+    warnings: list[str] = []
+    for a, b in itertools.pairwise(group):
+        if a.valid_to and b.valid_from and _end(a) < _start(b):
+            last = b.valid_from - dt.timedelta(1) if not isinstance(
+                b.valid_from, dt.datetime) else f"before {b.valid_from.isoformat()}"
+            warnings.append(
+                f"gap in family {family!r}{f' for product {product!r}' if product else ''}"
+                f": nothing applies from {a.valid_to} to {last} "
+                f"(between {a.path} and {b.path})"
+            )
+    return warnings
+
+
 def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
                     bounds: dict[str, tuple[int, int]],
                     ) -> tuple[list[str], list[str], dict[str, set[tuple[int, int, int]]]]:
@@ -308,25 +331,18 @@ def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
     for m in metas:
         if m.family:
             families[m.family].append(m)
-    lo, hi = float("-inf"), float("inf")
-
-    def start(m: DocumentMeta) -> float:
-        return instant(m.valid_from) if m.valid_from else lo
-
-    def end(m: DocumentMeta) -> float:
-        return instant(m.valid_to) if m.valid_to else hi
     for family, members in families.items():
         products = {p for m in members for p in m.product} or {None}
         reported: set[tuple[str, str]] = set()
         for product in sorted(products, key=lambda p: p or ""):
             group = [m for m in members if not m.product or product in m.product]
-            group.sort(key=lambda m: (start(m), m.source_id))
+            group.sort(key=lambda m: (_start(m), m.source_id))
             for i, a in enumerate(group):
                 for b in group[i + 1:]:
                     pair = tuple(sorted((a.path, b.path)))
                     if pair in reported:
                         continue
-                    if start(a) < end(b) and start(b) < end(a):
+                    if _start(a) < _end(b) and _start(b) < _end(a):
                         reported.add(pair)
                         ra, rb = rec[a.source_id], rec[b.source_id]
                         old, new = (a, b) if ra < rb else (b, a)
@@ -346,15 +362,7 @@ def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
                             f"{f' for product {product!r}' if product else ''}: {a.path} "
                             f"{_period(a)} and {b.path} {_period(b)}; {why}"
                         )
-            for a, b in itertools.pairwise(group):
-                if a.valid_to and b.valid_from and end(a) < start(b):
-                    last = b.valid_from - dt.timedelta(1) if not isinstance(
-                        b.valid_from, dt.datetime) else f"before {b.valid_from.isoformat()}"
-                    warnings.append(
-                        f"gap in family {family!r}{f' for product {product!r}' if product else ''}"
-                        f": nothing applies from {a.valid_to} to {last} "
-                        f"(between {a.path} and {b.path})"
-                    )
+            warnings += _gaps(family, product, group)
     problems += [f"{sid}: corrected by {len(c)} later versions, more than {MAX_CORRECTIONS}; "
                  "merge the corrections into one version" for sid, c in corrections.items()
                  if len(c) > MAX_CORRECTIONS]

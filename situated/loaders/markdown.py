@@ -216,17 +216,7 @@ def parse_tokens(tokens: list[Token]) -> tuple[str | None, list[Section]]:
             i = _paragraph(w, tokens, i, inline, item_started)
             continue
         elif kind == "dt_open":
-            term = inline_text(tokens[i + 1])
-            j, defs = i + 3, []
-            while j < len(tokens) and tokens[j].type == "dd_open":
-                k = j + 1
-                while tokens[k].type != "dd_close":
-                    if tokens[k].type == "inline":
-                        defs.append(inline_text(tokens[k]))
-                    k += 1
-                j = k + 1
-            w.paragraph(f"{term}: {' '.join(defs)}" if defs else term)
-            i = j
+            i = _definition(w, tokens, i)
             continue
         elif kind in ("fence", "code_block"):
             w.flush_scope()
@@ -246,6 +236,22 @@ def parse_tokens(tokens: list[Token]) -> tuple[str | None, list[Section]]:
     if w.intro.elements:
         w.sections.insert(0, w.intro)
     return w.title, [s for s in w.sections if s.elements]
+
+
+def _definition(w: _Walker, tokens: list[Token], i: int) -> int:
+    """A definition-list term and its definitions as one paragraph ("term: definitions");
+    returns the index after them."""
+    term = inline_text(tokens[i + 1])
+    j, defs = i + 3, []
+    while j < len(tokens) and tokens[j].type == "dd_open":
+        k = j + 1
+        while tokens[k].type != "dd_close":
+            if tokens[k].type == "inline":
+                defs.append(inline_text(tokens[k]))
+            k += 1
+        j = k + 1
+    w.paragraph(f"{term}: {' '.join(defs)}" if defs else term)
+    return j
 
 
 def _paragraph(w: _Walker, tokens: list[Token], i: int, inline: Token,

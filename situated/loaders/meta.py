@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import html
 import re
 from typing import Any
@@ -135,46 +136,9 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
         problems.append(
             f"{path}: source_id {source_id!r} may hold only letters, digits, '.', '_' and '-'"
         )
-    valid_from = _as_bound(raw.get("valid_from"), "valid_from", path, problems)
-    valid_to = _as_bound(raw.get("valid_to"), "valid_to", path, problems)
-    through = _as_date(raw.get("applies_through"), "applies_through", path, problems)
-    if raw.get("valid_to") not in (None, "") and raw.get("applies_through") not in (None, ""):
-        problems.append(
-            f"{path}: both valid_to and applies_through are given; keep one "
-            "(applies_through is inclusive and means valid_to = applies_through + 1 day)"
-        )
-    elif through is not None:
-        valid_to = through + dt.timedelta(days=1)
-    if valid_from and valid_to and instant(valid_to) <= instant(valid_from):
-        problems.append(
-            f"{path}: valid_to {valid_to} is not after valid_from {valid_from}; the period is "
-            "[valid_from, valid_to) with valid_to exclusive"
-        )
-    valid_for = ValidFor.PURCHASE_DATE
-    if raw.get("valid_for") not in (None, ""):
-        try:
-            valid_for = ValidFor.parse(str(raw["valid_for"]).strip(), "valid_for")
-        except ValueError as exc:
-            problems.append(f"{path}: {exc}")
-    kind = DocKind.DOCUMENT
-    if raw.get("kind") not in (None, ""):
-        try:
-            kind = DocKind.parse(str(raw["kind"]).strip(), "kind")
-        except ValueError as exc:
-            problems.append(f"{path}: {exc}")
-    recorded_at = None
-    if raw.get("recorded_at") not in (None, ""):
-        try:
-            recorded_at = dt.datetime.fromisoformat(str(raw["recorded_at"]).strip())
-        except ValueError:
-            problems.append(
-                f"{path}: unreadable date-time recorded_at: {raw['recorded_at']!r}; "
-                "write e.g. 2026-05-04T09:30:00"
-            )
-    for key in raw:
-        if key not in KNOWN_KEYS and isinstance(key, str) and key.strip().lower() in KNOWN_KEYS:
-            problems.append(f"{path}: key {key!r} is not {key.strip().lower()!r}; keys are "
-                            f"lower case: write `{key.strip().lower()}:`")
+    valid_from, valid_to = _period(raw, path, problems)
+    valid_for, kind, recorded_at = _kinds(raw, path, problems)
+    problems += _key_problems(raw, path)
     product = _as_list(raw.get("product"), "product", path, problems)
     access = _as_list(raw.get("access"), "access", path, problems)
     assets = _as_list(raw.get("assets"), "assets", path, problems)
@@ -198,3 +162,73 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
         valid_from=valid_from, valid_to=valid_to, valid_for=valid_for, family=family,
         access=access, assets=assets, recorded_at=recorded_at, link=link, kind=kind, extra=extra,
     )
+
+
+def _period(raw: dict[str, Any], path: str, problems: list[str]):
+    """`valid_from` and `valid_to` (exclusive; `applies_through` is its inclusive spelling)."""
+    valid_from = _as_bound(raw.get("valid_from"), "valid_from", path, problems)
+    valid_to = _as_bound(raw.get("valid_to"), "valid_to", path, problems)
+    through = _as_date(raw.get("applies_through"), "applies_through", path, problems)
+    if raw.get("valid_to") not in (None, "") and raw.get("applies_through") not in (None, ""):
+        problems.append(
+            f"{path}: both valid_to and applies_through are given; keep one "
+            "(applies_through is inclusive and means valid_to = applies_through + 1 day)"
+        )
+    elif through is not None:
+        valid_to = through + dt.timedelta(days=1)
+    if valid_from and valid_to and instant(valid_to) <= instant(valid_from):
+        problems.append(
+            f"{path}: valid_to {valid_to} is not after valid_from {valid_from}; the period is "
+            "[valid_from, valid_to) with valid_to exclusive"
+        )
+    return valid_from, valid_to
+
+
+def _kinds(raw: dict[str, Any], path: str, problems: list[str]):
+    """`valid_for`, `kind` and `recorded_at`."""
+    valid_for = ValidFor.PURCHASE_DATE
+    if raw.get("valid_for") not in (None, ""):
+        try:
+            valid_for = ValidFor.parse(str(raw["valid_for"]).strip(), "valid_for")
+        except ValueError as exc:
+            problems.append(f"{path}: {exc}")
+    kind = DocKind.DOCUMENT
+    if raw.get("kind") not in (None, ""):
+        try:
+            kind = DocKind.parse(str(raw["kind"]).strip(), "kind")
+        except ValueError as exc:
+            problems.append(f"{path}: {exc}")
+    recorded_at = None
+    if raw.get("recorded_at") not in (None, ""):
+        try:
+            recorded_at = dt.datetime.fromisoformat(str(raw["recorded_at"]).strip())
+        except ValueError:
+            problems.append(
+                f"{path}: unreadable date-time recorded_at: {raw['recorded_at']!r}; "
+                "write e.g. 2026-05-04T09:30:00"
+            )
+    return valid_for, kind, recorded_at
+
+
+_PERMISSION_KEYS = ("access", "assets")
+
+
+def _key_problems(raw: dict[str, Any], path: str) -> list[str]:
+    """Keys that mean a known key but are spelt otherwise. A key close to a permission key
+    (`acess`, `asets`, `acces`) is refused: kept as ordinary metadata it would leave the
+    document readable by anyone, so an unclear permission fails closed."""
+    problems: list[str] = []
+    for key in raw:
+        if key not in KNOWN_KEYS and isinstance(key, str) and key.strip().lower() in KNOWN_KEYS:
+            problems.append(f"{path}: key {key!r} is not {key.strip().lower()!r}; keys are "
+                            f"lower case: write `{key.strip().lower()}:`")
+    for key in raw:
+        if not isinstance(key, str) or key.strip().lower() in KNOWN_KEYS:
+            continue
+        close = difflib.get_close_matches(key.strip().lower(), _PERMISSION_KEYS, n=1,
+                                          cutoff=0.8)
+        if close:
+            problems.append(f"{path}: key {key!r} looks like a misspelt {close[0]!r}, which "
+                            f"says who may read the document; write `{close[0]}:` (or rename "
+                            "the key if it is not about permissions)")
+    return problems

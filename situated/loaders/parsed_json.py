@@ -44,6 +44,28 @@ def _page(value: Any, where: str, problems: list[str]) -> int | None:
     return None
 
 
+def _element(el, ew: str, problems: list[str]):
+    """One element of a section (a paragraph or slide, a table, a figure), or None with the
+    problem noted."""
+    kind = el.get("type") if isinstance(el, dict) else None
+    page = _page(el.get("page"), ew, problems) if isinstance(el, dict) else None
+    if kind in ("paragraph", "slide") and isinstance(el.get("text"), str):
+        return Paragraph(text=el["text"].strip(), page=page)
+    if kind == "table" and isinstance(el.get("header"), list) and isinstance(
+            el.get("rows"), list):
+        return Table(header=tuple(str(h) for h in el["header"]),
+                     rows=tuple(tuple(str(c) for c in row) for row in el["rows"]),
+                     scope=el.get("scope"), page=page)
+    if kind == "figure" and isinstance(el.get("caption"), str):
+        return Figure(caption=el["caption"], image=el.get("image"),
+                      description=el.get("description"), page=page)
+    problems.append(
+        f"{ew}: unknown or incomplete element {str(el)[:80]!r}; expected type "
+        "paragraph/slide (text), table (header, rows) or figure (caption)"
+    )
+    return None
+
+
 def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
     """(raw metadata, title, sections); raises `MetaProblems` naming the bad element."""
     try:
@@ -80,28 +102,9 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
         )
         for e_i, el in enumerate(raw.get("elements", [])):
             ew = f"{where}.elements[{e_i}]"
-            kind = el.get("type") if isinstance(el, dict) else None
-            page = _page(el.get("page"), ew, problems) if isinstance(el, dict) else None
-            if kind in ("paragraph", "slide") and isinstance(el.get("text"), str):
-                sec.elements.append(Paragraph(text=el["text"].strip(), page=page))
-            elif kind == "table" and isinstance(el.get("header"), list) and isinstance(
-                el.get("rows"), list
-            ):
-                sec.elements.append(Table(
-                    header=tuple(str(h) for h in el["header"]),
-                    rows=tuple(tuple(str(c) for c in row) for row in el["rows"]),
-                    scope=el.get("scope"), page=page,
-                ))
-            elif kind == "figure" and isinstance(el.get("caption"), str):
-                sec.elements.append(Figure(
-                    caption=el["caption"], image=el.get("image"),
-                    description=el.get("description"), page=page,
-                ))
-            else:
-                problems.append(
-                    f"{ew}: unknown or incomplete element {str(el)[:80]!r}; expected type "
-                    "paragraph/slide (text), table (header, rows) or figure (caption)"
-                )
+            element = _element(el, ew, problems)
+            if element is not None:
+                sec.elements.append(element)
         if sec.elements:
             sections.append(sec)
     if problems:

@@ -61,11 +61,8 @@ MAX_PDF_INFLATION = 50  # text characters per byte of file, above `INFLATION_FLO
 INFLATION_FLOOR = 200_000
 
 
-def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
-    """(title from the PDF's metadata, sections). Bounded: at most `MAX_PDF_PAGES` pages,
-    `MAX_PDF_TEXT` characters of text and `MAX_PDF_INFLATION` characters per byte of file
-    (a 6 KB file whose streams inflate to 1 MB of text is refused), and pypdf's own
-    decompression limits, each reported as an error naming the file, never a traceback."""
+def _read_pages(pdf: Path) -> tuple[str | None, list[tuple[int, str]]]:
+    """The PDF's title and each page's text, within the bounds `parse_pdf` names."""
     try:
         reader = PdfReader(str(pdf))
         if len(reader.pages) > MAX_PDF_PAGES:
@@ -93,6 +90,15 @@ def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
             raise
         raise MetaProblems([f"{pdf}: cannot read the PDF ({type(exc).__name__}: {exc}); "
                             "re-export it"]) from None
+    return title, pages
+
+
+def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
+    """(title from the PDF's metadata, sections). Bounded: at most `MAX_PDF_PAGES` pages,
+    `MAX_PDF_TEXT` characters of text and `MAX_PDF_INFLATION` characters per byte of file
+    (a 6 KB file whose streams inflate to 1 MB of text is refused), and pypdf's own
+    decompression limits, each reported as an error naming the file, never a traceback."""
+    title, pages = _read_pages(pdf)
     sections: list[Section] = []
     current = Section(title=title or "Introduction")
     pending: list[str] = []

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from situated.documents import FilterFields
 from situated.index.reader import Index
 from situated.retrievers.legs import Leg, LegHit
 from situated.retrievers.relevance import Signals
@@ -34,6 +35,11 @@ class RankedBlock:
     leg_ranks: dict[str, int] = field(default_factory=dict)
     leg_scores: dict[str, float] = field(default_factory=dict)  # best raw score per leg
     signals: Signals | None = None  # set by the relevance decision (`retrievers.relevance`)
+    # where the block comes from, set by the search that returns it (`HybridSearch.locate`):
+    # its document, that document's version-family key and stored filter fields
+    source_id: str = ""
+    family: str = ""
+    fields: FilterFields | None = None
 
 
 @dataclass(frozen=True)

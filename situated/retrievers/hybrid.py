@@ -15,9 +15,9 @@ Here one compiled `Filter` runs inside every leg before its top-k (numpy mask fo
 BM25 legs, Chroma `where` for the vector leg), fusion is on block ids with scores kept.
 
 `SituatedRetriever` is a plain `BaseRetriever` (only `_get_relevant_documents` is implemented,
-so tracing, callbacks, batch and async come from LangChain); the ask chain searches through it,
-so every `ask` shows a retriever run in callbacks and traces, and rebuilds its routing input
-from the documents' metadata (`SearchResult.from_documents`). Its caller scope is fixed when it
+so tracing, callbacks, batch and async come from LangChain): the public LangChain adapter over
+`HybridSearch`. The ask chain calls the engine directly and routes on its `SearchResult` (each
+ranked block carrying its document, family and filter fields). Its caller scope is fixed when it
 is built (from authentication); the situation and an optional narrowing to some sources can be
 bound per request with `with_situation(...)` or passed as invoke kwargs
 (`retriever.invoke(q, situation=Situation(...))`). Nothing passed at invoke time can change the
@@ -40,6 +40,7 @@ from situated.documents import Block, code_surfaces, extract_codes
 from situated.index.reader import Index
 from situated.index.store import Thresholds, ThresholdSource
 from situated.index.text import mostly_latin
+from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import PieceHit, RankedBlock, fuse
 from situated.retrievers.legs import BM25Leg, ExactLeg, Leg, LegHit, VectorLeg
@@ -64,22 +65,6 @@ class SearchResult:
     hits: list[PieceHit]
     leg_hits: dict[str, int]  # how many pieces each leg returned (for traces and benchmarks)
     missing: tuple[str, ...] = ()  # codes and names the question gives that nothing admitted holds
-
-    @classmethod
-    def from_documents(cls, index: Index, flt: Filter, docs: list[Document]) -> SearchResult:
-        """The result `HybridSearch.result_documents` turned into documents, restored."""
-        blocks, hits = [], []
-        pos = index.positions_of([pid for d in docs for pid in
-                                  (d.metadata["best_piece_id"], *(p for p, _ in d.metadata["piece_hits"]))])
-        for d in docs:
-            m = d.metadata
-            blocks.append(RankedBlock(m["block_id"], m["score"], pos[m["best_piece_id"]],
-                                      dict(m["leg_ranks"]), dict(m["leg_scores"]),
-                                      Signals(**m["signals"]) if m.get("signals") else None))
-            hits += [PieceHit(pos[pid], m["block_id"], score) for pid, score in m["piece_hits"]]
-        hits.sort(key=lambda h: (-h.score, h.pos))
-        leg_hits = dict(docs[0].metadata["leg_hits"]) if docs else {}
-        return cls(filter=flt, blocks=blocks, hits=hits, leg_hits=leg_hits)
 
     @classmethod
     def empty(cls, flt: Filter, missing: tuple[str, ...] = ()) -> SearchResult:
@@ -119,12 +104,9 @@ class Assessment:
 class HybridSearch:
     """The engine behind the retriever; also used directly by chains and benchmarks."""
 
-    def __init__(self, index: Index, settings: Settings, legs: tuple[Leg, ...] = tuple(Leg),
-                 judge: bool = True):
-        """`judge=False` keeps every fused block and ignores unheld names: for measuring the
-        ranking alone (`benchmarks/scifact_quality.py`), never for answering."""
+    def __init__(self, index: Index, settings: Settings, legs: tuple[Leg, ...] = tuple(Leg)):
         self.index = index
-        self.judge = judge
+        self.versions = Versions(index)  # the index's documents as version families
         self.settings = settings
         self.legs = legs
         self.weights = {
@@ -143,29 +125,58 @@ class HybridSearch:
     ) -> SearchResult:
         """`k` pieces per leg, then at most `top` blocks that are relevant
         (`Signals.relevant`)."""
-        k = self.settings.leg_k if k is None else k
-        top = self.settings.top_blocks if top is None else top
-        if k < 1 or top < 1:
-            raise ValueError(f"k and top must be at least 1, got k={k}, top={top}")
+        k, top = self._depth(k, top)
         found = self.assess(query, flt, max(k, top))
         if found.missing:  # the question is about something no admitted document holds
             return SearchResult.empty(flt, found.missing)
         reads = self.vector_reads(query)
-        kept = [b for b in found.ranked
-                if not self.judge or b.signals.relevant(self.thresholds, reads)][:top]
+        kept = [b for b in found.ranked if b.signals.relevant(self.thresholds, reads)][:top]
+        return self._result(flt, kept, found)
+
+    def rank(
+        self, query: str, flt: Filter, k: int | None = None, top: int | None = None
+    ) -> SearchResult:
+        """The ranking alone: every fused block, no relevance decision and no check of the
+        names the question gives (`benchmarks/scifact_quality.py`), never for answering."""
+        k, top = self._depth(k, top)
+        found = self._fused(query, self.about_named_assets(query, flt), max(k, top))
+        return self._result(flt, found.ranked[:top], found)
+
+    def _depth(self, k: int | None, top: int | None) -> tuple[int, int]:
+        k = self.settings.leg_k if k is None else k
+        top = self.settings.top_blocks if top is None else top
+        if k < 1 or top < 1:
+            raise ValueError(f"k and top must be at least 1, got k={k}, top={top}")
+        return k, top
+
+    def _result(self, flt: Filter, kept: list[RankedBlock], found: Assessment) -> SearchResult:
         kept_ids = {b.block_id for b in kept}
         return SearchResult(
-            filter=flt, blocks=kept, hits=[h for h in found.hits if h.block_id in kept_ids],
-            leg_hits=found.leg_hits,
-        )
+            filter=flt, blocks=self.locate(kept),
+            hits=[h for h in found.hits if h.block_id in kept_ids], leg_hits=found.leg_hits)
+
+    def locate(self, blocks: list[RankedBlock]) -> list[RankedBlock]:
+        """Each block with its document, family key and stored filter fields, read from the
+        columns and the kept document rows (the blocks themselves are not read)."""
+        if not blocks:
+            return blocks
+        positions = [b.best_piece for b in blocks]
+        for b, sid, fields in zip(blocks, self.index.block_sources(positions),
+                                  self.index.fields_of(positions), strict=True):
+            b.source_id, b.fields = sid, fields  # made for this request
+            b.family = self.versions.family_key(sid)
+        return blocks
 
     def assess(self, query: str, flt: Filter, k: int) -> Assessment:
         """Every leg's k admitted pieces fused into blocks, each with its relevance signals,
         before any threshold (calibration reads this; `search` decides on it)."""
         flt = self.about_named_assets(query, flt)
-        missing = self.unheld(query, flt) if self.judge else ()
+        missing = self.unheld(query, flt)
         if missing:
             return Assessment(missing, [], [], {})
+        return self._fused(query, flt, k)
+
+    def _fused(self, query: str, flt: Filter, k: int) -> Assessment:
         mask = flt.mask(self.index.columns)
         results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
@@ -252,21 +263,16 @@ class HybridSearch:
         return self._vector.search(self.index, qvec, flt, admitted, k, mask)
 
     def result_documents(self, result: SearchResult) -> list[Document]:
-        """The result's blocks as fresh `Document`s carrying everything the ask chain routes
-        on as data (fused score, leg ranks and scores, best piece, the block's piece hits), so
-        `SearchResult.from_documents` restores the result exactly."""
-        pieces = self.index.pieces.many([h.pos for h in result.hits]
-                                        + [rb.best_piece for rb in result.blocks])
-        by_block: dict[str, list[list]] = {}
-        for h in result.hits:
-            by_block.setdefault(h.block_id, []).append([pieces[h.pos].piece_id, h.score])
+        """The result's blocks as fresh `Document`s for LangChain callers (`SituatedRetriever`):
+        the block's text and metadata, its fused score, leg ranks and scores, its relevance
+        signals. The ask chain reads the `SearchResult` itself, not these."""
+        blocks = self.index.read_blocks([rb.block_id for rb in result.blocks])
         docs = []
         for rb in result.blocks:
-            doc = block_document(self.index.blocks[rb.block_id])
+            doc = block_document(blocks[rb.block_id])
             doc.metadata.update({
-                "score": rb.score, "best_piece_id": pieces[rb.best_piece].piece_id,
-                "leg_ranks": dict(rb.leg_ranks), "leg_scores": dict(rb.leg_scores),
-                "piece_hits": by_block.get(rb.block_id, []), "leg_hits": dict(result.leg_hits),
+                "score": rb.score, "leg_ranks": dict(rb.leg_ranks),
+                "leg_scores": dict(rb.leg_scores),
                 "signals": asdict(rb.signals) if rb.signals else None})
             docs.append(doc)
         return docs

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from situated.index.store import Thresholds
+from situated.months import is_calendar_word
 
 # words that frame a question rather than say what it is about (after the tokenizer's stop
 # words): an index that lacks them is not thereby less relevant
@@ -161,13 +162,6 @@ def missing_codes(index, codes: list[str], mask: np.ndarray) -> list[str]:
 
 
 _NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]*[а-яёА-ЯЁ])(?![\w‐‑-])")
-# capitalised words that are not names: months and weekdays (dates are the filter's business)
-_NOT_NAMES = re.compile(
-    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$|"
-    r"^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|"
-    r"^(?:январ|феврал|март|апрел|ма[йяею]|июн|июл|август|сентябр|октябр|ноябр|декабр)[а-яё]*$|"
-    r"^(?:понедельник|вторник|сред[аы]|четверг|пятниц[аы]|суббот[аы]|воскресень[ея])$",
-    re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)[\s\"«“„'(]*$")
 
 
@@ -179,7 +173,7 @@ def names_in(text: str) -> list[str]:
     out = []
     for m in _NAME.finditer(text):
         word = m.group(0)
-        if (word.lower() in STOP_WORDS or _NOT_NAMES.match(word)
+        if (word.lower() in STOP_WORDS or is_calendar_word(word)  # months, weekdays: not names
                 or _SENTENCE_START.search(text[:m.start()])):
             continue
         out.append(word)

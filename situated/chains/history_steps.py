@@ -1,0 +1,63 @@
+"""The steps of a question about versions (`chains.history`): which family and lines it is
+about, then the changes between consecutive versions or the list of versions. Neither calls
+the model; both read only the versions the caller may read."""
+
+from __future__ import annotations
+
+from situated.chains import wording as w
+from situated.chains.contract import Answer, Status
+from situated.chains.history import Lines, answer_changes, change_window, find_lines, pairs_in
+from situated.chains.listing import answer_versions
+from situated.chains.route import Decision, Route
+from situated.chains.state import Reading, Subject
+from situated.loaders.neutralise import neutralise
+from situated.situation import Situation
+
+
+class HistorySteps:
+    """Mixed into `AskSteps`: uses its `snap`, `versions`, `settings`, `budget_of`, `search`
+    and `budget_out`."""
+
+    def find_versions(self, reading: Reading) -> Subject:
+        """The family (and product) a question about versions is about, counting only the
+        versions the caller may read; or a clarification or no evidence."""
+        v, q = reading.validated, reading.question
+        if v.partial and not v.periods and not any(m.value for m in q.mentions):
+            # a date without its year: asked for before anything is searched
+            return Subject(reading, Lines([], Decision(Route.CLARIFY, ["year"], w.fixed(
+                "ask_change_year", q.lang, period=next(iter(v.partial.values()))))))
+        readable = self.snap.filter(Situation(), q.scope)
+        return Subject(reading, find_lines(
+            self.versions, q.named, v.situation.product, readable, reading.query, q.lang,
+            lambda flt: self.search(reading.query, flt, self.settings.top_blocks)))
+
+    def changes(self, subject: Subject) -> Answer:
+        stopped = _history_stop(subject)
+        if stopped is not None:
+            return stopped
+        v, q = subject.reading.validated, subject.reading.question
+        window = change_window(v.periods, list(q.mentions), q.text, self.versions.timezone,
+                               q.lang)
+        line = max(subject.lines.lines, key=lambda x: len(x.members))
+        pairs, earlier = pairs_in(self.versions, line, window)
+        return answer_changes(self.versions, line, pairs, earlier, window, v.situation, q.lang,
+                              self.snap.filter(Situation(), q.scope), self.budget_of,
+                              self.budget_out([]))
+
+    def listing(self, subject: Subject) -> Answer:
+        stopped = _history_stop(subject)
+        if stopped is not None:
+            return stopped
+        return answer_versions(self.versions, subject.lines.lines,
+                               subject.reading.validated.situation, subject.reading.question.lang)
+
+
+def _history_stop(subject: Subject) -> Answer | None:
+    """A question about versions that cannot be answered yet: a date without its year, the
+    product or document left open, or nothing relevant (no model call)."""
+    stop = subject.lines.stop
+    if stop is None:
+        return None
+    status = Status.CLARIFY if stop.route is Route.CLARIFY else Status.NO_EVIDENCE
+    return Answer.unanswered(status, neutralise(stop.message), subject.reading.validated.situation,
+                             missing=stop.missing)

@@ -1,0 +1,83 @@
+"""The list of a family's versions (DESIGN "Questions about change"): each version the caller
+may read, oldest first, linked, with its period, revision and recorded time — from metadata,
+no model."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from situated.chains import wording as w
+from situated.chains.citations import link_text, safe_text
+from situated.chains.contract import Answer, Status, VersionOut, situation_out
+from situated.chains.wording import Lang
+from situated.documents import OPEN_START, DocumentMeta
+from situated.index.versions import Versions
+from situated.loaders.neutralise import neutralise
+from situated.situation import Situation
+
+
+@dataclass(frozen=True)
+class Line:
+    """The versions of one family for one product that the caller may read, oldest first."""
+
+    family: str  # `Versions.family_of` key
+    name: str
+    products: tuple[str, ...]
+    members: tuple[DocumentMeta, ...]
+
+
+def when(meta: DocumentMeta, lang: Lang, tz: str) -> str:
+    return w.bound_text(meta.valid_from, lang, tz) if meta.valid_from else "—"
+
+
+def answer_versions(versions: Versions, lines: list[Line], situation: Situation,
+                    lang: Lang) -> Answer:
+    """Each line's readable versions, oldest first, each linked: from metadata, no model."""
+    parts = []
+    for line in lines:
+        lead = w.fixed("versions_lead", lang, line=neutralise(line.name),
+                              n=len(line.members))
+        parts.append(f"{safe_text(lead)}\n{listing_lines(versions, line, lang)}")
+    return Answer(status=Status.ANSWERED, answer="\n\n".join(parts), missing=[],
+                  situation=situation_out(situation), citations=[], evidence=[], hits=[],
+                  budget=None, versions=[v for x in lines for v in versions_out(versions, x)])
+
+
+def listing_lines(versions: Versions, line: Line, lang: Lang) -> str:
+    tz = versions.timezone
+    out = []
+    for n, m in enumerate(line.members, start=1):
+        anchor = link_text(m.source_id)
+        bits = [w.fixed("revision", lang, r=neutralise(m.revision))] if m.revision else []
+        end = m.valid_to
+        if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
+            end = end - dt.timedelta(days=1)  # valid_to is exclusive: say the last day
+        span = w.span_text(when(m, lang, tz) if m.valid_from else None,
+                           w.bound_text(end, lang, tz) if end else None, lang)
+        bits.append(span or w.fixed("undated", lang))
+        if m.valid_to is None and m.valid_from is not None and n == len(line.members):
+            bits.append(w.fixed("in_force", lang))
+        recorded = versions.fields_of(m.source_id).recorded_s
+        if recorded > OPEN_START:
+            at = dt.datetime.fromtimestamp(recorded, dt.UTC)
+            bits.append(w.fixed("recorded", lang, t=w.bound_text(at, lang, tz)))
+        out.append(f"{n}. [{anchor}]({m.base_link}): {safe_text(', '.join(bits))}")
+    return "\n".join(out)
+
+
+def versions_out(versions: Versions, line: Line) -> list[VersionOut]:
+    out = []
+    for m in line.members:
+        recorded = versions.fields_of(m.source_id).recorded_s
+        out.append(VersionOut(
+            source_id=m.source_id, title=m.title, revision=m.revision, family=m.family,
+            products=list(m.product), valid_for=m.valid_for.value,
+            valid_from=m.valid_from.isoformat() if m.valid_from else None,
+            valid_to=m.valid_to.isoformat() if m.valid_to else None,
+            recorded_at=dt.datetime.fromtimestamp(recorded, dt.UTC).isoformat()
+            if recorded > OPEN_START else None, link=m.base_link))
+    return out
+
+
+__all__ = ["Line", "answer_versions", "listing_lines", "versions_out", "when"]

@@ -1,0 +1,91 @@
+"""What the CLI prints: an ingest's report, relevance thresholds, an answer (status, text with
+links, sources, budget; the changes of a change answer as a diff)."""
+
+from __future__ import annotations
+
+import json
+
+from rich.markup import escape
+from rich.table import Table
+
+
+def print_ingest(out, err, index, report) -> None:
+    """What `situated ingest` published: counts, split sections, warnings, thresholds."""
+    if not report.published:
+        out.print(f"{index}: nothing changed ({len(report.unchanged)} documents unchanged); "
+                  "no new generation published", highlight=False)
+        return
+    manifest = report.manifest
+    table = Table(title=f"Indexed into {index}")
+    for col in ("documents", "blocks", "pieces", "warnings", "added", "changed", "unchanged",
+                "removed", "embedded", "split sections"):
+        table.add_column(col, justify="right")
+    table.add_row(str(manifest.documents), str(manifest.blocks), str(manifest.pieces),
+                  str(len(manifest.warnings)), str(len(report.added)), str(len(report.changed)),
+                  str(len(report.unchanged)), str(len(report.removed)), str(report.embedded),
+                  str(manifest.split_sections))
+    out.print(table)
+    if manifest.split_sections:
+        out.print(f"{manifest.split_sections} sections were larger than the block limit "
+                  f"({manifest.block_limit} tokens) and were split at their own structure",
+                  highlight=False)
+    for w in manifest.warnings:
+        err.print(f"[yellow]warning:[/] {w}", highlight=False)
+    print_thresholds(out, manifest.relevance, manifest.embedding_model)
+
+
+def print_thresholds(out, th, embedding_model: str | None = None) -> None:
+    from situated.index.store import Thresholds
+
+    th = th or Thresholds.default(embedding_model)
+    out.print(f"relevance: {th.source.value}, min_cosine {th.min_cosine}, min_cover "
+              f"{th.min_cover} ({th.note})", highlight=False)
+    for name, stats in (("dev", th.dev), ("held-out", th.held_out)):
+        if stats:
+            out.print(f"  {name}: precision {stats['precision']:.3f}, recall "
+                      f"{stats['recall']:.3f}, off-topic refused {stats['negatives_refused']:.3f}"
+                      f" ({int(stats['positives'])} on-topic, {int(stats['negatives'])} "
+                      "off-topic questions)", highlight=False)
+
+
+def print_answer(out, answer) -> None:
+    colour = {"answered": "green", "clarify": "yellow", "no_evidence": "blue",
+              "withheld": "red"}[answer.status.value]
+    out.print(f"[bold {colour}]{answer.status.value}[/]", highlight=False)
+    out.print(answer.answer, highlight=False)
+    if answer.missing:
+        out.print(f"missing: {', '.join(answer.missing)}", highlight=False)
+    known = {k: v for k, v in answer.situation.model_dump(mode="json").items() if v}
+    if known:
+        out.print(f"situation: {json.dumps(known, ensure_ascii=False)}", highlight=False)
+    if answer.citations:
+        table = Table(title="Sources")
+        for col in ("label", "source", "section", "link"):
+            table.add_column(col)
+        for c in answer.citations:
+            table.add_row(c.label, c.source_id, c.section or "", c.link)
+        out.print(table)
+    print_changes(out, answer)
+    if answer.budget:
+        b = answer.budget
+        out.print(f"budget: {b.used} of {b.allowance} evidence tokens used "
+                  f"(window {b.window} − input {b.reserved_input} − output "
+                  f"{b.reserved_output}); {len(answer.evidence)} block(s)", highlight=False)
+
+
+def print_changes(out, answer) -> None:
+    """A change answer as a diff: per pair of versions, each differing section with the
+    sentences that left (-) and came (+), labelled with the evidence they come from."""
+
+    for c in answer.changes:
+        old = c.from_version or "(none)"
+        out.print(f"[bold]{escape(old)} → {escape(c.to_version)}[/] from {escape(c.effective)}"
+                  + ("" if c.substance else ": no change in substance"), highlight=False)
+        for s in c.sections:
+            labels = " ".join(f"[{x}]" for x in [*s.old_labels, *s.new_labels])
+            out.print(f"  @@ {escape(s.section or '(opening)')} ({s.kind}) {escape(labels)}",
+                      highlight=False)
+            for text in s.removed:
+                out.print(f"  [red]- {escape(text)}[/]", highlight=False)
+            for text in s.added:
+                out.print(f"  [green]+ {escape(text)}[/]", highlight=False)

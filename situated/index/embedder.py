@@ -1,0 +1,86 @@
+"""What the index, the search legs and the extractive model need of an embedding model
+(`Embedder`), the LangChain `Embeddings` side every backend shares (`QueryVectors`), and the
+environment that keeps the model libraries offline. The backends are `index.embeddings`
+(MiniLM, and `make_embeddings`) and `index.e5`; both import this module, neither the other."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Protocol
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+_OFFLINE = {
+    "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False",
+    "HF_HUB_DISABLE_PROGRESS_BARS": "1", "TOKENIZERS_PARALLELISM": "false",
+}
+
+
+def offline_environment() -> None:
+    """Nothing downloads and nothing phones home: the hub libraries offline, Chroma's telemetry
+    off (a value the user set is kept). Called before a model or a Chroma client is made, never
+    at import."""
+    for key, value in _OFFLINE.items():
+        os.environ.setdefault(key, value)
+
+
+class Embedder(Protocol):
+    """What the index, the search legs and the extractive model need of an embedding model:
+    passages (`encode`, `encode_few`) and questions (`encode_query`) as normalised vectors,
+    a token count for sizing pieces and blocks, and the id an index records."""
+
+    model_id: str
+    multilingual: bool  # its cosine means the same in every script (`HybridSearch.vector_reads`)
+    dim: int
+
+    def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray: ...
+
+    def encode_few(self, texts: list[str]) -> np.ndarray: ...
+
+    def encode_query(self, text: str) -> np.ndarray: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+    @property
+    def max_tokens(self) -> int: ...
+
+
+class QueryVectors(Embeddings):
+    """The LangChain `Embeddings` side of a backend, and its question vectors: the last few are
+    kept, since one question is searched up to three times (the main search, a named family's,
+    the undated check) with the same text. A backend implements `encode` and `_query_vector`."""
+
+    def __init__(self) -> None:
+        self._recent: dict[str, np.ndarray] = {}
+        self._recent_lock = threading.Lock()
+
+    def _query_vector(self, text: str) -> np.ndarray:
+        raise NotImplementedError
+
+    def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
+        raise NotImplementedError
+
+    def encode_query(self, text: str) -> np.ndarray:
+        with self._recent_lock:
+            cached = self._recent.get(text)
+        if cached is not None:
+            return cached
+        vector = self._query_vector(text)
+        vector.setflags(write=False)  # shared between callers
+        with self._recent_lock:
+            self._recent[text] = vector
+            while len(self._recent) > 64:
+                self._recent.pop(next(iter(self._recent)))
+        return vector
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self.encode(list(texts)).tolist()
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.encode_query(text).tolist()
+
+
+
+__all__ = ["Embedder", "QueryVectors", "offline_environment"]

@@ -1,0 +1,172 @@
+"""The index's documents as version families, behind one small API (`Catalogue`) that chains
+read instead of the index's internals.
+
+A *family* is the documents of one `family` name (a document without one is a family of its
+own, keyed `"\\x00" + source_id`). `Versions` answers what routing and the questions about
+change need: a document's metadata and stored filter fields (read once and kept), a family's
+members the caller may read, when a version starts and ends (the instants `FilterFields`
+stores at ingest: never recomputed), and which families a question names.
+
+`Catalogue` is what `Versions` reads: the published `Index` is one; `MemoryCatalogue` holds
+hand-built documents (unit tests of routing and history without an index or a model).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from typing import Protocol
+
+from situated.documents import OPEN_END, OPEN_START, Block, DocumentMeta, FilterFields
+
+
+class Admits(Protocol):
+    """What `Versions` needs of a filter (`retrievers.filter.Filter` is one)."""
+
+    def admits(self, fields: FilterFields) -> bool: ...
+
+
+class Catalogue(Protocol):
+    """The documents of one index generation, read by key."""
+
+    timezone: str
+
+    def family_names(self) -> set[str]: ...
+
+    def family(self, name: str) -> list[DocumentMeta]: ...
+
+    def document(self, source_id: str) -> DocumentMeta | None: ...
+
+    def fields_of_source(self, source_id: str) -> FilterFields: ...
+
+    def blocks_of(self, source_id: str) -> list[Block]: ...
+
+    def read_blocks(self, block_ids: Sequence[str]) -> dict[str, Block]: ...
+
+
+class MemoryCatalogue:
+    """A `Catalogue` over documents held in memory: `(meta, blocks)` pairs; each document's
+    filter fields are its metadata's (`DocumentMeta.filter_fields`) unless given."""
+
+    def __init__(self, documents: Iterable[tuple[DocumentMeta, Sequence[Block]]],
+                 timezone: str = "UTC", fields: dict[str, FilterFields] | None = None):
+        self.timezone = timezone
+        self._docs = {m.source_id: (m, list(blocks)) for m, blocks in documents}
+        self._fields = dict(fields or {})
+
+    def family_names(self) -> set[str]:
+        return {m.family for m, _ in self._docs.values() if m.family}
+
+    def family(self, name: str) -> list[DocumentMeta]:
+        return [m for m, _ in self._docs.values() if m.family == name]
+
+    def document(self, source_id: str) -> DocumentMeta | None:
+        found = self._docs.get(source_id)
+        return found[0] if found else None
+
+    def fields_of_source(self, source_id: str) -> FilterFields:
+        if source_id in self._fields:
+            return self._fields[source_id]
+        meta = self.document(source_id)
+        if meta is None:
+            raise KeyError(source_id)
+        return meta.filter_fields(self.timezone)
+
+    def blocks_of(self, source_id: str) -> list[Block]:
+        return list(self._docs.get(source_id, (None, []))[1])
+
+    def read_blocks(self, block_ids: Sequence[str]) -> dict[str, Block]:
+        wanted = set(block_ids)
+        return {b.block_id: b for _, blocks in self._docs.values() for b in blocks
+                if b.block_id in wanted}
+
+
+class Versions:
+    """The catalogue's documents grouped into version families. Built once per generation; a
+    family's members are read when a request first needs them (an index of a million pieces is
+    not loaded whole) and kept for the most recently used families."""
+
+    def __init__(self, catalogue: Catalogue):
+        self.catalogue = catalogue
+        self.timezone = catalogue.timezone
+        # sid -> the stored fields: recorded instant and corrections included
+        self.fields_of = lru_cache(maxsize=65536)(catalogue.fields_of_source)
+        self._meta = lru_cache(maxsize=65536)(catalogue.document)
+        self._family = lru_cache(maxsize=4096)(self._read_family)
+
+    # -- documents ----------------------------------------------------------------------------
+
+    def meta(self, source_id: str) -> DocumentMeta:
+        meta = self._meta(source_id)
+        if meta is None:
+            raise KeyError(f"no document {source_id!r} in this index generation")
+        return meta
+
+    def family_key(self, source_id: str) -> str:
+        return self.family_of(self.meta(source_id))
+
+    @staticmethod
+    def family_of(meta: DocumentMeta) -> str:
+        return meta.family or f"\x00{meta.source_id}"
+
+    def label(self, meta: DocumentMeta) -> str:
+        name = meta.family or meta.title or meta.source_id
+        return f"{name} ({', '.join(meta.product)})" if meta.product else name
+
+    def start(self, meta: DocumentMeta) -> int:
+        """When a version starts, in epoch seconds (an open start: before everything)."""
+        return self.fields_of(meta.source_id).valid_from_s
+
+    def end(self, meta: DocumentMeta) -> int:
+        """When a version ends (exclusive), in epoch seconds (open: after everything)."""
+        return self.fields_of(meta.source_id).valid_to_s
+
+    def bounds(self, meta: DocumentMeta) -> tuple[int | None, int | None]:
+        """Start and end as instants, None where open."""
+        start, end = self.start(meta), self.end(meta)
+        return (None if start == OPEN_START else start, None if end == OPEN_END else end)
+
+    # -- families -----------------------------------------------------------------------------
+
+    def family_names(self) -> list[str]:
+        return sorted(self.catalogue.family_names())
+
+    def members(self, family: str) -> list[DocumentMeta]:
+        return list(self._family(family))
+
+    def _read_family(self, key: str) -> tuple[DocumentMeta, ...]:
+        if key.startswith("\x00"):
+            meta = self._meta(key[1:])
+            return (meta,) if meta is not None else ()
+        return tuple(self.catalogue.family(key))
+
+    def sources(self, families: Iterable[str]) -> frozenset[str]:
+        return frozenset(m.source_id for f in families for m in self.members(f))
+
+    def admitted(self, meta: DocumentMeta, flt: Admits) -> list[DocumentMeta]:
+        """Members of `meta`'s family the caller may read under `flt` (never name others)."""
+        return self.versions_of(self.family_of(meta), flt)
+
+    def versions_of(self, family: str, flt: Admits, product: str | None = None,
+                    ) -> list[DocumentMeta]:
+        """The family's members `flt` admits (that apply to `product` when it is given)."""
+        return [m for m in self.members(family)
+                if flt.admits(self.fields_of(m.source_id))
+                and not (product and m.product and product not in m.product)]
+
+    @staticmethod
+    def same_products(a: DocumentMeta, b: DocumentMeta) -> bool:
+        """True when the two apply to a common product (a document without one: to all)."""
+        return not a.product or not b.product or bool(set(a.product) & set(b.product))
+
+    # -- blocks -------------------------------------------------------------------------------
+
+    def blocks_of(self, source_id: str, readable: Admits) -> list[Block]:
+        """A document's blocks the caller may read, in document order."""
+        return [b for b in self.catalogue.blocks_of(source_id) if readable.admits(b.fields)]
+
+    def read_blocks(self, block_ids: Sequence[str]) -> dict[str, Block]:
+        return self.catalogue.read_blocks(block_ids)
+
+
+__all__ = ["Catalogue", "MemoryCatalogue", "Versions"]
