@@ -27,6 +27,17 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
+def _day(text: str, option: str):
+    import datetime as dt
+
+    from situated.errors import ConfigError
+
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise ConfigError(f"{option} {text!r} is not a date; write it as 2026-11-29") from None
+
+
 def _settings(index: Path | None) -> Settings:
     """The settings, `--index` over `SITUATED_INDEX_DIR` (an absent flag leaves the variable's
     value, or the sample)."""
@@ -197,7 +208,6 @@ def evaluate(
     today: str | None = typer.Option(None, "--today", help="Clock for 'today' (ISO date)"),
 ) -> None:
     """Run labelled cases through situated and the baselines; write a report; gate."""
-    import datetime as dt
 
     from situated.app import App
     from situated.eval import report
@@ -208,13 +218,13 @@ def evaluate(
 
     try:
         gates = [Gate.parse(g) for g in [*DEFAULT_GATES, *gate]]
-        clock_day = dt.date.fromisoformat(today) if today else None
+        clock_day = _day(today, "--today") if today else None
         loaded = load_cases(cases)
         application = App(_settings(index))
         compared = systems(application, baselines,
                            clock=(lambda: clock_day) if clock_day else None)
         summary, per_case = run(compared, loaded, console=err)
-    except (SituatedError, ValueError) as exc:
+    except SituatedError as exc:
         _fail(str(exc))
         return
     failures = check_gates(summary["situated"], gates)

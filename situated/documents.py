@@ -91,7 +91,8 @@ class DocumentMeta(BaseModel):
 
     @property
     def date_scoped(self) -> bool:
-        return self.valid_from is not None or self.valid_to is not None
+        """The document applies within a period (`FilterFields.date_scoped`: one rule)."""
+        return self.filter_fields().date_scoped
 
     def filter_fields(self, timezone: str = "UTC") -> FilterFields:
         """The filterable fields; date-only bounds are read in the index's `timezone`."""

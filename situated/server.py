@@ -39,10 +39,10 @@ from situated.chains.contract import Answer
 from situated.chains.state import AskFields, check_question
 from situated.guard import MAX_BODY_BYTES, BodyLimit, ErrorShield, JsonGuard
 from situated.retrievers.filter import Filter
+from situated.retrievers.parts import SCOPE_KEY
 from situated.situation import Scope
 
 KEYS_ENV, INDEX_ENV = "SERVE_SITUATED_KEYS", "SERVE_SITUATED_INDEX"
-SCOPE_KEY = "situated_scope"  # the run config's `configurable` key the key's scope travels in
 
 
 def app_from_env() -> FastAPI:

@@ -6,15 +6,15 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import write
 from typer.testing import CliRunner
 
 from situated.chains.contract import Answer, Evidence, Status
 from situated.cli import app
+from situated.errors import ConfigError
 from situated.eval.cases import CaseError, load_cases
 from situated.eval.metrics import score_case
 from situated.eval.runner import Gate
-
-from conftest import write
 
 SITUATION = {"product": None, "purchase_date": None, "request_date": None, "as_of": None}
 
@@ -63,8 +63,8 @@ def test_metrics_on_a_known_answer():
 def test_gate_parsing_and_checks():
     assert Gate.parse("evidence_recall>=0.8").check({"evidence_recall": 0.9}) is None
     assert "needs <= 0" in Gate.parse("permission_leaks<=0").check({"permission_leaks": 2})
-    with pytest.raises(ValueError, match="must look like metric<=number"):
-        Gate.parse("leaks == 0")
+    with pytest.raises(ConfigError, match="must look like metric<=number"):
+        Gate.parse("leaks == 0")  # a typed error: the CLI reports it, never a traceback
 
 
 @pytest.mark.integration

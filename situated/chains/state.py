@@ -114,21 +114,16 @@ class Retrieved:
 
 
 @dataclass(frozen=True)
-class Routed:
-    """route: answer, clarify or no evidence."""
+class Routed(Retrieved):
+    """route: answer, clarify or no evidence (what `Retrieved` holds, and the decision)."""
 
-    reading: Reading
-    found: SearchResult
     decision: Decision
 
 
 @dataclass(frozen=True)
-class Packed:
+class Packed(Routed):
     """budget: the labelled blocks within the allowance (each block read once, here)."""
 
-    reading: Reading
-    found: SearchResult
-    decision: Decision
     supplied: tuple[Supplied, ...]
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from rich.progress import Progress
 
+from situated.errors import ConfigError
 from situated.eval.cases import Case
 from situated.eval.metrics import aggregate, as_dict, score_case
 
@@ -25,7 +26,7 @@ class Gate:
     def parse(cls, text: str) -> Gate:
         m = _GATE.match(text)
         if not m:
-            raise ValueError(f"gate {text!r} must look like metric<=number or metric>=number, "
+            raise ConfigError(f"gate {text!r} must look like metric<=number or metric>=number, "
                              "e.g. permission_leaks<=0 or evidence_recall>=0.8")
         return cls(m.group(1), m.group(2), float(m.group(3)))
 

@@ -19,7 +19,6 @@ from situated.documents import (
     MAX_CORRECTIONS,
     DocumentMeta,
     LoadedDocument,
-    instant,
 )
 from situated.errors import DocumentError
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
@@ -292,19 +291,12 @@ def _period(m: DocumentMeta) -> str:
     return f"[{m.valid_from or 'open start'}, {end})"
 
 
-def _start(m: DocumentMeta) -> float:
-    return instant(m.valid_from) if m.valid_from else float("-inf")
-
-
-def _end(m: DocumentMeta) -> float:
-    return instant(m.valid_to) if m.valid_to else float("inf")
-
-
-def _gaps(family: str, product: str | None, group: list[DocumentMeta]) -> list[str]:
+def _gaps(family: str, product: str | None, group: list[DocumentMeta],
+          bounds: dict[str, tuple[int, int]]) -> list[str]:
     """Warnings for the periods between consecutive versions where nothing applies."""
     warnings: list[str] = []
     for a, b in itertools.pairwise(group):
-        if a.valid_to and b.valid_from and _end(a) < _start(b):
+        if a.valid_to and b.valid_from and bounds[a.source_id][1] < bounds[b.source_id][0]:
             last = b.valid_from - dt.timedelta(1) if not isinstance(
                 b.valid_from, dt.datetime) else f"before {b.valid_from.isoformat()}"
             warnings.append(
@@ -323,6 +315,7 @@ def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
     versions are warnings. Returns (problems, warnings, corrections by corrected source id).
 
     A version without a product applies to every product, so it is compared with all of them.
+    `bounds`: each version's instants as its filter fields hold them (the index's timezone).
     """
     problems: list[str] = []
     warnings: list[str] = []
@@ -336,20 +329,20 @@ def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
         reported: set[tuple[str, str]] = set()
         for product in sorted(products, key=lambda p: p or ""):
             group = [m for m in members if not m.product or product in m.product]
-            group.sort(key=lambda m: (_start(m), m.source_id))
+            group.sort(key=lambda m: (bounds[m.source_id][0], m.source_id))
             for i, a in enumerate(group):
                 for b in group[i + 1:]:
                     pair = tuple(sorted((a.path, b.path)))
                     if pair in reported:
                         continue
-                    if _start(a) < _end(b) and _start(b) < _end(a):
+                    (fa, ta), (fb, tb) = bounds[a.source_id], bounds[b.source_id]
+                    if fa < tb and fb < ta:
                         reported.add(pair)
                         ra, rb = rec[a.source_id], rec[b.source_id]
                         old, new = (a, b) if ra < rb else (b, a)
                         covers = not new.product or (
                             old.product and set(old.product) <= set(new.product))
                         if ra != rb and covers:
-                            (fa, ta), (fb, tb) = bounds[a.source_id], bounds[b.source_id]
                             corrections[old.source_id].add(
                                 (max(fa, fb), min(ta, tb), rec[new.source_id]))
                             continue
@@ -362,7 +355,7 @@ def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
                             f"{f' for product {product!r}' if product else ''}: {a.path} "
                             f"{_period(a)} and {b.path} {_period(b)}; {why}"
                         )
-            warnings += _gaps(family, product, group)
+            warnings += _gaps(family, product, group, bounds)
     problems += [f"{sid}: corrected by {len(c)} later versions, more than {MAX_CORRECTIONS}; "
                  "merge the corrections into one version" for sid, c in corrections.items()
                  if len(c) > MAX_CORRECTIONS]
