@@ -30,7 +30,7 @@ _EXPORTS = {
     "CitationParser": "situated.chains.citations",
     "ExtractiveChatModel": "situated.chains.models",
     "make_chat_model": "situated.chains.models",
-    "extraction_runnable": "situated.chains.extract",
+    "extraction_runnable": "situated.chains.proposal",
     "ANSWER_PROMPT": "situated.prompts.answer",
     "SituatedRetriever": "situated.retrievers.hybrid",
     "HybridSearch": "situated.retrievers.hybrid",
@@ -80,8 +80,8 @@ if TYPE_CHECKING:
     from situated.chains.ask import build_ask_chain
     from situated.chains.citations import CitationParser
     from situated.chains.contract import Answer, Status
-    from situated.chains.extract import extraction_runnable
     from situated.chains.models import ExtractiveChatModel, make_chat_model
+    from situated.chains.proposal import extraction_runnable
     from situated.chains.state import AskInput
     from situated.errors import SituatedError
     from situated.index.ingest import ingest

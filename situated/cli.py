@@ -38,11 +38,12 @@ def _day(text: str, option: str):
         raise ConfigError(f"{option} {text!r} is not a date; write it as 2026-11-29") from None
 
 
-def _settings(index: Path | None) -> Settings:
-    """The settings, `--index` over `SITUATED_INDEX_DIR` (an absent flag leaves the variable's
-    value, or the sample)."""
+def _settings(index: Path | None, **flags) -> Settings:
+    """The settings, `--index` (and other flags given) over `SITUATED_*` variables (an absent
+    flag leaves the variable's value, or the default)."""
+    given = {"index_dir": index, **flags}
     try:
-        return Settings(**({"index_dir": index} if index is not None else {}))
+        return Settings(**{k: v for k, v in given.items() if v is not None})
     except ValidationError as exc:
         _fail("invalid settings: " + "; ".join(
             e["msg"].removeprefix("Value error, ") for e in exc.errors()))
@@ -206,6 +207,11 @@ def evaluate(
         "(repeatable; permission_leaks<=0 and stale_version_rate<=0 always apply)"),
     baselines: bool = typer.Option(True, "--baselines/--no-baselines"),
     today: str | None = typer.Option(None, "--today", help="Clock for 'today' (ISO date)"),
+    model: str | None = typer.Option(
+        None, "--model", help="Chat model of the situated system: extractive or openai (any "
+        "OpenAI-compatible endpoint: SITUATED_OPENAI_BASE_URL, SITUATED_OPENAI_MODEL, key in "
+        "SITUATED_OPENAI_API_KEY_ENV); another model than the offline one is evaluated beside "
+        "it (situated_offline), in one report"),
 ) -> None:
     """Run labelled cases through situated and the baselines; write a report; gate."""
 
@@ -220,7 +226,7 @@ def evaluate(
         gates = [Gate.parse(g) for g in [*DEFAULT_GATES, *gate]]
         clock_day = _day(today, "--today") if today else None
         loaded = load_cases(cases)
-        application = App(_settings(index))
+        application = App(_settings(index, model=model))
         compared = systems(application, baselines,
                            clock=(lambda: clock_day) if clock_day else None)
         summary, per_case = run(compared, loaded, console=err)

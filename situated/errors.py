@@ -27,3 +27,7 @@ class ConfigError(SituatedError):
 class QuestionError(SituatedError, ValueError):
     """A question (or the question a reply follows) cannot be asked: empty, or too long.
     Also a `ValueError`, so pydantic validators can raise it as a validation error."""
+
+
+class ModelError(SituatedError):
+    """The chat model could not answer (unreachable, timed out, refused the request)."""

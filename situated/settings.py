@@ -88,6 +88,14 @@ class Settings(BaseSettings):
     openai_model: str = "gpt-4o-mini"
     openai_api_key_env: str = Field(default="OPENAI_API_KEY",
                                     description="Environment variable holding the key.")
+    openai_timeout_s: float = Field(default=60.0, gt=0, description="Seconds one request to "
+                                    "the chat model may take before it is an error.")
+    openai_content_parts: bool = Field(
+        default=False, description="The endpoint accepts a message as a list of content parts "
+        "(OpenAI's own API does); default: one string, which every compatible server reads.")
+    model_fallback: bool = Field(
+        default=False, description="When the chat model fails (unreachable, timeout, error), "
+        "answer with the offline extractive model instead of reporting the error.")
     use_model_for_extraction: bool | None = Field(
         default=None, description="Extract the situation with the chat model (structured "
         "output) instead of the offline rules; None = whenever the model supports structured "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -34,12 +35,32 @@ class ScriptedChatModel(BaseChatModel):
 
 
 class FakeOpenAIServer:
-    """`responses` are dicts: {"content": "..."} or {"tool": name, "arguments": {...}}."""
+    """`responses` are dicts: {"content": "..."} or {"tool": name, "arguments": {...}}, or
+    {"raw": <a whole chat.completion body>} (a reply recorded from a real server).
 
-    def __init__(self, responses: list[dict[str, Any]]):
+    It can behave like the servers a user meets (llama.cpp's among them): `list_content=False`
+    answers 500 "can only concatenate str (not "list") to str" to a message whose content is a
+    list of parts; `tools=False` answers 500 to a request with tools (no function calling);
+    `json_schema=False` answers 500 to `response_format` json_schema; `delay` seconds before
+    each reply. Only the replies it sends count against `responses`."""
+
+    def __init__(self, responses: list[dict[str, Any]], list_content: bool = True,
+                 tools: bool = True, json_schema: bool = True, delay: float = 0.0):
         self.responses = list(responses)
         self.requests: list[dict[str, Any]] = []
+        self.replied = 0
         outer = self
+
+        def refusal(body: dict[str, Any]) -> str | None:
+            messages = body.get("messages", [])
+            if not list_content and any(isinstance(m.get("content"), list) for m in messages):
+                return 'can only concatenate str (not "list") to str'
+            if not tools and body.get("tools"):
+                return "tools are not supported by this chat format"
+            fmt = (body.get("response_format") or {}).get("type")
+            if not json_schema and fmt == "json_schema":
+                return "response_format.type"
+            return None
 
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, *args):  # keep test output clean
@@ -54,7 +75,22 @@ class FakeOpenAIServer:
                     self.send_response(404)
                     self.end_headers()
                     return
-                spec = outer.responses[min(len(outer.requests), len(outer.responses)) - 1]
+                if delay:
+                    time.sleep(delay)
+                refused = refusal(body)
+                if refused is not None:
+                    data = json.dumps({"error": {"message": refused, "type": "server_error"}})
+                    self.send_response(500)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data.encode())
+                    return
+                outer.replied += 1
+                spec = outer.responses[min(outer.replied, len(outer.responses)) - 1]
+                if "raw" in spec:
+                    self._send(spec["raw"])
+                    return
                 message: dict[str, Any] = {"role": "assistant", "content": spec.get("content")}
                 finish = "stop"
                 if "tool" in spec:
@@ -64,12 +100,14 @@ class FakeOpenAIServer:
                         "function": {"name": spec["tool"],
                                      "arguments": json.dumps(spec["arguments"])}}]
                     finish = "tool_calls"
-                payload = {
+                self._send({
                     "id": "chatcmpl-fake", "object": "chat.completion", "created": 0,
                     "model": body.get("model", "fake"),
                     "choices": [{"index": 0, "message": message, "finish_reason": finish}],
                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                }
+                })
+
+            def _send(self, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")

@@ -196,8 +196,9 @@ def test_openai_compatible_model_over_http(sample_app, monkeypatch):
     assert a.situation.product == "C-3"
     assert request["auth"] == "Bearer sk-test"
     assert "tools" not in request["body"]  # no tools are bound for the answer
-    parts = request["body"]["messages"][-1]["content"]  # the answer prompt's three text parts
-    assert any("[S1] ERR-CAT, section 1" in p["text"] for p in parts)
+    human = request["body"]["messages"][-1]["content"]  # the answer prompt: one string
+    assert isinstance(human, str) and "[S1] ERR-CAT, section 1" in human
+    assert request["body"]["max_tokens"] == settings.reserved_output  # the output cap
     assert a.budget.used == sum(e.tokens for e in a.evidence)
     # counted with MiniLM plus the documented margin for a foreign tokenizer
     raw = sample_app.embeddings.count_tokens(a.evidence[0].text)

@@ -10,8 +10,9 @@ from langchain_openai import ChatOpenAI
 
 from situated.chains.dates import find_dates
 from situated.chains.extract import (
-    ExtractedSituation, ProductMatcher, extraction_runnable, rule_extract, validate_extraction,
+    ExtractedSituation, ProductMatcher, rule_extract, validate_extraction,
 )
+from situated.chains.proposal import extraction_runnable
 from situated.documents import FilterFields, ValidFor, instant
 from situated.retrievers.filter import Filter
 from situated.situation import Situation
@@ -102,7 +103,9 @@ def test_structured_output_path_over_http_gets_the_same_validation():
         model = ChatOpenAI(base_url=server.base_url, api_key="test", model="fake", max_retries=0)
         v = extraction_runnable(PRODUCTS, lambda: TODAY, model).invoke(
             {"question": "E-417 on my C-3: bought 2026-02-30, return requested 10 April 2026"})
-    assert v.situation == Situation(request_date=dt.date(2026, 4, 10))
+    # the model's product (an error code) is not the question's: the rules' C-3 wins, noted
+    assert v.situation == Situation(product="C-3", request_date=dt.date(2026, 4, 10))
+    assert any("product 'E-417'" in n and "'C-3'" in n for n in v.notes), v.notes
     body = server.requests[0]["body"]
     assert body["tools"][0]["function"]["name"] == "ExtractedSituation"
     system = body["messages"][0]["content"]

@@ -38,12 +38,14 @@ from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 
 from situated.chains.budget import Budget, margin_counter
 from situated.chains.contract import Answer
-from situated.chains.extract import Clock, proposal_runnable, supports_structured_output, today_in
-from situated.chains.models import make_chat_model
+from situated.chains.extract import Clock, supports_structured_output, today_in
+from situated.chains.models import ExtractiveChatModel, make_chat_model
+from situated.chains.proposal import proposal_runnable
 from situated.chains.state import AskInput
 from situated.chains.steps import AskSteps
 from situated.errors import ConfigError
-from situated.prompts.answer import ANSWER_PROMPT
+from situated.prompts.answer import ANSWER_PROMPT, ANSWER_PROMPT_PARTS
+from situated.settings import ModelKind
 
 log = logging.getLogger("situated.ask")
 
@@ -69,12 +71,28 @@ def build_ask_chain(app, model: ModelFor | None = None, clock: Clock | None = No
 def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
               prompt: ChatPromptTemplate | None = None, kind: type[AskSteps] = AskSteps,
               **extra: Any) -> AskSteps:
-    """The steps of one chain over one generation: its chat model, the extraction that model
-    supports, the budget it is counted in. `kind` and `extra`: another composition of the
-    steps (an evaluation baseline, `eval.systems`)."""
+    """The steps of one chain over one generation: its chat model (with the offline model
+    behind it when `model_fallback` says so), the extraction that model supports, the budget
+    it is counted in, the answer prompt its endpoint reads. `kind` and `extra`: another
+    composition of the steps (an evaluation baseline, `eval.systems`)."""
     settings, chat = app.settings, _model_for(app, snap, model)
-    return kind(settings, snap, chat, proposal_runnable(_extraction_model(settings, chat)),
-                clock, prompt or ANSWER_PROMPT, _budget(settings, app.embeddings, chat), **extra)
+    answerer = chat
+    if settings.model_fallback and not isinstance(chat, ExtractiveChatModel):
+        answerer = chat.with_fallbacks([_offline(app, snap)])
+    return kind(settings, snap, answerer, proposal_runnable(_extraction_model(settings, chat)),
+                clock, prompt or _answer_prompt(settings), _budget(settings, app.embeddings, chat),
+                **extra)
+
+
+def _answer_prompt(settings) -> ChatPromptTemplate:
+    """One string by default; content parts for an endpoint that declares it reads them."""
+    parts = settings.model is ModelKind.OPENAI and settings.openai_content_parts
+    return ANSWER_PROMPT_PARTS if parts else ANSWER_PROMPT
+
+
+def _offline(app, snap) -> BaseChatModel:
+    return make_chat_model(app.settings.model_copy(update={"model": ModelKind.EXTRACTIVE}),
+                           app.embeddings, snap.sentence_vectors)
 
 
 def per_generation(app, build: Callable[[Any], Runnable]) -> Runnable:

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import Runnable, RunnableLambda, RunnablePassthrough
 from pydantic import BaseModel, ConfigDict, Field
 
 from situated.chains.dates import (
@@ -31,7 +30,6 @@ from situated.chains.intent import Intent, read_cue
 from situated.chains.products import ProductMatcher
 from situated.documents import ValidFor
 from situated.months import month_number
-from situated.prompts.extraction import EXTRACTION_PROMPT
 from situated.situation import FIRST_DAY, LAST_DAY, Situation
 
 Clock = Callable[[], dt.date]
@@ -178,13 +176,14 @@ def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str]) 
 def validate_extraction(
     proposed: ExtractedSituation, question: str, matcher: ProductMatcher, clock: Clock,
     carried: Situation | None = None, *, mentions: Sequence[DateMention] | None = None,
-    cue: Intent | None = None,
+    cue: Intent | None = None, notes: Sequence[str] = (),
 ) -> Validated:
     """Keep only what the question states and the index knows; merge over the carried turn.
     `mentions`: the question's dates when already found (`find_dates`), so they are read once;
     `cue`: the intent the question's words give (`intent.read_cue`, read once by the chain;
-    else read here), which wins over the proposal's (`validate_intent`)."""
-    notes: list[str] = []
+    else read here), which wins over the proposal's (`validate_intent`); `notes`: what the
+    proposal already noted (`chains.proposal`), kept first."""
+    notes = list(notes)
     mentions = find_dates(question) if mentions is None else list(mentions)
     cue = read_cue(question) if cue is None else cue
     base = (carried or Situation()).model_dump()
@@ -245,49 +244,7 @@ def _grounded_product(proposed: str | None, question: str, matcher: ProductMatch
     return product
 
 
-def _proposed(proposal: ExtractedSituation | dict | None) -> ExtractedSituation | dict:
-    if proposal is None:  # the model answered without calling the tool
-        raise ValueError("the model proposed no situation")
-    return proposal
-
-
 def supports_structured_output(model: BaseChatModel) -> bool:
     """Does the model implement tool calling (what `with_structured_output` needs)? The base
     class raises `NotImplementedError`; a model class that overrides `bind_tools` can."""
     return type(model).bind_tools is not BaseChatModel.bind_tools
-
-
-def proposal_runnable(model: BaseChatModel | None = None,
-                      ) -> Runnable[dict[str, Any], ExtractedSituation]:
-    """`{question, matcher, mentions?}` → what an extractor proposes. With a chat model the
-    proposal comes from structured output, and a model that fails (endpoint down, no tool call
-    in its reply) falls back to the rules; without one from `rule_extract`."""
-    rules = RunnableLambda(lambda x: rule_extract(x["question"], x["matcher"], x.get("mentions")),
-                           name="extract_by_rules")
-    if model is None:
-        return rules
-    return (
-        RunnableLambda(lambda x: {"question": x["question"],
-                                  "products": ", ".join(x["matcher"].products) or "none"},
-                       name="extraction_input")
-        | EXTRACTION_PROMPT
-        | model.with_structured_output(ExtractedSituation, method="function_calling")
-        | RunnableLambda(_proposed, name="require_proposal")
-    ).with_fallbacks([rules])
-
-
-def extraction_runnable(
-    products: frozenset[str], clock: Clock, model: BaseChatModel | None = None,
-) -> Runnable[dict[str, Any], Validated]:
-    """`{question, situation?}` → `Validated`: `proposal_runnable` then `validate_extraction`
-    over a fixed set of products (the ask chain runs the same two steps as its own)."""
-    matcher = ProductMatcher(products)
-
-    def _validate(x: dict[str, Any]) -> Validated:
-        proposed = ExtractedSituation.model_validate(x["proposed"]) \
-            if isinstance(x["proposed"], dict) else x["proposed"]
-        return validate_extraction(proposed, x["question"], matcher, clock, x.get("situation"))
-
-    return (RunnablePassthrough.assign(matcher=lambda _: matcher)
-            | RunnablePassthrough.assign(proposed=proposal_runnable(model))
-            | RunnableLambda(_validate, name="validate_situation"))

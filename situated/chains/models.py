@@ -10,7 +10,11 @@
   declares its tokenizer (`custom_get_token_ids`, MiniLM's) so the budget counts its tokens
   exactly instead of with a margin.
 * Any OpenAI-compatible endpoint through `langchain-openai` (`base_url`, model name, key from
-  the environment variable named in settings). No tools are ever bound.
+  the environment variable named in settings), with the evidence reserve as its output cap in
+  both forms servers read (`max_completion_tokens`, which langchain-openai sends, and
+  `max_tokens`, which llama.cpp and others read), and a request timeout. No tools are bound for
+  answers. A failure (unreachable, timed out, refused) is a `ModelError` naming the setting and
+  the URL (`model_failure`), or — with `model_fallback` — the offline model's answer.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
-from situated.errors import ConfigError
+from situated.errors import ConfigError, ModelError
 from situated.index.text import Tokenizer
 from situated.loaders.neutralise import is_instruction
 from situated.loaders.sentences import evidence_units
@@ -148,5 +152,29 @@ def make_chat_model(settings: Settings, embeddings: Any = None,
             f"model 'openai' needs an API key in ${settings.openai_api_key_env}; export it "
             "(or set SITUATED_OPENAI_API_KEY_ENV to the variable that holds it)"
         )
+    cap = settings.reserved_output
     return ChatOpenAI(base_url=settings.openai_base_url, model=settings.openai_model,
-                      api_key=key, temperature=0, max_retries=1, timeout=60)
+                      api_key=key, temperature=0, max_retries=1,
+                      timeout=settings.openai_timeout_s, max_tokens=cap,
+                      extra_body={"max_tokens": cap})
+
+
+def is_model_failure(exc: BaseException) -> bool:
+    """An error of the chat model's endpoint (connection, timeout, HTTP status), not a bug."""
+    try:
+        import openai
+    except ImportError:  # pragma: no cover - langchain-openai depends on it
+        return False
+    return isinstance(exc, openai.APIError)
+
+
+def model_failure(exc: BaseException, settings: Settings) -> ModelError:
+    """The error to report: what failed, where, and the settings that fix it."""
+    what = type(exc).__name__.removeprefix("OpenAI")
+    detail = str(exc).splitlines()[0][:200] if str(exc) else ""
+    return ModelError(
+        f"the chat model {settings.openai_model!r} at {settings.openai_base_url} "
+        f"(SITUATED_OPENAI_BASE_URL) failed: {what}{': ' + detail if detail else ''}; start "
+        f"it or fix the URL (requests time out after {settings.openai_timeout_s:g} s, "
+        "SITUATED_OPENAI_TIMEOUT_S), or answer offline: SITUATED_MODEL=extractive, or "
+        "SITUATED_MODEL_FALLBACK=true to fall back when it fails")

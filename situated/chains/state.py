@@ -21,10 +21,11 @@ from situated.chains.compare import Comparison
 from situated.chains.contract import Answer
 from situated.chains.dates import DateMention
 from situated.chains.evidence import Supplied
-from situated.chains.extract import ExtractedSituation, Validated
+from situated.chains.extract import Validated
 from situated.chains.history import Lines
 from situated.chains.intent import Intent
 from situated.chains.products import ProductMatcher
+from situated.chains.proposal import Proposal
 from situated.chains.route import Decision
 from situated.chains.wording import Lang
 from situated.errors import QuestionError
@@ -87,7 +88,7 @@ class Proposed:
     """extract: what a model or the rules propose for the question."""
 
     question: Question
-    proposal: ExtractedSituation
+    proposal: Proposal
 
 
 @dataclass(frozen=True)

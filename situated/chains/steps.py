@@ -30,9 +30,10 @@ from situated.chains.evidence import (
     pack,
     supplied_blocks,
 )
-from situated.chains.extract import Clock, ExtractedSituation, validate_extraction
+from situated.chains.extract import Clock, validate_extraction
 from situated.chains.history_steps import HistorySteps
 from situated.chains.intent import Intent, read_cue
+from situated.chains.models import is_model_failure, model_failure
 from situated.chains.products import ProductMatcher
 from situated.chains.route import Route, decide
 from situated.chains.state import (
@@ -75,9 +76,8 @@ class AskSteps(HistorySteps):
         """The steps composed; the branches are functions that pick a Runnable (drawn by
         `get_graph` as alternatives)."""
         stop = _step(self.stop, "stop")
-        answer = (_through("answer_model", _step(self.prompt_input, "prompt_input")
-                           | self.prompt | self.model, Replied)
-                  | _step(self.cite, "citation_parser"))
+        answer = (self.answer_model(_step(self.prompt_input, "prompt_input") | self.prompt
+                                    | self.model) | _step(self.cite, "citation_parser"))
 
         def answer_or_stop(packed: Packed) -> Runnable:
             answers = packed.decision.route is Route.ANSWER and packed.supplied
@@ -137,10 +137,9 @@ class AskSteps(HistorySteps):
 
     def validate(self, proposed: Proposed) -> Reading:
         q, proposal = proposed.question, proposed.proposal
-        if isinstance(proposal, dict):
-            proposal = ExtractedSituation.model_validate(proposal)
-        return Reading(q, validate_extraction(proposal, q.text, q.matcher, self.clock,
-                                              q.carried, mentions=q.mentions, cue=q.cue))
+        return Reading(q, validate_extraction(proposal.fields, q.text, q.matcher, self.clock,
+                                              q.carried, mentions=q.mentions, cue=q.cue,
+                                              notes=proposal.notes))
 
     def retrieve(self, reading: Reading) -> Retrieved:
         """One search; a document family the question names ("… Privacy Policy say …") leads
@@ -223,6 +222,21 @@ class AskSteps(HistorySteps):
         status = Status.CLARIFY if d.route is Route.CLARIFY else Status.NO_EVIDENCE
         return Answer.unanswered(status, neutralise(d.message), situation, missing=d.missing,
                                  **common)
+
+    def answer_model(self, model_answer: Runnable) -> Runnable:
+        """The prompt and the chat model as one step: a failure of the model's endpoint is a
+        `ModelError` naming the setting and the URL, never a raw client error."""
+        settings = self.settings
+
+        def answer_model(packed: Packed, config: RunnableConfig) -> Replied:
+            try:
+                return Replied(packed, model_answer.invoke(packed, config))
+            except Exception as exc:
+                if is_model_failure(exc):
+                    raise model_failure(exc, settings) from None
+                raise
+
+        return _step(answer_model, "answer_model")
 
     # -- two periods --------------------------------------------------------------------------
 

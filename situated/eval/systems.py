@@ -30,6 +30,7 @@ from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import HybridSearch, SearchResult
 from situated.retrievers.legs import Leg
+from situated.settings import ModelKind
 from situated.situation import Scope
 
 System = tuple[str, Runnable]
@@ -116,7 +117,15 @@ def baseline_chain(app, search: Callable[[str, Filter], SearchResult], clock=Non
 
 
 def systems(app, baselines: bool = True, clock=None) -> list[System]:
-    out: list[System] = [("situated", build_ask_chain(app, model=_extractive(app), clock=clock))]
+    """`situated` answers with the settings' chat model; when that is not the offline one, the
+    offline model answers beside it (`situated_offline`), so a real model is compared with it
+    in one report. The baselines answer with the offline model: they compare retrieval."""
+    offline = app.settings.model is ModelKind.EXTRACTIVE
+    out: list[System] = [("situated", build_ask_chain(
+        app, model=_extractive(app) if offline else None, clock=clock))]
+    if not offline:
+        out.append(("situated_offline", build_ask_chain(app, model=_extractive(app),
+                                                        clock=clock)))
     if not baselines:
         return out
     index, settings = app.index, app.settings

@@ -85,7 +85,7 @@ def _read_pages(pdf: Path) -> tuple[str | None, list[tuple[int, str]]]:
         title = reader.metadata.title if reader.metadata and reader.metadata.title else None
     except MetaProblems:
         raise
-    except Exception as exc:  # noqa: BLE001 - pypdf raises many types on a hostile file
+    except Exception as exc:
         if isinstance(exc, (KeyboardInterrupt, MemoryError)):
             raise
         raise MetaProblems([f"{pdf}: cannot read the PDF ({type(exc).__name__}: {exc}); "

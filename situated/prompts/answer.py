@@ -1,8 +1,11 @@
 """The answer prompt: instructions, known facts, labelled evidence blocks, the question.
 
-The human message is three text parts (OpenAI-style content parts; any chat model reads them as
-one text): "Known facts: …", "Evidence:\n[S1] header\n<block text>\n\n[S2] …", "Question: …".
-`read_answer_request` reads a question and its labelled evidence back out of those messages:
+The human message is one string of three parts: "Known facts: …\n\nEvidence:\n[S1] header\n
+<block text>\n\n[S2] …\n\nQuestion: …" — what every OpenAI-compatible server accepts (llama.cpp's
+chat formats turn list content into nothing, and some templates fail on it). A model that
+declares support for content parts (`Settings.openai_content_parts`) gets the same three as
+OpenAI-style text parts (`ANSWER_PROMPT_PARTS`). `read_answer_request` reads a question and its
+labelled evidence back out of either form:
 the offline extractive model is a chat model like any other and learns what to quote only from
 them. A block header is a line starting `[S<n>] `; block text cannot hold one, because
 evidence is neutralised before it enters the prompt (`chains.neutralise`: an `S` followed by a
@@ -31,10 +34,12 @@ FACTS_PART, EVIDENCE_PART, QUESTION_PART = "Known facts: ", "Evidence:\n", "Ques
 
 # the human message; a prompt of your own keeps it (`build_ask_chain(app, prompt=...)`)
 # (the first two parts end with a blank line: a model that joins parts still reads them apart)
-ANSWER_HUMAN = ("human", [{"type": "text", "text": FACTS_PART + "{facts}\n\n"},
-                          {"type": "text", "text": EVIDENCE_PART + "{evidence}\n\n"},
-                          {"type": "text", "text": QUESTION_PART + "{question}"}])
+_PARTS = (FACTS_PART + "{facts}\n\n", EVIDENCE_PART + "{evidence}\n\n", QUESTION_PART + "{question}")
+ANSWER_HUMAN = ("human", "".join(_PARTS))
+ANSWER_HUMAN_PARTS = ("human", [{"type": "text", "text": p} for p in _PARTS])
 ANSWER_PROMPT = ChatPromptTemplate.from_messages([("system", ANSWER_SYSTEM), ANSWER_HUMAN])
+ANSWER_PROMPT_PARTS = ChatPromptTemplate.from_messages([("system", ANSWER_SYSTEM),
+                                                        ANSWER_HUMAN_PARTS])
 
 _HEADER = re.compile(r"^\[(S\d+)\] [^\n]*\n?", re.MULTILINE)
 
@@ -61,8 +66,9 @@ def read_answer_request(messages: list[BaseMessage]) -> AnswerRequest:
     """The question and labelled evidence of the last human message built by `ANSWER_PROMPT`
     (empty when the messages were not built by it: nothing is guessed out of free text)."""
     human = next((m for m in reversed(messages) if isinstance(m, HumanMessage)), None)
-    parts = human.content if human is not None and isinstance(human.content, list) else []
-    texts = [p.get("text", "") if isinstance(p, dict) else str(p) for p in parts]
+    content = human.content if human is not None else []
+    texts = _split(content) if isinstance(content, str) else [
+        p.get("text", "") if isinstance(p, dict) else str(p) for p in content]
     evidence_text = next((t[len(EVIDENCE_PART):] for t in texts if t.startswith(EVIDENCE_PART)),
                          "")
     question = next((t[len(QUESTION_PART):] for t in texts if t.startswith(QUESTION_PART)), "")
@@ -70,3 +76,17 @@ def read_answer_request(messages: list[BaseMessage]) -> AnswerRequest:
     evidence = [(h.group(1), evidence_text[h.end():nxt.start() if nxt else None].strip())
                 for h, nxt in zip(heads, [*heads[1:], None], strict=False)]
     return AnswerRequest(question=question.strip(), evidence=evidence)
+
+
+def _split(text: str) -> list[str]:
+    """The three parts of a one-string human message, or none when it is not the prompt's
+    frame (free text is not guessed at). The facts end at the first evidence marker (they are
+    written by code); the question starts at the last question marker (it comes last)."""
+    if not text.startswith(FACTS_PART):
+        return []
+    evidence_at = text.find("\n\n" + EVIDENCE_PART)
+    question_at = text.rfind("\n\n" + QUESTION_PART)
+    if evidence_at < 0 or question_at < evidence_at:
+        return []
+    return [text[:evidence_at + 2], text[evidence_at + 2:question_at + 2],
+            text[question_at + 2:]]

