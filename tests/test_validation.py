@@ -54,13 +54,18 @@ CASES = {
     # public: it fails closed, naming the key it looks like
     "misspelt_access": ({"a.md": md("A", acess="[hr]")},
                         [r"a\.md: key 'acess' looks like a misspelt 'access'.*write `access:`"]),
-    "misspelt_assets": ({"a.md": md("A", asets="[P-4]")},
-                        [r"a\.md: key 'asets' looks like a misspelt 'assets'"]),
+    "misspelt_assets": ({"a.md": md("A", assests="[P-4]")},
+                        [r"a\.md: key 'assests' looks like a misspelt 'assets'"]),
+    "misspelt_valid_for": ({"a.md": md("A", valid_form="as_of")},
+                           [r"key 'valid_form' looks like a misspelt 'valid_for'"]),
+    "folded_valid_from": ({"a.md": md("A", **{"Valid-From": "2026-01-01"})},
+                          [r"key 'Valid-From' looks like a misspelt 'valid_from'"]),
 }
 
 
 def test_keys_unlike_a_permission_key_stay_ordinary_metadata(tmp_path):
-    write(tmp_path / "a.md", md("A", audience="[hr]", success="yes", address="Main St"))
+    write(tmp_path / "a.md", md("A", audience="[hr]", lang="en", address="Main St",
+                                recorded_commit="5813aa8", author="Ann"))
     (doc,) = load_corpus([tmp_path]).documents
     assert doc.meta.access == () and doc.meta.extra["audience"] == ["hr"]
 

@@ -44,7 +44,7 @@ from situated.chains.route import Decision, Route
 from situated.chains.wording import Lang
 from situated.documents import OPEN_END, OPEN_START, Block, DocumentMeta, end_of_day, instant
 from situated.index.versions import Versions
-from situated.loaders.neutralise import neutralise
+from situated.loaders.neutralise import inline
 from situated.modes import Mode
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
@@ -134,7 +134,7 @@ def _ask_document(versioned: dict[str, list[Line]], lang: Lang) -> Decision:
         return Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(Situation(), lang))
     shown = names if len(names) <= 8 else [*names[:8], "…"]
     return Decision(Route.CLARIFY, ["document"], w.fixed(
-        "ask_document", lang, names=w.listing([neutralise(n) for n in shown], lang)))
+        "ask_document", lang, names=w.listing([inline(n) for n in shown], lang)))
 
 
 class WindowKind(Mode):
@@ -198,7 +198,7 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     packs their blocks (the same allowance a model answer has), `shown` is the contract's
     budget (its `used` is filled in)."""
     tz = versions.timezone
-    name = neutralise(line.name)
+    name = inline(line.name)
     cut = max(0, len(pairs) - MAX_PAIRS)  # the latest are compared, earlier ones counted
     read: dict[str, list[Block]] = {}  # the compared versions' readable blocks, read once
     diffs = [(old, new, _diff(versions, old, new, readable, read)) for old, new in pairs[cut:]]
@@ -279,6 +279,11 @@ def _quote(text: str, lang: Lang, limit: int = 240) -> str:
     return f"«{text}»" if lang is Lang.RU else f"“{text}”"
 
 
+def section_title(s: SectionChange) -> str:
+    """A changed section's heading path as an answer may show it: neutralised, one line."""
+    return inline(" › ".join(s.path))
+
+
 def _section_line(s: SectionChange, label: dict[str, str], lang: Lang) -> str | None:
     """"- 1 Срок возврата: «в течение 14 → 30 дней» [S1] → [S2]", or None when none of the
     section's blocks fit the allowance."""
@@ -296,7 +301,8 @@ def _section_line(s: SectionChange, label: dict[str, str], lang: Lang) -> str | 
     if len(items) > _SHOWN:
         shown += " " + w.fixed("more", lang, n=len(items) - _SHOWN)
     cites = " → ".join(" ".join(f"[{x}]" for x in side) for side in (old, new) if side)
-    title = " › ".join(s.path) or ("(начало)" if lang is Lang.RU else "(opening)")
+    # a heading is document text: neutralised (no label a parser reads, no link) and on one line
+    title = section_title(s) or ("(начало)" if lang is Lang.RU else "(opening)")
     return f"- {title}: {shown} {cites}"
 
 
@@ -307,7 +313,7 @@ def _change_out(line: Line, old: DocumentMeta | None, new: DocumentMeta,
         from_version=old.source_id if old else None, to_version=new.source_id,
         effective=new.valid_from.isoformat(), substance=bool(sections) or old is None,
         sections=[SectionChangeOut(
-            kind=s.kind.value, section=" › ".join(s.path), old_blocks=s.old_blocks,
+            kind=s.kind.value, section=section_title(s), old_blocks=s.old_blocks,
             new_blocks=s.new_blocks, old_labels=[label[b] for b in s.old_blocks if b in label],
             new_labels=[label[b] for b in s.new_blocks if b in label], removed=s.removed,
             added=s.added) for s in sections])

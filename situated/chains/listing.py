@@ -13,7 +13,7 @@ from situated.chains.contract import Answer, Status, VersionOut, situation_out
 from situated.chains.wording import Lang
 from situated.documents import OPEN_START, DocumentMeta
 from situated.index.versions import Versions
-from situated.loaders.neutralise import neutralise
+from situated.loaders.neutralise import inline
 from situated.situation import Situation
 
 
@@ -36,7 +36,7 @@ def answer_versions(versions: Versions, lines: list[Line], situation: Situation,
     """Each line's readable versions, oldest first, each linked: from metadata, no model."""
     parts = []
     for line in lines:
-        lead = w.fixed("versions_lead", lang, line=neutralise(line.name),
+        lead = w.fixed("versions_lead", lang, line=inline(line.name),
                               n=len(line.members))
         parts.append(f"{safe_text(lead)}\n{listing_lines(versions, line, lang)}")
     return Answer(status=Status.ANSWERED, answer="\n\n".join(parts), missing=[],
@@ -49,7 +49,7 @@ def listing_lines(versions: Versions, line: Line, lang: Lang) -> str:
     out = []
     for n, m in enumerate(line.members, start=1):
         anchor = link_text(m.source_id)
-        bits = [w.fixed("revision", lang, r=neutralise(m.revision))] if m.revision else []
+        bits = [w.fixed("revision", lang, r=inline(m.revision))] if m.revision else []
         end = m.valid_to
         if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
             end = end - dt.timedelta(days=1)  # valid_to is exclusive: say the last day

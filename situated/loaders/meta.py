@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import html
 import re
 from typing import Any
@@ -12,6 +11,7 @@ from urllib.parse import unquote, urlparse
 import yaml
 
 from situated.documents import DocKind, DocumentMeta, ValidFor, instant
+from situated.situation import FIRST_DAY, LAST_DAY
 
 KNOWN_KEYS = {
     "source_id", "title", "revision", "product", "valid_from", "valid_to", "applies_through",
@@ -57,24 +57,49 @@ def load_yaml_mapping(text: str, path: str) -> dict[str, Any]:
     return data
 
 
+# line breaks, other control characters and bidirectional overrides: never inside a one-line
+# field (a name, a revision, a link), where they could start a new Markdown line (a reference
+# definition, an image) in an answer written by code, or reorder what a reader sees
+_NOT_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _one_line(text: str, key: str, path: str, problems: list[str]) -> str:
+    if _NOT_ONE_LINE.search(text):
+        problems.append(f"{path}: {key} {text[:80]!r} holds a line break, a control character "
+                        "or a bidirectional override; write it on one line of plain text")
+    return text
+
+
 def _as_list(value: Any, key: str, path: str, problems: list[str]) -> tuple[str, ...]:
     if value is None or value == "":
         return ()
     if isinstance(value, str):
-        return (value.strip(),)
+        return (_one_line(value.strip(), key, path, problems),)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return tuple(v.strip() for v in value if v.strip())
+        return tuple(_one_line(v.strip(), key, path, problems) for v in value if v.strip())
     problems.append(f"{path}: {key} must be a string or a list of strings, got {value!r}")
     return ()
+
+
+def _supported(value, key: str, path: str, problems: list[str]):
+    """A date or instant within the dates a situation may hold (and every computation on it
+    can represent), else None with the problem named."""
+    day = value.date() if isinstance(value, dt.datetime) else value
+    if not FIRST_DAY <= day <= LAST_DAY:
+        problems.append(f"{path}: {key} {value.isoformat()} is outside the supported dates "
+                        f"{FIRST_DAY.isoformat()} to {LAST_DAY.isoformat()}; leave the bound "
+                        "out for an open period")
+        return None
+    return value
 
 
 def _as_date(value: Any, key: str, path: str, problems: list[str]) -> dt.date | None:
     if value is None or value == "":
         return None
     if isinstance(value, dt.date):
-        return value
+        return _supported(value, key, path, problems)
     try:
-        return dt.date.fromisoformat(str(value).strip())
+        return _supported(dt.date.fromisoformat(str(value).strip()), key, path, problems)
     except ValueError:
         problems.append(
             f"{path}: unreadable date {key}: {value!r}; write an ISO date such as 2026-01-01"
@@ -97,14 +122,14 @@ def _as_bound(value: Any, key: str, path: str, problems: list[str]) -> dt.date |
         problems.append(f"{path}: {key} {value!r} has no UTC offset; add one "
                         f"({text}+00:00) or give a date only")
         return None
-    return moment
+    return _supported(moment, key, path, problems)
 
 
 def _as_str(value: Any, key: str, path: str, problems: list[str]) -> str | None:
     if value is None or value == "":
         return None
     if isinstance(value, (str, int, float)):
-        return str(value).strip()
+        return _one_line(str(value).strip(), key, path, problems)
     problems.append(f"{path}: {key} must be a single value, got {value!r}")
     return None
 
@@ -113,11 +138,12 @@ def safe_link(link: str) -> bool:
     """An http(s) URL with a host, or a path on this site (`/documents/X`, `terms.html`): never
     `javascript:`, `data:`, `//host` or `/\\host` (a browser reads both as another host),
     judged on the link as a browser decodes it (HTML entities, percent escapes), so
-    `javascript&colon;…` and `jav&#x61;script:` are refused too."""
+    `javascript&colon;…` and `jav&#x61;script:` are refused too; never brackets, parentheses or
+    braces, which would close the Markdown link a citation puts it in and open another."""
     decoded = link
     for _ in range(3):  # entities and percent escapes, nested a few levels
         decoded = unquote(html.unescape(decoded))
-    if any(c in decoded for c in " \t\n\r<>\"'`\\") or any(ord(c) < 32 or ord(c) == 127
+    if any(c in decoded for c in " \t\n\r<>\"'`\\()[]{}") or any(ord(c) < 32 or ord(c) == 127
                                                         for c in decoded):
         return False
     parsed = urlparse(decoded)
@@ -153,7 +179,9 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
     link = _as_str(raw.get("link"), "link", path, problems)
     if link is not None and not safe_link(link):
         problems.append(f"{path}: link {link!r} is neither an http(s) URL nor a relative path on "
-                        "this site; write e.g. https://example.com/terms or /documents/WARR-R2")
+                        "this site, or holds spaces, quotes, brackets or parentheses; write e.g. "
+                        "https://example.com/terms or /documents/WARR-R2 (percent-encode such "
+                        "characters: %28 %29 %5B %5D)")
     if problems:
         raise MetaProblems(problems)
     extra = {k: v for k, v in raw.items() if k not in KNOWN_KEYS}
@@ -201,7 +229,8 @@ def _kinds(raw: dict[str, Any], path: str, problems: list[str]):
     recorded_at = None
     if raw.get("recorded_at") not in (None, ""):
         try:
-            recorded_at = dt.datetime.fromisoformat(str(raw["recorded_at"]).strip())
+            recorded_at = _supported(dt.datetime.fromisoformat(str(raw["recorded_at"]).strip()),
+                                     "recorded_at", path, problems)
         except ValueError:
             problems.append(
                 f"{path}: unreadable date-time recorded_at: {raw['recorded_at']!r}; "
@@ -210,25 +239,41 @@ def _kinds(raw: dict[str, Any], path: str, problems: list[str]):
     return valid_for, kind, recorded_at
 
 
-_PERMISSION_KEYS = ("access", "assets")
+def _distance(a: str, b: str) -> int:
+    """Edit distance (insertions, deletions, substitutions)."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, start=1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1]
+
+
+def near_key(key: str) -> str | None:
+    """The known key an unknown one looks like a misspelling of: the same after folding case,
+    spaces, hyphens and underscores, or within edit distance 2 of it (1 for a key of five
+    letters or fewer, so that `lang` stays `lang` and is not read as `link`)."""
+    folded = re.sub(r"[\s\-]+", "_", key.strip().lower())
+    if folded in KNOWN_KEYS:
+        return folded
+    best = min(KNOWN_KEYS, key=lambda k: (_distance(folded, k), k))
+    return best if _distance(folded, best) <= (2 if len(best) > 5 else 1) else None
 
 
 def _key_problems(raw: dict[str, Any], path: str) -> list[str]:
-    """Keys that mean a known key but are spelt otherwise. A key close to a permission key
-    (`acess`, `asets`, `acces`) is refused: kept as ordinary metadata it would leave the
-    document readable by anyone, so an unclear permission fails closed."""
+    """Keys that look like a known key spelt otherwise (`Access`, `acess`, `asets`,
+    `valid_form`, `products`). Kept as ordinary metadata such a key would be silently ignored —
+    a misspelt `access` would make a restricted document public — so it is refused, naming the
+    key meant. Unknown keys far from every known key stay as ordinary metadata."""
     problems: list[str] = []
     for key in raw:
-        if key not in KNOWN_KEYS and isinstance(key, str) and key.strip().lower() in KNOWN_KEYS:
-            problems.append(f"{path}: key {key!r} is not {key.strip().lower()!r}; keys are "
-                            f"lower case: write `{key.strip().lower()}:`")
-    for key in raw:
-        if not isinstance(key, str) or key.strip().lower() in KNOWN_KEYS:
+        if not isinstance(key, str) or key in KNOWN_KEYS:
             continue
-        close = difflib.get_close_matches(key.strip().lower(), _PERMISSION_KEYS, n=1,
-                                          cutoff=0.8)
-        if close:
-            problems.append(f"{path}: key {key!r} looks like a misspelt {close[0]!r}, which "
-                            f"says who may read the document; write `{close[0]}:` (or rename "
-                            "the key if it is not about permissions)")
+        meant = near_key(key)
+        if meant is not None and key.strip().lower() == meant:
+            problems.append(f"{path}: key {key!r} is not {meant!r}; keys are lower case: "
+                            f"write `{meant}:`")
+        elif meant is not None:
+            problems.append(f"{path}: key {key!r} looks like a misspelt {meant!r}; write "
+                            f"`{meant}:` (or rename the key so it is not mistaken for it)")
     return problems

@@ -52,11 +52,23 @@ def defang_links(text: str) -> str:
     return _BARE_ADDRESS.sub(lambda m: f"`{m.group(0)}`", text)
 
 
+# bidirectional embeddings, overrides and isolates: they reorder what a reader sees (U+202E
+# shows "txt.exe" as "exe.txt"); removed from any text that may reach an answer
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
 def neutralise(text: str) -> str:
-    """Block text as it may enter a prompt: no label-like tokens, links or HTML."""
-    text = defang_links(escape_html(text))
+    """Block text as it may enter a prompt: no label-like tokens, links, HTML or bidi controls."""
+    text = defang_links(escape_html(_BIDI.sub("", text)))
     # "S9" stays readable but is no label: a word joiner between the letter and the number
     return _LABEL_LIKE.sub("\\1\u2060\\2", text)
+
+
+def inline(text: str) -> str:
+    """Document text for one line of an answer written by code (a heading, a name):
+    neutralised, every run of whitespace — line breaks included — one space, so it can start
+    no Markdown line (a reference definition, an image, a list)."""
+    return neutralise(re.sub(r"\s+", " ", text).strip())
 
 
 _TAG = re.compile(r"<\s*/?\s*[A-Za-z!][^>]*>")
