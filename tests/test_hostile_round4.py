@@ -108,3 +108,22 @@ def test_dates_outside_the_supported_range_are_refused_naming_the_file(tmp_path,
     write(tmp_path / "edge.md", md("EDGE", **{key: value}))
     assert any("edge.md" in p and f"{key} " in p and "outside the supported dates" in p
                for p in _problems(tmp_path))
+
+
+@pytest.mark.unit
+def test_a_huge_title_is_refused(tmp_path):
+    write(tmp_path / "t.md", md("T", title="x" * 20_000))  # under the 64 KB metadata cap
+    assert any("title has 20,000 characters, over the 300" in p for p in _problems(tmp_path))
+
+
+@pytest.mark.unit
+def test_a_word_too_long_for_wordpiece_counts_by_its_characters(embeddings):
+    from situated.chains.budget import Budget
+    from situated.chains.evidence import pack
+    from situated.documents import Block, BlockKind, FilterFields
+
+    word = "a" * 150_000
+    assert embeddings.count_tokens(f"A {word} b") >= 150_000
+    block = Block(block_id="B-1", source_id="B", kind=BlockKind.SECTION, text=f"Intro {word}",
+                  link="/documents/B", fields=FilterFields(source_id="B"))
+    assert pack([block], Budget(embeddings.count_tokens, 2984)) == []  # it does not fit

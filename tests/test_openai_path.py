@@ -79,7 +79,7 @@ def test_extraction_falls_back_from_function_calling_to_json_mode():
     with FakeOpenAIServer([proposal], tools=False) as server:
         model = ChatOpenAI(base_url=server.base_url, api_key="k", model="smol", max_retries=0)
         v = extraction_runnable(frozenset({"Старт"}), lambda: TODAY, model).invoke(
-            {"question": "Старт: the timeline?"})
+            {"question": "Старт: the version timeline?"})  # no rule cue; a word of versions
     assert v.intent is Intent.VERSIONS
     assert any("function_calling failed" in n for n in v.notes), v.notes
     assert any("'colour'" in n and "dropped" in n for n in v.notes), v.notes
@@ -155,3 +155,19 @@ def test_eval_evaluates_an_openai_compatible_model_beside_the_offline_one(
     assert {"situated", "situated_offline"} <= set(report["summary"]), result.output
     assert server.requests, "the endpoint answered the situated system"
     assert all(r["body"]["max_tokens"] == Settings().reserved_output for r in server.requests)
+
+
+@pytest.mark.unit
+def test_a_proposed_intent_or_partial_date_must_stand_in_the_question():
+    """Replies a real small model gave (SmolLM2 over llama.cpp): `intent: changes` for a
+    question about a return period, and an empty partial date. Neither stands."""
+    from situated.chains.extract import ExtractedSituation, validate_extraction
+    from situated.chains.products import ProductMatcher
+
+    question = "Я подключил тариф «Старт» 15 марта 2026 года. Сколько дней есть на возврат?"
+    proposed = ExtractedSituation(product="Старт", purchase_date="2026-03-15", intent="changes",
+                                  partial_dates=[""], asks_about_now=True)
+    v = validate_extraction(proposed, question, ProductMatcher({"Старт"}), lambda: TODAY)
+    assert v.intent is Intent.AT and v.partial == {} and v.situation.as_of is None
+    assert any("says nothing of change" in n for n in v.notes)
+    assert any("empty partial date" in n for n in v.notes)

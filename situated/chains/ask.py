@@ -44,6 +44,7 @@ from situated.chains.proposal import proposal_runnable
 from situated.chains.state import AskInput
 from situated.chains.steps import AskSteps
 from situated.errors import ConfigError
+from situated.index.text import overlong
 from situated.prompts.answer import ANSWER_PROMPT, ANSWER_PROMPT_PARTS
 from situated.settings import ModelKind
 
@@ -149,6 +150,9 @@ def _extraction_model(settings, model: BaseChatModel) -> BaseChatModel | None:
 def _budget(settings, embeddings, model: BaseChatModel) -> Budget:
     """A model that declares its tokenizer (`custom_get_token_ids`, as the extractive model
     does) is counted exactly; any other is counted with the index's tokenizer and a margin."""
-    count = model.get_num_tokens if model.custom_get_token_ids is not None else \
-        margin_counter(embeddings.count_tokens, settings.token_margin)
+    if model.custom_get_token_ids is not None:  # its own word pieces, never an undercount
+        def count(text: str) -> int:
+            return model.get_num_tokens(text) + overlong(text)
+    else:
+        count = margin_counter(embeddings.count_tokens, settings.token_margin)
     return Budget(count, settings.allowance, settings.budget_policy)

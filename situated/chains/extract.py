@@ -26,7 +26,7 @@ from situated.chains.dates import (
     find_dates,
     strip_dates,
 )
-from situated.chains.intent import Intent, read_cue
+from situated.chains.intent import Intent, read_cue, talks_of_versions
 from situated.chains.products import ProductMatcher
 from situated.documents import ValidFor
 from situated.months import month_number
@@ -155,7 +155,8 @@ def _periods(base: dict[str, Any], question: str, mentions: list[DateMention],
     return periods, single
 
 
-def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str]) -> Intent:
+def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str],
+                    question: str | None = None) -> Intent:
     """The question's own cue (`intent.read_cue`: its words, else those of the question a reply
     follows; or fixed by the chain: a comparison's slice is asked at its period) wins; else the
     model's proposal when it is a valid intent a single question can have (a comparison needs
@@ -169,6 +170,10 @@ def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str]) 
         return Intent.AT
     if intent is Intent.COMPARE:
         notes.append("a comparison needs two periods in the question; read as one question")
+        return Intent.AT
+    if question is not None and intent is not Intent.AT and not talks_of_versions(question):
+        notes.append(f"intent {intent.value!r} is not in the question's words (it says nothing "
+                     "of change or versions); read as a question about a moment")
         return Intent.AT
     return intent
 
@@ -213,6 +218,9 @@ def validate_extraction(
         base["as_of"] = base["known_on"]  # "as known on D" alone: the rule of D, as known then
     partial: dict[str, str] = {}
     for text in proposed.partial_dates:
+        if not str(text).strip():
+            notes.append("an empty partial date was proposed; ignored")
+            continue
         mention = next((m for m in mentions if m.text == text and m.partial), None)
         if mention is None and text not in question:
             notes.append(f"partial date {text!r} is not in the question")
@@ -227,7 +235,7 @@ def validate_extraction(
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
                      query=strip_dates(question, mentions), unplaced=unplaced, periods=periods,
-                     intent=validate_intent(proposed.intent, cue, notes))
+                     intent=validate_intent(proposed.intent, cue, notes, question))
 
 
 def _grounded_product(proposed: str | None, question: str, matcher: ProductMatcher,

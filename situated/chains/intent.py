@@ -81,6 +81,22 @@ def read_cue(question: str, follows: str = "", compared: bool = False) -> Intent
     return find_intent(question) or (find_intent(follows) if follows else None)
 
 
+# the words any question about change or versions uses, in some form: a model's proposed intent
+# stands only where the question says one of them (it is grounded, as a proposed date must be)
+_TALKS_OF_VERSIONS = re.compile(
+    r"\b(?:chang\w*|new|newer|different|differ\w*|updat\w*|amend\w*|revis\w*|versions?|"
+    r"editions?|history|histor\w*|added|removed|replaced|since)\b|"
+    r"(?<!\w)(?:измен\w*|помен\w*|нов\w*|обновл\w*|верси\w*|редакци\w*|истори\w*|"
+    r"добавл\w*|удал\w*)",
+    re.IGNORECASE)
+
+
+def talks_of_versions(question: str) -> bool:
+    """The question uses a word of change or versions (not necessarily a rule's cue phrase):
+    what a model's proposal of `changes` or `versions` needs to stand."""
+    return bool(_TALKS_OF_VERSIONS.search(question))
+
+
 def compares(question: str) -> bool:
     """The question says it compares ("How did … change between …", «сравни …»)."""
     return bool(_COMPARE.search(question))
@@ -97,4 +113,5 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["Intent", "compares", "find_intent", "names_nothing", "read_cue", "since_cue"]
+__all__ = ["Intent", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
+           "talks_of_versions"]

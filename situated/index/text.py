@@ -80,3 +80,13 @@ def mostly_latin(text: str) -> bool:
     """At least half the letters are Latin (a text without letters counts as Latin)."""
     latin, _, letters = script_counts(text)
     return latin >= 0.5 * letters
+
+
+MAX_WORD_CHARS = 100  # WordPiece reads a longer word as one [UNK]
+
+
+def overlong(text: str) -> int:
+    """Tokens a WordPiece count misses: a word over `MAX_WORD_CHARS` characters is one [UNK],
+    so a 150,000-character word would count as one token. Counted by its characters instead
+    (no tokenizer makes fewer tokens than characters of one), so a budget never undercounts."""
+    return sum(len(w) - 1 for w in text.split() if len(w) > MAX_WORD_CHARS)

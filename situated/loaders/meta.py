@@ -63,10 +63,17 @@ def load_yaml_mapping(text: str, path: str) -> dict[str, Any]:
 _NOT_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+MAX_FIELD_CHARS, MAX_LINK_CHARS = 300, 2000  # a name, a title, a revision; a link
+
+
 def _one_line(text: str, key: str, path: str, problems: list[str]) -> str:
     if _NOT_ONE_LINE.search(text):
         problems.append(f"{path}: {key} {text[:80]!r} holds a line break, a control character "
                         "or a bidirectional override; write it on one line of plain text")
+    cap = MAX_LINK_CHARS if key == "link" else MAX_FIELD_CHARS
+    if len(text) > cap:
+        problems.append(f"{path}: {key} has {len(text):,} characters, over the {cap:,} it may "
+                        f"have; shorten it")
     return text
 
 
