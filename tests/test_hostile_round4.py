@@ -127,3 +127,50 @@ def test_a_word_too_long_for_wordpiece_counts_by_its_characters(embeddings):
     block = Block(block_id="B-1", source_id="B", kind=BlockKind.SECTION, text=f"Intro {word}",
                   link="/documents/B", fields=FilterFields(source_id="B"))
     assert pack([block], Budget(embeddings.count_tokens, 2984)) == []  # it does not fit
+
+
+def _version(sid: str, lines: list[str]):
+    from situated.documents import Block, BlockKind, FilterFields
+
+    text = "1 Checks\n" + " ".join(lines)
+    return [Block(block_id=f"{sid}-1", source_id=sid, kind=BlockKind.SECTION, section="1",
+                  title="Checks", text=text, link=f"/documents/{sid}", path=("1 Checks",),
+                  fields=FilterFields(source_id=sid))]
+
+
+def _changed(sections) -> tuple[list[str], list[str]]:
+    return (sorted(t for s in sections for t in s.removed),
+            sorted(t for s in sections for t in s.added))
+
+
+@pytest.mark.unit
+def test_a_diff_too_large_to_align_reads_the_same_changes_by_content(monkeypatch):
+    """Two long versions over a tiny vocabulary (quadratic for an alignment): past the work cap
+    the middle is compared by content, and what left and what came are the same as the full
+    alignment finds (a unit on both sides moved, so alignment decides nothing more)."""
+    import random
+
+    from situated.chains import changes
+
+    rng = random.Random(7)
+    for _ in range(30):
+        old = [rng.choice(["Check passed.", "Check failed.", "Retry later."])
+               for _ in range(rng.randint(1, 40))]
+        new = [x if rng.random() < 0.7 else rng.choice(["Check passed.", "Check failed.",
+                                                        "Call support."]) for x in old]
+        a, b = _version("A", old), _version("B", new)
+        aligned = _changed(changes.diff_blocks(a, b))
+        monkeypatch.setattr(changes, "MAX_DIFF_WORK", 1)
+        assert _changed(changes.diff_blocks(a, b)) == aligned, (old, new)
+        monkeypatch.undo()
+
+
+@pytest.mark.unit
+def test_a_huge_pair_is_diffed_within_the_work_cap():
+    from situated.chains import changes
+
+    old = ["Check passed." if i % 3 else "Check failed." for i in range(20_000)]
+    new = ["Check failed." if i % 3 else "Check passed." for i in range(20_000)]
+    ops = changes._differing(old, new)
+    assert ops == [(0, 20_000, 0, 20_000)]  # one range: no quadratic alignment was run
+    assert changes._differing(old, list(old)) == []

@@ -119,6 +119,25 @@ def test_documents_resolve_links_and_respect_scope(server):
     assert doc.status_code == 200 and f"id='{link.split('#')[1]}'" in doc.text
 
 
+def test_a_restricted_document_costs_what_an_absent_one_does(server, monkeypatch):
+    """Permission is read from the documents table before any block: a forbidden id reads
+    no block, like an absent one (its response time cannot tell them apart)."""
+    from situated.index.docstore import BlockTable
+
+    reads: list[str] = []
+    of_document = BlockTable.of_document
+    monkeypatch.setattr(BlockTable, "of_document",
+                        lambda self, sid: reads.append(sid) or of_document(self, sid))
+    p2 = {"Authorization": f"Bearer {KEYS['p2']}"}
+    forbidden = httpx.get(f"{server}/documents/MAN-P4?format=json", headers=p2)
+    absent = httpx.get(f"{server}/documents/NO-SUCH-DOC?format=json", headers=p2)
+    assert forbidden.status_code == absent.status_code == 404 and reads == []
+    assert forbidden.json()["detail"].replace("MAN-P4", "X") == \
+        absent.json()["detail"].replace("NO-SUCH-DOC", "X")
+    assert httpx.get(f"{server}/documents/MAN-P2?format=json", headers=p2).status_code == 200
+    assert reads == ["MAN-P2"]
+
+
 def test_stream_yields_answer_chunks_then_a_final_event(server):
     remote = RemoteRunnable(f"{server}/ask/", headers={"Authorization": f"Bearer {KEYS['public']}"})
     chunks = list(remote.stream({"question": "Do I need to fit a rear mudguard on a C-3?"}))

@@ -122,9 +122,7 @@ def diff_blocks(old: list[Block], new: list[Block]) -> list[SectionChange]:
             sections[key] = SectionChange(kind, unit.block.path)
         return sections[unit.section]
 
-    matcher = difflib.SequenceMatcher(None, [u.key for u in a], [u.key for u in b],
-                                      autojunk=False)
-    ops = [(i1, i2, j1, j2) for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
+    ops = _differing([u.key for u in a], [u.key for u in b])
     moved = Counter(u.key for i1, i2, _, _ in ops for u in a[i1:i2]) & Counter(
         u.key for _, _, j1, j2 in ops for u in b[j1:j2])  # in both: moved, not changed
     moved_old, moved_new = moved.copy(), moved  # each side drops its own copies
@@ -155,6 +153,31 @@ def diff_blocks(old: list[Block], new: list[Block]) -> list[SectionChange]:
     return sorted(sections.values(), key=lambda s: order.get(_section_key(s.path), -1))
 
 
+MAX_DIFF_WORK = 4_000_000  # units × units one alignment may compare (a pair of ~2,000 units)
+
+
+def _differing(a: list, b: list) -> list[tuple[int, int, int, int]]:
+    """The ranges where `a` and `b` differ, as (i1, i2, j1, j2). The common head and tail are
+    cut first (linear); the middle is aligned by `difflib` (quadratic in the worst case: two
+    long versions over a tiny vocabulary) only while its size allows, else it is one range —
+    so the changes are read by content (what left, what came; a unit in both moved), which is
+    what the alignment decides for a moved unit anyway."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    i2, j2 = len(a) - tail, len(b) - tail
+    if head == i2 and head == j2:
+        return []
+    if (i2 - head) * (j2 - head) > MAX_DIFF_WORK:
+        return [(head, i2, head, j2)]
+    matcher = difflib.SequenceMatcher(None, a[head:i2], b[head:j2], autojunk=False)
+    return [(head + x1, head + x2, head + y1, head + y2)
+            for op, x1, x2, y1, y2 in matcher.get_opcodes() if op != "equal"]
+
+
 def _unmoved(units: list[_Unit], moved: Counter) -> list[_Unit]:
     """`units` without those that also stand on the other side (a sentence that moved),
     spending `moved` as they are dropped."""
@@ -182,6 +205,8 @@ def _replacing(gone: list[_Unit], came: list[_Unit]) -> list[tuple[_Unit, _Unit]
         olds = [u for u in gone if u.section == section]
         news = [u for u in came if u.section == section]
         for x, y in zip(olds, news, strict=False):
+            if len(x.key) * len(y.key) > MAX_DIFF_WORK // 16:
+                continue  # a giant sentence is shown whole, not word by word
             m = difflib.SequenceMatcher(None, x.key, y.key, autojunk=False)
             edits = sum(op != "equal" for op, *_ in m.get_opcodes())
             if m.ratio() >= 0.5 and edits <= 3:
