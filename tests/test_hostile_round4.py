@@ -8,6 +8,8 @@ import re
 
 import pytest
 from conftest import md, write
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from situated import build_ask_chain
 from situated.app import App
@@ -174,3 +176,65 @@ def test_a_huge_pair_is_diffed_within_the_work_cap():
     ops = changes._differing(old, new)
     assert ops == [(0, 20_000, 0, 20_000)]  # one range: no quadratic alignment was run
     assert changes._differing(old, list(old)) == []
+
+
+def _json_doc(tmp_path, sections, metadata=None):
+    doc = {"metadata": metadata or {"source_id": "J-1"}, "sections": sections}
+    (tmp_path / "j.json").write_text(json.dumps(doc), encoding="utf-8")
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("element", "says"), [
+    ({"type": "table", "header": ["a"], "rows": [None, 5]}, "rows must be lists"),
+    ({"type": "table", "header": ["a"], "rows": [["x"]], "scope": {"a": 1}}, "scope must be text"),
+    ({"type": "paragraph", "text": "\ud800 broken"}, "lone surrogate"),
+    ({"type": "figure", "caption": ["x"]}, "caption must be text"),
+    ("just a string", "an element must be an object"),
+])
+def test_a_bad_json_element_is_an_error_naming_the_file_and_the_element(tmp_path, element,
+                                                                         says):
+    _json_doc(tmp_path, [{"title": "A", "elements": [element]}])
+    problems = _problems(tmp_path)
+    assert any("j.json: sections[0].elements[0]" in p and says in p for p in problems), problems
+
+
+@pytest.mark.unit
+def test_json_metadata_is_held_to_the_metadata_cap(tmp_path):
+    _json_doc(tmp_path, [{"title": "A", "elements": [{"type": "paragraph", "text": "x"}]}],
+              {"source_id": "J-1", "notes": "x" * 2_000_000})
+    assert any("metadata is 2,000,0" in p and "over the 64,000" in p for p in _problems(tmp_path))
+
+
+@pytest.mark.unit
+def test_json_sections_carry_their_heading_path(tmp_path):
+    _json_doc(tmp_path, [{"number": "2", "title": "Fees",
+                          "elements": [{"type": "paragraph", "text": "Ten euros."}]}])
+    (doc,) = load_corpus([tmp_path]).documents
+    assert doc.blocks[0].path == ("2 Fees",)
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=6))
+_JSON = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(
+        ["type", "text", "rows", "header", "scope", "caption", "image", "page", "title",
+         "number", "elements", "x"]), inner, max_size=5)), max_leaves=12)
+_ELEMENT = st.fixed_dictionaries({"type": st.sampled_from(
+    ["paragraph", "slide", "table", "figure", "other"])}, optional={
+    "text": _JSON, "rows": _JSON, "header": _JSON, "scope": _JSON, "caption": _JSON,
+    "image": _JSON, "description": _JSON, "page": _JSON})
+
+
+@pytest.mark.unit
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(sections=st.lists(st.one_of(_JSON, st.fixed_dictionaries(
+    {"title": _JSON, "elements": st.lists(st.one_of(_ELEMENT, _JSON), max_size=3)},
+    optional={"number": _JSON, "page": _JSON})), max_size=3))
+def test_any_json_document_loads_or_is_refused_naming_the_file(tmp_path, sections):
+    """Fuzzed parsed-JSON documents: loaded, or refused with problems that name the file —
+    never another exception."""
+    _json_doc(tmp_path, sections)
+    try:
+        load_corpus([tmp_path])
+    except DocumentError as exc:
+        assert exc.problems and all("j.json" in p for p in exc.problems), exc.problems

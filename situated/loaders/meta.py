@@ -60,7 +60,8 @@ def load_yaml_mapping(text: str, path: str) -> dict[str, Any]:
 # line breaks, other control characters and bidirectional overrides: never inside a one-line
 # field (a name, a revision, a link), where they could start a new Markdown line (a reference
 # definition, an image) in an answer written by code, or reorder what a reader sees
-_NOT_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NOT_ONE_LINE = re.compile(
+    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 MAX_FIELD_CHARS, MAX_LINK_CHARS = 300, 2000  # a name, a title, a revision; a link

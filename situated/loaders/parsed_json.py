@@ -19,11 +19,12 @@ paragraph; give `metadata.kind: slides` to make each section one slide.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from situated.loaders.forms import Figure, Paragraph, Section, Table
-from situated.loaders.meta import MetaProblems, load_yaml_mapping
+from situated.loaders.meta import MAX_META_BYTES, MetaProblems, load_yaml_mapping
 
 
 def _stringify(raw: Any) -> Any:
@@ -44,21 +45,63 @@ def _page(value: Any, where: str, problems: list[str]) -> int | None:
     return None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text(value: Any, ew: str, field: str, problems: list[str],
+          optional: bool = False) -> str | None:
+    """A string field of an element, or None with the problem noted (a lone surrogate, from a
+    `\\ud800` escape, is not text and would fail where it is stored)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        problems.append(f"{ew}: {field} must be text, got {str(value)[:40]!r}")
+        return None
+    if _SURROGATE.search(value):
+        problems.append(f"{ew}: {field} holds a lone surrogate (an escape such as \\ud800 that "
+                        "is no character); remove it or write the character itself")
+        return None
+    return value
+
+
+def _rows(rows: list, ew: str, problems: list[str]) -> tuple[tuple[str, ...], ...] | None:
+    """Table rows: lists of cells, each a scalar."""
+    if not all(isinstance(r, list) and all(c is None or isinstance(c, (str, int, float))
+                                           for c in r) for r in rows):
+        problems.append(f"{ew}: rows must be lists of text or number cells, got "
+                        f"{str(rows)[:60]!r}")
+        return None
+    out = tuple(tuple("" if c is None else str(c) for c in r) for r in rows)
+    return out if all(_text(c, ew, "a cell", problems) is not None for r in out for c in r) \
+        else None
+
+
 def _element(el, ew: str, problems: list[str]):
     """One element of a section (a paragraph or slide, a table, a figure), or None with the
     problem noted."""
-    kind = el.get("type") if isinstance(el, dict) else None
-    page = _page(el.get("page"), ew, problems) if isinstance(el, dict) else None
-    if kind in ("paragraph", "slide") and isinstance(el.get("text"), str):
-        return Paragraph(text=el["text"].strip(), page=page)
+    if not isinstance(el, dict):
+        problems.append(f"{ew}: an element must be an object, got {str(el)[:40]!r}")
+        return None
+    kind, page = el.get("type"), _page(el.get("page"), ew, problems)
+    if kind in ("paragraph", "slide") and "text" in el:
+        text = _text(el["text"], ew, "text", problems)
+        return None if text is None else Paragraph(text=text.strip(), page=page)
     if kind == "table" and isinstance(el.get("header"), list) and isinstance(
             el.get("rows"), list):
-        return Table(header=tuple(str(h) for h in el["header"]),
-                     rows=tuple(tuple(str(c) for c in row) for row in el["rows"]),
-                     scope=el.get("scope"), page=page)
-    if kind == "figure" and isinstance(el.get("caption"), str):
-        return Figure(caption=el["caption"], image=el.get("image"),
-                      description=el.get("description"), page=page)
+        header = _rows([el["header"]], ew, problems)
+        rows = _rows(el["rows"], ew, problems)
+        scope = _text(el.get("scope"), ew, "scope", problems, optional=True)
+        if header is None or rows is None or (el.get("scope") is not None and scope is None):
+            return None
+        return Table(header=header[0], rows=rows, scope=scope, page=page)
+    if kind == "figure" and "caption" in el:
+        texts = [_text(el.get(k), ew, k, problems, optional=k != "caption")
+                 for k in ("caption", "image", "description")]
+        if texts[0] is None or any(t is None and el.get(k) is not None
+                                   for t, k in zip(texts, ("caption", "image", "description"),
+                                                   strict=True)):
+            return None
+        return Figure(caption=texts[0], image=texts[1], description=texts[2], page=page)
     problems.append(
         f"{ew}: unknown or incomplete element {str(el)[:80]!r}; expected type "
         "paragraph/slide (text), table (header, rows) or figure (caption)"
@@ -79,6 +122,10 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
         ])
     side = path.with_name(path.name + ".meta.yaml")
     if isinstance(data.get("metadata"), dict):
+        size = len(json.dumps(data["metadata"], ensure_ascii=False).encode("utf-8"))
+        if size > MAX_META_BYTES:
+            raise MetaProblems([f"{path}: metadata is {size:,} bytes, over the "
+                                f"{MAX_META_BYTES:,} allowed; metadata holds keys, not content"])
         raw_meta = _stringify(data["metadata"])
     elif side.exists():
         raw_meta = load_yaml_mapping(side.read_text(encoding="utf-8"), str(side))
@@ -95,11 +142,10 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
             problems.append(f"{where} must be an object with an `elements` list")
             continue
         number = raw.get("number")
-        sec = Section(
-            title=str(raw.get("title") or f"Section {s_i + 1}"),
-            number=None if number in (None, "") else str(number),
-            page=_page(raw.get("page"), where, problems),
-        )
+        number = None if number in (None, "") else str(number)
+        title = str(raw.get("title") or f"Section {s_i + 1}")
+        sec = Section(title=title, number=number, page=_page(raw.get("page"), where, problems),
+                      path=(f"{number} {title}" if number else title,))  # as a heading reads
         for e_i, el in enumerate(raw.get("elements", [])):
             ew = f"{where}.elements[{e_i}]"
             element = _element(el, ew, problems)

@@ -118,7 +118,8 @@ def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
             if _is_heading(line):
                 flush()
                 number, heading = split_heading(line)
-                current = Section(title=heading, number=number, page=page_no)
+                current = Section(title=heading, number=number, page=page_no,
+                                  path=(f"{number} {heading}" if number else heading,))
                 sections.append(current)
                 continue
             if line.strip() and title and line.strip() == title and not sections:
