@@ -131,6 +131,11 @@ def add_principal(path: Path, name: str, roles: list[str], assets: list[str]) ->
     data = KeysFile(principals=store.principals).model_dump(mode="json")
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    tmp.unlink(missing_ok=True)
+    # owner-only from the moment it exists (a key hash file is a credential store), and kept so
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    os.chmod(tmp, 0o600)  # whatever the umask
     tmp.replace(path)
     return key

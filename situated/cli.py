@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from situated.cli_print import print_answer, print_ingest, print_thresholds
+from situated.cli_print import print_answer, print_ingest, print_thresholds, term
 from situated.errors import SituatedError
 from situated.settings import Settings
 from situated.situation import Scope, Situation
@@ -23,7 +23,7 @@ out = Console()
 
 
 def _fail(message: str, code: int = 1) -> None:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]error:[/] {term(message)}", highlight=False)
     raise typer.Exit(code)
 
 

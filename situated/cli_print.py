@@ -4,9 +4,20 @@ links, sources, budget; the changes of a change answer as a diff)."""
 from __future__ import annotations
 
 import json
+import re
 
 from rich.markup import escape
 from rich.table import Table
+
+# terminal controls a document or a model could put in text: ESC sequences (colours, OSC 8
+# hyperlinks, cursor moves), other C0/C1 controls and bidirectional overrides
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def term(text: str) -> str:
+    """Text as the terminal may show it: no control characters, no Rich markup (a
+    `[link=…]` in a document would otherwise become a terminal hyperlink)."""
+    return escape(_CONTROLS.sub("", text))
 
 
 def print_ingest(out, err, index, report) -> None:
@@ -30,7 +41,7 @@ def print_ingest(out, err, index, report) -> None:
                   f"({manifest.block_limit} tokens) and were split at their own structure",
                   highlight=False)
     for w in manifest.warnings:
-        err.print(f"[yellow]warning:[/] {w}", highlight=False)
+        err.print(f"[yellow]warning:[/] {term(w)}", highlight=False)
     print_thresholds(out, manifest.relevance, manifest.embedding_model)
 
 
@@ -52,18 +63,18 @@ def print_answer(out, answer) -> None:
     colour = {"answered": "green", "clarify": "yellow", "no_evidence": "blue",
               "withheld": "red"}[answer.status.value]
     out.print(f"[bold {colour}]{answer.status.value}[/]", highlight=False)
-    out.print(answer.answer, highlight=False)
+    out.print(term(answer.answer), highlight=False)
     if answer.missing:
-        out.print(f"missing: {', '.join(answer.missing)}", highlight=False)
+        out.print(term(f"missing: {', '.join(answer.missing)}"), highlight=False)
     known = {k: v for k, v in answer.situation.model_dump(mode="json").items() if v}
     if known:
-        out.print(f"situation: {json.dumps(known, ensure_ascii=False)}", highlight=False)
+        out.print(term(f"situation: {json.dumps(known, ensure_ascii=False)}"), highlight=False)
     if answer.citations:
         table = Table(title="Sources")
         for col in ("label", "source", "section", "link"):
             table.add_column(col)
         for c in answer.citations:
-            table.add_row(c.label, c.source_id, c.section or "", c.link)
+            table.add_row(*(term(x) for x in (c.label, c.source_id, c.section or "", c.link)))
         out.print(table)
     print_changes(out, answer)
     if answer.budget:
@@ -79,13 +90,13 @@ def print_changes(out, answer) -> None:
 
     for c in answer.changes:
         old = c.from_version or "(none)"
-        out.print(f"[bold]{escape(old)} → {escape(c.to_version)}[/] from {escape(c.effective)}"
+        out.print(f"[bold]{term(old)} → {term(c.to_version)}[/] from {term(c.effective)}"
                   + ("" if c.substance else ": no change in substance"), highlight=False)
         for s in c.sections:
             labels = " ".join(f"[{x}]" for x in [*s.old_labels, *s.new_labels])
-            out.print(f"  @@ {escape(s.section or '(opening)')} ({s.kind}) {escape(labels)}",
+            out.print(f"  @@ {term(s.section or '(opening)')} ({s.kind}) {term(labels)}",
                       highlight=False)
             for text in s.removed:
-                out.print(f"  [red]- {escape(text)}[/]", highlight=False)
+                out.print(f"  [red]- {term(text)}[/]", highlight=False)
             for text in s.added:
-                out.print(f"  [green]+ {escape(text)}[/]", highlight=False)
+                out.print(f"  [green]+ {term(text)}[/]", highlight=False)

@@ -238,3 +238,66 @@ def test_any_json_document_loads_or_is_refused_naming_the_file(tmp_path, section
         load_corpus([tmp_path])
     except DocumentError as exc:
         assert exc.problems and all("j.json" in p for p in exc.problems), exc.problems
+
+
+@pytest.mark.unit
+def test_the_keys_file_is_created_and_kept_owner_only(tmp_path):
+    import os
+    import stat
+
+    from situated.auth import add_principal
+
+    keys = tmp_path / "keys.yaml"
+    add_principal(keys, "a", [], [])
+    assert stat.S_IMODE(os.stat(keys).st_mode) == 0o600
+    os.chmod(keys, 0o644)
+    add_principal(keys, "b", ["hr"], [])
+    assert stat.S_IMODE(os.stat(keys).st_mode) == 0o600
+
+
+@pytest.mark.unit
+def test_terminal_controls_and_markup_never_reach_the_terminal():
+    from situated.cli_print import term
+
+    shown = term("Fees \x1b]8;;http://evil.example\x1b\\click\x1b]8;;\x1b\\ [link=http://x]y[/link]"
+                 " \x1b[2J\u202e")
+    assert "\x1b" not in shown and "\u202e" not in shown
+    from rich.console import Console
+
+    console = Console(record=True, force_terminal=True, width=200)
+    console.print(shown, highlight=False)
+    assert "\x1b]8" not in console.export_text(styles=True)  # no terminal hyperlink
+
+
+@pytest.mark.integration
+def test_every_history_answer_says_what_decided_relevance(heading_app):
+    chain = build_ask_chain(heading_app, clock=lambda: TODAY)
+    for q in ("What changed in the Orbit plan-terms?", "List the versions of the Orbit "
+              "plan-terms", "What changed?"):
+        a = chain.invoke({"question": q})
+        assert a.relevance is not None and a.relevance.min_cosine > 0, (q, a.status)
+
+
+@pytest.fixture(scope="module")
+def gap_app(tmp_path_factory, embeddings):
+    root = tmp_path_factory.mktemp("gap")
+    docs = root / "docs"
+    write(docs / "v1.md", md("G-1", "## 1 Fees\n\nThe fee is 10 euros.\n",
+                             valid_from="2025-01-01", valid_to="2025-03-01", **COMMON))
+    write(docs / "v2.md", md("G-2", "## 1 Fees\n\nThe fee is 12 euros.\n",
+                             valid_from="2025-06-01", **COMMON))
+    index = root / "index"
+    settings = Settings(index_dir=index, cache_dir=root / "cache")
+    ingest([docs], index, embeddings, settings)
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    return app
+
+
+@pytest.mark.integration
+def test_a_change_question_in_a_gap_never_calls_an_expired_version_in_force(gap_app):
+    a = build_ask_chain(gap_app, clock=lambda: TODAY).invoke(
+        {"question": "What changed in the Orbit plan-terms in April 2025?"})
+    lead = a.answer.split("\n\n")[0]  # the listing after it marks the current one in force
+    assert "none applied at its end" in lead and "G-1, ended on 28 February 2025" in lead
+    assert "the one in force" not in lead

@@ -206,13 +206,18 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     supplied = pack(_changed_blocks(by_id, [d for *_, d in diffs]), budget)
     label = {s.evidence.block_id: s.evidence.label for s in supplied}
     if not pairs:
-        current = _in_force(versions, line, window)
-        if current is None:  # the window ends before the first version
+        started = _started(versions, line, window)
+        if started is None:  # the window ends before the first version
             return Answer.unanswered(Status.NO_EVIDENCE, w.fixed(
                 "none_yet", lang, line=name, window=window.said,
                 date=when(line.members[0], lang, tz)), situation)
-        text = w.fixed("none_in", lang, line=name, window=window.said,
-                              date=when(current, lang, tz), new=current.source_id)
+        if versions.end(started) <= _window_end(window):  # ended: a gap, nothing in force
+            text = w.fixed("none_then", lang, line=name, window=window.said,
+                           old=started.source_id, date=w.bound_text(
+                               _last_day(started), lang, tz))
+        else:
+            text = w.fixed("none_in", lang, line=name, window=window.said,
+                           date=when(started, lang, tz), new=started.source_id)
         return _history_answer(text, [], [], situation, lang, versions, line, shown)
     parts = [w.fixed("changes_lead", lang, line=name, window=window.said)]
     if cut:
@@ -319,11 +324,23 @@ def _change_out(line: Line, old: DocumentMeta | None, new: DocumentMeta,
             added=s.added) for s in sections])
 
 
-def _in_force(versions: Versions, line: Line, window: Window) -> DocumentMeta | None:
-    """The line's version in force at the end of the window (or now, for an open one)."""
-    at = window.end if window.end is not None else OPEN_END - 1
-    current = [m for m in line.members if versions.start(m) <= at]
+def _window_end(window: Window) -> int:
+    return window.end if window.end is not None else OPEN_END - 1
+
+
+def _started(versions: Versions, line: Line, window: Window) -> DocumentMeta | None:
+    """The line's latest version started by the end of the window (or now, for an open one);
+    it may have ended since (a gap)."""
+    current = [m for m in line.members if versions.start(m) <= _window_end(window)]
     return current[-1] if current else None
+
+
+def _last_day(meta: DocumentMeta):
+    """A version's last day or instant as a listing says it (`valid_to` is exclusive)."""
+    end = meta.valid_to
+    if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
+        return end - dt.timedelta(days=1)
+    return end
 
 
 def _history_answer(text: str, supplied: list[Supplied], changes: list[ChangeOut],
@@ -343,4 +360,6 @@ def _history_answer(text: str, supplied: list[Supplied], changes: list[ChangeOut
                   citations=citations, evidence=evidence if status is Status.ANSWERED else [],
                   hits=[], budget=shown.model_copy(
                       update={"used": sum(e.tokens for e in evidence)}), changes=changes,
-                  versions=versions_out(versions, line))
+                  versions=versions_out(versions, line, only={
+                      sid for c in changes for sid in (c.from_version, c.to_version) if sid}
+                      if changes else None))

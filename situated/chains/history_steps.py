@@ -15,8 +15,8 @@ from situated.situation import Situation
 
 
 class HistorySteps:
-    """Mixed into `AskSteps`: uses its `snap`, `versions`, `settings`, `budget_of`, `search`
-    and `budget_out`."""
+    """Mixed into `AskSteps`: uses its `snap`, `versions`, `settings`, `budget_of`, `search`,
+    `budget_out` and `relevance`."""
 
     def find_versions(self, reading: Reading) -> Subject:
         """The family (and product) a question about versions is about, counting only the
@@ -32,6 +32,16 @@ class HistorySteps:
             lambda flt: self.search(reading.query, flt, self.settings.top_blocks)))
 
     def changes(self, subject: Subject) -> Answer:
+        return self._relevance(self._changes(subject))
+
+    def listing(self, subject: Subject) -> Answer:
+        return self._relevance(self._listing(subject))
+
+    def _relevance(self, answer: Answer) -> Answer:
+        """What decided relevance, on every answer (the contract's null is a comparison's)."""
+        return answer.model_copy(update={"relevance": self.relevance()})
+
+    def _changes(self, subject: Subject) -> Answer:
         stopped = _history_stop(subject)
         if stopped is not None:
             return stopped
@@ -44,7 +54,7 @@ class HistorySteps:
                               self.snap.filter(Situation(), q.scope), self.budget_of,
                               self.budget_out([]))
 
-    def listing(self, subject: Subject) -> Answer:
+    def _listing(self, subject: Subject) -> Answer:
         stopped = _history_stop(subject)
         if stopped is not None:
             return stopped

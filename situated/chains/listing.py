@@ -44,10 +44,21 @@ def answer_versions(versions: Versions, lines: list[Line], situation: Situation,
                   budget=None, versions=[v for x in lines for v in versions_out(versions, x)])
 
 
+MAX_LISTED = 100  # versions one listing shows (the latest); the earlier ones are counted
+
+
+def _shown(line: Line) -> list[tuple[int, DocumentMeta]]:
+    """The latest `MAX_LISTED` versions with their numbers in the whole line."""
+    numbered = list(enumerate(line.members, start=1))
+    return numbered[-MAX_LISTED:]
+
+
 def listing_lines(versions: Versions, line: Line, lang: Lang) -> str:
     tz = versions.timezone
-    out = []
-    for n, m in enumerate(line.members, start=1):
+    shown = _shown(line)
+    out = [safe_text(w.fixed("listing_cut", lang, n=shown[0][0] - 1))] if shown and \
+        shown[0][0] > 1 else []
+    for n, m in shown:
         anchor = link_text(m.source_id)
         bits = [w.fixed("revision", lang, r=inline(m.revision))] if m.revision else []
         end = m.valid_to
@@ -66,9 +77,12 @@ def listing_lines(versions: Versions, line: Line, lang: Lang) -> str:
     return "\n".join(out)
 
 
-def versions_out(versions: Versions, line: Line) -> list[VersionOut]:
+def versions_out(versions: Versions, line: Line,
+                 only: set[str] | None = None) -> list[VersionOut]:
+    """The versions a listing shows (`only`: these source ids, e.g. a change's two sides)."""
     out = []
-    for m in line.members:
+    for _, m in _shown(line) if only is None else [(0, m) for m in line.members
+                                                   if m.source_id in only]:
         recorded = versions.fields_of(m.source_id).recorded_s
         out.append(VersionOut(
             source_id=m.source_id, title=m.title, revision=m.revision, family=m.family,

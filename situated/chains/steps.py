@@ -254,7 +254,8 @@ class AskSteps(HistorySteps):
 
     def ask_year(self, question: Question) -> Answer:
         return Answer.unanswered(Status.CLARIFY, ask_year(question.comparison, question.lang),
-                                 question.carried or Situation(), missing=["year"])
+                                 question.carried or Situation(), missing=["year"],
+                                 relevance=self.relevance())
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -277,10 +278,14 @@ class AskSteps(HistorySteps):
                          reserved_output=s.reserved_output, allowance=s.allowance,
                          used=sum(e.tokens for e in evidence))
 
-    def relevance(self, found: SearchResult) -> RelevanceOut:
+    def relevance(self, found: SearchResult | None = None) -> RelevanceOut:
+        """The thresholds that decided, and what the question named that nothing held (every
+        answer but a comparison's merge carries it: a question stopped before any search
+        too)."""
         th = self.engine.thresholds
         return RelevanceOut(source=th.source.value, min_cosine=th.min_cosine,
-                            min_cover=th.min_cover, note=th.note, unheld=list(found.missing))
+                            min_cover=th.min_cover, note=th.note,
+                            unheld=list(found.missing) if found is not None else [])
 
 
 def _proposer_input(question: Question) -> dict[str, Any]:

@@ -289,6 +289,15 @@ _TEXTS = {
                           "from {date} ({new}).",
     ("none_in", Lang.RU): "Новых версий «{line}»{window} не было; действующая применяется "
                           "с {date} ({new}).",
+    ("none_then", Lang.EN): "No version of {line} took effect{window}, and none applied at "
+                            "its end: the last one before it, {old}, ended on {date}.",
+    ("none_then", Lang.RU): "Новых версий «{line}»{window} не было, и в его конце не "
+                            "действовала ни одна: последняя до него, {old}, действовала по "
+                            "{date}.",
+    ("listing_cut", Lang.EN): "… {n} earlier version(s) not shown; ask about a period to see "
+                              "them.",
+    ("listing_cut", Lang.RU): "… ещё {n} более ранних версий не показаны; спросите о периоде, "
+                              "чтобы увидеть их.",
     ("not_compared", Lang.EN): "{n} earlier change(s) in this period were not compared; ask "
                                "about a shorter period to see them.",
     ("not_compared", Lang.RU): "Ещё {n} более ранних изменений в этом периоде не сравнивались; "
