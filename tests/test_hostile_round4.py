@@ -301,3 +301,40 @@ def test_a_change_question_in_a_gap_never_calls_an_expired_version_in_force(gap_
     lead = a.answer.split("\n\n")[0]  # the listing after it marks the current one in force
     assert "none applied at its end" in lead and "G-1, ended on 28 February 2025" in lead
     assert "the one in force" not in lead
+
+
+@pytest.fixture(scope="module")
+def oracle_app(tmp_path_factory, embeddings):
+    root = tmp_path_factory.mktemp("oracle")
+    docs = root / "docs"
+    rule = "## 1 Overtime\n\nOvertime is paid at {n} percent of the hourly rate.\n"
+    write(docs / "o1.md", md("OT-1", rule.format(n=150), family="overtime", valid_for="as_of",
+                             valid_from="2025-01-01", valid_to="2026-01-01"))
+    write(docs / "o2.md", md("OT-2", rule.format(n=175), family="overtime", valid_for="as_of",
+                             valid_from="2026-01-01"))
+    write(docs / "hr.md", md("HR-NIMBUS", "## 1 Nimbus\n\nThe nimbus programme pays a "
+                             "nimbus bonus for nimbus overtime nimbus shifts.\n",
+                             access="[hr]", product="Nimbus"))
+    for n in range(6):
+        write(docs / f"p{n}.md", md(f"PUB-{n}", f"## 1 Topic {n}\n\nCanteen menu {n} lists "
+                                    f"soup, bread and tea for week {n}.\n"))
+    index = root / "index"
+    settings = Settings(index_dir=index, cache_dir=root / "cache")
+    ingest([docs], index, embeddings, settings)
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    return app
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("template", ["overtime {w}", "how is {w} overtime paid",
+                                      "What does the {w} rule say?"])
+def test_a_word_only_a_restricted_document_holds_changes_nothing_a_public_caller_sees(
+        oracle_app, template):
+    chain = build_ask_chain(oracle_app, clock=lambda: TODAY)
+
+    def reply(word: str) -> str:
+        a = chain.invoke({"question": template.format(w=word)})
+        return json.dumps(a.model_dump(mode="json"), ensure_ascii=False).replace(word, "W")
+
+    assert reply("nimbus") == reply("zorblaxq")

@@ -116,6 +116,7 @@ class HybridSearch:
         self.thresholds = thresholds_for(index, settings)
         self._cover = TermCover(index)
         self._products: dict[Scope, frozenset[str]] = {}
+        self._rows: dict[Scope, np.ndarray] = {}
         self._asset_codes = {codes[0]: asset for asset in index.columns.assets
                              if len(codes := extract_codes(asset)) == 1}
         self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(settings.bm25_block_weight), VectorLeg()
@@ -180,7 +181,7 @@ class HybridSearch:
         mask = flt.mask(self.index.columns)
         results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
-        for b, sig in zip(ranked, self.signals(query, ranked), strict=True):
+        for b, sig in zip(ranked, self.signals(query, ranked, flt.scope), strict=True):
             b.signals = sig  # fusion made these blocks for this request
         return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()})
 
@@ -212,6 +213,18 @@ class HybridSearch:
                 if (groups := cols.products.get(p)) is not None and readable[groups].any())
         return self._products[scope]
 
+    def readable_rows(self, scope: Scope) -> np.ndarray:
+        """Block rows (of the BM25 block field) `scope` may read: the statistics relevance
+        reads for this caller (kept per scope)."""
+        if scope not in self._rows:
+            mask = Filter(scope=scope, timezone=self.index.timezone).mask(self.index.columns)
+            rows = np.zeros(len(self.index.block_id_at), dtype=bool)
+            rows[self.index.piece_block[mask]] = True
+            if len(self._rows) > 64:
+                self._rows.clear()
+            self._rows[scope] = rows
+        return self._rows[scope]
+
     def vector_reads(self, query: str) -> bool:
         """The vector leg runs and its model reads the question's script: all-MiniLM-L6-v2 was
         trained on English, and for other scripts its cosine similarities are high between
@@ -237,12 +250,16 @@ class HybridSearch:
         rows[self.index.piece_block[mask]] = True
         return tuple(unheld_names(self._cover, self.index.tokenizer, query, rows))
 
-    def signals(self, query: str, ranked: list[RankedBlock]) -> list[Signals]:
-        """Each fused block's relevance signals (`retrievers.relevance`)."""
+    def signals(self, query: str, ranked: list[RankedBlock],
+                scope: Scope | None = None) -> list[Signals]:
+        """Each fused block's relevance signals (`retrievers.relevance`), their term weights
+        from what `scope` may read (`TermCover.terms`)."""
         if not ranked:
             return []
         rows = self.index.piece_block[np.asarray([b.best_piece for b in ranked], dtype=np.int64)]
-        cover = self._cover.cover(self._cover.terms(query), rows)
+        terms = self._cover.terms(query) if scope is None else self._cover.terms(
+            query, self.readable_rows(scope), self.products_for(scope))
+        cover = self._cover.cover(terms, rows)
         agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if self.vector_reads(query) else [])
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,

@@ -91,15 +91,28 @@ class TermCover:
     def _n(self) -> int:
         return int(self._field.scores["num_docs"])
 
-    def _idf(self, df: int) -> float:
-        return math.log(1 + (self._n - df + 0.5) / (df + 0.5))
-
-    def terms(self, query: str) -> QueryTerms:
+    def terms(self, query: str, readable: np.ndarray | None = None,
+              products: frozenset[str] | None = None) -> QueryTerms:
+        """The question's content terms, weighted by idf. With `readable` (block rows the
+        caller may read) and `products` (theirs), every statistic comes from what the caller
+        may read: a term only restricted blocks hold weighs as a term nobody holds, and a
+        product only a restricted document names is an ordinary word, so no reply differs
+        with what the caller may not read."""
         content = " ".join(w for w in _WORDS.findall(query) if not _FRAMING.match(w))
-        words = [w for w in dict.fromkeys(self._index.tokenizer(content))
-                 if w not in self._products]
-        ids = [self._id(w) for w in words]
-        idf = {t: self._idf(len(self.holders_of(t))) for t in ids if t >= 0}
+        own = self._products if products is None else {
+            t for p in products for t in self._index.tokenizer(p)}
+        words = [w for w in dict.fromkeys(self._index.tokenizer(content)) if w not in own]
+        ids, df = [], {}
+        for w in words:
+            tid = self._id(w)
+            held = self.holders_of(tid)
+            if readable is not None:
+                held = held[readable[held]]
+            if tid >= 0 and len(held):
+                df[tid] = len(held)
+            ids.append(tid if tid in df else -1)
+        n = self._n if readable is None else int(readable.sum())
+        idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
         unknown = sum(idf.values()) / len(idf) if idf else 0.0
         weights = [idf.get(t, unknown) for t in ids]
         return QueryTerms(np.asarray(ids, dtype=np.int64), np.asarray(weights, dtype=np.float64))
