@@ -338,3 +338,55 @@ def test_a_word_only_a_restricted_document_holds_changes_nothing_a_public_caller
         return json.dumps(a.model_dump(mode="json"), ensure_ascii=False).replace(word, "W")
 
     assert reply("nimbus") == reply("zorblaxq")
+
+
+_URLS = st.sampled_from(["http://evil.example/x", "//evil.example/nested", "https://evil.com",
+                         "www.evil.org/p", "evil.com/steal", "javascript:alert(1)",
+                         "a@evil.com", "/docs/k1", "mailto:x@evil.io"])
+_WORDS = st.sampled_from(["the", "secure", "refund", "portal", "desk", "S1", "[S2]", "fee",
+                          "\\", "`", "*", "_", "!", "\n", " ", "(", ")", "[", "]", ":"])
+
+
+@st.composite
+def _markdown_attack(draw) -> str:
+    """Text a document (or a model) could write to get a live link or image into an answer:
+    inline and reference links and images, nested and escaped brackets, link text across
+    lines, autolinks, bare addresses, HTML, stray backticks — mixed with filler."""
+    url, text = draw(_URLS), "".join(draw(st.lists(_WORDS, max_size=6)))
+    forms = [f"[{text}]({url})", f"![{text}]({url})", f"[the [{text}] portal]({url})",
+             f"\\[the \\[{text}\\] desk\\]({url})", f"[{text}\nmore]({url})",
+             f"[evil]: {url}\n\n[portal][evil] ![t][evil] [evil]", f"<{url}>", url,
+             f"`{url}", f"<a href=\"{url}\">x</a>", f"<img src=\"{url}\">",
+             f"&#91;x&#93;({url})", f"[x]\t({url})"]
+    parts = draw(st.lists(st.one_of(st.sampled_from(forms), _WORDS), min_size=1, max_size=6))
+    return " ".join(parts)
+
+
+def _rendered_links(markdown: str) -> tuple[list[str], bool]:
+    from markdown_it import MarkdownIt
+
+    html_text = MarkdownIt("gfm-like").render(markdown)
+    return re.findall(r"<a href=\"([^\"]*)\"", html_text), "<img" in html_text
+
+
+@pytest.mark.unit
+@settings(max_examples=300, deadline=None)
+@given(document=_markdown_attack(), reply=_markdown_attack())
+def test_rendered_answers_hold_only_the_parsers_links_and_no_images(document, reply):
+    """Evidence neutralised, a reply quoting it and adding Markdown of its own, through the
+    citation parser, rendered as GFM with linkify: the only links are the parser's citations,
+    and there is no image."""
+    from situated.chains.citations import parse_citations
+    from situated.chains.contract import Evidence
+    from situated.loaders.neutralise import neutralise
+
+    evidence = Evidence(label="S1", block_id="B-1", source_id="B", section="1", page=None,
+                        tokens=1, text=neutralise(document))
+    parsed = parse_citations(f"{evidence.text} {reply} [S1].", [evidence],
+                             {"B-1": "/documents/B#section-1"})
+    links, image = _rendered_links(parsed.answer)
+    if parsed.status is Status.ANSWERED:  # (text that opens an indented code block: none)
+        assert set(links) <= {"/documents/B#section-1"}, (parsed.answer, links)
+    else:  # the reply cited a label it was not given ([S2]): withheld, nothing of it shown
+        assert "[S2]" in reply and links == [], parsed.answer
+    assert not image, parsed.answer

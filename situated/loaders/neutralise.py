@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from linkify_it import LinkifyIt
+
 from situated.loaders.sentences import split_sentences
 from situated.modes import Mode
 
@@ -21,11 +23,12 @@ from situated.modes import Mode
 # broken, whatever follows: `S2-4`, `[S1-S9]`, `(S1–S3)`, `S2` alike
 LABEL_LETTER = "[Ss]"
 _LABEL_LIKE = re.compile(rf"(?<!\w)({LABEL_LETTER})(\d)")
-# addresses GitHub-flavoured Markdown links by itself (autolinks extension): URLs, www., e-mails
-_BARE_ADDRESS = re.compile(
-    r"(?<![`\w])((?:https?|ftp)://|www\.)(?:(?!&gt;|&lt;)[^\s`<>()\[\]])+(?<![.,;:!?'\"])|"
-    r"(?<![`\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.IGNORECASE)
 _MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\(\s*([^)\s]*)[^)]*\)")
+# what GFM's own autolink extension links, beyond linkify's list of domains: `www.` hosts of
+# any name, addresses with a scheme, e-mail addresses
+_GFM_ADDRESS = re.compile(
+    r"(?:(?:https?|ftp)://|www\.)[^\s<>()\[\]]+(?<![.,;:!?'\"])|"
+    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.IGNORECASE)
 _INSTRUCTION = re.compile(
     r"ignor\w*\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding)\s+"
     r"(?:instructions?|prompts?|rules?|messages?)|disregard\s+(?:all\s+|any\s+|the\s+|your\s+)*"
@@ -43,13 +46,50 @@ def escape_html(text: str) -> str:
     return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
+_LINKIFY = LinkifyIt()  # the link finder GFM-like renderers use (markdown-it's linkify)
+_LINK_JOINS = re.compile(r"\](?=[(\[:])|!(?=\[)")  # ]( ][ ]: and ![ — what makes a link or image
+
+
 def defang_links(text: str) -> str:
-    """`[text](url)` → text and the address in a code span, which no Markdown renderer links;
-    a bare address (`http://…`, `www.…`, `name@host.org`) → the same code span, since GFM would
-    link it by itself."""
-    text = _MD_LINK.sub(lambda m: f"{m.group(1)} (`{m.group(2)}`)" if m.group(2)
+    """Text no Markdown renderer makes a link or an image of (CommonMark, GFM, linkify):
+
+    * `[text](url)` → text and the address in a code span;
+    * every `](`, `][`, `]:` and `![` gets a word joiner, so no link, reference link,
+      reference definition or image can form — nested brackets, escaped brackets and link
+      text across lines included;
+    * backslashes and backticks are escaped, so no code span is the document's (a stray
+      backtick cannot pair with one made here);
+    * every address a linkifier would link (`http://…`, `www.…`, `evil.com/x`, e-mails) goes
+      into a code span of its own.
+    `<` and `>` are entities already (`escape_html`): no autolink or HTML."""
+    text = _MD_LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2)
                         else m.group(1), text)
-    return _BARE_ADDRESS.sub(lambda m: f"`{m.group(0)}`", text)
+    text = text.replace("\\", "\\\\").replace("`", "\\`")
+    text = _LINK_JOINS.sub(lambda m: m.group(0) + "\u2060", text)
+    return _code_addresses(text)
+
+
+_ESCAPES = str.maketrans({"\\": " ", "`": " "})
+
+
+def _code_addresses(text: str) -> str:
+    """Each address a linkifier could find, put in a code span. Found on a copy in which the
+    escapes are separators (a renderer reads "\\`http://…" as "`http://…", where a link
+    starts), so no span ever holds a backslash or a backtick."""
+    seen = text.translate(_ESCAPES)
+    spans = [(m.index, m.last_index) for m in (_LINKIFY.match(seen) or [])]
+    spans += [m.span() for m in _GFM_ADDRESS.finditer(seen)]
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):  # overlapping finds become one span
+        if merged and start < merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    out, last = [], 0
+    for start, end in merged:
+        out += [text[last:start], f"`{text[start:end]}`"]
+        last = end
+    return "".join([*out, text[last:]])
 
 
 # bidirectional embeddings, overrides and isolates: they reorder what a reader sees (U+202E
@@ -88,7 +128,7 @@ def findings(text: str) -> list[Finding]:
     out = []
     if _LABEL_LIKE.search(text):
         out.append(Finding.LABEL)
-    if _MD_LINK.search(text) or _BARE_ADDRESS.search(text):
+    if _MD_LINK.search(text) or _LINK_JOINS.search(text) or _LINKIFY.test(text):
         out.append(Finding.LINK)
     if _TAG.search(text):
         out.append(Finding.HTML)
