@@ -26,6 +26,9 @@ def print_ingest(out, err, index, report) -> None:
         out.print(f"{index}: nothing changed ({len(report.unchanged)} documents unchanged); "
                   "no new generation published", highlight=False)
         return
+    if report.repaired:
+        err.print(term(f"the published generation was damaged ({report.repaired}); rebuilt "
+                       "from the documents"), highlight=False)
     manifest = report.manifest
     table = Table(title=f"Indexed into {index}")
     for col in ("documents", "blocks", "pieces", "warnings", "added", "changed", "unchanged",

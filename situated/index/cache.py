@@ -14,6 +14,8 @@ from typing import Protocol
 
 import numpy as np
 
+from situated.errors import IndexError_
+
 
 class Encoder(Protocol):
     model_id: str
@@ -29,13 +31,21 @@ class EmbeddingCache:
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(self.path), timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB NOT NULL)")
+        try:
+            self._db = sqlite3.connect(str(self.path), timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB NOT NULL)")
+            self._db.execute("SELECT count(*) FROM vec LIMIT 1").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise IndexError_(f"the embedding cache {self.path} is damaged ({exc}); delete it "
+                              "(its vectors are computed again) and re-run the ingest") from None
         self.hits = 0
         self.misses = 0
 
-    def get_many(self, keys: list[str]) -> dict[str, np.ndarray]:
+    def get_many(self, keys: list[str], dim: int | None = None) -> dict[str, np.ndarray]:
+        """Cached vectors by key; one that is not `dim` long (a damaged or foreign entry) is
+        left out, so it is computed again and replaced."""
         out: dict[str, np.ndarray] = {}
         for start in range(0, len(keys), 500):
             chunk = keys[start:start + 500]
@@ -43,7 +53,10 @@ class EmbeddingCache:
             for key, blob in self._db.execute(
                 f"SELECT key, v FROM vec WHERE key IN ({marks})", chunk
             ):
-                out[key] = np.frombuffer(blob, dtype=np.float32)
+                vec = np.frombuffer(blob, dtype=np.float32) if len(blob) % 4 == 0 else None
+                if vec is not None and (dim is None or len(vec) == dim) and np.isfinite(
+                        vec).all():
+                    out[key] = vec
         return out
 
     def put_many(self, items: dict[str, np.ndarray]) -> None:
@@ -55,7 +68,7 @@ class EmbeddingCache:
     def encode(self, encoder: Encoder, texts: list[str]) -> np.ndarray:
         """Vectors for `texts`, embedding only those not cached yet (each distinct text once)."""
         keys = [text_key(encoder.model_id, t) for t in texts]
-        found = self.get_many(list(dict.fromkeys(keys)))
+        found = self.get_many(list(dict.fromkeys(keys)), getattr(encoder, "dim", None))
         todo = {k: t for k, t in zip(keys, texts) if k not in found}
         self.hits += len(keys) - sum(1 for k in keys if k in todo)
         self.misses += len(todo)

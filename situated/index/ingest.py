@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 from situated.documents import LoadedDocument
 from situated.errors import IndexError_, SituatedError
 from situated.index.cache import EmbeddingCache
+from situated.index.integrity import damage
 from situated.index.publisher import clean_leftovers, writer_lock
 from situated.index.reader import generation_documents
 from situated.index.store import SCHEMA_VERSION, Manifest, current_generation, history_record
@@ -37,7 +39,7 @@ def _published(root: Path) -> tuple[Path | None, list[LoadedDocument], Manifest 
         gen = current_generation(root)
         return (gen, generation_documents(gen),
                 Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8")))
-    except (SituatedError, OSError, ValueError) as exc:
+    except (SituatedError, OSError, ValueError, sqlite3.DatabaseError) as exc:
         raise IndexError_(
             f"index {root} has a published generation that cannot be read ({exc}); "
             "nothing was changed. Restore it, or ingest into a new --index directory"
@@ -95,6 +97,7 @@ class IngestReport:
     removed: list[str] = field(default_factory=list)
     embedded: int = 0  # texts the model had to embed (cache misses)
     published: bool = False
+    repaired: str | None = None  # why the published generation was rebuilt (it was damaged)
 
 
 def read_history(gen: Path, previous: list[LoadedDocument]) -> list[dict]:
@@ -151,15 +154,25 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
         # an index an earlier version wrote (another schema) is rebuilt even when no document
         # changed: readers refuse it and tell the user to run this ingest
         outdated = published is not None and published.schema_version != SCHEMA_VERSION
-        if previous and not (report.added or report.changed or report.removed or retimed
-                             or recalibrate or outdated):
-            return report  # nothing to do: the published generation already is this corpus
-        cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
-        try:
-            report.manifest = build_index(merged, root, embeddings, settings, progress,
-                                          cache=cache, locked=True, calibrator=calibrator)
-        finally:
-            cache.close()
-        report.embedded = cache.misses
-        report.published = True
-        return report
+        unchanged = previous and not (report.added or report.changed or report.removed
+                                      or retimed or recalibrate or outdated)
+        if unchanged:  # the published generation already is this corpus, if it is intact
+            report.repaired = damage(root, gen, embeddings)
+            if report.repaired is None:
+                return report
+        return _build(report, merged, root, embeddings, settings, progress, calibrator)
+
+
+def _build(report: IngestReport, merged, root: Path, embeddings, settings: Settings,
+           progress, calibrator) -> IngestReport:
+    """Publish the merged corpus (a damaged published generation is not copied from)."""
+    cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
+    try:
+        report.manifest = build_index(merged, root, embeddings, settings, progress,
+                                      cache=cache, locked=True, calibrator=calibrator,
+                                      reuse=report.repaired is None)
+    finally:
+        cache.close()
+    report.embedded = cache.misses
+    report.published = True
+    return report

@@ -26,6 +26,7 @@ from situated.index.cache import EmbeddingCache
 from situated.index.columns import FilterColumns, IdTable
 from situated.index.docstore import STORE_FILE, DocStore, DocumentTable, write_store
 from situated.index.embeddings import Embedder
+from situated.index.integrity import record
 from situated.index.publisher import (
     clean_leftovers,
     drop_server_collection,
@@ -60,7 +61,7 @@ Calibrator = Callable[[Path, list], Thresholds]
 def build_index(
     corpus: Corpus, root: Path, embeddings: Embedder, settings: Settings,
     progress: Progress | None = None, cache: EmbeddingCache | None = None,
-    locked: bool = False, calibrator: Calibrator | None = None,
+    locked: bool = False, calibrator: Calibrator | None = None, reuse: bool = True,
 ) -> Manifest:
     """Embed and index a validated corpus into a new generation, then publish it atomically.
 
@@ -69,7 +70,8 @@ def build_index(
     published generation has an embedded Chroma store built with the same model, it is copied
     and only the pieces of added, changed and removed documents are written (`locked`: the
     caller already holds the writer lock). `calibrator` sets the relevance thresholds on the new
-    generation before it is published (`situated.calibration`); they go into its manifest."""
+    generation before it is published (`situated.calibration`); they go into its manifest.
+    `reuse=False`: nothing is copied from the published generation (it is damaged)."""
     progress = progress or (lambda *_: None)
     own_cache = cache is None
     cache = cache or EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
@@ -78,7 +80,7 @@ def build_index(
         gens = root / "generations"
         gens.mkdir(exist_ok=True)
         clean_leftovers(root)
-        base = _reusable_base(root, embeddings, settings)
+        base = _reusable_base(root, embeddings, settings) if reuse else None
         gen = gens / f"{next_serial(gens):06d}-{dt.datetime.now(dt.UTC):%Y%m%dT%H%M%S}"
         tmp = gens / f".building-{gen.name}"
         try:
@@ -91,12 +93,19 @@ def build_index(
                 (tmp / "manifest.json").write_text(manifest.model_dump_json(indent=2),
                                                    encoding="utf-8")
             release_chroma(tmp / "chroma")
+            record(tmp)  # checksums: a later ingest can tell a damaged generation
             tmp.rename(gen)
             publish(root, gen)
-        except BaseException:
+        except BaseException as exc:
             release_chroma(tmp / "chroma")
             shutil.rmtree(tmp, ignore_errors=True)
             drop_server_collection(settings.chroma_url, gen.name)
+            if isinstance(exc, (OSError, shutil.Error)) or type(exc).__name__ == "InternalError":
+                raise IndexError_(
+                    f"writing a new generation of {root} failed ({type(exc).__name__}: "
+                    f"{str(exc)[:200]}); nothing was published and the index is as it was. "
+                    "Free disk space (or fix what the error names) and re-run the ingest"
+                ) from None
             raise
         finally:
             if own_cache:
