@@ -31,9 +31,15 @@ def _digest(path: Path) -> str:
 
 
 def record(gen: Path) -> None:
-    """Write the checksums of the generation's files (before it is published)."""
-    sums = {str(p.relative_to(gen)): _digest(p) for p in _files(gen)}
+    """Write the checksums of the generation's files (before it is published) and make them
+    read-only: a published generation is immutable — a replica syncs into a new generation
+    directory and switches `current`, never writes into a published one (a file truncated in
+    place under a reader that maps it kills that reader)."""
+    files = _files(gen)
+    sums = {str(p.relative_to(gen)): _digest(p) for p in files}
     (gen / CHECKSUMS).write_text(json.dumps(sums, indent=1, sort_keys=True), encoding="utf-8")
+    for p in [*files, gen / CHECKSUMS]:
+        p.chmod(0o444)
 
 
 def damage(root: Path, gen: Path, embeddings) -> str | None:
