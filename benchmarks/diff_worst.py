@@ -33,7 +33,8 @@ def version(sid: str, lines: list[str]) -> list[Block]:
     out = []
     for n in range(0, len(lines), 200):
         out.append(Block(block_id=f"{sid}-{n}", source_id=sid, kind=BlockKind.SECTION,
-                         section="1", title="Checks", text=" ".join(lines[n:n + 200]),
+                         section="1", title="Checks",
+                         text="1 Checks\n" + " ".join(lines[n:n + 200]),
                          link=f"/documents/{sid}", path=("1 Checks",), part=n // 200 + 1,
                          parts=len(lines) // 200 + 1, fields=FilterFields(source_id=sid)))
     return out
