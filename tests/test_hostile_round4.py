@@ -390,3 +390,50 @@ def test_rendered_answers_hold_only_the_parsers_links_and_no_images(document, re
     else:  # the reply cited a label it was not given ([S2]): withheld, nothing of it shown
         assert "[S2]" in reply and links == [], parsed.answer
     assert not image, parsed.answer
+
+
+@pytest.mark.unit
+def test_a_heading_longer_than_a_title_is_refused(tmp_path):
+    write(tmp_path / "h.md", md("H", "## 1 " + "Very long heading " * 40 + "\n\nText.\n"))
+    assert any("h.md: a heading of" in p and "over the 500" in p for p in _problems(tmp_path))
+
+
+@pytest.mark.unit
+def test_a_listing_of_thousands_of_versions_shows_the_latest_and_counts_the_rest():
+    import datetime as dt
+
+    from situated.chains.history import lines_of
+    from situated.chains.listing import MAX_LISTED, answer_versions
+    from situated.chains.wording import Lang
+    from situated.documents import DocumentMeta
+    from situated.index.versions import MemoryCatalogue, Versions
+    from situated.retrievers.filter import Filter
+    from situated.situation import Situation
+
+    start = dt.date(2000, 1, 1)
+    metas = [DocumentMeta(source_id=f"V-{n}", path=f"v{n}.md", family="terms",
+                          valid_for="as_of", valid_from=start + dt.timedelta(days=n),
+                          valid_to=start + dt.timedelta(days=n + 1)) for n in range(3000)]
+    versions = Versions(MemoryCatalogue([(m, []) for m in metas]))
+    (line,) = lines_of(versions, "terms", Filter())
+    a = answer_versions(versions, [line], Situation(), Lang.EN)
+    assert len(a.versions) == MAX_LISTED and a.versions[-1].source_id == "V-2999"
+    assert "2,900 earlier version(s) not shown" in a.answer or "2900 earlier" in a.answer
+    assert len(a.answer) < 20_000 and "V-0]" not in a.answer
+
+
+@pytest.mark.integration
+def test_a_published_row_store_that_is_not_a_database_is_an_error_naming_the_fix(tmp_path,
+                                                                                embeddings):
+    docs = tmp_path / "docs"
+    write(docs / "a.md", md("A", "## 1 Rule\n\nSome rule text here.\n"))
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache")
+    ingest([docs], settings.index_dir, embeddings, settings)
+    from situated.errors import IndexError_
+    from situated.index.store import current_generation
+
+    store = current_generation(settings.index_dir) / "store.sqlite"
+    store.chmod(0o644)
+    store.write_bytes(b"garbage" * 1000)
+    with pytest.raises(IndexError_, match="cannot be read.*nothing was changed"):
+        ingest([docs], settings.index_dir, embeddings, settings)

@@ -23,7 +23,7 @@ from situated.documents import (
 from situated.errors import DocumentError
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
 from situated.loaders.markdown import parse_markdown
-from situated.loaders.meta import MetaProblems, parse_meta
+from situated.loaders.meta import MAX_HEADING_CHARS, MetaProblems, parse_meta
 from situated.loaders.parsed_json import parse_json
 from situated.loaders.pdf import parse_pdf, read_sidecar, sidecar_path
 from situated.loaders.sizing import BlockLimit
@@ -179,12 +179,16 @@ MAX_PARAGRAPH_CHARS = 200_000
 
 def _check_work(text: str, path: Path) -> None:
     """Refuse, before parsing, a file whose shape would take unbounded time or memory (the
-    size cap bounds bytes, not work): too many table rows or headings, or one giant paragraph."""
+    size cap bounds bytes, not work): too many table rows or headings, one giant paragraph, or
+    a heading longer than a title can be."""
     rows = headings = run = longest = 0
     for line in text.splitlines():
         stripped = line.lstrip()
         rows += stripped.startswith("|")
         headings += stripped.startswith("#")
+        if stripped.startswith("#") and len(stripped) > MAX_HEADING_CHARS:
+            raise MetaProblems([f"{path}: a heading of {len(stripped):,} characters, over the "
+                                f"{MAX_HEADING_CHARS} a heading may have; shorten it"])
         run = run + len(line) if stripped else 0
         longest = max(longest, run)
     _refuse_over(path, rows, headings, longest)

@@ -65,6 +65,7 @@ _NOT_ONE_LINE = re.compile(
 
 
 MAX_FIELD_CHARS, MAX_LINK_CHARS = 300, 2000  # a name, a title, a revision; a link
+MAX_HEADING_CHARS = 500  # a heading is a title: change answers and listings quote it
 
 
 def _one_line(text: str, key: str, path: str, problems: list[str]) -> str:

@@ -24,7 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from situated.loaders.forms import Figure, Paragraph, Section, Table
-from situated.loaders.meta import MAX_META_BYTES, MetaProblems, load_yaml_mapping
+from situated.loaders.meta import (
+    MAX_HEADING_CHARS,
+    MAX_META_BYTES,
+    MetaProblems,
+    load_yaml_mapping,
+)
 
 
 def _stringify(raw: Any) -> Any:
@@ -144,6 +149,10 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
         number = raw.get("number")
         number = None if number in (None, "") else str(number)
         title = str(raw.get("title") or f"Section {s_i + 1}")
+        if len(title) > MAX_HEADING_CHARS:
+            problems.append(f"{where}: a title of {len(title):,} characters, over the "
+                            f"{MAX_HEADING_CHARS} a heading may have; shorten it")
+            continue
         sec = Section(title=title, number=number, page=_page(raw.get("page"), where, problems),
                       path=(f"{number} {title}" if number else title,))  # as a heading reads
         for e_i, el in enumerate(raw.get("elements", [])):
