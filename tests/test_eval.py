@@ -85,3 +85,26 @@ def test_ci_gate_on_the_sample_set(sample_root, tmp_path):
                                        str(tmp_path / "r2"), "--no-baselines",
                                        "--gate", "latency_p50_ms<=0.001"])
     assert failing.exit_code == 1 and "gate failed: latency_p50_ms" in failing.output
+
+
+@pytest.mark.integration
+def test_a_failed_case_shows_its_question_expected_and_actual_in_the_report(sample_root,
+                                                                             tmp_path):
+    cases = tmp_path / "cases.yaml"
+    write(cases, "- id: wrong-on-purpose\n"
+                 "  question: What does error E-417 mean?\n"
+                 "  expect: {status: no_evidence, evidence: [WARR-R2]}\n"
+                 "- id: right\n"
+                 "  question: What does error E-417 mean?\n"
+                 "  expect: {status: answered, evidence: [ERR-CAT]}\n")
+    out = tmp_path / "report"
+    result = CliRunner().invoke(app, ["eval", "--cases", str(cases), "--index",
+                                      str(sample_root), "--no-baselines", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    md = (out / "report.md").read_text(encoding="utf-8")
+    failed = md.split("## Failed cases (situated)", 1)[1].split("## Summary", 1)[0]
+    assert "✗ wrong-on-purpose" in failed and "What does error E-417 mean?" in failed
+    assert "no_evidence; evidence WARR-R2" in failed and "answered:" in failed and "ERR-CAT" in failed
+    assert "| right |" not in failed and md.index("## Failed cases") < md.index("## Summary")
+    per_case = json.loads((out / "report.json").read_text())["per_case"]["situated"]
+    assert [r["failed"] for r in per_case] == [True, False]

@@ -49,12 +49,28 @@ class CaseResult:
     listing_ok: bool | None = None
     supplied: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    question: str = ""
+    expected: str = ""  # the expected status (and evidence), as the report shows it
+    answer: str = ""  # the start of the answer that came back
+
+    @property
+    def failed(self) -> bool:
+        """Any check of the case failed (status, evidence, stale, leaks, facts, change)."""
+        return bool(self.status_ok is False or self.stale or self.leaks
+                    or (self.evidence_recall is not None and self.evidence_recall < 1)
+                    or (self.fact_accuracy is not None and self.fact_accuracy < 1)
+                    or self.change_ok is False or self.listing_ok is False
+                    or self.clarify_ok is False)
 
 
 def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
     e = case.expect
     r = CaseResult(case.id, answer.status.value, latency_ms,
-                   supplied=[ev.block_id for ev in answer.evidence], tags=list(case.tags))
+                   supplied=[ev.block_id for ev in answer.evidence], tags=list(case.tags),
+                   question=case.question, answer=" ".join(answer.answer.split())[:300],
+                   expected="; ".join(filter(None, [
+                       e.status.value if e.status else "",
+                       f"evidence {', '.join(e.evidence)}" if e.evidence else ""])))
     if e.evidence:
         found = [i for i in e.evidence
                  if any(_matches(i, ev.block_id, ev.source_id) for ev in answer.evidence)]
@@ -149,4 +165,4 @@ def aggregate(results: list[CaseResult], cases: list[Case]) -> dict[str, float |
 
 
 def as_dict(r: CaseResult) -> dict:
-    return asdict(r)
+    return {**asdict(r), "failed": r.failed}

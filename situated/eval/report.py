@@ -106,7 +106,8 @@ def write(summary, per_case, gate_failures, out: Path, cases_path: str) -> None:
     (out / "report.json").write_text(json.dumps(
         {"cases": cases_path, "summary": summary, "by_tag": tags, "per_case": per_case,
          "gate_failures": gate_failures}, indent=2, ensure_ascii=False), encoding="utf-8")
-    lines = [f"# situated evaluation\n\nCases: `{cases_path}`\n", "## Summary\n",
+    lines = [f"# situated evaluation\n\nCases: `{cases_path}`\n", *_failures(per_case),
+             "## Summary\n",
              "| metric | " + " | ".join(summary) + " |",
              "|---|" + "---:|" * len(summary)]
     for m in SHOWN:
@@ -120,9 +121,30 @@ def write(summary, per_case, gate_failures, out: Path, cases_path: str) -> None:
     lines += ["", "## Plots", ""] + [f"![{f}]({f})" for f in files]
     lines += ["", "## Gate", ""]
     lines += [f"- FAILED: {g}" for g in gate_failures] or ["- passed"]
-    lines += ["", "## Cases (situated)", "", "| case | status | recall | noise | stale | leaks |",
-              "|---|---|---:|---:|---|---:|"]
+    lines += ["", "## Cases (situated)", "",
+              "| | case | status | recall | noise | stale | leaks |",
+              "|---|---|---|---:|---:|---|---:|"]
     for r in per_case.get("situated", []):
-        lines.append(f"| {r['case_id']} | {r['status']} | {fmt(r['evidence_recall'])} | "
-                     f"{fmt(r['noise'])} | {'yes' if r['stale'] else ''} | {r['leaks']} |")
+        lines.append(f"| {'✗' if r.get('failed') else ''} | {r['case_id']} | {r['status']} | "
+                     f"{fmt(r['evidence_recall'])} | {fmt(r['noise'])} | "
+                     f"{'yes' if r['stale'] else ''} | {r['leaks']} |")
     (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _failures(per_case: dict[str, list[dict]]) -> list[str]:
+    """The failed cases of `situated` first, each with what it asked, what was expected and
+    what came back, so a failure can be acted on without opening the JSON."""
+    failed = [r for r in per_case.get("situated", []) if r.get("failed")]
+    if not failed:
+        return ["## Failed cases (situated)\n", "none\n"]
+    out = ["## Failed cases (situated)\n", "| case | question | expected | got | evidence |",
+           "|---|---|---|---|---|"]
+    for r in failed:
+        out.append(f"| ✗ {_cell(r['case_id'])} | {_cell(r['question'])} | "
+                   f"{_cell(r['expected'])} | {_cell(r['status'])}: {_cell(r['answer'][:160])} | "
+                   f"{_cell(', '.join(r['supplied']))} |")
+    return [*out, ""]
