@@ -55,8 +55,8 @@ def free_port() -> int:
 
 
 def start(workers: int, keys: Path, env: dict[str, str],
-          index: Path | None = None) -> tuple[subprocess.Popen, str]:
-    port = free_port()
+          index: Path | None = None, port: int | None = None) -> tuple[subprocess.Popen, str]:
+    port = port or free_port()
     proc = subprocess.Popen([sys.executable, "-m", "situated.cli", "serve", "--workers",
                              str(workers), "--port", str(port), "--keys", str(keys),
                              *(["--index", str(index.resolve())] if index else [])],
@@ -113,6 +113,8 @@ def main() -> None:
                     help="questions to ask (default with --index: its probe-test.yaml beside it)")
     ap.add_argument("--baseline", action="store_true",
                     help="also run with SITUATED_SENTENCE_VECTORS=false, same run")
+    ap.add_argument("--port", type=int, default=None,
+                    help="serve on this 127.0.0.1 port (default: a free one)")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
     keys = Path(tempfile.mkdtemp(prefix="load-keys-")) / "keys.yaml"
@@ -130,7 +132,7 @@ def main() -> None:
     rows = []
     for variant, extra in variants.items():
         for workers in args.workers:
-            proc, base = start(workers, keys, {**env, **extra}, args.index)
+            proc, base = start(workers, keys, {**env, **extra}, args.index, args.port)
             try:
                 for c in args.concurrency:
                     rows.append({"variant": variant, "workers": workers, **asyncio.run(

@@ -344,6 +344,10 @@ def serve(
     from situated.server import TimelyH11Protocol
 
     http = TimelyH11Protocol  # slow request heads are cut off; idle keep-alive after 5 s
+    shown = f"[{host}]" if ":" in host else host
+    err.print(term(f"serving http://{shown}:{port}/ask/invoke, /ask/stream, /documents/ID, "
+                   f"/health ({workers} worker(s)); send `Authorization: Bearer KEY`"),
+              highlight=False)
     if workers == 1:
         uvicorn.run(api, host=host, port=port, log_level="warning", http=http,
                     timeout_keep_alive=5)

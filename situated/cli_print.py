@@ -32,8 +32,8 @@ def print_ingest(out, err, index, report) -> None:
     manifest = report.manifest
     table = Table(title=f"Indexed into {index}")
     for col in ("documents", "blocks", "pieces", "warnings", "added", "changed", "unchanged",
-                "removed", "embedded", "split sections"):
-        table.add_column(col, justify="right")
+                "removed", "embedded", "split sections"):  # whole headers, at any width
+        table.add_column(col, justify="right", no_wrap=True, min_width=len(col))
     table.add_row(str(manifest.documents), str(manifest.blocks), str(manifest.pieces),
                   str(len(manifest.warnings)), str(len(report.added)), str(len(report.changed)),
                   str(len(report.unchanged)), str(len(report.removed)), str(report.embedded),

@@ -38,9 +38,12 @@ def plots(summary: dict[str, dict], per_case: dict[str, list[dict]], out: Path) 
     import matplotlib.pyplot as plt
 
     files = []
-    quality = ["evidence_recall", "noise", "stale_version_rate", "status_accuracy",
-               "citation_validity", "citation_support", "fact_accuracy"]
     names = list(summary)
+    # a metric every system scores the same on tells nothing apart: it is left out of the plot
+    # (the summary table still has it)
+    quality = [m for m in ("evidence_recall", "noise", "stale_version_rate", "status_accuracy",
+                           "citation_validity", "citation_support", "fact_accuracy")
+               if len({summary[n].get(m) for n in names}) > 1] or ["status_accuracy"]
     fig, ax = plt.subplots(figsize=(11, 4.5))
     width = 0.8 / len(names)
     for i, name in enumerate(names):
@@ -49,7 +52,7 @@ def plots(summary: dict[str, dict], per_case: dict[str, list[dict]], out: Path) 
     ax.set_xticks([x + width * (len(names) - 1) / 2 for x in range(len(quality))])
     ax.set_xticklabels([m.replace("_", "\n") for m in quality], fontsize=8)
     ax.set_ylim(0, 1.2)
-    ax.set_title("Quality by system (noise and stale: lower is better)")
+    ax.set_title("Quality by system, metrics that differ (noise and stale: lower is better)")
     ax.legend(fontsize=8, ncol=len(names), loc="upper center")
     fig.tight_layout()
     fig.savefig(out / "quality.png", dpi=110)
