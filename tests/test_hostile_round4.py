@@ -437,3 +437,22 @@ def test_a_published_row_store_that_is_not_a_database_is_an_error_naming_the_fix
     store.write_bytes(b"garbage" * 1000)
     with pytest.raises(IndexError_, match="cannot be read.*nothing was changed"):
         ingest([docs], settings.index_dir, embeddings, settings)
+
+
+@pytest.mark.integration
+def test_a_pair_too_long_to_align_is_compared_by_content_and_the_answer_says_so(
+        heading_app, monkeypatch):
+    from situated.chains import changes
+
+    chain = build_ask_chain(heading_app, clock=lambda: TODAY)
+    question = {"question": "What changed in the Orbit plan-terms?"}
+    aligned = chain.invoke(question)
+    monkeypatch.setattr(changes, "MAX_DIFF_WORK", 1)
+    by_content = chain.invoke(question)
+    assert "compared by content" in by_content.answer
+    assert "compared by content" not in aligned.answer
+
+    def changed(a):
+        return sorted((x for c in a.changes for s in c.sections for x in s.removed + s.added))
+
+    assert changed(by_content) == changed(aligned)

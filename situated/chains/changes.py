@@ -105,9 +105,12 @@ def _units(blocks: list[Block]) -> list[_Unit]:
     return out
 
 
-def diff_blocks(old: list[Block], new: list[Block]) -> list[SectionChange]:
+def diff_blocks(old: list[Block], new: list[Block],
+                unaligned: list[int] | None = None) -> list[SectionChange]:
     """The sections that differ in substance between `old` and `new` (each a version's blocks
-    in document order), in the new version's order; empty: no change in substance."""
+    in document order), in the new version's order; empty: no change in substance.
+    `unaligned`: gets the number of units compared by content when the pair was too long to
+    align (`MAX_DIFF_WORK`), so the answer can say so."""
     a, b = _units(old), _units(new)
     old_paths = {u.section for u in a}
     new_paths = {u.section for u in b}
@@ -123,6 +126,9 @@ def diff_blocks(old: list[Block], new: list[Block]) -> list[SectionChange]:
         return sections[unit.section]
 
     ops = _differing([u.key for u in a], [u.key for u in b])
+    if unaligned is not None and len(ops) == 1 and (ops[0][1] - ops[0][0]) * (
+            ops[0][3] - ops[0][2]) > MAX_DIFF_WORK:
+        unaligned.append(ops[0][1] - ops[0][0] + ops[0][3] - ops[0][2])
     moved = Counter(u.key for i1, i2, _, _ in ops for u in a[i1:i2]) & Counter(
         u.key for _, _, j1, j2 in ops for u in b[j1:j2])  # in both: moved, not changed
     moved_old, moved_new = moved.copy(), moved  # each side drops its own copies

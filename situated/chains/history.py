@@ -201,7 +201,9 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     name = inline(line.name)
     cut = max(0, len(pairs) - MAX_PAIRS)  # the latest are compared, earlier ones counted
     read: dict[str, list[Block]] = {}  # the compared versions' readable blocks, read once
-    diffs = [(old, new, _diff(versions, old, new, readable, read)) for old, new in pairs[cut:]]
+    unaligned: list[int] = []  # pairs too long to align: compared by content (`changes`)
+    diffs = [(old, new, _diff(versions, old, new, readable, read, unaligned))
+             for old, new in pairs[cut:]]
     by_id = {b.block_id: b for blocks in read.values() for b in blocks}
     supplied = pack(_changed_blocks(by_id, [d for *_, d in diffs]), budget)
     label = {s.evidence.block_id: s.evidence.label for s in supplied}
@@ -239,6 +241,8 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
             parts.append("\n".join([head, *(x for x in lines if x)]))
     if unshown:
         parts.append(w.fixed("unshown", lang, n=unshown))
+    if unaligned:
+        parts.append(w.fixed("by_content", lang, n=len(unaligned), units=sum(unaligned)))
     if window.kind is WindowKind.LATEST and earlier:
         parts.append(w.fixed("latest_only", lang, n=earlier))
     changes = [_change_out(line, old, new, sections, label) for old, new, sections in diffs]
@@ -247,7 +251,8 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
 
 
 def _diff(versions: Versions, old: DocumentMeta | None, new: DocumentMeta,
-          readable: Filter, read: dict[str, list[Block]]) -> list[SectionChange]:
+          readable: Filter, read: dict[str, list[Block]],
+          unaligned: list[int] | None = None) -> list[SectionChange]:
     """The two versions' differences; their readable blocks are kept in `read` by source id
     (a version in two pairs is read once)."""
     if old is None:
@@ -255,7 +260,7 @@ def _diff(versions: Versions, old: DocumentMeta | None, new: DocumentMeta,
     for sid in (old.source_id, new.source_id):
         if sid not in read:
             read[sid] = versions.blocks_of(sid, readable)
-    return diff_blocks(read[old.source_id], read[new.source_id])
+    return diff_blocks(read[old.source_id], read[new.source_id], unaligned)
 
 
 _ORDER = {ChangeKind.CHANGED: 0, ChangeKind.ADDED: 1, ChangeKind.REMOVED: 2}

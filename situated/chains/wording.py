@@ -294,6 +294,12 @@ _TEXTS = {
     ("none_then", Lang.RU): "Новых версий «{line}»{window} не было, и в его конце не "
                             "действовала ни одна: последняя до него, {old}, действовала по "
                             "{date}.",
+    ("by_content", Lang.EN): "{n} pair(s) of versions were too long to align sentence by "
+                             "sentence ({units} sentences): their changes are what left and "
+                             "what came, compared by content.",
+    ("by_content", Lang.RU): "{n} пар(ы) версий слишком длинны для построчного сравнения "
+                             "({units} предложений): изменения — что ушло и что появилось, "
+                             "по содержанию.",
     ("listing_cut", Lang.EN): "… {n} earlier version(s) not shown; ask about a period to see "
                               "them.",
     ("listing_cut", Lang.RU): "… ещё {n} более ранних версий не показаны; спросите о периоде, "

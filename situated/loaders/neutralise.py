@@ -12,6 +12,7 @@ never quotes them and the answer lists the blocks that hold them.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from linkify_it import LinkifyIt
 
@@ -97,8 +98,10 @@ def _code_addresses(text: str) -> str:
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
+@lru_cache(maxsize=8192)
 def neutralise(text: str) -> str:
-    """Block text as it may enter a prompt: no label-like tokens, links, HTML or bidi controls."""
+    """Block text as it may enter a prompt: no label-like tokens, links, HTML or bidi controls.
+    (Kept for the most recent texts: the same blocks are packed for many questions.)"""
     text = defang_links(escape_html(_BIDI.sub("", text)))
     # "S9" stays readable but is no label: a word joiner between the letter and the number
     return _LABEL_LIKE.sub("\\1\u2060\\2", text)
