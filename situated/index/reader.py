@@ -56,7 +56,8 @@ def _manifest(root: Path, gen: Path, embeddings: Embedder) -> Manifest:
         raise IndexError_(
             f"index {root} has schema {manifest.schema_version}, this version reads "
             f"{SCHEMA_VERSION} (5 added the sentence vectors answers are ranked by, 6 the "
-            f"piece ids the vector leg filters by); "
+            f"piece ids the vector leg filters by, 7 keys the sentence vectors by the evidence "
+            f"text as it is now neutralised); "
             f"rebuild it with `situated ingest PATH... --index {root}` (unchanged texts "
             "come from the embedding cache)"
         )

@@ -36,8 +36,9 @@ if TYPE_CHECKING:
     from situated.documents import LoadedDocument
 
 # 2: epoch-second bounds, timezone; 3: recorded history; 4: row store + columns;
-# 5: sentence vectors (`index.sentences`); 6: piece ids by position (the vector leg's `ids`)
-SCHEMA_VERSION = 6
+# 5: sentence vectors (`index.sentences`); 6: piece ids by position (the vector leg's `ids`);
+# 7: evidence neutralised for any Markdown renderer — the sentence store is keyed by that text
+SCHEMA_VERSION = 7
 COLLECTION = "pieces"
 
 
