@@ -161,3 +161,15 @@ def ask(sample_app, model):
         return chain.invoke({"question": question, "situation": situation,
                              "scope": scope or Scope(), "follows": follows})
     return _ask
+
+
+def indexed_app(root: Path, embeddings) -> App:
+    """An `App` over the documents written under `root / "docs"`, ingested into
+    `root / "index"` (its own cache), sharing the session's loaded model."""
+    from situated.index.ingest import ingest
+
+    settings = Settings(index_dir=root / "index", cache_dir=root / "cache")
+    ingest([root / "docs"], settings.index_dir, embeddings, settings)
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    return app

@@ -9,7 +9,7 @@ import json
 
 import jsonschema
 import pytest
-from conftest import md, write
+from conftest import indexed_app, md, write
 from fakes import FakeOpenAIServer, ScriptedChatModel
 
 from situated.app import App
@@ -18,8 +18,7 @@ from situated.chains.changes import diff_blocks, substance, word_change
 from situated.chains.contract import Status, shipped_answer_schema
 from situated.chains.intent import Intent, find_intent, names_nothing, read_cue
 from situated.eval.cases import load_cases
-from situated.index.ingest import ingest
-from situated.settings import ModelKind, Settings
+from situated.settings import ModelKind
 from situated.situation import Scope
 
 SCHEMA = shipped_answer_schema()
@@ -211,12 +210,7 @@ def fee_app(tmp_path_factory, embeddings):
                              "**Orbit plan** costs 10 euros\na month.\n\n## 2 Cancellation\n\n"
                              "A subscriber may cancel within 30 days.\n",
                              valid_from="2026-01-01", **common))
-    index = root / "index"
-    settings = Settings(index_dir=index, cache_dir=root / "cache")
-    ingest([docs], index, embeddings, settings)
-    app = App(settings)
-    app.__dict__["embeddings"] = embeddings
-    return app
+    return indexed_app(root, embeddings)
 
 
 STAFF = Scope(roles=["staff"])

@@ -7,12 +7,11 @@ import json
 import re
 
 import pytest
-from conftest import md, write
+from conftest import indexed_app, md, write
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from situated import build_ask_chain
-from situated.app import App
 from situated.chains.contract import Status
 from situated.errors import DocumentError
 from situated.index.ingest import ingest
@@ -67,12 +66,7 @@ def heading_app(tmp_path_factory, embeddings):
                              valid_from="2025-01-01", valid_to="2026-01-01", **COMMON))
     write(docs / "v2.md", md("T-2", body.format(fee=12, late=7, paper=2),
                              valid_from="2026-01-01", **COMMON))
-    index = root / "index"
-    settings = Settings(index_dir=index, cache_dir=root / "cache")
-    ingest([docs], index, embeddings, settings)
-    app = App(settings)
-    app.__dict__["embeddings"] = embeddings
-    return app
+    return indexed_app(root, embeddings)
 
 
 @pytest.mark.integration
@@ -286,12 +280,7 @@ def gap_app(tmp_path_factory, embeddings):
                              valid_from="2025-01-01", valid_to="2025-03-01", **COMMON))
     write(docs / "v2.md", md("G-2", "## 1 Fees\n\nThe fee is 12 euros.\n",
                              valid_from="2025-06-01", **COMMON))
-    index = root / "index"
-    settings = Settings(index_dir=index, cache_dir=root / "cache")
-    ingest([docs], index, embeddings, settings)
-    app = App(settings)
-    app.__dict__["embeddings"] = embeddings
-    return app
+    return indexed_app(root, embeddings)
 
 
 @pytest.mark.integration
@@ -318,12 +307,7 @@ def oracle_app(tmp_path_factory, embeddings):
     for n in range(6):
         write(docs / f"p{n}.md", md(f"PUB-{n}", f"## 1 Topic {n}\n\nCanteen menu {n} lists "
                                     f"soup, bread and tea for week {n}.\n"))
-    index = root / "index"
-    settings = Settings(index_dir=index, cache_dir=root / "cache")
-    ingest([docs], index, embeddings, settings)
-    app = App(settings)
-    app.__dict__["embeddings"] = embeddings
-    return app
+    return indexed_app(root, embeddings)
 
 
 @pytest.mark.integration
@@ -453,6 +437,6 @@ def test_a_pair_too_long_to_align_is_compared_by_content_and_the_answer_says_so(
     assert "compared by content" not in aligned.answer
 
     def changed(a):
-        return sorted((x for c in a.changes for s in c.sections for x in s.removed + s.added))
+        return sorted(x for c in a.changes for s in c.sections for x in s.removed + s.added)
 
     assert changed(by_content) == changed(aligned)
