@@ -9,9 +9,11 @@ import re
 from rich.markup import escape
 from rich.table import Table
 
+from situated.loaders.neutralise import BIDI_CONTROLS
+
 # terminal controls a document or a model could put in text: ESC sequences (colours, OSC 8
 # hyperlinks, cursor moves), other C0/C1 controls and bidirectional overrides
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROLS = re.compile(f"[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f{BIDI_CONTROLS}]")
 
 
 def term(text: str) -> str:

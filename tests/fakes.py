@@ -66,7 +66,7 @@ class FakeOpenAIServer:
             def log_message(self, *args):  # keep test output clean
                 pass
 
-            def do_POST(self):  # noqa: N802 - http.server API
+            def do_POST(self):
                 length = int(self.headers.get("Content-Length", 0))
                 body = json.loads(self.rfile.read(length) or b"{}")
                 outer.requests.append({"path": self.path, "body": body,
@@ -79,12 +79,7 @@ class FakeOpenAIServer:
                     time.sleep(delay)
                 refused = refusal(body)
                 if refused is not None:
-                    data = json.dumps({"error": {"message": refused, "type": "server_error"}})
-                    self.send_response(500)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data.encode())
+                    self._send({"error": {"message": refused, "type": "server_error"}}, 500)
                     return
                 outer.replied += 1
                 spec = outer.responses[min(outer.replied, len(outer.responses)) - 1]
@@ -107,10 +102,10 @@ class FakeOpenAIServer:
                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
                 })
 
-            def _send(self, payload: dict[str, Any]) -> None:
+            def _send(self, payload: dict[str, Any], status: int = 200) -> None:
                 data = json.dumps(payload).encode()
                 try:
-                    self.send_response(200)
+                    self.send_response(status)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
@@ -131,7 +126,7 @@ class FakeOpenAIServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
-    def __enter__(self) -> "FakeOpenAIServer":
+    def __enter__(self) -> FakeOpenAIServer:
         self.thread.start()
         return self
 

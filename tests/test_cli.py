@@ -83,3 +83,18 @@ def test_the_index_comes_from_the_environment_when_no_flag_names_one(tmp_path, m
     assert result.exit_code == 1 and str(tmp_path / "from-env") in result.output
     flagged = CliRunner().invoke(app, ["ask", "q", "--index", str(tmp_path / "flag")])
     assert str(tmp_path / "flag") in flagged.output  # the flag wins over the variable
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("args", "says"), [
+    (["ask", "x" * 2001], "question has 2001 characters, more than the 2000 allowed"),
+    (["ask", "C-3", "--follows", "y" * 2001], "previous question has 2001 characters"),
+    (["ask", "   "], "question is empty"),
+    (["eval", "--today", "2026-13-01"], "--today '2026-13-01' is not a date"),
+    (["eval", "--gate", "leaks == 0"], "must look like metric<=number"),
+])
+def test_bad_cli_input_exits_1_naming_it_and_the_fix(args, says):
+    """Checked before any index opens or any model loads: an error line, no traceback."""
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1 and says in result.output, result.output
+    assert "Traceback" not in result.output

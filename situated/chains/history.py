@@ -39,7 +39,7 @@ from situated.chains.contract import (
 from situated.chains.dates import DateMention
 from situated.chains.evidence import Supplied, evidence_of, links_of, pack
 from situated.chains.intent import names_nothing, since_cue
-from situated.chains.listing import Line, listing_lines, versions_out, when
+from situated.chains.listing import Line, last_day, listing_lines, versions_out, when
 from situated.chains.route import Decision, Route
 from situated.chains.wording import Lang
 from situated.documents import OPEN_END, OPEN_START, Block, DocumentMeta, end_of_day, instant
@@ -216,7 +216,7 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
         if versions.end(started) <= _window_end(window):  # ended: a gap, nothing in force
             text = w.fixed("none_then", lang, line=name, window=window.said,
                            old=started.source_id, date=w.bound_text(
-                               _last_day(started), lang, tz))
+                               last_day(started), lang, tz))
         else:
             text = w.fixed("none_in", lang, line=name, window=window.said,
                            date=when(started, lang, tz), new=started.source_id)
@@ -338,14 +338,6 @@ def _started(versions: Versions, line: Line, window: Window) -> DocumentMeta | N
     it may have ended since (a gap)."""
     current = [m for m in line.members if versions.start(m) <= _window_end(window)]
     return current[-1] if current else None
-
-
-def _last_day(meta: DocumentMeta):
-    """A version's last day or instant as a listing says it (`valid_to` is exclusive)."""
-    end = meta.valid_to
-    if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
-        return end - dt.timedelta(days=1)
-    return end
 
 
 def _history_answer(text: str, supplied: list[Supplied], changes: list[ChangeOut],

@@ -27,6 +27,14 @@ class Line:
     members: tuple[DocumentMeta, ...]
 
 
+def last_day(meta: DocumentMeta):
+    """A version's last day (or instant) as an answer says it: `valid_to` is exclusive."""
+    end = meta.valid_to
+    if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
+        return end - dt.timedelta(days=1)
+    return end
+
+
 def when(meta: DocumentMeta, lang: Lang, tz: str) -> str:
     return w.bound_text(meta.valid_from, lang, tz) if meta.valid_from else "—"
 
@@ -61,9 +69,7 @@ def listing_lines(versions: Versions, line: Line, lang: Lang) -> str:
     for n, m in shown:
         anchor = link_text(m.source_id)
         bits = [w.fixed("revision", lang, r=inline(m.revision))] if m.revision else []
-        end = m.valid_to
-        if isinstance(end, dt.date) and not isinstance(end, dt.datetime):
-            end = end - dt.timedelta(days=1)  # valid_to is exclusive: say the last day
+        end = last_day(m)
         span = w.span_text(when(m, lang, tz) if m.valid_from else None,
                            w.bound_text(end, lang, tz) if end else None, lang)
         bits.append(span or w.fixed("undated", lang))
@@ -94,4 +100,4 @@ def versions_out(versions: Versions, line: Line,
     return out
 
 
-__all__ = ["Line", "answer_versions", "listing_lines", "versions_out", "when"]
+__all__ = ["Line", "answer_versions", "last_day", "listing_lines", "versions_out", "when"]

@@ -168,6 +168,16 @@ def is_model_failure(exc: BaseException) -> bool:
     return isinstance(exc, openai.APIError)
 
 
+def is_unreachable(exc: BaseException) -> bool:
+    """The endpoint did not answer at all (connection refused, timed out): no other request
+    to it can do better now."""
+    try:
+        import openai
+    except ImportError:  # pragma: no cover
+        return False
+    return isinstance(exc, openai.APIConnectionError)  # APITimeoutError is one
+
+
 def model_failure(exc: BaseException, settings: Settings) -> ModelError:
     """The error to report: what failed, where, and the settings that fix it."""
     what = type(exc).__name__.removeprefix("OpenAI")

@@ -31,6 +31,7 @@ from situated.chains.extract import (
     rule_extract,
     validate_extraction,
 )
+from situated.chains.models import is_unreachable
 from situated.chains.products import ProductMatcher
 from situated.prompts.extraction import EXTRACTION_PROMPT
 
@@ -138,7 +139,7 @@ def proposal_runnable(model: BaseChatModel | None = None) -> Runnable[dict[str, 
                 notes.append(f"extraction by {method} failed ({type(exc).__name__}); "
                              "the rules decide")
                 log.warning("situation extraction by %s failed: %s", method, exc)
-                if "Connection" in type(exc).__name__ or "Timeout" in type(exc).__name__:
+                if is_unreachable(exc):
                     break  # the endpoint is down: no other method can reach it
                 continue
             fields = lenient(_raw_arguments(out), notes)

@@ -11,6 +11,7 @@ from urllib.parse import unquote, urlparse
 import yaml
 
 from situated.documents import DocKind, DocumentMeta, ValidFor, instant
+from situated.loaders.neutralise import BIDI_CONTROLS
 from situated.situation import FIRST_DAY, LAST_DAY
 
 KNOWN_KEYS = {
@@ -61,7 +62,7 @@ def load_yaml_mapping(text: str, path: str) -> dict[str, Any]:
 # field (a name, a revision, a link), where they could start a new Markdown line (a reference
 # definition, an image) in an answer written by code, or reorder what a reader sees
 _NOT_ONE_LINE = re.compile(
-    r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+    f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{BIDI_CONTROLS}\\ud800-\\udfff]")
 
 
 MAX_FIELD_CHARS, MAX_LINK_CHARS = 300, 2000  # a name, a title, a revision; a link

@@ -95,7 +95,8 @@ def _code_addresses(text: str) -> str:
 
 # bidirectional embeddings, overrides and isolates: they reorder what a reader sees (U+202E
 # shows "txt.exe" as "exe.txt"); removed from any text that may reach an answer
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+BIDI_CONTROLS = "\u202a-\u202e\u2066-\u2069"  # a character-class range, for every check
+_BIDI = re.compile(f"[{BIDI_CONTROLS}]")
 
 
 @lru_cache(maxsize=8192)

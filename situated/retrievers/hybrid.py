@@ -250,15 +250,13 @@ class HybridSearch:
         rows[self.index.piece_block[mask]] = True
         return tuple(unheld_names(self._cover, self.index.tokenizer, query, rows))
 
-    def signals(self, query: str, ranked: list[RankedBlock],
-                scope: Scope | None = None) -> list[Signals]:
+    def signals(self, query: str, ranked: list[RankedBlock], scope: Scope) -> list[Signals]:
         """Each fused block's relevance signals (`retrievers.relevance`), their term weights
         from what `scope` may read (`TermCover.terms`)."""
         if not ranked:
             return []
         rows = self.index.piece_block[np.asarray([b.best_piece for b in ranked], dtype=np.int64)]
-        terms = self._cover.terms(query) if scope is None else self._cover.terms(
-            query, self.readable_rows(scope), self.products_for(scope))
+        terms = self._cover.terms(query, self.readable_rows(scope), self.products_for(scope))
         cover = self._cover.cover(terms, rows)
         agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if self.vector_reads(query) else [])
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),

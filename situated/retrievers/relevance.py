@@ -80,38 +80,29 @@ class TermCover:
 
     def __init__(self, index):
         self._index = index
-        # a product id says which documents apply (the filter's job), not what is asked
-        self._products = {t for p in index.products for t in index.tokenizer(p)}
 
     @property
     def _field(self):
         return self._index.bm25_blocks
 
-    @property
-    def _n(self) -> int:
-        return int(self._field.scores["num_docs"])
-
-    def terms(self, query: str, readable: np.ndarray | None = None,
-              products: frozenset[str] | None = None) -> QueryTerms:
-        """The question's content terms, weighted by idf. With `readable` (block rows the
-        caller may read) and `products` (theirs), every statistic comes from what the caller
-        may read: a term only restricted blocks hold weighs as a term nobody holds, and a
-        product only a restricted document names is an ordinary word, so no reply differs
-        with what the caller may not read."""
+    def terms(self, query: str, readable: np.ndarray, products: frozenset[str]) -> QueryTerms:
+        """The question's content terms, weighted by idf, every statistic from what the caller
+        may read (`readable`: their block rows; `products`: theirs): a term only restricted
+        blocks hold weighs as a term nobody holds, and a product only a restricted document
+        names is an ordinary word, so no reply differs with what the caller may not read."""
         content = " ".join(w for w in _WORDS.findall(query) if not _FRAMING.match(w))
-        own = self._products if products is None else {
-            t for p in products for t in self._index.tokenizer(p)}
+        # a product id says which documents apply (the filter's job), not what is asked
+        own = {t for p in products for t in self._index.tokenizer(p)}
         words = [w for w in dict.fromkeys(self._index.tokenizer(content)) if w not in own]
         ids, df = [], {}
         for w in words:
             tid = self._id(w)
             held = self.holders_of(tid)
-            if readable is not None:
-                held = held[readable[held]]
+            held = held[readable[held]]
             if tid >= 0 and len(held):
                 df[tid] = len(held)
             ids.append(tid if tid in df else -1)
-        n = self._n if readable is None else int(readable.sum())
+        n = int(readable.sum())
         idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
         unknown = sum(idf.values()) / len(idf) if idf else 0.0
         weights = [idf.get(t, unknown) for t in ids]
