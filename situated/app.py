@@ -55,10 +55,12 @@ class Snapshot:
         return self.engine.versions
 
     def filter(self, situation: Situation, scope: Scope,
-               sources: frozenset[str] | None = None) -> Filter:
-        """The one place a chain builds a Filter: situation and scope, in the index's zone."""
+               sources: frozenset[str] | None = None, latest_release: bool = False) -> Filter:
+        """The one place a chain builds a Filter: situation and scope, in the index's zone
+        (`latest_release`: a question about a moment that names no version reads the latest
+        release of each line)."""
         return Filter(situation=situation, scope=scope, sources=sources,
-                      timezone=self.index.timezone)
+                      timezone=self.index.timezone, latest_release=latest_release)
 
     def sentence_vectors(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The ingest-time vectors of evidence sentences of this generation: `(vectors,

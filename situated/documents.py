@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, Strict
 
+from situated import releases
 from situated.modes import Mode
 
 OPEN_START = -(10**13)  # stored instead of a missing valid_from (Chroma needs the key)
@@ -78,6 +79,8 @@ class DocumentMeta(BaseModel):
     valid_to: Bound = None  # exclusive
     valid_for: ValidFor = ValidFor.PURCHASE_DATE
     family: str | None = None
+    version: str | None = None  # the release it describes (PEP 440 / SemVer), normalised
+    applies_to_versions: str | None = None  # the releases it covers: ">=2.1,<3.0", "2.x"
     access: tuple[str, ...] = ()
     assets: tuple[str, ...] = ()
     recorded_at: dt.datetime | None = None
@@ -94,9 +97,26 @@ class DocumentMeta(BaseModel):
         """The document applies within a period (`FilterFields.date_scoped`: one rule)."""
         return self.filter_fields().date_scoped
 
+    @property
+    def release_scoped(self) -> bool:
+        """The document applies to some releases only (`version` or `applies_to_versions`)."""
+        return self.version is not None or self.applies_to_versions is not None
+
+    def release_span(self) -> tuple[int, int]:
+        """The releases it covers as a key range `[lo, hi)` (`releases.span`); every key when
+        it has no release axis."""
+        if self.applies_to_versions is not None:
+            return releases.span(self.applies_to_versions)
+        if self.version is not None:
+            k = releases.key(releases.parse(self.version))
+            return k, k + 1
+        return releases.ANY_LO, releases.ANY_HI
+
     def filter_fields(self, timezone: str = "UTC") -> FilterFields:
         """The filterable fields; date-only bounds are read in the index's `timezone`."""
+        lo, hi = self.release_span()
         return FilterFields(
+            release_lo=lo, release_hi=hi,
             source_id=self.source_id,
             products=self.product,
             valid_for=self.valid_for,
@@ -124,10 +144,20 @@ class FilterFields(BaseModel):
     # parts of its period that later-recorded corrections replace: (from_s, to_s, known_from_s)
     recorded_s: int = OPEN_START
     corrected: tuple[tuple[int, int, int], ...] = ()
+    # the release axis (`situated.releases`): the releases covered as keys [lo, hi), and
+    # whether they include the latest release of the document's line (what a question that
+    # names no version reads); a document without a release axis covers all and is current
+    release_lo: int = releases.ANY_LO
+    release_hi: int = releases.ANY_HI
+    release_latest: bool = True
 
     @property
     def date_scoped(self) -> bool:
         return self.valid_from_s != OPEN_START or self.valid_to_s != OPEN_END
+
+    @property
+    def release_scoped(self) -> bool:
+        return self.release_lo != releases.ANY_LO or self.release_hi != releases.ANY_HI
 
     def to_chroma(self, block_id: str) -> dict[str, str | int | bool]:
         """Flat scalar metadata for Chroma. Lists become one boolean key per value, and every
@@ -143,6 +173,9 @@ class FilterFields(BaseModel):
             "access_any": not self.roles,
             "assets_any": not self.assets,
             "recorded_s": self.recorded_s,
+            "release_lo": self.release_lo,
+            "release_hi": self.release_hi,
+            "release_latest": self.release_latest,
         }
         for j in range(MAX_CORRECTIONS):  # every key always present, neutral when unused
             a, b, r = self.corrected[j] if j < len(self.corrected) else (OPEN_END,) * 3
@@ -228,14 +261,38 @@ def normalise_code(letters: str, digits: str, suffix: str = "") -> str:
 def code_surfaces(text: str) -> dict[str, str]:
     """Normalised code → the code as `text` writes it (`P4` → `P-4`), first writing wins."""
     out: dict[str, str] = {}
-    for m in _CODE_RE.finditer(text):
-        out.setdefault(normalise_code(m.group(1), m.group(2), m.group(3)), m.group(0))
+    for _, code, surface in _all_codes(text):
+        out.setdefault(code, surface)
     return out
 
 
+# longer codes: parts joined by hyphens or underscores, with a digit or an underscore
+# (`SPARK-31967`, `CVE-2024-3094`, `ERR_FS_FILE_TOO_LARGE`, `trust_env`)
+_LONG_CODE_RE = re.compile(r"(?<![\w‐‑-])([A-Za-z][A-Za-z0-9]*(?:[_‐‑-][A-Za-z0-9]+)+)"
+                           r"(?![\w‐‑-])")
+
+
+def _long_codes(text: str, short: list[tuple[int, int]]) -> list[tuple[int, str, str]]:
+    """(start, normal form, as written) of the long codes not already short ones: upper case,
+    hyphens of any kind one hyphen."""
+    out = []
+    for m in _LONG_CODE_RE.finditer(text):
+        code = m.group(1)
+        if not (re.search(r"\d", code) or "_" in code) or any(
+                a <= m.start() < b for a, b in short):
+            continue
+        out.append((m.start(), re.sub(r"[‐‑]", "-", code).upper(), code))
+    return out
+
+
+def _all_codes(text: str) -> list[tuple[int, str, str]]:
+    short = [(m.start(), normalise_code(m.group(1), m.group(2), m.group(3)), m.group(0))
+             for m in _CODE_RE.finditer(text)]
+    spans = [(m.start(), m.end()) for m in _CODE_RE.finditer(text)]
+    return sorted(short + _long_codes(text, spans))
+
+
 def extract_codes(text: str) -> tuple[str, ...]:
-    """Identifier-like tokens (letters then digits, optional hyphen), normalised, in order."""
-    seen: dict[str, None] = {}
-    for m in _CODE_RE.finditer(text):
-        seen.setdefault(normalise_code(m.group(1), m.group(2), m.group(3)), None)
-    return tuple(seen)
+    """Identifier-like tokens, normalised, in order: letters then digits with an optional
+    hyphen (`E-417` → `E417`), and longer codes (`SPARK-31967`, `ERR_FS_FILE_TOO_LARGE`)."""
+    return tuple(dict.fromkeys(code for _, code, _ in _all_codes(text)))

@@ -28,6 +28,9 @@ class Situation(BaseModel):
         return value
 
     product: str | None = None
+    version: str | None = Field(
+        default=None, description="The release the asker runs (`version: 16.20.2` documents); "
+        "None = the latest release of each line.")
     purchase_date: dt.date | None = None
     request_date: dt.date | None = None
     as_of: dt.date | None = None
@@ -47,8 +50,21 @@ class Situation(BaseModel):
         The filter, the router and the answer's slice all ask here."""
         return getattr(self, valid_for.value) or self.as_of
 
+    @field_validator("version")
+    @classmethod
+    def _a_version(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        from situated import releases
+        try:
+            return str(releases.parse(value))
+        except releases.ReleaseError as exc:
+            raise ValueError(str(exc)) from None
+
     def known_facts(self) -> str:
         parts = [f"product {self.product}"] if self.product else []
+        if self.version:
+            parts.append(f"version {self.version}")
         for vf in ValidFor:
             d = self.given(vf)
             if d:

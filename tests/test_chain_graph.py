@@ -178,7 +178,7 @@ def _imports(path: Path) -> set[str]:
 
 # the layers, lowest first; a module may import its own layer and the ones below it
 LAYERS = [
-    {"errors", "modes", "situation", "settings", "documents", "prompts", "months"},
+    {"errors", "modes", "situation", "settings", "documents", "prompts", "months", "releases"},
     {"loaders"}, {"index"}, {"retrievers"}, {"app"}, {"chains"},
     # calibration writes and runs questions like an evaluation (ingest takes it as a hook)
     {"eval", "calibration", "guard", "auth", "server", "cli", "cli_print"},

@@ -35,6 +35,8 @@ class SituationOut(_Strict):
     request_date: dt.date | None
     as_of: dt.date | None
     known_on: dt.date | None = None
+    version: str | None = Field(default=None, description="the release the answer is for "
+                                "(null: none named; the latest release was read)")
 
 
 LABEL_PATTERN = r"^S[0-9]+$"
@@ -118,7 +120,11 @@ class ChangeOut(_Strict):
     products: list[str]
     from_version: str | None = Field(description="source_id of the older version")
     to_version: str
-    effective: str = Field(description="valid_from of the newer version (ISO date or instant)")
+    effective: str | None = Field(description="valid_from of the newer version (ISO date or "
+                                  "instant); null for a release without dates")
+    from_release: str | None = Field(default=None, description="the older side's release "
+                                     "(`version`), if it has one")
+    to_release: str | None = Field(default=None, description="the newer side's release")
     substance: bool = Field(description="false when the versions differ only in formatting "
                             "or in the dates they print")
     sections: list[SectionChangeOut]
@@ -137,6 +143,7 @@ class VersionOut(_Strict):
     valid_to: str | None = Field(description="exclusive; null = open end")
     recorded_at: str | None = Field(description="when the index first recorded this version")
     link: str
+    version: str | None = Field(default=None, description="the release it describes")
 
 
 class RelevanceOut(_Strict):
@@ -149,6 +156,31 @@ class RelevanceOut(_Strict):
     min_cover: float
     note: str
     unheld: list[str] = Field(default_factory=list)
+
+
+class NoteOut(_Strict):
+    """A document's own note of a release (a changelog section headed by it)."""
+
+    release: str
+    source_id: str
+    label: str | None = Field(description="its label in the evidence, when it fits")
+
+
+class AppearanceOut(_Strict):
+    """In which version something was added, removed or deprecated, computed from the
+    versions themselves, with the documents' own notes beside it."""
+
+    kind: str = Field(description="added | removed | deprecated")
+    subject: str = Field(description="what was looked for, as the question says it")
+    release: str | None = Field(description="the version the answer names (its release)")
+    source_id: str = Field(description="that version's document")
+    previous_release: str | None = Field(description="the version before it; null when it "
+                                         "is the first")
+    previous_source_id: str | None
+    effective: str | None = Field(description="valid_from of that version, for dated families")
+    notes: list[NoteOut] = Field(default_factory=list)
+    agrees: bool | None = Field(description="whether the notes name the same version (null: "
+                                "no notes)")
 
 
 class Answer(_Strict):
@@ -182,6 +214,13 @@ class Answer(_Strict):
     versions: list[VersionOut] = Field(
         default_factory=list, description="For a version listing (and beside changes): the "
         "versions the caller may read, oldest first.")
+    releases: list[str] = Field(
+        default_factory=list, description="For a question about a release line (which "
+        "versions exist, the latest, the oldest, does X exist): the releases the answer names, "
+        "oldest first.")
+    appearance: AppearanceOut | None = Field(
+        default=None, description="For \"in which version was X added / removed / "
+        "deprecated\": the version found and the one before it.")
 
     @classmethod
     def unanswered(cls, status: Status, text: str, situation: Situation, *,

@@ -28,6 +28,7 @@ from situated.chains.dates import (
 )
 from situated.chains.intent import Intent, read_cue, talks_of_versions
 from situated.chains.products import ProductMatcher
+from situated.chains.release import ReleaseReading
 from situated.documents import ValidFor
 from situated.months import month_number
 from situated.situation import FIRST_DAY, LAST_DAY, Situation
@@ -59,9 +60,13 @@ class ExtractedSituation(BaseModel):
     partial_dates: list[str] = Field(
         default_factory=list, description="Dates written without a year, copied as written.")
     asks_about_now: bool = Field(False, description="True only if the question says today/now.")
+    version: str | None = Field(
+        None, description="The software, firmware or model release the question is about, "
+        "copied as written (\"16.20.2\", \"v5.3\", \"2.x\"), else null.")
     intent: str | None = Field(
         None, description="\"changes\" when the question asks what changed in a document or "
-        "rule (or when it changed); \"versions\" when it asks which versions exist; else null.")
+        "rule (or when it changed); \"versions\" when it asks which versions exist; \"since\" "
+        "when it asks in which version something was added, removed or deprecated; else null.")
 
 
 @dataclass
@@ -77,6 +82,7 @@ class Validated:
     # situation holds the last day (the router checks one version covers the whole period)
     periods: dict[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
     intent: Intent = Intent.AT  # the question's own cue, else the model's valid proposal
+    release: ReleaseReading = field(default_factory=ReleaseReading)  # `chains.release`
 
 
 def rule_extract(question: str, matcher: ProductMatcher,
@@ -166,7 +172,7 @@ def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str],
     try:
         intent = Intent(str(proposed).strip().lower())
     except ValueError:
-        notes.append(f"intent {proposed!r} is not one of changes, versions")
+        notes.append(f"intent {proposed!r} is not one of changes, versions, since")
         return Intent.AT
     if intent is Intent.COMPARE:
         notes.append("a comparison needs two periods in the question; read as one question")

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import zip_longest
 
+from situated import releases
 from situated.chains import wording as w
 from situated.chains.budget import Budget
 from situated.chains.changes import ChangeKind, SectionChange, diff_blocks, word_change
@@ -71,7 +72,7 @@ def lines_of(versions: Versions, family: str, readable: Filter,
         groups.setdefault((m.product, m.valid_for), []).append(m)
     out = []
     for (products, _), members in groups.items():
-        members.sort(key=versions.start)
+        members.sort(key=versions.order)
         out.append(Line(family, versions.label(members[-1]), products, tuple(members)))
     return sorted(out, key=lambda line: line.products)
 
@@ -141,6 +142,7 @@ class WindowKind(Mode):
     PERIOD = "period"  # a month, quarter, year or range: the changes inside it
     SINCE = "since"  # "since D", «с D»: from D on
     ON = "on"  # a day: the change that took effect that day
+    RELEASE = "release"  # a release: the change from the release before it to that one
     LATEST = "latest"  # no date: the latest change
 
 
@@ -152,10 +154,15 @@ class Window:
     start: int | None = None
     end: int | None = None
     said: str = ""  # as the answer says it, after the family: " since 1 April 2026"
+    release: int | None = None  # RELEASE: the release's key (`releases.key`)
 
 
 def change_window(periods: dict[str, tuple[dt.date, dt.date]], mentions: list[DateMention],
-                  question: str, tz: str, lang: Lang) -> Window:
+                  question: str, tz: str, lang: Lang, version: str | None = None) -> Window:
+    if version is not None:
+        return Window(WindowKind.RELEASE, said=w.fixed("window_release", lang, v=version),
+                      release=releases.key(releases.parse(version)))
+
     def window(kind: WindowKind, start=None, end=None, **days) -> Window:
         said = w.fixed(f"window_{kind.value}", lang, **{k: w.day_text(d, lang)
                                                          for k, d in days.items()})
@@ -181,7 +188,10 @@ def pairs_in(versions: Versions, line: Line, window: Window) -> tuple[list[Pair]
     no older one is a pair `(None, first)`), and how many other changes the line has."""
     members = line.members
     pairs = [(members[i - 1] if i else None, m) for i, m in enumerate(members)
-             if m.valid_from is not None]
+             if m.valid_from is not None or m.release_scoped]
+    if window.kind is WindowKind.RELEASE:
+        at = [p for p in pairs if versions.covers(p[1], window.release)]
+        return at[:1], len([p for p in pairs if p[0] is not None]) - len(at[:1])
     if window.kind is WindowKind.LATEST:
         real = [p for p in pairs if p[0] is not None]
         return (real[-1:], len(real) - 1) if real else (pairs[-1:], 0)
@@ -207,6 +217,9 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     by_id = {b.block_id: b for blocks in read.values() for b in blocks}
     supplied = pack(_changed_blocks(by_id, [d for *_, d in diffs]), budget)
     label = {s.evidence.block_id: s.evidence.label for s in supplied}
+    if not pairs and window.kind is WindowKind.RELEASE:
+        return _history_answer(w.fixed("no_release", lang, line=name, v=situation.version),
+                               [], [], situation, lang, versions, line, shown)
     if not pairs:
         started = _started(versions, line, window)
         if started is None:  # the window ends before the first version
@@ -227,11 +240,9 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     unshown = 0
     for old, new, sections in diffs:
         if old is None:
-            parts.append(w.fixed("first", lang, date=when(new, lang, tz),
-                                        new=new.source_id))
+            parts.append(_first_text(new, lang, tz))
             continue
-        head = w.fixed("pair", lang, date=when(new, lang, tz), old=old.source_id,
-                              new=new.source_id)
+        head = _pair_text(old, new, lang, tz)
         if not sections:
             parts.append(f"{head} {w.fixed('no_substance', lang)}")
             continue
@@ -248,6 +259,21 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     changes = [_change_out(line, old, new, sections, label) for old, new, sections in diffs]
     return _history_answer("\n\n".join(parts), supplied, changes, situation, lang, versions,
                            line, shown)
+
+
+def _first_text(new: DocumentMeta, lang: Lang, tz: str) -> str:
+    if new.valid_from is None and new.version is not None:
+        return w.fixed("first_release", lang, v=new.version, new=new.source_id)
+    return w.fixed("first", lang, date=when(new, lang, tz), new=new.source_id)
+
+
+def _pair_text(old: DocumentMeta, new: DocumentMeta, lang: Lang, tz: str) -> str:
+    """"From 1 April 2026 (A → B):", or for releases "Version 0.23.0 against 0.22.0 (A → B):"."""
+    if new.valid_from is None and new.version is not None:
+        return w.fixed("pair_release", lang, v=new.version, prev=old.version or old.source_id,
+                       old=old.source_id, new=new.source_id)
+    return w.fixed("pair", lang, date=when(new, lang, tz), old=old.source_id,
+                   new=new.source_id)
 
 
 def _diff(versions: Versions, old: DocumentMeta | None, new: DocumentMeta,
@@ -321,7 +347,8 @@ def _change_out(line: Line, old: DocumentMeta | None, new: DocumentMeta,
     return ChangeOut(
         family=line.name, products=list(line.products),
         from_version=old.source_id if old else None, to_version=new.source_id,
-        effective=new.valid_from.isoformat(), substance=bool(sections) or old is None,
+        effective=new.valid_from.isoformat() if new.valid_from else None,
+        from_release=old.version if old else None, to_release=new.version, substance=bool(sections) or old is None,
         sections=[SectionChangeOut(
             kind=s.kind.value, section=section_title(s), old_blocks=s.old_blocks,
             new_blocks=s.new_blocks, old_labels=[label[b] for b in s.old_blocks if b in label],

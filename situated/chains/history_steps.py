@@ -26,6 +26,9 @@ class HistorySteps:
             # a date without its year: asked for before anything is searched
             return Subject(reading, Lines([], Decision(Route.CLARIFY, ["year"], w.fixed(
                 "ask_change_year", q.lang, period=next(iter(v.partial.values()))))))
+        unknown = self.releases.unknown(q, v)
+        if unknown is not None:
+            return Subject(reading, Lines([], unknown))
         readable = self.snap.filter(Situation(), q.scope)
         return Subject(reading, find_lines(
             self.versions, q.named, v.situation.product, readable, reading.query, q.lang,
@@ -35,7 +38,8 @@ class HistorySteps:
         return self._relevance(self._changes(subject))
 
     def listing(self, subject: Subject) -> Answer:
-        return self._relevance(self._listing(subject))
+        return self._relevance(self.releases.line_listing(subject.reading)
+                               or self._listing(subject))
 
     def _relevance(self, answer: Answer) -> Answer:
         """What decided relevance, on every answer (the contract's null is a comparison's)."""
@@ -47,7 +51,7 @@ class HistorySteps:
             return stopped
         v, q = subject.reading.validated, subject.reading.question
         window = change_window(v.periods, list(q.mentions), q.text, self.versions.timezone,
-                               q.lang)
+                               q.lang, v.situation.version)
         line = max(subject.lines.lines, key=lambda x: len(x.members))
         pairs, earlier = pairs_in(self.versions, line, window)
         return answer_changes(self.versions, line, pairs, earlier, window, v.situation, q.lang,

@@ -20,6 +20,7 @@ class Intent(Mode):
     COMPARE = "compare"  # two periods side by side
     CHANGES = "changes"  # what changed between consecutive versions
     VERSIONS = "versions"  # which versions exist
+    SINCE = "since"  # in which version something was added, removed or deprecated
 
 
 _CHANGES = re.compile(
@@ -39,7 +40,15 @@ _VERSIONS = re.compile(
     r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
     r"\bversion\s+history\b|\b(?:versions|revisions)\s+of\b|"
     r"(?:перечисли|покажи|список|какие|сколько|все)\b[^.?!]{0,40}(?:верси[йиях]|редакци[йиях])|"
-    r"истори[яюи]\s+(?:версий|редакций)|(?:версии|редакции)\s+(?:тарифа|документа|правил)",
+    r"истори[яюи]\s+(?:версий|редакций)|(?:версии|редакции)\s+(?:тарифа|документа|правил)|"
+    # one release asked about as a fact of the line: the latest, the oldest, does X exist
+    r"\b(?:what|which)(?:'s|’s|\s+is|\s+was)\s+(?:the\s+)?(?:latest|newest|current|most\s+"
+    r"recent|oldest|earliest|first|last)\s+(?:version|release)(?:\s+of\s+[^?.!]{1,60})?\s*"
+    r"[?.!]?\s*$|\b(?:does|did)\s+(?:a\s+|the\s+)?(?:version|release)\s+\S+\s+exist\b|"
+    r"\bis\s+there\s+(?:a\s+)?(?:version|release)\s+\S+?\s*(?:of\s+[^?.!]{1,60})?[?.!]?\s*$|"
+    r"(?:есть|существует)\s+ли\s+(?:верси|релиз)\w*|"
+    r"(?:какая|какой)\s+(?:сейчас\s+)?(?:последн|новейш|самая\s+нов|перв|самая\s+стар)\w*"
+    r"\s+(?:верси|релиз)\w*",
     re.IGNORECASE)
 # what a question about versions says besides its subject: left out when checking that a
 # question names anything at all ("What changed?" names nothing; "What changed in the fees?" does)
@@ -47,10 +56,12 @@ _FRAME = re.compile(
     r"\b(?:what|which|when|how|did|does|has|have|had|was|were|is|are|been|the|a|an|of|in|on|"
     r"to|for|since|from|after|list|show|me|all|many|often|versions?|revisions?|editions?|"
     r"history|new|different|changed?|changes|added|removed|made|summari[sz]e|changelog|"
-    r"between|and|during|over)\b|"
+    r"between|and|during|over|exists?|latest|newest|oldest|earliest|current|most|recent|"
+    r"there|releases?|first|last|number|count|available)\b|"
     r"(?<!\w)(?:что|какие|какой|когда|как|часто|ли|в|во|по|с|со|после|все|сколько|покажи|"
     r"перечисли|список|нового|именно|было|были|изменено|изменилось|поменялось|изменени\w*|"
-    r"изменил\w*|поменял\w*|верси\w*|редакци\w*|истори\w*)(?!\w)",
+    r"изменил\w*|поменял\w*|верси\w*|редакци\w*|истори\w*|последн\w*|перв\w*|есть|"
+    r"существует|релиз\w*|какая|самая|новая|старая)(?!\w)",
     re.IGNORECASE)
 # a comparison's cue; it is one only with two periods in the question (`compare.find_comparison`)
 _COMPARE = re.compile(
@@ -61,9 +72,22 @@ _COMPARE = re.compile(
 _SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начиная\s+с)\s*$", re.IGNORECASE)
 
 
+_SINCE_Q = re.compile(
+    r"\b(?:which|what)\s+(?:version|release)\b[^?!]{0,100}\b(?:added|introduced|removed|"
+    r"deprecated|dropped|appear\w*|first|supported)\b|"
+    r"\b(?:since|from)\s+(?:which|what)\s+(?:version|release)\b|"
+    r"\bwhen\s+(?:was|were|did)\b[^?!]{0,100}\b(?:added|introduced|removed|deprecated|"
+    r"dropped|first\s+appear\w*)\b|"
+    r"(?:в|с|начиная\s+с)\s+какой\s+(?:версии|редакции|релиз\w*)|"
+    r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*",
+    re.IGNORECASE)
+
+
 def find_intent(question: str) -> Intent | None:
     """The intent the question's own words give, or None when they give none (the model's
     proposal may then decide; a question with no cue is about a moment)."""
+    if _SINCE_Q.search(question):
+        return Intent.SINCE
     if _VERSIONS.search(question):
         return Intent.VERSIONS
     if _CHANGES.search(question):

@@ -69,10 +69,13 @@ def listing_lines(versions: Versions, line: Line, lang: Lang) -> str:
     for n, m in shown:
         anchor = link_text(m.source_id)
         bits = [w.fixed("revision", lang, r=inline(m.revision))] if m.revision else []
+        if m.version is not None:
+            bits.append(w.fixed("release", lang, v=inline(m.version)))
         end = last_day(m)
         span = w.span_text(when(m, lang, tz) if m.valid_from else None,
                            w.bound_text(end, lang, tz) if end else None, lang)
-        bits.append(span or w.fixed("undated", lang))
+        if span or not m.release_scoped:
+            bits.append(span or w.fixed("undated", lang))
         if m.valid_to is None and m.valid_from is not None and n == len(line.members):
             bits.append(w.fixed("in_force", lang))
         recorded = versions.fields_of(m.source_id).recorded_s
@@ -96,7 +99,7 @@ def versions_out(versions: Versions, line: Line,
             valid_from=m.valid_from.isoformat() if m.valid_from else None,
             valid_to=m.valid_to.isoformat() if m.valid_to else None,
             recorded_at=dt.datetime.fromtimestamp(recorded, dt.UTC).isoformat()
-            if recorded > OPEN_START else None, link=m.base_link))
+            if recorded > OPEN_START else None, link=m.base_link, version=m.version))
     return out
 
 

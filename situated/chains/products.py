@@ -78,6 +78,16 @@ class ProductMatcher:
                 return owners
         return found
 
+    def strip(self, text: str) -> str:
+        """`text` without the products it names (what is left says what it asks about)."""
+        out, last = [], 0
+        for _, start, end in sorted(self.spans(text), key=lambda s: s[1]):
+            if start >= last:
+                out.append(text[last:start])
+                last = end
+        out.append(text[last:])
+        return re.sub(r"\s{2,}", " ", "".join(out)).strip() or text
+
     def resolve(self, proposed: str) -> str | None:
         """A proposed product string ("the S-2", "c3", "Старт") → the index's product id."""
         exact = [p for p in self.products if p.casefold() == proposed.strip().casefold()]

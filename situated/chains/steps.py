@@ -17,6 +17,7 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 
 from situated.chains import wording as w
+from situated.chains.appearance_steps import AppearanceSteps
 from situated.chains.budget import Budget
 from situated.chains.citations import CitationParser
 from situated.chains.compare import ask_year, find_comparison, merge, slice_situation
@@ -35,6 +36,7 @@ from situated.chains.history_steps import HistorySteps
 from situated.chains.intent import Intent, read_cue
 from situated.chains.models import is_model_failure, model_failure
 from situated.chains.products import ProductMatcher
+from situated.chains.release_steps import ReleaseSteps
 from situated.chains.route import Route, decide
 from situated.chains.state import (
     AskInput,
@@ -70,6 +72,8 @@ class AskSteps(HistorySteps):
         # what the chain derives from its generation once: the family names a question may
         # say, and per caller the products it may read
         self.family_names = ProductMatcher(self.versions.family_names())
+        self.releases = ReleaseSteps(self)
+        self.appearance = AppearanceSteps(self)
         self._matchers: dict[frozenset[str], ProductMatcher] = {}
 
     def chain(self) -> Runnable[AskInput | dict[str, Any], Answer]:
@@ -90,10 +94,12 @@ class AskSteps(HistorySteps):
         listing = _step(self.find_versions, "find_versions") | _step(self.listing,
                                                                       "list_versions")
 
+        since = _step(self.appearance.answer, "first_appearance")
+
         def what_is_asked(reading: Reading) -> Runnable:
             intent = reading.validated.intent
-            return changes if intent is Intent.CHANGES else (
-                listing if intent is Intent.VERSIONS else at)
+            return {Intent.CHANGES: changes, Intent.VERSIONS: listing,
+                    Intent.SINCE: since}.get(intent, at)
 
         one = (_through("extract", self.proposer, Proposed, _proposer_input)
                | _step(self.validate, "validate") | _step(what_is_asked, "what_is_asked"))
@@ -137,16 +143,17 @@ class AskSteps(HistorySteps):
 
     def validate(self, proposed: Proposed) -> Reading:
         q, proposal = proposed.question, proposed.proposal
-        return Reading(q, validate_extraction(proposal.fields, q.text, q.matcher, self.clock,
-                                              q.carried, mentions=q.mentions, cue=q.cue,
-                                              notes=proposal.notes))
+        validated = validate_extraction(proposal.fields, q.text, q.matcher, self.clock,
+                                        q.carried, mentions=q.mentions, cue=q.cue,
+                                        notes=proposal.notes)
+        return Reading(q, self.releases.validate(q, validated, proposal.fields.version))
 
     def retrieve(self, reading: Reading) -> Retrieved:
         """One search; a document family the question names ("… Privacy Policy say …") leads
         the evidence with its best blocks, taken from that search's candidates when it has
         them, else searched within the same filter."""
         top, q = self.settings.top_blocks, reading.question
-        flt = self.snap.filter(reading.validated.situation, q.scope)
+        flt = self.snap.filter(reading.validated.situation, q.scope, latest_release=True)
         lead = (top + 1) // 2
         result = self.search(reading.query, flt, top + lead if q.named else top)
         if not q.named:
@@ -166,7 +173,14 @@ class AskSteps(HistorySteps):
             # the same search without the dates: was the question about a family not in force?
             undated = self.snap.filter(Situation(product=v.situation.product), q.scope)
             shadow = self.search(reading.query, undated, self.settings.top_blocks)
-        decision = decide(self.versions, found, v, q.lang, q.named, shadow)
+        decision = self.releases.unknown(q, v)
+        if decision is None:
+            decision = decide(self.versions, found, v, q.lang, q.named, shadow)
+            by_release = found.filter.release is not None or found.filter.latest_only
+            if by_release and decision.route is Route.NO_EVIDENCE:
+                decision = self.releases.elsewhere(reading, found, decision)
+            elif by_release and decision.route is Route.ANSWER:
+                decision = self.releases.lacking(reading, found, decision)
         log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in found.blocks])
         return Routed(reading, found, decision)
 
@@ -200,7 +214,8 @@ class AskSteps(HistorySteps):
         text = parsed.answer
         if parsed.status is Status.ANSWERED:  # the slice and the notes are written by code
             # names in them come from metadata: neutralised like evidence
-            text = neutralise(w.slice_text(v.situation, lang, v.periods)) + text
+            text = neutralise(w.slice_text(v.situation, lang, v.periods)
+                              + self.releases.latest_slice(v.situation, supplied, lang)) + text
             text = "\n\n".join([text, *(neutralise(n) for n in packed.decision.notes)])
         return Answer(status=parsed.status, answer=text, missing=[],
                       situation=situation_out(v.situation), citations=parsed.citations,

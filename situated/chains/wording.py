@@ -138,10 +138,10 @@ def clarify_lead(missing: list[str], lang: Lang) -> str:
 _SLICE = {
     Lang.EN: {ValidFor.AS_OF: "as of {d}", ValidFor.PURCHASE_DATE: "for a purchase on {d}",
               ValidFor.REQUEST_DATE: "for a request on {d}", "product": "for {p}",
-              "known_on": "as known on {d}"},
+              "known_on": "as known on {d}", "version": "for version {v}"},
     Lang.RU: {ValidFor.AS_OF: "по состоянию на {d}", ValidFor.PURCHASE_DATE: "при покупке {d}",
               ValidFor.REQUEST_DATE: "для заявки от {d}", "product": "для {p}",
-              "known_on": "по данным на {d}"},
+              "known_on": "по данным на {d}", "version": "для версии {v}"},
 }
 
 
@@ -172,6 +172,8 @@ def slice_text(situation: Situation, lang: Lang,
         parts.insert(0, words["known_on"].format(d=day_text(situation.known_on, lang)))
     if situation.product:
         parts.append(words["product"].format(p=situation.product))
+    if situation.version:
+        parts.append(words["version"].format(v=situation.version))
     if not parts:
         return ""
     text = ", ".join(parts)
@@ -216,11 +218,13 @@ def facts_text(situation: Situation, lang: Lang) -> str:
     20 December 2025")."""
     names = {Lang.EN: {"product": "product", ValidFor.PURCHASE_DATE: "purchase date",
                        ValidFor.REQUEST_DATE: "request date", ValidFor.AS_OF: "date",
-                       "known_on": "as known on"},
+                       "known_on": "as known on", "version": "version"},
              Lang.RU: {"product": "продукт", ValidFor.PURCHASE_DATE: "дата покупки",
                        ValidFor.REQUEST_DATE: "дата заявки", ValidFor.AS_OF: "дата",
-                       "known_on": "по данным на"}}[lang]
+                       "known_on": "по данным на", "version": "версия"}}[lang]
     parts = [f"{names['product']} {situation.product}"] if situation.product else []
+    if situation.version:
+        parts.append(f"{names['version']} {situation.version}")
     parts += [f"{names[vf]} {day_text(d, lang)}" for vf in ValidFor
               if (d := situation.given(vf)) is not None]
     if situation.known_on:
@@ -272,6 +276,14 @@ _TEXTS = {
     ("changes_lead", Lang.RU): "Изменения «{line}»{window}:",
     ("pair", Lang.EN): "From {date} ({old} → {new}):",
     ("pair", Lang.RU): "С {date} ({old} → {new}):",
+    ("pair_release", Lang.EN): "Version {v} against {prev} ({old} → {new}):",
+    ("pair_release", Lang.RU): "Версия {v} по сравнению с {prev} ({old} → {new}):",
+    ("first_release", Lang.EN): "Version {v}: the first version you may read ({new}).",
+    ("first_release", Lang.RU): "Версия {v}: первая доступная вам версия ({new}).",
+    ("no_release", Lang.EN): "{line} has no version {v}.",
+    ("no_release", Lang.RU): "У «{line}» нет версии {v}.",
+    ("window_release", Lang.EN): " in version {v}",
+    ("window_release", Lang.RU): " в версии {v}",
     ("first", Lang.EN): "From {date}: the first version you may read ({new}).",
     ("first", Lang.RU): "С {date}: первая доступная вам версия ({new}).",
     ("no_substance", Lang.EN): "no change in substance (only formatting or dates differ).",
@@ -324,6 +336,7 @@ _TEXTS = {
     ("in_force", Lang.EN): "in force", ("in_force", Lang.RU): "действует",
     ("recorded", Lang.EN): "recorded {t}", ("recorded", Lang.RU): "зарегистрирована {t}",
     ("revision", Lang.EN): "revision {r}", ("revision", Lang.RU): "редакция {r}",
+    ("release", Lang.EN): "version {v}", ("release", Lang.RU): "версия {v}",
     ("undated", Lang.EN): "no validity dates", ("undated", Lang.RU): "без дат действия",
     ("window_since", Lang.EN): " since {a}", ("window_since", Lang.RU): " с {a}",
     ("window_period", Lang.EN): " from {a} to {b}", ("window_period", Lang.RU): " с {a} по {b}",

@@ -33,6 +33,13 @@ class Expect(BaseModel):
         "removed or added (compared word by word, case-insensitive)")
     versions: list[str] = Field(
         default_factory=list, description="the exact listing: source ids, oldest first")
+    releases: list[str] | None = Field(
+        default=None, description="the releases a question about a release line must name, "
+        "exactly, oldest first ([] for a version that does not exist)")
+    appearance: str | None = Field(
+        default=None, description="the release a document's own notes give for \"in which "
+        "version was X added\": the answer's version must be the first one at or after it, "
+        "the version before it earlier")
 
 
 class Case(BaseModel):

@@ -47,6 +47,8 @@ class CaseResult:
     fact_accuracy: float | None = None
     change_ok: bool | None = None
     listing_ok: bool | None = None
+    appearance_ok: bool | None = None
+    no_evidence_ok: bool | None = None
     supplied: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     question: str = ""
@@ -60,7 +62,7 @@ class CaseResult:
                     or (self.evidence_recall is not None and self.evidence_recall < 1)
                     or (self.fact_accuracy is not None and self.fact_accuracy < 1)
                     or self.change_ok is False or self.listing_ok is False
-                    or self.clarify_ok is False)
+                    or self.clarify_ok is False or self.appearance_ok is False)
 
 
 def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
@@ -87,6 +89,8 @@ def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
     r.leaks = len(sources & set(e.forbidden)) + sum(t in body for t in e.forbidden_text)
     if e.status is not None:
         r.status_ok = answer.status is e.status
+    if e.status is Status.NO_EVIDENCE:
+        r.no_evidence_ok = answer.status is Status.NO_EVIDENCE
     if e.status is Status.CLARIFY:
         r.clarify_ok = answer.status is Status.CLARIFY and answer.missing == e.missing
     if answer.status is Status.ANSWERED or "not given to the model" in answer.answer:
@@ -106,7 +110,24 @@ def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
         r.change_ok = _change_ok(case, answer)
     if e.versions:
         r.listing_ok = [v.source_id for v in answer.versions] == e.versions
+    if e.releases is not None:
+        r.listing_ok = answer.releases == e.releases
+    if e.appearance is not None:
+        r.appearance_ok = _appearance_ok(e.appearance, answer)
     return r
+
+
+def _appearance_ok(gold: str, answer: Answer) -> bool:
+    """The answer's version is the first at or after `gold` and the one before it is earlier
+    (documents published at some releases only: 0.18.0 is found in the 0.18.2 pages)."""
+    from packaging.version import Version
+
+    a = answer.appearance
+    if a is None or a.release is None:
+        return False
+    g = Version(gold)
+    return Version(a.release) >= g and (a.previous_release is None
+                                        or Version(a.previous_release) < g)
 
 
 def _words(text: str) -> str:
@@ -159,6 +180,8 @@ def aggregate(results: list[CaseResult], cases: list[Case]) -> dict[str, float |
                                  for r in results),
         "listing_accuracy": _mean(None if r.listing_ok is None else float(r.listing_ok)
                                   for r in results),
+        "appearance_accuracy": _mean(None if r.appearance_ok is None else float(r.appearance_ok)
+                                     for r in results),
         "latency_p50_ms": latencies[len(latencies) // 2],
         "latency_p95_ms": latencies[int(0.95 * (len(latencies) - 1))],
     }

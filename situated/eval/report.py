@@ -87,17 +87,20 @@ def by_tag(per_case: dict[str, list[dict]]) -> dict[str, dict[str, dict]]:
                 groups.setdefault(t, []).append(r)
         out[name] = {}
         for tag, rs in sorted(groups.items()):
-            ok = [r["status_ok"] for r in rs if r["status_ok"] is not None]
-            rec = [r["evidence_recall"] for r in rs if r["evidence_recall"] is not None]
-            chg = [r["change_ok"] for r in rs if r.get("change_ok") is not None]
-            lst = [r["listing_ok"] for r in rs if r.get("listing_ok") is not None]
+            def mean(key: str, rows=rs) -> float | None:
+                got = [r[key] for r in rows if r.get(key) is not None]
+                return sum(got) / len(got) if got else None
+
             out[name][tag] = {
                 "cases": len(rs),
-                "status_accuracy": sum(ok) / len(ok) if ok else None,
-                "evidence_recall": sum(rec) / len(rec) if rec else None,
+                "status_accuracy": mean("status_ok"),
+                "evidence_recall": mean("evidence_recall"),
                 "stale_version_rate": sum(bool(r["stale"]) for r in rs) / len(rs),
-                "change_accuracy": sum(chg) / len(chg) if chg else None,
-                "listing_accuracy": sum(lst) / len(lst) if lst else None,
+                "change_accuracy": mean("change_ok"),
+                "listing_accuracy": mean("listing_ok"),
+                "fact_accuracy": mean("fact_accuracy"),
+                "appearance_accuracy": mean("appearance_ok"),
+                "no_evidence_accuracy": mean("no_evidence_ok"),
             }
     return out
 

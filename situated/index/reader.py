@@ -25,6 +25,7 @@ from situated.index.embeddings import Embedder
 from situated.index.sentences import SentenceVectors
 from situated.index.store import SCHEMA_VERSION, Manifest, chroma_client, current_generation
 from situated.index.text import Tokenizer
+from situated.releases import ANY_HI, ANY_LO
 
 
 def generation_documents(gen: Path) -> list[LoadedDocument]:
@@ -57,7 +58,7 @@ def _manifest(root: Path, gen: Path, embeddings: Embedder) -> Manifest:
             f"index {root} has schema {manifest.schema_version}, this version reads "
             f"{SCHEMA_VERSION} (5 added the sentence vectors answers are ranked by, 6 the "
             f"piece ids the vector leg filters by, 7 keys the sentence vectors by the evidence "
-            f"text as it is now neutralised); "
+            f"text as it is now neutralised, 8 the release axis every piece is filtered by); "
             f"rebuild it with `situated ingest PATH... --index {root}` (unchanged texts "
             "come from the embedding cache)"
         )
@@ -147,6 +148,13 @@ class Index:
 
     def fields_of_source(self, source_id: str) -> FilterFields:
         return self.store.fields_of_source(source_id)
+
+    def released(self) -> list[DocumentMeta]:
+        """The documents with a release axis, found from the columns (no scan of the rest)."""
+        cols = self.columns
+        scoped = (cols.release_lo != ANY_LO) | (cols.release_hi != ANY_HI)
+        return [m for sid in cols.source_ids[scoped].tolist()
+                if (m := self.documents.get(sid)) is not None]
 
     def block_sources(self, positions) -> list[str]:
         """The source id of the document of each piece position (from the columns)."""

@@ -37,8 +37,9 @@ if TYPE_CHECKING:
 
 # 2: epoch-second bounds, timezone; 3: recorded history; 4: row store + columns;
 # 5: sentence vectors (`index.sentences`); 6: piece ids by position (the vector leg's `ids`);
-# 7: evidence neutralised for any Markdown renderer — the sentence store is keyed by that text
-SCHEMA_VERSION = 7
+# 7: evidence neutralised for any Markdown renderer — the sentence store is keyed by that text;
+# 8: the release axis (`release_lo`, `release_hi`, `release_latest` on every piece)
+SCHEMA_VERSION = 8
 COLLECTION = "pieces"
 
 

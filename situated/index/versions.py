@@ -17,6 +17,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Protocol
 
+from packaging.version import Version
+
+from situated import releases
 from situated.documents import OPEN_END, OPEN_START, Block, DocumentMeta, FilterFields
 
 
@@ -42,6 +45,10 @@ class Catalogue(Protocol):
     def blocks_of(self, source_id: str) -> list[Block]: ...
 
     def read_blocks(self, block_ids: Sequence[str]) -> dict[str, Block]: ...
+
+    def released(self) -> list[DocumentMeta]:
+        """Every document with a release axis (`version` or `applies_to_versions`)."""
+        ...
 
 
 class MemoryCatalogue:
@@ -80,6 +87,9 @@ class MemoryCatalogue:
         return {b.block_id: b for _, blocks in self._docs.values() for b in blocks
                 if b.block_id in wanted}
 
+    def released(self) -> list[DocumentMeta]:
+        return [m for m, _ in self._docs.values() if m.release_scoped]
+
 
 class Versions:
     """The catalogue's documents grouped into version families. Built once per generation; a
@@ -93,6 +103,7 @@ class Versions:
         self.fields_of = lru_cache(maxsize=65536)(catalogue.fields_of_source)
         self._meta = lru_cache(maxsize=65536)(catalogue.document)
         self._family = lru_cache(maxsize=4096)(self._read_family)
+        self._released: list[DocumentMeta] | None = None
 
     # -- documents ----------------------------------------------------------------------------
 
@@ -120,6 +131,16 @@ class Versions:
     def end(self, meta: DocumentMeta) -> int:
         """When a version ends (exclusive), in epoch seconds (open: after everything)."""
         return self.fields_of(meta.source_id).valid_to_s
+
+    def order(self, meta: DocumentMeta) -> tuple[int, int]:
+        """Where a version stands in its family: by start, then by release."""
+        f = self.fields_of(meta.source_id)
+        return f.valid_from_s, f.release_lo
+
+    def covers(self, meta: DocumentMeta, release: int) -> bool:
+        """The document covers the release with key `release`."""
+        f = self.fields_of(meta.source_id)
+        return f.release_lo <= release < f.release_hi
 
     def bounds(self, meta: DocumentMeta) -> tuple[int | None, int | None]:
         """Start and end as instants, None where open."""
@@ -158,6 +179,23 @@ class Versions:
     def same_products(a: DocumentMeta, b: DocumentMeta) -> bool:
         """True when the two apply to a common product (a document without one: to all)."""
         return not a.product or not b.product or bool(set(a.product) & set(b.product))
+
+    # -- releases -----------------------------------------------------------------------------
+
+    def released(self, flt: Admits, product: str | None = None) -> list[DocumentMeta]:
+        """The documents with a release axis `flt` admits (that apply to `product` when it is
+        given), oldest release first."""
+        if self._released is None:
+            self._released = sorted(self.catalogue.released(), key=lambda m: (
+                self.fields_of(m.source_id).release_lo, m.source_id))
+        return [m for m in self._released if flt.admits(self.fields_of(m.source_id))
+                and not (product and m.product and product not in m.product)]
+
+    def release_line(self, flt: Admits, product: str | None = None) -> list[Version]:
+        """The releases the readable documents declare (`version`), oldest first: the versions
+        a question may name and a listing shows."""
+        return sorted({releases.parse(m.version) for m in self.released(flt, product)
+                       if m.version is not None})
 
     # -- blocks -------------------------------------------------------------------------------
 

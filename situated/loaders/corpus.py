@@ -257,24 +257,32 @@ def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | No
     problems = _duplicate_ids(docs)
     bounds = {d.meta.source_id: (d.blocks[0].fields.valid_from_s, d.blocks[0].fields.valid_to_s)
               for d in docs}  # in the index's timezone, as every filter reads them
+    spans = {d.meta.source_id: (d.blocks[0].fields.release_lo, d.blocks[0].fields.release_hi)
+             for d in docs}
     overlap_problems, warnings, corrections = _check_families([d.meta for d in docs], rec,
-                                                              bounds)
+                                                              bounds, spans)
     problems += overlap_problems
+    release_problems, latest = release_lines([d.meta for d in docs], spans)
+    problems += release_problems
     if problems:
         raise DocumentError(problems)
     out = [_with_history(d, rec[d.meta.source_id],
-                         tuple(sorted(corrections.get(d.meta.source_id, ())))) for d in docs]
+                         tuple(sorted(corrections.get(d.meta.source_id, ()))),
+                         latest.get(d.meta.source_id, True)) for d in docs]
     return Corpus(documents=tuple(out), warnings=tuple(warnings))
 
 
 def _with_history(d: LoadedDocument, recorded_s: int,
-                  corrected: tuple[tuple[int, int, int], ...]) -> LoadedDocument:
-    """The document with its recorded instant and corrections in every block's and piece's
-    filter fields (a copy when they change; the loaded document is not mutated)."""
+                  corrected: tuple[tuple[int, int, int], ...], latest: bool) -> LoadedDocument:
+    """The document with its recorded instant, corrections and whether it covers its line's
+    latest release in every block's and piece's filter fields (a copy when they change; the
+    loaded document is not mutated)."""
     fields = d.blocks[0].fields
-    if fields.recorded_s == recorded_s and fields.corrected == corrected:
+    if (fields.recorded_s, fields.corrected, fields.release_latest) == (recorded_s, corrected,
+                                                                         latest):
         return d
-    new = fields.model_copy(update={"recorded_s": recorded_s, "corrected": corrected})
+    new = fields.model_copy(update={"recorded_s": recorded_s, "corrected": corrected,
+                                    "release_latest": latest})
     return d.model_copy(update={
         "blocks": tuple(b.model_copy(update={"fields": new}) for b in d.blocks),
         "pieces": tuple(p.model_copy(update={"fields": new}) for p in d.pieces)})
@@ -292,7 +300,9 @@ def _duplicate_ids(docs: list[LoadedDocument]) -> list[str]:
 
 def _period(m: DocumentMeta) -> str:
     end = f"{m.valid_to}" if m.valid_to else "open end"
-    return f"[{m.valid_from or 'open start'}, {end})"
+    releases = (f" for versions {m.applies_to_versions}" if m.applies_to_versions else
+                f" for version {m.version}" if m.version else "")
+    return f"[{m.valid_from or 'open start'}, {end}){releases}"
 
 
 def _gaps(family: str, product: str | None, group: list[DocumentMeta],
@@ -311,16 +321,47 @@ def _gaps(family: str, product: str | None, group: list[DocumentMeta],
     return warnings
 
 
+def release_lines(metas: list[DocumentMeta], spans: dict[str, tuple[int, int]],
+                  ) -> tuple[list[str], dict[str, bool]]:
+    """Per line of releases (the documents of one product set with a release axis): which
+    documents cover its latest release (what a question naming no version reads); and the
+    problems: two different versions the key cannot tell apart (`releases.key`)."""
+    lines: dict[tuple[str, ...], list[DocumentMeta]] = defaultdict(list)
+    for m in metas:
+        if m.release_scoped:
+            lines[tuple(sorted(m.product))].append(m)
+    latest: dict[str, bool] = {}
+    problems: list[str] = []
+    for members in lines.values():
+        named: dict[int, set[str]] = defaultdict(set)
+        for m in members:
+            if m.version is not None:
+                named[spans[m.source_id][0]].add(m.version)
+        problems += [f"versions {' and '.join(sorted(v))} cannot be told apart in order (a "
+                     "pre-release's dev part); give one of them another number"
+                     for v in named.values() if len(v) > 1]
+        top = max(named) if named else max(spans[m.source_id][0] for m in members)
+        for m in members:
+            lo, hi = spans[m.source_id]
+            latest[m.source_id] = lo <= top < hi
+    return problems, latest
+
+
 def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
                     bounds: dict[str, tuple[int, int]],
+                    spans: dict[str, tuple[int, int]] | None = None,
                     ) -> tuple[list[str], list[str], dict[str, set[tuple[int, int, int]]]]:
-    """Versions of one family and product must not overlap unless one corrects the other (it
-    was recorded later and applies to every product of the one it corrects); gaps between
-    versions are warnings. Returns (problems, warnings, corrections by corrected source id).
+    """Versions of one family and product must not overlap on every axis — in time and in
+    releases (two documents of different releases may share a period, and two periods may
+    share a release) — unless one corrects the other (it was recorded later and applies to
+    every product of the one it corrects); gaps between versions are warnings. Returns
+    (problems, warnings, corrections by corrected source id).
 
     A version without a product applies to every product, so it is compared with all of them.
-    `bounds`: each version's instants as its filter fields hold them (the index's timezone).
+    `bounds`: each version's instants as its filter fields hold them (the index's timezone);
+    `spans`: its releases as key ranges (`releases`; absent: every release).
     """
+    spans = spans or {}
     problems: list[str] = []
     warnings: list[str] = []
     corrections: dict[str, set[tuple[int, int, int]]] = defaultdict(set)
@@ -340,7 +381,8 @@ def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
                     if pair in reported:
                         continue
                     (fa, ta), (fb, tb) = bounds[a.source_id], bounds[b.source_id]
-                    if fa < tb and fb < ta:
+                    (la, ha), (lb, hb) = (spans.get(x.source_id, (0, 1)) for x in (a, b))
+                    if fa < tb and fb < ta and la < hb and lb < ha:
                         reported.add(pair)
                         ra, rb = rec[a.source_id], rec[b.source_id]
                         old, new = (a, b) if ra < rb else (b, a)
@@ -351,15 +393,19 @@ def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
                                 (max(fa, fb), min(ta, tb), rec[new.source_id]))
                             continue
                         why = ("the later-recorded one must apply to every product of the one "
-                               "it corrects" if ra != rb else "end the older one (valid_to / "
-                               "applies_through) before the newer one starts, or, if one "
-                               "corrects the other, give it a later `recorded_at`")
+                               "it corrects" if ra != rb else "a family holds one document per "
+                               "release: give them different `version`s or ranges "
+                               "(applies_to_versions) that do not overlap"
+                               if a.release_scoped and b.release_scoped else "end the older "
+                               "one (valid_to / applies_through) before the newer one starts, "
+                               "or, if one corrects the other, give it a later `recorded_at`")
                         problems.append(
                             f"overlapping versions of family {family!r}"
                             f"{f' for product {product!r}' if product else ''}: {a.path} "
                             f"{_period(a)} and {b.path} {_period(b)}; {why}"
                         )
-            warnings += _gaps(family, product, group, bounds)
+            warnings += _gaps(family, product, [m for m in group if not m.release_scoped],
+                              bounds)
     problems += [f"{sid}: corrected by {len(c)} later versions, more than {MAX_CORRECTIONS}; "
                  "merge the corrections into one version" for sid, c in corrections.items()
                  if len(c) > MAX_CORRECTIONS]

@@ -10,13 +10,15 @@ from urllib.parse import unquote, urlparse
 
 import yaml
 
+from situated import releases
 from situated.documents import DocKind, DocumentMeta, ValidFor, instant
 from situated.loaders.neutralise import BIDI_CONTROLS
 from situated.situation import FIRST_DAY, LAST_DAY
 
 KNOWN_KEYS = {
     "source_id", "title", "revision", "product", "valid_from", "valid_to", "applies_through",
-    "valid_for", "family", "access", "assets", "recorded_at", "link", "kind",
+    "valid_for", "family", "access", "assets", "recorded_at", "link", "kind", "version",
+    "applies_to_versions",
 }
 # libyaml's loader when present (10x faster on large corpora); both keep every scalar a string
 _LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
@@ -186,6 +188,7 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
     title = _as_str(raw.get("title"), "title", path, problems)
     revision = _as_str(raw.get("revision"), "revision", path, problems)
     family = _as_str(raw.get("family"), "family", path, problems)
+    version, covers = _releases(raw, path, problems)
     link = _as_str(raw.get("link"), "link", path, problems)
     if link is not None and not safe_link(link):
         problems.append(f"{path}: link {link!r} is neither an http(s) URL nor a relative path on "
@@ -198,7 +201,7 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
     return DocumentMeta(
         source_id=source_id or "", path=path, title=title, revision=revision, product=product,
         valid_from=valid_from, valid_to=valid_to, valid_for=valid_for, family=family,
-        access=access, assets=assets, recorded_at=recorded_at, link=link, kind=kind, extra=extra,
+        version=version, applies_to_versions=covers, access=access, assets=assets, recorded_at=recorded_at, link=link, kind=kind, extra=extra,
     )
 
 
@@ -220,6 +223,32 @@ def _period(raw: dict[str, Any], path: str, problems: list[str]):
             "[valid_from, valid_to) with valid_to exclusive"
         )
     return valid_from, valid_to
+
+
+def _releases(raw: dict[str, Any], path: str, problems: list[str],
+              ) -> tuple[str | None, str | None]:
+    """`version` (normalised: `v1.0.0-beta.1` → `1.0.0b1`) and `applies_to_versions`; the
+    version, when both are given, must be one of the releases the range covers."""
+    version = _as_str(raw.get("version"), "version", path, problems)
+    covers = _as_str(raw.get("applies_to_versions"), "applies_to_versions", path, problems)
+    parsed = None
+    if version is not None:
+        try:
+            parsed = releases.parse(version)
+            version = str(parsed)
+        except releases.ReleaseError as exc:
+            problems.append(f"{path}: version {exc}")
+    if covers is not None:
+        try:
+            lo, hi = releases.span(covers)
+        except releases.ReleaseError as exc:
+            problems.append(f"{path}: {exc}")
+        else:
+            if parsed is not None and not lo <= releases.key(parsed) < hi:
+                problems.append(f"{path}: version {version} is not among the releases "
+                                f"applies_to_versions {covers!r} covers; widen the range or "
+                                "correct the version")
+    return version, covers
 
 
 def _kinds(raw: dict[str, Any], path: str, problems: list[str]):

@@ -11,6 +11,7 @@ clauses like a Markdown section (`loaders.sizing`).
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -71,7 +72,8 @@ def _read_pages(pdf: Path) -> tuple[str | None, list[tuple[int, str]]]:
         pages, total = [], 0
         budget = min(MAX_PDF_TEXT, max(INFLATION_FLOOR, MAX_PDF_INFLATION * pdf.stat().st_size))
         for n, page in enumerate(reader.pages, start=1):
-            text = page.extract_text() or ""
+            # NFKC: ligatures ("ﬁxes", "Shuﬄe") and full-width forms as the words they are
+            text = unicodedata.normalize("NFKC", page.extract_text() or "")
             total += len(text)
             if total > budget:
                 raise MetaProblems([f"{pdf}: its text passes {budget:,} characters by page {n}, "
@@ -82,7 +84,8 @@ def _read_pages(pdf: Path) -> tuple[str | None, list[tuple[int, str]]]:
                 raise MetaProblems([f"{pdf}: its text passes {MAX_PDF_TEXT:,} characters by page "
                                     f"{n}; split it into smaller documents"])
             pages.append((n, text))
-        title = reader.metadata.title if reader.metadata and reader.metadata.title else None
+        title = unicodedata.normalize("NFKC", reader.metadata.title) \
+            if reader.metadata and reader.metadata.title else None
     except MetaProblems:
         raise
     except Exception as exc:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from situated import releases
 from situated.documents import (
     MAX_CORRECTIONS,
     FilterFields,
@@ -38,6 +39,10 @@ class Filter(BaseModel):
     )
     timezone: str = Field(default="UTC", description="The index's timezone: a question's day "
                           "means the instant at the end of that day there.")
+    latest_release: bool = Field(default=False, description="With no version in the "
+                                 "situation, admit only documents that cover the latest "
+                                 "release of their line (a question about a moment; listings "
+                                 "and changes read every release).")
 
     def readable(self) -> Filter:
         """What the caller may read at all: this filter's scope and narrowing, no situation (a
@@ -49,6 +54,16 @@ class Filter(BaseModel):
         """The instant the records are read at ("as known on" a day: its end), None = now."""
         d = self.situation.known_on
         return None if d is None else end_of_day(d, self.timezone)
+
+    @property
+    def release(self) -> int | None:
+        """The situation's release as a key (`releases.key`), None when it names none."""
+        v = self.situation.version
+        return None if v is None else releases.key(releases.parse(v))
+
+    @property
+    def latest_only(self) -> bool:
+        return self.latest_release and self.situation.version is None
 
     def moment(self, vf: ValidFor) -> int | None:
         """The instant that decides documents valid for `vf` (None: no date, no clause)."""
@@ -68,6 +83,11 @@ class Filter(BaseModel):
             return False  # not recorded yet on the day the records are read at
         if t is not None and any(a <= t < b and (k is None or r <= k) for a, b, r in f.corrected):
             return False  # a correction known by then replaces this version on that day
+        r = self.release
+        if r is not None and not (f.release_lo <= r < f.release_hi):
+            return False
+        if self.latest_only and not f.release_latest:
+            return False
         if f.roles and not set(f.roles) & set(self.scope.roles):
             return False
         if f.assets and not set(f.assets) & set(self.scope.assets):
@@ -93,6 +113,11 @@ class Filter(BaseModel):
             ]})
         if self.known_at is not None:
             clauses.append({"recorded_s": {"$lte": self.known_at}})
+        r = self.release
+        if r is not None:
+            clauses += [{"release_lo": {"$lte": r}}, {"release_hi": {"$gt": r}}]
+        if self.latest_only:
+            clauses.append({"release_latest": True})
         clauses.append(_any("access_any", [role_key(r) for r in sorted(self.scope.roles)]))
         clauses.append(_any("assets_any", [asset_key(a) for a in sorted(self.scope.assets)]))
         if self.sources is not None:
@@ -135,6 +160,11 @@ class Filter(BaseModel):
             m &= (cols.valid_for != cols.vf_code(vf)) | in_period
         if self.known_at is not None:
             m &= cols.recorded <= self.known_at
+        r = self.release
+        if r is not None:
+            m &= (cols.release_lo <= r) & (r < cols.release_hi)
+        if self.latest_only:
+            m &= cols.release_latest
         m &= cols.any_of(cols.role_any, cols.roles, self.scope.roles)
         m &= cols.any_of(cols.asset_any, cols.assets, self.scope.assets)
         if self.sources is not None:

@@ -1,0 +1,180 @@
+"""First appearance (DESIGN "Releases"): "In which version was X added / removed / deprecated?",
+"since which version …", «в какой версии появился …» — answered from the versions themselves.
+
+The subject X is what the question says besides how it asks (`subject_of`). A version
+*carries* X when one of its readable blocks holds every term of X. The families searched are
+those of the relevant blocks of a search over every version (so a page that was split or
+renamed is followed); their versions are walked in order on the axis (release, else date):
+
+* added: the first version that carries X, after one that does not (or the first version);
+* removed: the first version that does not carry X, after one that does;
+* deprecated: the first version whose block carrying X also says "deprecat…".
+
+Both that version and the one before it are cited. The documents' own notes — a section of an
+unversioned document (a changelog) headed by a release and carrying X — are shown beside the
+computed answer, and said to disagree when their release is not the computed one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from packaging.version import InvalidVersion, Version
+
+from situated.documents import Block, DocumentMeta
+from situated.chains.release import holds, identifiers
+from situated.index.text import STOP_WORDS
+from situated.index.versions import Versions
+from situated.modes import Mode
+
+_FRAME = re.compile(
+    r"\b(?:in|since|from|with|which|what|when|was|were|did|does|do|is|are|has|have|had|the|a|an|"
+    r"version|versions|release|releases|first|added|add|introduced|introduce|removed|remove|"
+    r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
+    r"get|got|new|of|for|it|they|been|arguments?|parameters?|options?|methods?|functions?|"
+    r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
+    r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|появил\w*|"
+    r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*)(?!\w)",
+    re.IGNORECASE)
+_KIND_REMOVED = re.compile(r"\b(?:removed|dropped|deleted|gone)\b|удал|убра", re.IGNORECASE)
+_KIND_DEPRECATED = re.compile(r"\bdeprecat\w*|устарел|deprecat", re.IGNORECASE)
+_DEPRECATED = re.compile(r"deprecat|устарел", re.IGNORECASE)
+_HEADING_RELEASE = re.compile(r"^\s*v?(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|post|dev)\d*)?)\b")
+
+
+class Kind(Mode):
+    ADDED = "added"
+    REMOVED = "removed"
+    DEPRECATED = "deprecated"
+
+
+def kind_of(question: str) -> Kind:
+    if _KIND_DEPRECATED.search(question):
+        return Kind.DEPRECATED
+    if _KIND_REMOVED.search(question):
+        return Kind.REMOVED
+    return Kind.ADDED
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What the question asks about: the identifiers it names, looked for as written (case
+    included), else its words, lower case and unstemmed (`proxies` is not `proxy`)."""
+
+    identifiers: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.identifiers or self.words)
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        return self.identifiers or self.words
+
+
+def _names(text: str, name: str) -> bool:
+    """`text` names `name` as the question writes it (`httpx.ReadTimeout`), or its last part
+    unqualified (`ReadTimeout` alone, not `httpcore.ReadTimeout`)."""
+    if holds(text, name):
+        return True
+    tail = name.rsplit(".", 1)[-1]
+    return tail != name and re.search(rf"(?<![\w.]){re.escape(tail)}(?!\w)", text) is not None
+
+
+def subject_of(query: str, question: str) -> Subject:
+    named = tuple(identifiers(question))
+    if named:
+        return Subject(identifiers=named)
+    words = re.findall(r"[\w][\w./-]*[\w]|\w", _FRAME.sub(" ", query.replace("`", " ")))
+    return Subject(words=tuple(dict.fromkeys(
+        w.lower() for w in words if w.lower() not in STOP_WORDS and (len(w) > 1 or w.isdigit()))))
+
+
+@lru_cache(maxsize=4096)
+def _pattern(word: str) -> re.Pattern:
+    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
+
+
+def carries(block: Block, subject: Subject) -> bool:
+    """Every term of the subject stands in the block (its heading path included)."""
+    return carries_line(f"{' '.join(block.path)} {block.title} {block.text}", subject)
+
+
+def carries_line(text: str, subject: Subject) -> bool:
+    """Every term of the subject stands in `text`."""
+    if subject.identifiers:
+        return all(_names(text, t) for t in subject.identifiers)
+    return bool(subject.words) and all(_pattern(t).search(text) for t in subject.words)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One version on the axis and its block that carries X (None: it does not)."""
+
+    meta: DocumentMeta
+    block: Block | None
+    first: Block | None  # its first readable block (cited when it does not carry X)
+
+
+@dataclass(frozen=True)
+class Found:
+    kind: Kind
+    at: Step  # the version the answer names
+    before: Step | None  # the version before it (None: X is in the first version)
+
+
+def walk(steps: list[Step], kind: Kind) -> Found | None:
+    """The version where X was added, removed or deprecated, and the one before it."""
+    prev: Step | None = None
+    for step in steps:
+        here = step.block is not None
+        if kind is Kind.ADDED and here and (prev is None or prev.block is None):
+            return Found(kind, step, prev)
+        if kind is Kind.REMOVED and not here and prev is not None and prev.block is not None:
+            return Found(kind, step, prev)
+        if kind is Kind.DEPRECATED and here and _DEPRECATED.search(step.block.text):
+            return Found(kind, step, prev)
+        prev = step
+    return None
+
+
+def axis_steps(versions: Versions, metas: list[DocumentMeta], subject: Subject,
+               readable) -> list[Step]:
+    """The documents grouped by their release (else their start), in order; per position the
+    first one that carries X (a split page's versions share a release)."""
+    groups: dict[tuple[int, int], list[DocumentMeta]] = {}
+    for m in sorted(metas, key=versions.order):
+        groups.setdefault(versions.order(m), []).append(m)
+    out = []
+    for members in groups.values():
+        chosen: Step | None = None
+        for m in members:
+            blocks = versions.blocks_of(m.source_id, readable)
+            hit = next((b for b in blocks if carries(b, subject)), None)
+            if hit is not None or chosen is None:
+                chosen = Step(m, hit, blocks[0] if blocks else None)
+            if hit is not None:
+                break
+        out.append(chosen)
+    return out
+
+
+def noted(blocks: list[Block], subject: Subject) -> list[tuple[str, Block]]:
+    """Notes of the documents themselves: blocks of an unversioned document (a changelog)
+    whose heading is a release and which carry X — (release, block), oldest release first."""
+    out = []
+    for b in blocks:
+        head = next((h for h in (*b.path, b.title) if _HEADING_RELEASE.match(h or "")), None)
+        if head is None or not carries(b, subject):
+            continue
+        try:
+            out.append((Version(_HEADING_RELEASE.match(head).group(1)), b))
+        except InvalidVersion:
+            continue
+    return [(str(v), b) for v, b in sorted(out, key=lambda x: x[0])]
+
+
+__all__ = ["Found", "Kind", "Step", "Subject", "axis_steps", "carries", "kind_of", "noted",
+           "carries_line", "subject_of", "walk"]

@@ -1,0 +1,228 @@
+"""The first-appearance step of the ask chain (`chains.appearance`): search every version,
+walk the found families' versions in order, cite the version found and the one before it, and
+show the documents' own notes beside them. No model call."""
+
+from __future__ import annotations
+
+import re
+
+from packaging.version import InvalidVersion, Version
+
+from situated.chains.appearance import (
+    Found,
+    Kind,
+    carries_line,
+    axis_steps,
+    kind_of,
+    noted,
+    subject_of,
+    walk,
+)
+from situated.chains.citations import parse_citations
+from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status, situation_out
+from situated.chains.evidence import evidence_of, links_of, pack
+from situated.chains.state import Reading
+from situated.chains.wording import Lang
+from situated.documents import DocumentMeta
+from situated.loaders.neutralise import inline
+from situated.situation import Situation
+
+MAX_SCANNED = 2000  # release documents read whole to find where a named identifier appears
+
+_TEXT = {
+    (Kind.ADDED, Lang.EN): "“{x}” first appears in {at} [{a}]{before}.",
+    (Kind.ADDED, Lang.RU): "«{x}» впервые появляется в {at} [{a}]{before}.",
+    (Kind.REMOVED, Lang.EN): "“{x}” is gone in {at} [{a}]{before}.",
+    (Kind.REMOVED, Lang.RU): "«{x}» нет в {at} [{a}]{before}.",
+    (Kind.DEPRECATED, Lang.EN): "“{x}” is marked deprecated from {at} [{a}]{before}.",
+    (Kind.DEPRECATED, Lang.RU): "«{x}» помечено как устаревшее начиная с {at} [{a}]{before}.",
+}
+_BEFORE = {
+    (Kind.REMOVED, Lang.EN): "; {at} still has it [{a}]",
+    (Kind.REMOVED, Lang.RU): "; в {at} оно ещё есть [{a}]",
+    (Kind.ADDED, Lang.EN): "; {at}, the version before it, does not have it [{a}]",
+    (Kind.ADDED, Lang.RU): "; в {at}, предыдущей версии, его нет [{a}]",
+    (Kind.DEPRECATED, Lang.EN): "; {at}, the version before it, does not say so [{a}]",
+    (Kind.DEPRECATED, Lang.RU): "; в {at}, предыдущей версии, этого нет [{a}]",
+}
+
+
+def version_name(meta: DocumentMeta, lang: Lang, tz: str) -> str:
+    """"version 0.18.2", or for a dated family "the version of 1 April 2026"."""
+    if meta.version is not None:
+        return f"версии {meta.version}" if lang is Lang.RU else f"version {meta.version}"
+    from situated.chains.listing import when
+    return (f"редакции с {when(meta, lang, tz)}" if lang is Lang.RU else
+            f"the version from {when(meta, lang, tz)}")
+
+
+def subject_said(query: str) -> str:
+    from situated.chains.appearance import _FRAME
+    said = re.sub(r"\s+", " ", _FRAME.sub(" ", query.replace("`", ""))).strip(" ?.!,;:")
+    return inline(said) or inline(query)
+
+
+class AppearanceSteps:
+    """Bound to one chain's steps (`AskSteps`)."""
+
+    def __init__(self, steps):
+        self.steps = steps
+        self.versions = steps.versions
+
+    def answer(self, reading: Reading) -> Answer:
+        q, v = reading.question, reading.validated
+        query = q.matcher.strip(reading.query)
+        subject = subject_of(query, q.text)
+        readable = self.steps.snap.filter(Situation(), q.scope)
+        product = v.situation.product
+        every = readable.model_copy(update={"situation": Situation(product=product)})
+        top = self.steps.settings.top_blocks
+        found = self.steps.search(query, every, 3 * top)
+        # the families that hold the subject itself, in every release (a page split or
+        # renamed is followed), then those of the question's best blocks
+        # where the subject is named, in any release: the ranking alone locates candidate
+        # families (no relevance decision); each version is then checked to name it
+        held = self.steps.engine.rank(" ".join(subject.terms), every, top=8 * top) \
+            if subject else found
+        families = list(dict.fromkeys(b.family for b in [*held.blocks, *found.blocks]))
+        metas = [m for f in families for m in self.versions.versions_of(f, readable, product)
+                 if m.release_scoped or m.date_scoped]
+        line = self.versions.released(readable, product)
+        if subject.identifiers and len(line) <= MAX_SCANNED:  # a name is read in every page
+            metas = list({m.source_id: m for m in [*metas, *line]}.values())
+        kind = kind_of(q.text)
+        steps = axis_steps(self.versions, metas, subject, readable) if metas and subject else []
+        result = walk(steps, kind)
+        notes = _of_kind(self._notes([*held.blocks, *found.blocks], subject, readable), kind,
+                         subject)
+        said = subject_said(query)
+        if result is None and notes:
+            return self._notes_only(notes, said, kind, v.situation, q.lang, found)
+        if result is None:
+            text = _none_text(said, kind, any(x.block for x in steps), q.lang)
+            return Answer.unanswered(Status.NO_EVIDENCE, text, v.situation,
+                                     relevance=self.steps.relevance(found))
+        return self._answer(result, notes, said, v.situation, q.lang, found)
+
+    def _notes_only(self, notes: list, subject: str, kind: Kind, situation: Situation,
+                    lang: Lang, result) -> Answer:
+        """The versions do not show it; the documents' own notes do: say both."""
+        supplied = pack([b for _, b in notes[:3]], self.steps.budget_of)
+        label = {s.evidence.block_id: s.evidence.label for s in supplied}
+        lead = (f"По версиям документов не видно, когда «{subject}» {_VERB[(kind, lang)]}."
+                if lang is Lang.RU else
+                f"The versions themselves do not show when “{subject}” was {kind.value}.")
+        text = f"{lead} {_notes_text(notes, label, True, lang)}"
+        evidence = evidence_of(supplied)
+        parsed = parse_citations(text, evidence, links_of(supplied), lang)
+        out = AppearanceOut(
+            kind=kind.value, subject=subject, release=None, source_id=notes[0][1].source_id,
+            previous_release=None, previous_source_id=None, effective=None,
+            notes=[NoteOut(release=r, source_id=b.source_id, label=label.get(b.block_id))
+                   for r, b in notes], agrees=None)
+        return Answer(status=parsed.status, answer=parsed.answer, missing=[],
+                      situation=situation_out(situation), citations=parsed.citations,
+                      evidence=evidence if parsed.status is Status.ANSWERED else [], hits=[],
+                      budget=self.steps.budget_out(evidence), appearance=out,
+                      relevance=self.steps.relevance(result))
+
+    def _notes(self, ranked: list, subject, readable) -> list:
+        sources = list(dict.fromkeys(b.source_id for b in ranked))
+        blocks = [b for sid in sources
+                  if not (m := self.versions.meta(sid)).release_scoped and not m.date_scoped
+                  for b in self.versions.blocks_of(sid, readable)]
+        return noted(blocks, subject)
+
+    def _answer(self, found: Found, notes: list, subject: str, situation: Situation, lang: Lang,
+                result) -> Answer:
+        tz = self.versions.timezone
+        at, before = found.at, found.before
+        cited = [b for b in (at.block or at.first, before and (before.block or before.first))
+                 if b is not None]
+        supplied = pack([*cited, *(b for _, b in notes[:2])], self.steps.budget_of)
+        label = {s.evidence.block_id: s.evidence.label for s in supplied}
+        a_block = at.block or at.first
+        b_block = before and (before.block or before.first)
+        before_text = _BEFORE[(found.kind, lang)].format(
+            at=version_name(before.meta, lang, tz), a=label.get(b_block.block_id, "")) \
+            if before is not None and b_block is not None and b_block.block_id in label else ""
+        text = _TEXT[(found.kind, lang)].format(x=subject, at=version_name(at.meta, lang, tz),
+                                                a=label.get(a_block.block_id, ""),
+                                                before=before_text)
+        agrees = _agrees(found, [r for r, _ in notes]) if notes else None
+        if notes:
+            text += " " + _notes_text(notes, label, agrees, lang)
+        evidence = evidence_of(supplied)
+        parsed = parse_citations(text, evidence, links_of(supplied), lang)
+        out = AppearanceOut(
+            kind=found.kind.value, subject=subject, release=at.meta.version,
+            source_id=at.meta.source_id, previous_release=before.meta.version if before else None,
+            previous_source_id=before.meta.source_id if before else None,
+            effective=at.meta.valid_from.isoformat() if at.meta.valid_from else None,
+            notes=[NoteOut(release=r, source_id=b.source_id, label=label.get(b.block_id))
+                   for r, b in notes], agrees=agrees)
+        return Answer(status=parsed.status, answer=parsed.answer, missing=[],
+                      situation=situation_out(situation), citations=parsed.citations,
+                      evidence=evidence if parsed.status is Status.ANSWERED else [], hits=[],
+                      budget=self.steps.budget_out(evidence), appearance=out,
+                      relevance=self.steps.relevance(result))
+
+
+def _agrees(found: Found, releases: list[str]) -> bool:
+    """A note agrees when its release lies after the version before and up to the version
+    found (the pages exist at some releases only)."""
+    try:
+        hi = Version(found.at.meta.version) if found.at.meta.version else None
+        lo = Version(found.before.meta.version) if found.before and found.before.meta.version \
+            else None
+        named = [Version(r) for r in releases]
+    except InvalidVersion:
+        return False
+    if hi is None:
+        return False
+    return any((lo is None or lo < r) and r <= hi for r in named)
+
+
+def _notes_text(notes: list, label: dict, agrees: bool | None, lang: Lang) -> str:
+    said = ", ".join(f"{r}" + (f" [{label[b.block_id]}]" if b.block_id in label else "")
+                     for r, b in notes[:3])
+    if lang is Lang.RU:
+        tail = "" if agrees else " — это расходится с версиями документов"
+        return f"В заметках документов (журнал изменений) это отмечено в версии {said}{tail}."
+    tail = "" if agrees else "; that disagrees with the pages' own versions"
+    return f"The documents' own notes (a changelog) mention it under {said}{tail}."
+
+
+_VERB = {(Kind.ADDED, Lang.RU): "появилось", (Kind.REMOVED, Lang.RU): "удалено",
+         (Kind.DEPRECATED, Lang.RU): "объявлено устаревшим"}
+_KIND_WORD = {Kind.ADDED: re.compile(r"add|introduc|new|support|добав|появ", re.IGNORECASE),
+              Kind.REMOVED: re.compile(r"remov|drop|delet|удал|убра", re.IGNORECASE),
+              Kind.DEPRECATED: re.compile(r"deprecat|устарел", re.IGNORECASE)}
+
+
+def _of_kind(notes: list, kind: Kind, subject) -> list:
+    """The notes with a line that says the subject and this kind of change together ("The
+    deprecated `proxies` argument has now been removed" for "removed"); for "added", else
+    every note that carries the subject."""
+    def says(block) -> bool:
+        return any(_KIND_WORD[kind].search(line) and carries_line(line, subject)
+                   for line in re.split(r"\n|(?<=[.!?])\s+", block.text))
+    said = [n for n in notes if says(n[1])]
+    return said or (notes if kind is Kind.ADDED else [])
+
+
+def _none_text(subject: str, kind: Kind, held: bool, lang: Lang) -> str:
+    """Nothing found: no version has it at all, or (`held`) versions have it but none shows
+    the asked change."""
+    if held and lang is Lang.RU:
+        return (f"«{subject}» есть в версиях документов, но ни одна из них не показывает, "
+                f"когда это {_VERB[(kind, lang)]}.")
+    if held:
+        return (f"Versions of the documents have “{subject}”, but none shows it being "
+                f"{kind.value}.")
+    if lang is Lang.RU:
+        return f"Ни в одной версии документов, доступных вам, нет «{subject}»."
+    return f"No version of the documents you may read has “{subject}”."
+
+
+__all__ = ["AppearanceSteps"]

@@ -1,0 +1,202 @@
+"""Which release a question is about (DESIGN "Releases"): "version 16.20.2", "v5.3.3", "16.x",
+"Node 18", "firmware 2.1", «версия 2.1», or a bare "0.23.3" that is one of the index's releases.
+
+Read by rules over the question (a cue word or a `v` before the number, a product name before
+it, or a bare number that is a declared release and is not a section, step or date), then the
+model's proposal when the rules find none (kept only when its text stands in the question), and
+validated in code against the releases the caller may read (`Versions.release_line`): a series
+("16.x", "Node 18") is its latest release; a release inside a document's range
+(`applies_to_versions`) stands as asked; any other is *unknown*, a fact the answer reports
+("version 13.0.0 is not among the versions …"), never silently dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from packaging.version import Version
+
+from situated import releases
+from situated.chains.products import ProductMatcher
+from situated.chains.wording import Lang
+
+_NUM = r"v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?:[-.]?(?:a|b|rc|alpha|beta|pre|dev|post)\.?\d*)?"
+_CUE = (r"(?:versions?|releases?|rel\.|ver\.|firmware|fw|build|revision|"
+        r"верси[яиюейям]\w*|релиз\w*|прошивк\w*|сборк\w*)")
+_CUED = re.compile(rf"(?<!\w){_CUE}\s*(?:№|#|:)?\s*({_NUM})(?![\w.]*\d)", re.IGNORECASE)
+_V = re.compile(r"(?<![\w.])v(\d+(?:\.\d+){0,3}(?:\.[xX*])?)(?![\w.]*\d)")
+_BARE = re.compile(r"(?<![\w.§/-])(\d+\.\d+(?:\.\d+){0,2}(?:\.[xX*])?|\d+\.[xX*])(?![\w.]*\d)")
+_AFTER_NAME = re.compile(rf"\s+({_NUM})(?![\w.]*\d)")
+# words before a number that make it something else: "section 4.2", «пункт 3.1», "step 2.1"
+_NOT_BEFORE = re.compile(r"(?:section|sections|§|clause|chapter|step|table|figure|fig\.|page|"
+                         r"item|rule|art\.|article|раздел\w*|пункт\w*|глав\w*|шаг\w*|табл\w*|"
+                         r"рис\w*|стр\.?|стать\w*)\s*$", re.IGNORECASE)
+# the words that govern a version and go with it out of the query: "in version", «в версии»
+_GOVERNING = r"(?:(?:in|for|of|on|at|since|from|with|to|в|во|для|с|со|до|на)\s+)?"
+
+
+@dataclass(frozen=True)
+class Mention:
+    span: tuple[int, int]  # of the version and the words that govern it
+    asked: releases.Asked
+    bare: bool  # a number with no cue: a version only if it is a declared release
+
+
+def find_mentions(text: str, matcher: ProductMatcher | None = None) -> list[Mention]:
+    """Version mentions in `text`, in order (a number with no cue is only a candidate)."""
+    found: dict[int, Mention] = {}
+
+    def add(m: re.Match, group: int, bare: bool, start: int | None = None) -> None:
+        asked = releases.asked(m.group(group))
+        if asked is None or m.start(group) in found:
+            return
+        lead = re.search(rf"{_GOVERNING}$", text[:start if start is not None else m.start()],
+                         re.IGNORECASE)
+        begin = lead.start() if lead and lead.group(0) else (
+            start if start is not None else m.start())
+        found[m.start(group)] = Mention((begin, m.end(group)), asked, bare)
+
+    for m in _CUED.finditer(text):
+        add(m, 1, False)
+    for m in _V.finditer(text):
+        add(m, 1, False)
+    for product, _, end in (matcher.spans(text) if matcher else []):
+        m = _AFTER_NAME.match(text, end)
+        if m:
+            add(m, 1, False, start=m.start(1))
+    for m in _BARE.finditer(text):
+        if not _NOT_BEFORE.search(text[:m.start()]):  # "16.x" is a series, cue or not
+            add(m, 1, not re.search(r"\.[xX*]$", m.group(1)))
+    return [found[k] for k in sorted(found)]
+
+
+@dataclass(frozen=True)
+class ReleaseReading:
+    """The release a question is about, validated: `version` (None when it names none or an
+    unknown one), what the asker wrote, and whether it was a series."""
+
+    version: str | None = None
+    said: str | None = None  # the mention as written
+    unknown: str | None = None  # a named version no readable document has
+    series: bool = False
+    others: tuple[str, ...] = ()  # further releases the question names (a change between two)
+
+
+def read_release(mentions: list[Mention], declared: list[Version],
+                 ranges: list[tuple[int, int]], proposed: str | None = None,
+                 question: str = "") -> ReleaseReading:
+    """The first mention that is a release of the index (or inside a document's range); a cued
+    mention that is neither is `unknown`; a bare number that is neither is not a version."""
+    resolved: list[tuple[Mention, Version]] = []
+    unknown = None
+    for m in mentions:
+        v = releases.resolve(m.asked, declared)
+        if v is None and not m.asked.series and any(
+                lo <= releases.key(m.asked.version) < hi for lo, hi in ranges):
+            v = m.asked.version
+        if v is not None:
+            resolved.append((m, v))
+        elif not m.bare and unknown is None:
+            unknown = m.asked.text
+    if not resolved and unknown is None and proposed and not mentions:
+        return _proposed(proposed, question, declared)
+    if not resolved:
+        return ReleaseReading(unknown=unknown, said=unknown)
+    first, version = resolved[0]
+    return ReleaseReading(version=str(version), said=first.asked.text,
+                          series=str(version) != str(first.asked.version) or first.asked.series,
+                          others=tuple(dict.fromkeys(str(v) for _, v in resolved[1:]
+                                                     if v != version)))
+
+
+def _proposed(proposed: str, question: str, declared: list[Version]) -> ReleaseReading:
+    """A model's proposed version stands only when its text is in the question."""
+    text = str(proposed).strip()
+    if not text or not re.search(rf"(?<![\w.]){re.escape(text.lstrip('vV'))}(?![\w.]*\d)",
+                                 question):
+        return ReleaseReading()
+    asked = releases.asked(text)
+    if asked is None:
+        return ReleaseReading()
+    v = releases.resolve(asked, declared)
+    return ReleaseReading(version=str(v), said=text) if v is not None else ReleaseReading(
+        unknown=text, said=text)
+
+
+# identifiers as a question writes them: in backticks, or dotted / snake_case / CamelCase names
+_IDENT = re.compile(r"`([^`\n]{2,80})`|(?<![\w.\[/-])([A-Za-z_]\w*(?:[._][A-Za-z]\w*)+|"
+                    r"[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]\w+)(?![\w\[/-])")
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifiers a question names (`AsyncHTTPTransport`, `trust_env`, `r.aiter_text`)."""
+    return list(dict.fromkeys((a or b).strip().rstrip(".") for a, b in _IDENT.findall(text)
+                              if len((a or b).strip()) >= 3))
+
+
+def holds(text: str, ident: str) -> bool:
+    """`text` names `ident` as a whole name, qualified or not (`httpx.AsyncHTTPTransport`
+    names `AsyncHTTPTransport`), case-sensitive (`Client` is not `client`)."""
+    return re.search(rf"(?<!\w){re.escape(ident)}(?!\w)", text) is not None
+
+
+def strip_versions(query: str, matcher: ProductMatcher | None = None) -> str:
+    """The query without its version mentions and the words that govern them (the legs
+    compare the version through the filter, not through the number's pieces)."""
+    mentions = [m for m in find_mentions(query, matcher) if not m.bare]
+    out, last = [], 0
+    for m in mentions:
+        out.append(query[last:m.span[0]])
+        last = m.span[1]
+    out.append(query[last:])
+    text = re.sub(r"\s{2,}", " ", "".join(out))
+    return re.sub(r"\s+([?.!,;:])", r"\1", text).strip(" ,;:") or query
+
+
+def version_list(versions: list[Version], lang: Lang, most: int = 12) -> str:
+    """"0.13.3, 0.14.0, … 0.28.1" (the first and the latest when there are many)."""
+    names = [str(v) for v in versions]
+    if len(names) > most:
+        names = [*names[:3], "…", *names[-(most - 4):]]
+    return ", ".join(names)
+
+
+def unknown_text(said: str, line: str, declared: list[Version], lang: Lang) -> str:
+    """A named version no readable document has: say so, with the nearest releases."""
+    asked = releases.asked(said)
+    near = releases.nearest(asked.version, declared) if asked else []
+    near_text = " and ".join(str(v) for v in near) if lang is Lang.EN else " и ".join(
+        str(v) for v in near)
+    if lang is Lang.RU:
+        head = f"Версии {said} нет среди версий {line} ({len(declared)}: " \
+               f"{version_list(declared, lang)})"
+        return head + (f"; ближайшие: {near_text}." if near else ".")
+    head = f"Version {said} is not among the versions of {line} ({len(declared)}: " \
+           f"{version_list(declared, lang)})"
+    return head + (f"; the nearest are {near_text}." if len(near) > 1 else
+                   f"; the nearest is {near_text}." if near else ".")
+
+
+def latest_text(version: str, lang: Lang) -> str:
+    """The slice of an answer read from the latest release because the question named none."""
+    if lang is Lang.RU:
+        return f"Для версии {version} (последней; назовите свою версию, если она другая): "
+    return f"For version {version} (the latest; name your version if you run another): "
+
+
+def elsewhere_text(version: str, latest: bool, having: list[Version], lang: Lang) -> str:
+    """The asked (or latest) release has nothing on the question; these releases do."""
+    which = version_list(having, lang)
+    if lang is Lang.RU:
+        own = f"последней версии {version}" if latest else f"версии {version}"
+        return (f"В {own} об этом ничего нет; это есть в версиях: {which}. Спросите о "
+                "нужной версии, например «в версии " f"{having[-1]}».")
+    own = f"the latest version, {version}," if latest else f"version {version}"
+    return (f"Nothing in {own} answers this; versions {which} do. Ask about one of them, e.g. "
+            f"“in version {having[-1]}”.")
+
+
+__all__ = ["Mention", "ReleaseReading", "elsewhere_text", "find_mentions", "holds",
+           "identifiers", "latest_text",
+           "read_release", "strip_versions", "unknown_text", "version_list"]
