@@ -266,8 +266,11 @@ def code_surfaces(text: str) -> dict[str, str]:
     return out
 
 
-# longer codes: parts joined by hyphens or underscores, with a digit or an underscore
-# (`SPARK-31967`, `CVE-2024-3094`, `ERR_FS_FILE_TOO_LARGE`, `trust_env`)
+# longer codes: parts joined by hyphens or underscores, with a digit or an underscore, that
+# the short form does not cover: an underscore, three parts or more, or a first part of five
+# characters or more, whose first part is written in capitals (`ERR_FS_FILE_TOO_LARGE`,
+# `CVE-2024-3094`, `SPARK-31967`; not `WARR-R2`, a document id, nor `unit-3-care` or
+# `trust_env`, words joined)
 _LONG_CODE_RE = re.compile(r"(?<![\w‐‑-])([A-Za-z][A-Za-z0-9]*(?:[_‐‑-][A-Za-z0-9]+)+)"
                            r"(?![\w‐‑-])")
 
@@ -278,7 +281,9 @@ def _long_codes(text: str, short: list[tuple[int, int]]) -> list[tuple[int, str,
     out = []
     for m in _LONG_CODE_RE.finditer(text):
         code = m.group(1)
-        if not (re.search(r"\d", code) or "_" in code) or any(
+        parts = re.split(r"[_‐‑-]", code)
+        long_enough = "_" in code or len(parts) > 2 or len(parts[0]) >= 5
+        if not long_enough or not parts[0].isupper() or not (re.search(r"\d", code) or "_" in code) or any(
                 a <= m.start() < b for a, b in short):
             continue
         out.append((m.start(), re.sub(r"[‐‑]", "-", code).upper(), code))

@@ -286,6 +286,8 @@ def test_codes_of_any_length_with_digits_hyphens_or_underscores_are_codes():
     assert extract_codes("ERR_FS_FILE_TOO_LARGE, SPARK-31967, CVE-2024-3094 and E-417") == (
         "ERR_FS_FILE_TOO_LARGE", "SPARK-31967", "CVE-2024-3094", "E417")
     assert extract_codes("a well-known, long-standing rule") == ()  # no digit, no underscore
+    # words joined and document ids are not codes: `unit-3-care`, `trust_env`, `WARR-R2`
+    assert extract_codes("the unit-3-care page, trust_env and WARR-R2") == ()
 
 
 @pytest.mark.integration
