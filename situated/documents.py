@@ -150,6 +150,12 @@ class FilterFields(BaseModel):
     release_lo: int = releases.ANY_LO
     release_hi: int = releases.ANY_HI
     release_latest: bool = True
+    # the index's declared facets (`Settings.facets`), each with the values the document
+    # applies to (empty: any), in the order declared
+    facets: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def facet(self, name: str) -> tuple[str, ...]:
+        return next((values for key, values in self.facets if key == name), ())
 
     @property
     def date_scoped(self) -> bool:
@@ -177,6 +183,10 @@ class FilterFields(BaseModel):
             "release_hi": self.release_hi,
             "release_latest": self.release_latest,
         }
+        for key, values in self.facets:  # like products: a flag and one key per value
+            md[facet_any_key(key)] = not values
+            for v in values:
+                md[facet_key(key, v)] = True
         for j in range(MAX_CORRECTIONS):  # every key always present, neutral when unused
             a, b, r = self.corrected[j] if j < len(self.corrected) else (OPEN_END,) * 3
             md[f"corr{j}_from_s"], md[f"corr{j}_to_s"], md[f"corr{j}_known_s"] = a, b, r
@@ -191,6 +201,14 @@ class FilterFields(BaseModel):
 
 def product_key(value: str) -> str:
     return f"product::{value}"
+
+
+def facet_key(name: str, value: str) -> str:
+    return f"facet::{name}::{value}"
+
+
+def facet_any_key(name: str) -> str:
+    return f"facet_any::{name}"
 
 
 def role_key(value: str) -> str:
@@ -266,8 +284,11 @@ def code_surfaces(text: str) -> dict[str, str]:
     return out
 
 
-# longer codes: parts joined by hyphens or underscores, with a digit or an underscore
-# (`SPARK-31967`, `CVE-2024-3094`, `ERR_FS_FILE_TOO_LARGE`, `trust_env`)
+# longer codes: parts joined by hyphens or underscores, with a digit or an underscore, that
+# the short form does not cover: an underscore, three parts or more, or a first part of five
+# characters or more, whose first part is written in capitals (`ERR_FS_FILE_TOO_LARGE`,
+# `CVE-2024-3094`, `SPARK-31967`; not `WARR-R2`, a document id, nor `unit-3-care` or
+# `trust_env`, words joined)
 _LONG_CODE_RE = re.compile(r"(?<![\w‐‑-])([A-Za-z][A-Za-z0-9]*(?:[_‐‑-][A-Za-z0-9]+)+)"
                            r"(?![\w‐‑-])")
 
@@ -278,7 +299,9 @@ def _long_codes(text: str, short: list[tuple[int, int]]) -> list[tuple[int, str,
     out = []
     for m in _LONG_CODE_RE.finditer(text):
         code = m.group(1)
-        if not (re.search(r"\d", code) or "_" in code) or any(
+        parts = re.split(r"[_‐‑-]", code)
+        long_enough = "_" in code or len(parts) > 2 or len(parts[0]) >= 5
+        if not long_enough or not parts[0].isupper() or not (re.search(r"\d", code) or "_" in code) or any(
                 a <= m.start() < b for a, b in short):
             continue
         out.append((m.start(), re.sub(r"[‐‑]", "-", code).upper(), code))
