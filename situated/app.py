@@ -59,6 +59,10 @@ class Snapshot:
         """The one place a chain builds a Filter: situation and scope, in the index's zone
         (`latest_release`: a question about a moment that names no version reads the latest
         release of each line)."""
+        declared = set(self.index.facets)
+        if any(name not in declared for name, _ in situation.facets):  # no clause to compile
+            situation = situation.model_copy(update={"facets": tuple(
+                (n, v) for n, v in situation.facets if n in declared)})
         return Filter(situation=situation, scope=scope, sources=sources,
                       timezone=self.index.timezone, latest_release=latest_release)
 

@@ -150,6 +150,12 @@ class FilterFields(BaseModel):
     release_lo: int = releases.ANY_LO
     release_hi: int = releases.ANY_HI
     release_latest: bool = True
+    # the index's declared facets (`Settings.facets`), each with the values the document
+    # applies to (empty: any), in the order declared
+    facets: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def facet(self, name: str) -> tuple[str, ...]:
+        return next((values for key, values in self.facets if key == name), ())
 
     @property
     def date_scoped(self) -> bool:
@@ -177,6 +183,10 @@ class FilterFields(BaseModel):
             "release_hi": self.release_hi,
             "release_latest": self.release_latest,
         }
+        for key, values in self.facets:  # like products: a flag and one key per value
+            md[facet_any_key(key)] = not values
+            for v in values:
+                md[facet_key(key, v)] = True
         for j in range(MAX_CORRECTIONS):  # every key always present, neutral when unused
             a, b, r = self.corrected[j] if j < len(self.corrected) else (OPEN_END,) * 3
             md[f"corr{j}_from_s"], md[f"corr{j}_to_s"], md[f"corr{j}_known_s"] = a, b, r
@@ -191,6 +201,14 @@ class FilterFields(BaseModel):
 
 def product_key(value: str) -> str:
     return f"product::{value}"
+
+
+def facet_key(name: str, value: str) -> str:
+    return f"facet::{name}::{value}"
+
+
+def facet_any_key(name: str) -> str:
+    return f"facet_any::{name}"
 
 
 def role_key(value: str) -> str:

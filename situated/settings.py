@@ -6,10 +6,12 @@ Values come from arguments or `SITUATED_*` environment variables; unknown keys a
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from situated.modes import Mode
 
@@ -69,6 +71,10 @@ class Settings(BaseSettings):
         default=None, ge=-1, le=1, description="Override: cosine similarity at which the vector "
         "leg alone vouches for a block (Latin-script questions).")
 
+    facets: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(), description="Front-matter keys that are situation facets of this index "
+        "(`region`, `plan`, `edition`, `model`): filtered like `product`, asked about only "
+        "when they decide. Env: SITUATED_FACETS=region,plan.")
     timezone: str = Field(
         default="UTC", description="IANA timezone a date-only question (and a date-only validity "
         "bound, at ingest) is read in, e.g. Europe/Berlin.")
@@ -123,6 +129,22 @@ class Settings(BaseSettings):
         "only with the model it was built with.")
     embed_batch_size: int = Field(default=64, ge=1)
     chroma_write_batch: int = Field(default=4096, ge=1, le=5461)
+
+    @field_validator("facets", mode="before")
+    @classmethod
+    def _facet_names(cls, value):
+        """A comma-separated string or a list; each a lower-case key that is not one of the
+        document format's own keys."""
+        from situated.loaders.meta import KNOWN_KEYS
+
+        names = [v.strip() for v in (value.split(",") if isinstance(value, str) else value or ())
+                 if str(v).strip()]
+        for name in names:
+            if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", name) or name in KNOWN_KEYS:
+                raise ValueError(f"facet {name!r} must be a lower-case front-matter key (letters, "
+                                 "digits, '_') other than the format's own keys; e.g. "
+                                 "SITUATED_FACETS=region,plan")
+        return tuple(dict.fromkeys(names))
 
     @field_validator("timezone")
     @classmethod

@@ -31,6 +31,9 @@ class Situation(BaseModel):
     version: str | None = Field(
         default=None, description="The release the asker runs (`version: 16.20.2` documents); "
         "None = the latest release of each line.")
+    facets: tuple[tuple[str, str], ...] = Field(
+        default=(), description="The index's declared facets the asker's case has (`region`: "
+        "`EU`), as (name, value) pairs; a mapping is accepted.")
     purchase_date: dt.date | None = None
     request_date: dt.date | None = None
     as_of: dt.date | None = None
@@ -50,6 +53,23 @@ class Situation(BaseModel):
         The filter, the router and the answer's slice all ask here."""
         return getattr(self, valid_for.value) or self.as_of
 
+    @field_validator("facets", mode="before")
+    @classmethod
+    def _pairs(cls, value):
+        """{"region": "EU"} or [("region", "EU")] → sorted pairs, one value per facet."""
+        pairs = value.items() if isinstance(value, dict) else value or ()
+        out = {}
+        for pair in pairs:
+            name, v = pair
+            if not isinstance(name, str) or not isinstance(v, str) or not v.strip():
+                raise ValueError(f"facet {pair!r} must be a name and a non-empty value, e.g. "
+                                 "{\"region\": \"EU\"}")
+            out[name] = v.strip()
+        return tuple(sorted(out.items()))
+
+    def facet(self, name: str) -> str | None:
+        return dict(self.facets).get(name)
+
     @field_validator("version")
     @classmethod
     def _a_version(cls, value: str | None) -> str | None:
@@ -65,6 +85,7 @@ class Situation(BaseModel):
         parts = [f"product {self.product}"] if self.product else []
         if self.version:
             parts.append(f"version {self.version}")
+        parts += [f"{name} {value}" for name, value in self.facets]
         for vf in ValidFor:
             d = self.given(vf)
             if d:

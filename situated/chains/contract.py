@@ -37,6 +37,8 @@ class SituationOut(_Strict):
     known_on: dt.date | None = None
     version: str | None = Field(default=None, description="the release the answer is for "
                                 "(null: none named; the latest release was read)")
+    facets: dict[str, str] = Field(default_factory=dict, description="the index's declared "
+                                   "facets the answer is for (`region`: `EU`)")
 
 
 LABEL_PATTERN = r"^S[0-9]+$"
@@ -235,7 +237,7 @@ class Answer(_Strict):
 
 
 def situation_out(s: Situation) -> SituationOut:
-    return SituationOut(**s.model_dump())
+    return SituationOut(**{**s.model_dump(), "facets": dict(s.facets)})
 
 
 SCHEMA_RESOURCE = "answer.schema.json"

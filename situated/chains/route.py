@@ -63,15 +63,39 @@ def deciding(versions: Versions, meta: DocumentMeta, situation: Situation,
     if situation.product is None and meta.product and len(
             {m.product for m in family}) > 1:  # versions for different products
         facts.append("product")
+    facts += _deciding_facets(versions, meta, situation, family)
     if (meta.date_scoped and situation.date_for(meta.valid_for) is None
             and sum(1 for m in family if versions.same_products(m, meta)) > 1):
         facts.append(FACT_NAMES[meta.valid_for])
     return facts
 
 
+def _deciding_facets(versions: Versions, meta: DocumentMeta, situation: Situation,
+                     family: list[DocumentMeta]) -> list[str]:
+    """The declared facets the asker has not given whose values tell this document's readable
+    versions (of its products) apart: "region" when the family has an EU and a US version."""
+    own = versions.fields_of(meta.source_id)
+    out = []
+    for name, values in own.facets:
+        if not values or situation.facet(name) is not None:
+            continue
+        seen = {versions.fields_of(m.source_id).facet(name) for m in family
+                if versions.same_products(m, meta)}
+        if len(seen) > 1:
+            out.append(name)
+    return out
+
+
+def facet_candidates(versions: Versions, members: list[DocumentMeta], name: str) -> list[str]:
+    return sorted({v for m in members for v in versions.fields_of(m.source_id).facet(name)})
+
+
 def _order(facts: set[str]) -> list[str]:
-    names = ["product", *FACT_NAMES.values()]
-    return [n for n in names if n in facts]
+    """Product first, then the facets (in their declared order), then the dates."""
+    dates = list(FACT_NAMES.values())
+    return [*(["product"] if "product" in facts else []),
+            *sorted(f for f in facts if f != "product" and f not in dates),
+            *(n for n in dates if n in facts)]
 
 
 def _boundaries(versions: Versions, members: list[DocumentMeta], lang: Lang,
@@ -128,6 +152,8 @@ def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filt
     asks = []
     if "product" in facts:
         asks.append(w.ask_product(sorted({p for m in members for p in m.product}), lang))
+    asks += [w.ask_facet(f, facet_candidates(versions, members, f), lang) for f in facts
+             if f != "product" and f not in FACT_NAMES.values()]
     for vf in ValidFor:
         if FACT_NAMES[vf] not in facts:
             continue

@@ -8,7 +8,9 @@ own over these steps (`eval.systems`).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -75,6 +77,7 @@ class AskSteps(HistorySteps):
         self.releases = ReleaseSteps(self)
         self.appearance = AppearanceSteps(self)
         self._matchers: dict[frozenset[str], ProductMatcher] = {}
+        self._facet_matchers: dict[tuple[Scope, str], ProductMatcher] = {}
 
     def chain(self) -> Runnable[AskInput | dict[str, Any], Answer]:
         """The steps composed; the branches are functions that pick a Runnable (drawn by
@@ -146,7 +149,8 @@ class AskSteps(HistorySteps):
         validated = validate_extraction(proposal.fields, q.text, q.matcher, self.clock,
                                         q.carried, mentions=q.mentions, cue=q.cue,
                                         notes=proposal.notes)
-        return Reading(q, self.releases.validate(q, validated, proposal.fields.version))
+        validated = self.releases.validate(q, validated, proposal.fields.version)
+        return Reading(q, self.with_facets(q, validated))
 
     def retrieve(self, reading: Reading) -> Retrieved:
         """One search; a document family the question names ("… Privacy Policy say …") leads
@@ -284,6 +288,28 @@ class AskSteps(HistorySteps):
             self._matchers[products] = ProductMatcher(products)
         return self._matchers[products]
 
+    def with_facets(self, q: Question, v):
+        """The index's declared facets the question names (one value each: "in the EU"),
+        over those carried; matched like products, among the values the caller may read."""
+        given, query = dict(v.situation.facets), v.query
+        for name in self.snap.index.facets:
+            key = (q.scope, name)
+            if key not in self._facet_matchers:
+                if len(self._facet_matchers) > 1024:
+                    self._facet_matchers.clear()
+                self._facet_matchers[key] = ProductMatcher(
+                    self.engine.facet_values_for(q.scope, name))
+            found = self._facet_matchers[key].find(q.text)
+            if len(found) == 1:
+                given[name] = found[0]
+                query = _without(query, self._facet_matchers[key])
+            elif len(found) > 1:
+                v.notes.append(f"{name}: {', '.join(found)} all named; none was chosen")
+        if dict(v.situation.facets) == given:
+            return v
+        return dataclasses.replace(v, query=query, situation=v.situation.model_copy(
+            update={"facets": tuple(sorted(given.items()))}))
+
     def search(self, query: str, flt: Filter, top: int) -> SearchResult:
         return self.engine.search(query, flt, top=top)
 
@@ -322,6 +348,16 @@ def _step(fn: Callable, name: str) -> Runnable:
     """A named step over one record. Its input schema is declared a plain object: records hold
     Python objects (search results, the product matcher), not JSON."""
     return RunnableLambda(fn, name=name).with_types(input_type=dict[str, Any])
+
+
+def _without(query: str, matcher: ProductMatcher) -> str:
+    """The query without the facet values it names and the words that govern them ("in the
+    EU"): the legs see the question without its situation."""
+    for _, start, end in sorted(matcher.spans(query), key=lambda s: -s[1]):
+        lead = re.search(r"(?:\b(?:in|for|at|from|of|within|в|для|на)\s+(?:the\s+)?)?$",
+                         query[:start], re.IGNORECASE)
+        query = query[:lead.start()].rstrip() + " " + query[end:].lstrip()
+    return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", query)).strip() or query
 
 
 def _holds(found: SearchResult, named: frozenset[str]) -> bool:

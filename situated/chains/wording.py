@@ -80,6 +80,14 @@ def ask_product(candidates: list[str], lang: Lang) -> str:
         "Which product is it?"
 
 
+def ask_facet(name: str, candidates: list[str], lang: Lang) -> str:
+    """"Which region: EU or US?" — a declared facet, its candidates named so that a one-word
+    reply completes the situation."""
+    if lang is Lang.RU:
+        return f"Какой {name}: {listing(candidates, lang)}?"
+    return f"Which {name}: {listing(candidates, lang)}?"
+
+
 def ask_date(vf: ValidFor, boundaries: list[str], lang: Lang, partial: str | None) -> str:
     """Name what separates the versions: one boundary → "before or from B?"."""
     parts = []
@@ -174,6 +182,8 @@ def slice_text(situation: Situation, lang: Lang,
         parts.append(words["product"].format(p=situation.product))
     if situation.version:
         parts.append(words["version"].format(v=situation.version))
+    parts += [f"{'для' if lang is Lang.RU else 'for'} {name} {value}"
+              for name, value in situation.facets]
     if not parts:
         return ""
     text = ", ".join(parts)

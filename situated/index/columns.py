@@ -24,6 +24,28 @@ _SCALARS = ("valid_from", "valid_to", "valid_for", "product_any", "role_any", "a
 _LISTS = {"products": "products", "roles": "roles", "assets": "assets"}
 
 
+def _postings(lists: list[tuple[str, ...]]) -> dict[str, np.ndarray]:
+    """value -> the groups that list it."""
+    acc: dict[str, list[int]] = {}
+    for i, values in enumerate(lists):
+        for v in values:
+            acc.setdefault(v, []).append(i)
+    return {k: np.asarray(v, dtype=np.int64) for k, v in acc.items()}
+
+
+def _save_postings(out: Path, name: str, table: dict[str, np.ndarray]) -> dict:
+    values = sorted(table)
+    offsets = np.cumsum([0, *(len(table[v]) for v in values)])
+    flat = np.concatenate([table[v] for v in values]) if values else np.zeros(0, np.int64)
+    np.save(out / f"{name}.npy", flat.astype(np.int64))
+    return {"values": values, "offsets": offsets.tolist()}
+
+
+def _load_postings(flat: np.ndarray, p: dict) -> dict[str, np.ndarray]:
+    off = p["offsets"]
+    return {v: flat[off[i]:off[i + 1]] for i, v in enumerate(p["values"])}
+
+
 def mapped(path: Path) -> np.ndarray:
     """A saved array, memory-mapped, as a plain ndarray view (indexing a `np.memmap` by one
     position costs ~3 µs of Python per call; the view costs what an array costs). The map
@@ -55,11 +77,19 @@ class FilterColumns:
                                         for f in fields), np.int64, n) for i in range(3))
                      for j in range(used)]
         for attr in _LISTS:
-            acc: dict[str, list[int]] = {}
-            for i, f in enumerate(fields):
-                for v in getattr(f, attr):
-                    acc.setdefault(v, []).append(i)
-            setattr(self, attr, {k: np.asarray(v, dtype=np.int64) for k, v in acc.items()})
+            setattr(self, attr, _postings([getattr(f, attr) for f in fields]))
+        # declared facets (`FilterFields.facets`): per facet an "any value" flag and postings
+        names = list(dict.fromkeys(k for f in fields for k, _ in f.facets))
+        self.facet_any = {k: np.fromiter((not f.facet(k) for f in fields), bool, n)
+                          for k in names}
+        self.facet_values = {k: _postings([f.facet(k) for f in fields]) for k in names}
+
+    def facet_mask(self, name: str, value: str) -> np.ndarray:
+        """Groups that apply to `value` of facet `name` (a facet the index does not declare
+        excludes nothing)."""
+        if name not in self.facet_any:
+            return np.ones(self.n, dtype=bool)
+        return self.any_of(self.facet_any[name], self.facet_values[name], [value])
 
     @property
     def rows(self) -> int:
@@ -101,18 +131,16 @@ class FilterColumns:
         for j, triple in enumerate(self.corr):
             for i, col in enumerate(triple):
                 np.save(out / f"corr{j}_{i}.npy", col)
-        postings = {}
-        for attr in _LISTS:
-            table: dict[str, np.ndarray] = getattr(self, attr)
-            values = sorted(table)
-            offsets = np.cumsum([0, *(len(table[v]) for v in values)])
-            flat = np.concatenate([table[v] for v in values]) if values else np.zeros(0, np.int64)
-            np.save(out / f"{attr}.npy", flat.astype(np.int64))
-            postings[attr] = {"values": values, "offsets": offsets.tolist()}
+        postings = {attr: _save_postings(out, attr, getattr(self, attr)) for attr in _LISTS}
+        facets = {}
+        for j, name in enumerate(self.facet_any):  # files by position: any key name is safe
+            np.save(out / f"facet{j}_any.npy", self.facet_any[name])
+            facets[name] = _save_postings(out, f"facet{j}_values", self.facet_values[name])
         if self.row_group is not None:
             np.save(out / "row_group.npy", self.row_group)
         (out / "columns.json").write_text(json.dumps({
-            "groups": self.n, "corrections": len(self.corr), "postings": postings}), "utf-8")
+            "groups": self.n, "corrections": len(self.corr), "postings": postings,
+            "facets": facets}), "utf-8")
 
     @classmethod
     def load(cls, path: Path) -> FilterColumns:
@@ -129,9 +157,11 @@ class FilterColumns:
         self.corr = [tuple(arr(f"corr{j}_{i}") for i in range(3))
                      for j in range(min(info["corrections"], MAX_CORRECTIONS))]
         for attr in _LISTS:
-            flat, p = arr(attr), info["postings"][attr]
-            off = p["offsets"]
-            setattr(self, attr, {v: flat[off[i]:off[i + 1]] for i, v in enumerate(p["values"])})
+            setattr(self, attr, _load_postings(arr(attr), info["postings"][attr]))
+        facets = info.get("facets", {})
+        self.facet_any = {k: arr(f"facet{j}_any") for j, k in enumerate(facets)}
+        self.facet_values = {k: _load_postings(arr(f"facet{j}_values"), p)
+                             for j, (k, p) in enumerate(facets.items())}
         self._set_rows(arr("row_group") if (path / "row_group.npy").exists() else None)
         return self
 

@@ -138,7 +138,8 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
         now_s = int((now or (lambda: dt.datetime.now(dt.UTC)))().timestamp())
         old_recorded = {d.meta.source_id: d.blocks[0].fields.recorded_s for d in previous}
         history = read_history(gen, previous) if previous else []
-        retimed = published is not None and published.timezone != settings.timezone
+        retimed = published is not None and (published.timezone != settings.timezone
+                                             or tuple(published.facets) != settings.facets)
         if retimed:  # date-only bounds are read in the index's timezone: recompute them all
             previous = [retime(d, settings.timezone) for d in previous]
         incoming = {d.meta.source_id: d for d in new.documents} if new else {}
@@ -149,7 +150,8 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
             d.meta.source_id for d in kept_old)]}
         recorded |= {sid: now_s for sid in [*report.added, *report.changed]
                      if incoming[sid].meta.recorded_at is None}
-        merged = validate_documents([*kept_old, *incoming.values()], recorded)
+        merged = validate_documents([*kept_old, *incoming.values()], recorded,
+                                    facets=settings.facets)
         merged = replace(merged, history=_history(history, report, merged, now_s))
         # an index an earlier version wrote (another schema) is rebuilt even when no document
         # changed: readers refuse it and tell the user to run this ingest

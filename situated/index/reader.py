@@ -113,6 +113,7 @@ class Index:
         self.sentences = SentenceVectors(gen)  # the evidence sentences' vectors, by text
         self.products = frozenset(m.products)
         self.timezone = m.timezone
+        self.facets = tuple(m.facets)  # the situation facets this index declares
         # memory-mapped: the score matrices stay on disk, pages come in as queries touch them
         self.bm25 = bm25s.BM25.load(str(gen / "bm25"), mmap=True, show_progress=False)
         field_dir = gen / "bm25-blocks"

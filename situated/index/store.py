@@ -100,6 +100,7 @@ class Manifest(BaseModel):
     pieces: int
     products: list[str]
     timezone: str = "UTC"  # date-only bounds and date-only questions are read here
+    facets: list[str] = Field(default_factory=list)  # declared situation facets (settings)
     block_limit: int | None = None  # tokens; sections longer than this were split
     split_sections: int = 0  # how many sections were split into parts to fit the limit
     sentences: int = 0  # distinct quotable units embedded at ingest (`index.sentences`)

@@ -204,7 +204,8 @@ def _write_generation(
         corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
         documents=len(corpus.documents), blocks=corpus.n_blocks, pieces=len(pieces),
         products=sorted(corpus.products()), warnings=list(corpus.warnings),
-        timezone=settings.timezone, block_limit=settings.block_limit,
+        timezone=settings.timezone, facets=list(settings.facets),
+        block_limit=settings.block_limit,
         split_sections=corpus.split_sections, sentences=len(units),
         sources={d.meta.source_id: d.content_hash for d in corpus.documents},
     )
@@ -291,11 +292,12 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
     limit = BlockLimit(settings.block_limit, embeddings.count_tokens,
                        piece_tokens=embeddings.max_tokens)
     corpus = load_corpus([sample_docs_dir()], timezone=settings.timezone, limit=limit,
-                         max_mb=settings.max_file_mb)
+                         max_mb=settings.max_file_mb, facets=settings.facets)
     try:
         gen = current_generation(root)
         manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
         if (manifest.corpus_hash == corpus.corpus_hash()
+                and tuple(manifest.facets) == settings.facets
                 and manifest.embedding_model == embeddings.model_id
                 and manifest.schema_version == SCHEMA_VERSION
                 and manifest.chroma_url == settings.chroma_url

@@ -23,6 +23,7 @@ from situated.documents import (
 from situated.errors import DocumentError
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
 from situated.loaders.markdown import parse_markdown
+from situated.loaders.axes import facet_values, release_lines
 from situated.loaders.meta import MAX_HEADING_CHARS, MetaProblems, parse_meta
 from situated.loaders.parsed_json import parse_json
 from situated.loaders.pdf import parse_pdf, read_sidecar, sidecar_path
@@ -213,7 +214,7 @@ def _check_sections(sections: list, path: Path) -> None:
 
 def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
                 limit: BlockLimit | None = None, max_mb: float | None = None,
-                validate: bool = True) -> Corpus:
+                validate: bool = True, facets: tuple[str, ...] = ()) -> Corpus:
     """Load and validate everything under `paths`; raise `DocumentError` listing all problems.
     Date-only validity bounds are read in `timezone` (the index's, from settings); sections are
     split into blocks within `limit`; files over `max_mb` megabytes are refused. `validate=False`
@@ -239,11 +240,11 @@ def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
         if duplicates := _duplicate_ids(docs):
             raise DocumentError(duplicates)
         return Corpus(documents=tuple(docs), warnings=())
-    return validate_documents(docs)
+    return validate_documents(docs, facets=facets)
 
 
 def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | None = None,
-                       ) -> Corpus:
+                       facets: tuple[str, ...] = ()) -> Corpus:
     """Checks that need the whole corpus (duplicate ids, overlapping versions); an incremental
     ingest runs them on the documents already indexed plus the new ones.
 
@@ -259,30 +260,30 @@ def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | No
               for d in docs}  # in the index's timezone, as every filter reads them
     spans = {d.meta.source_id: (d.blocks[0].fields.release_lo, d.blocks[0].fields.release_hi)
              for d in docs}
+    faceted = {d.meta.source_id: facet_values(d.meta, facets, problems) for d in docs}
     overlap_problems, warnings, corrections = _check_families([d.meta for d in docs], rec,
-                                                              bounds, spans)
+                                                              bounds, spans, faceted)
     problems += overlap_problems
     release_problems, latest = release_lines([d.meta for d in docs], spans)
     problems += release_problems
     if problems:
         raise DocumentError(problems)
-    out = [_with_history(d, rec[d.meta.source_id],
-                         tuple(sorted(corrections.get(d.meta.source_id, ()))),
-                         latest.get(d.meta.source_id, True)) for d in docs]
+    out = [_with_history(d, {
+        "recorded_s": rec[d.meta.source_id],
+        "corrected": tuple(sorted(corrections.get(d.meta.source_id, ()))),
+        "release_latest": latest.get(d.meta.source_id, True),
+        "facets": faceted[d.meta.source_id]}) for d in docs]
     return Corpus(documents=tuple(out), warnings=tuple(warnings))
 
 
-def _with_history(d: LoadedDocument, recorded_s: int,
-                  corrected: tuple[tuple[int, int, int], ...], latest: bool) -> LoadedDocument:
-    """The document with its recorded instant, corrections and whether it covers its line's
-    latest release in every block's and piece's filter fields (a copy when they change; the
-    loaded document is not mutated)."""
+def _with_history(d: LoadedDocument, update: dict) -> LoadedDocument:
+    """The document with the fields only the whole corpus decides — its recorded instant,
+    corrections, whether it covers its line's latest release, its facets — in every block's
+    and piece's filter fields (a copy when they change; the loaded document is not mutated)."""
     fields = d.blocks[0].fields
-    if (fields.recorded_s, fields.corrected, fields.release_latest) == (recorded_s, corrected,
-                                                                         latest):
+    if all(getattr(fields, k) == v for k, v in update.items()):
         return d
-    new = fields.model_copy(update={"recorded_s": recorded_s, "corrected": corrected,
-                                    "release_latest": latest})
+    new = fields.model_copy(update=update)
     return d.model_copy(update={
         "blocks": tuple(b.model_copy(update={"fields": new}) for b in d.blocks),
         "pieces": tuple(p.model_copy(update={"fields": new}) for p in d.pieces)})
@@ -321,35 +322,18 @@ def _gaps(family: str, product: str | None, group: list[DocumentMeta],
     return warnings
 
 
-def release_lines(metas: list[DocumentMeta], spans: dict[str, tuple[int, int]],
-                  ) -> tuple[list[str], dict[str, bool]]:
-    """Per line of releases (the documents of one product set with a release axis): which
-    documents cover its latest release (what a question naming no version reads); and the
-    problems: two different versions the key cannot tell apart (`releases.key`)."""
-    lines: dict[tuple[str, ...], list[DocumentMeta]] = defaultdict(list)
-    for m in metas:
-        if m.release_scoped:
-            lines[tuple(sorted(m.product))].append(m)
-    latest: dict[str, bool] = {}
-    problems: list[str] = []
-    for members in lines.values():
-        named: dict[int, set[str]] = defaultdict(set)
-        for m in members:
-            if m.version is not None:
-                named[spans[m.source_id][0]].add(m.version)
-        problems += [f"versions {' and '.join(sorted(v))} cannot be told apart in order (a "
-                     "pre-release's dev part); give one of them another number"
-                     for v in named.values() if len(v) > 1]
-        top = max(named) if named else max(spans[m.source_id][0] for m in members)
-        for m in members:
-            lo, hi = spans[m.source_id]
-            latest[m.source_id] = lo <= top < hi
-    return problems, latest
+def _share_facets(a: tuple, b: tuple) -> bool:
+    """Two documents' facets leave a case both apply to: per facet, one applies to any value
+    or they share one."""
+    other = dict(b)
+    return all(not values or not other.get(name) or set(values) & set(other[name])
+               for name, values in a)
 
 
 def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
                     bounds: dict[str, tuple[int, int]],
                     spans: dict[str, tuple[int, int]] | None = None,
+                    faceted: dict[str, tuple] | None = None,
                     ) -> tuple[list[str], list[str], dict[str, set[tuple[int, int, int]]]]:
     """Versions of one family and product must not overlap on every axis — in time and in
     releases (two documents of different releases may share a period, and two periods may
@@ -359,9 +343,11 @@ def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
 
     A version without a product applies to every product, so it is compared with all of them.
     `bounds`: each version's instants as its filter fields hold them (the index's timezone);
-    `spans`: its releases as key ranges (`releases`; absent: every release).
+    `spans`: its releases as key ranges (`releases`; absent: every release); `faceted`: its
+    declared facets' values — two versions for different values of a facet (an EU and a US
+    version) are not versions of one rule, as for products.
     """
-    spans = spans or {}
+    spans, faceted = spans or {}, faceted or {}
     problems: list[str] = []
     warnings: list[str] = []
     corrections: dict[str, set[tuple[int, int, int]]] = defaultdict(set)
@@ -382,7 +368,8 @@ def _check_families(metas: list[DocumentMeta], rec: dict[str, int],
                         continue
                     (fa, ta), (fb, tb) = bounds[a.source_id], bounds[b.source_id]
                     (la, ha), (lb, hb) = (spans.get(x.source_id, (0, 1)) for x in (a, b))
-                    if fa < tb and fb < ta and la < hb and lb < ha:
+                    if fa < tb and fb < ta and la < hb and lb < ha and _share_facets(
+                            faceted.get(a.source_id, ()), faceted.get(b.source_id, ())):
                         reported.add(pair)
                         ra, rb = rec[a.source_id], rec[b.source_id]
                         old, new = (a, b) if ra < rb else (b, a)

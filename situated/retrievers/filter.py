@@ -20,6 +20,8 @@ from situated.documents import (
     ValidFor,
     asset_key,
     end_of_day,
+    facet_any_key,
+    facet_key,
     product_key,
     role_key,
 )
@@ -83,6 +85,11 @@ class Filter(BaseModel):
             return False  # not recorded yet on the day the records are read at
         if t is not None and any(a <= t < b and (k is None or r <= k) for a, b, r in f.corrected):
             return False  # a correction known by then replaces this version on that day
+        declared = dict(f.facets)
+        for name, value in s.facets:
+            values = declared.get(name, ())
+            if values and value not in values:
+                return False
         r = self.release
         if r is not None and not (f.release_lo <= r < f.release_hi):
             return False
@@ -102,6 +109,9 @@ class Filter(BaseModel):
         s = self.situation
         if s.product:
             clauses.append({"$or": [{"product_any": True}, {product_key(s.product): True}]})
+        for name, value in s.facets:  # only the index's declared facets (`App.filter`)
+            clauses.append({"$or": [{facet_any_key(name): True},
+                                    {facet_key(name, value): True}]})
         for vf in ValidFor:
             t = self.moment(vf)
             if t is None:
@@ -147,6 +157,8 @@ class Filter(BaseModel):
         m = np.ones(cols.n, dtype=bool)
         if s.product:
             m &= cols.any_of(cols.product_any, cols.products, [s.product])
+        for name, value in s.facets:
+            m &= cols.facet_mask(name, value)
         for vf in ValidFor:
             t = self.moment(vf)
             if t is None:

@@ -215,6 +215,20 @@ class HybridSearch:
                 if (groups := cols.products.get(p)) is not None and readable[groups].any())
         return self._products[scope]
 
+    def facet_values_for(self, scope: Scope, name: str) -> frozenset[str]:
+        """The values of a declared facet in the documents `scope` may read (the only ones a
+        question is matched against, as for products)."""
+        key = (scope, f"facet::{name}")
+        if key not in self._products:
+            cols = self.index.columns
+            readable = Filter(scope=scope, timezone=self.index.timezone).group_mask(cols)
+            if len(self._products) > 1024:
+                self._products.clear()
+            self._products[key] = frozenset(
+                v for v, groups in cols.facet_values.get(name, {}).items()
+                if readable[groups].any())
+        return self._products[key]
+
     def readable_rows(self, scope: Scope) -> np.ndarray:
         """Block rows (of the BM25 block field) `scope` may read: the statistics relevance
         reads for this caller (kept per scope)."""

@@ -1,0 +1,116 @@
+"""Situation facets (issue 34 item 3): any front-matter key an index declares (`region`, `plan`)
+is validated at ingest, filtered like the product in every leg, found in the question, and
+asked about only when it decides."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROUTING_TODAY, md, write
+from pydantic import ValidationError
+
+from situated.app import App
+from situated.errors import DocumentError
+from situated.loaders.corpus import load_corpus
+from situated.retrievers.filter import Filter
+from situated.settings import Settings
+from situated.situation import Scope, Situation
+
+REFUND = "## 1 Refund window\n\nYou may return a product within {n} days for a full refund.\n"
+
+
+@pytest.mark.unit
+def test_facets_are_declared_by_name_and_a_bad_name_is_refused():
+    assert Settings(facets="region, plan").facets == ("region", "plan")
+    with pytest.raises(ValidationError, match="lower-case front-matter key"):
+        Settings(facets="Region")
+    with pytest.raises(ValidationError, match="other than the format's own keys"):
+        Settings(facets="product")
+
+
+@pytest.mark.unit
+def test_versions_for_different_facet_values_do_not_overlap_and_bad_values_are_refused(
+        tmp_path):
+    write(tmp_path / "eu.md", md("REF-EU", body=REFUND.format(n=30), family="refunds",
+                                 region="EU"))
+    write(tmp_path / "us.md", md("REF-US", body=REFUND.format(n=14), family="refunds",
+                                 region="US"))
+    with pytest.raises(DocumentError, match="overlapping versions"):
+        load_corpus([tmp_path])  # undeclared, `region` is ordinary metadata
+    corpus = load_corpus([tmp_path], facets=("region",))
+    assert {d.meta.source_id: d.blocks[0].fields.facet("region") for d in corpus.documents} == \
+        {"REF-EU": ("EU",), "REF-US": ("US",)}
+    write(tmp_path / "eu2.md", md("REF-EU2", body=REFUND.format(n=31), family="refunds",
+                                  region="[EU, UK]"))
+    with pytest.raises(DocumentError, match="overlapping versions"):
+        load_corpus([tmp_path], facets=("region",))  # two EU versions at once
+    write(tmp_path / "eu2.md", md("REF-EU2", family="other", region="{a: b}"))
+    with pytest.raises(DocumentError, match="facet region must be one value or a list"):
+        load_corpus([tmp_path], facets=("region",))
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory, embeddings):
+    from situated.index.ingest import ingest
+
+    root = tmp_path_factory.mktemp("facets")
+    write(root / "docs" / "eu.md", md("REF-EU", body=REFUND.format(n=30), family="refunds",
+                                      region="EU"))
+    write(root / "docs" / "us.md", md("REF-US", body=REFUND.format(n=14), family="refunds",
+                                      region="US"))
+    write(root / "docs" / "ship.md", md("SHIP", body="## 1 Shipping\n\nOrders ship within two "
+                                        "business days.\n"))
+    settings = Settings(index_dir=root / "index", cache_dir=root / "cache", facets=("region",))
+    ingest([root / "docs"], settings.index_dir, embeddings, settings)
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    return app
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("region", "expected"), [
+    ("EU", {"REF-EU", "SHIP"}), ("US", {"REF-US", "SHIP"}), ("FR", {"SHIP"}),
+    (None, {"REF-EU", "REF-US", "SHIP"})])
+def test_every_compiled_form_admits_the_documents_of_the_facet_value(shop, region, expected):
+    index = shop.index
+    situation = Situation(facets={"region": region} if region else {})
+    flt = shop.snapshot().filter(situation, Scope())
+    cols = index.columns
+    by_mask = {str(s) for s in cols.source_ids[flt.group_mask(cols)]}
+    by_admits = {sid for sid in ("REF-EU", "REF-US", "SHIP")
+                 if flt.admits(index.fields_of_source(sid))}
+    got = index.collection.get(where=flt.chroma_where(), include=["metadatas"])
+    assert by_mask == by_admits == {m["source_id"] for m in got["metadatas"]} == expected
+
+
+@pytest.mark.integration
+def test_an_undeclared_facet_in_a_situation_compiles_to_nothing(shop):
+    flt = shop.snapshot().filter(Situation(facets={"colour": "red"}), Scope())
+    assert flt.situation.facets == ()
+    assert isinstance(flt, Filter)
+
+
+@pytest.fixture
+def ask_shop(shop, model):
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(shop, model=model, clock=lambda: ROUTING_TODAY)
+    return lambda q, **kw: chain.invoke({"question": q, "scope": Scope(), **kw})
+
+
+@pytest.mark.integration
+def test_the_facet_is_asked_for_only_when_it_decides(ask_shop, model):
+    a = ask_shop("How many days do I have to return a product?")
+    assert a.status.value == "clarify" and a.missing == ["region"] and not model.calls
+    assert "Which region: EU or US?" in a.answer
+    a = ask_shop("How fast do orders ship?")  # no version depends on the region
+    assert a.status.value == "answered"
+
+
+@pytest.mark.integration
+def test_a_named_or_replied_facet_value_picks_its_version(ask_shop):
+    a = ask_shop("How many days do I have to return a product in the EU?")
+    assert a.status.value == "answered" and a.situation.facets == {"region": "EU"}
+    assert {e.source_id for e in a.evidence} == {"REF-EU"}
+    assert a.answer.startswith("For region EU: ")
+    a = ask_shop("US", follows="How many days do I have to return a product?")
+    assert a.status.value == "answered" and {e.source_id for e in a.evidence} == {"REF-US"}
