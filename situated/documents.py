@@ -45,6 +45,15 @@ def end_of_day(day: dt.date, timezone: str = "UTC") -> int:
     return instant(day + dt.timedelta(days=1), timezone) - 1
 
 
+# the front-matter keys of the document format (DESIGN "Documents"); any other key is kept as
+# ordinary metadata, or is a situation facet an index declares (`Settings.facets`)
+KNOWN_KEYS = {
+    "source_id", "title", "revision", "product", "valid_from", "valid_to", "applies_through",
+    "valid_for", "family", "access", "assets", "recorded_at", "link", "kind", "version",
+    "applies_to_versions",
+}
+
+
 class ValidFor(Mode):
     """Which date of the asker's situation a document's validity period refers to."""
 

@@ -13,6 +13,7 @@ from typing import Annotated
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from situated.documents import KNOWN_KEYS
 from situated.modes import Mode
 
 
@@ -135,8 +136,6 @@ class Settings(BaseSettings):
     def _facet_names(cls, value):
         """A comma-separated string or a list; each a lower-case key that is not one of the
         document format's own keys."""
-        from situated.loaders.meta import KNOWN_KEYS
-
         names = [v.strip() for v in (value.split(",") if isinstance(value, str) else value or ())
                  if str(v).strip()]
         for name in names:

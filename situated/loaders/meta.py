@@ -11,15 +11,10 @@ from urllib.parse import unquote, urlparse
 import yaml
 
 from situated import releases
-from situated.documents import DocKind, DocumentMeta, ValidFor, instant
+from situated.documents import KNOWN_KEYS, DocKind, DocumentMeta, ValidFor, instant
 from situated.loaders.neutralise import BIDI_CONTROLS
 from situated.situation import FIRST_DAY, LAST_DAY
 
-KNOWN_KEYS = {
-    "source_id", "title", "revision", "product", "valid_from", "valid_to", "applies_through",
-    "valid_for", "family", "access", "assets", "recorded_at", "link", "kind", "version",
-    "applies_to_versions",
-}
 # libyaml's loader when present (10x faster on large corpora); both keep every scalar a string
 _LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 _SOURCE_ID_RE = re.compile(r"^[\w][\w.\-]*$", re.UNICODE)
