@@ -29,8 +29,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from _provenance import default_data, write_result
 import yaml
+from _provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 
@@ -43,10 +43,10 @@ from situated.app import App
 from situated.calibration.fit import calibrate, index_calibrator
 from situated.calibration.questions import Half, Question
 from situated.chains.ask import build_ask_chain
+from situated.chains.models import ExtractiveChatModel
 from situated.index.ingest import ingest
 from situated.index.reader import generation_documents
 from situated.index.store import DEFAULT_MIN_COSINE, DEFAULT_MIN_COVER
-from situated.chains.models import ExtractiveChatModel
 from situated.settings import Settings
 
 

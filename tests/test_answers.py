@@ -17,8 +17,8 @@ from situated.chains.ask import build_ask_chain
 from situated.chains.budget import fit as pack
 from situated.chains.contract import Status, shipped_answer_schema
 from situated.chains.models import ExtractiveChatModel, make_chat_model
-from situated.prompts.answer import ANSWER_PROMPT
 from situated.errors import ConfigError
+from situated.prompts.answer import ANSWER_PROMPT
 from situated.settings import BudgetPolicy, ModelKind, Settings
 from situated.situation import Scope
 

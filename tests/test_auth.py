@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from conftest import write
 from typer.testing import CliRunner
 
 from situated.auth import KeyStore, hash_key
 from situated.cli import app
 from situated.errors import ConfigError
-
-from conftest import write
 
 pytestmark = pytest.mark.unit
 

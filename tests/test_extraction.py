@@ -5,19 +5,22 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from fakes import FakeOpenAIServer
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from langchain_openai import ChatOpenAI
 
 from situated.chains.dates import find_dates
 from situated.chains.extract import (
-    ExtractedSituation, ProductMatcher, rule_extract, validate_extraction,
+    ExtractedSituation,
+    ProductMatcher,
+    rule_extract,
+    validate_extraction,
 )
 from situated.chains.proposal import extraction_runnable
 from situated.documents import FilterFields, ValidFor, instant
 from situated.retrievers.filter import Filter
 from situated.situation import Situation
-
-from fakes import FakeOpenAIServer
 
 pytestmark = pytest.mark.unit
 PRODUCTS = frozenset({"C-3", "S-2", "Старт", "Базовый"})

@@ -14,10 +14,10 @@ from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.citations import parse_citations
 from situated.chains.contract import Evidence, Status
-from situated.loaders.neutralise import neutralise
 from situated.errors import DocumentError
 from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
+from situated.loaders.neutralise import neutralise
 from situated.settings import Settings
 
 pytestmark = pytest.mark.integration

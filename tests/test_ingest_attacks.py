@@ -18,7 +18,6 @@ from situated.loaders.corpus import MAX_PARAGRAPH_CHARS, MAX_TABLE_ROWS, load_co
 from situated.settings import Settings
 
 
-
 def _problems(paths) -> str:
     with pytest.raises(DocumentError) as err:
         load_corpus(paths, validate=False)

@@ -6,12 +6,11 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from fakes import ScriptedChatModel
 
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
 from situated.situation import Scope, Situation
-
-from fakes import ScriptedChatModel
 
 pytestmark = pytest.mark.integration
 TODAY = dt.date(2026, 11, 29)

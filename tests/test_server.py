@@ -9,14 +9,13 @@ import json
 import httpx
 import jsonschema
 import pytest
-from langserve import RemoteRunnable
-
-from situated.chains.contract import shipped_answer_schema
-from situated.auth import KeyStore, Principal, hash_key
-from situated.server import create_app
-
 from conftest import running_server
 from fakes import ScriptedChatModel
+from langserve import RemoteRunnable
+
+from situated.auth import KeyStore, Principal, hash_key
+from situated.chains.contract import shipped_answer_schema
+from situated.server import create_app
 
 pytestmark = pytest.mark.integration
 SCHEMA = shipped_answer_schema()

@@ -11,8 +11,8 @@ from packaging.version import InvalidVersion, Version
 from situated.chains.appearance import (
     Found,
     Kind,
-    carries_line,
     axis_steps,
+    carries_line,
     kind_of,
     noted,
     subject_of,
