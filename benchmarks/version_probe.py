@@ -36,16 +36,16 @@ from situated.index.ingest import ingest
 from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
 
-KINDS = ("at", "lacking", "changes", "versions", "line", "exists", "first")
-COLUMNS = {  # kind -> (metric, column title)
-    "at": ("evidence_recall", "right release"),
-    "lacking": ("fact_accuracy", "lacking: names it"),
-    "changes": ("change_accuracy", "changes"),
-    "versions": ("listing_accuracy", "family listings"),
-    "line": ("listing_accuracy", "line facts"),
-    "exists": ("listing_accuracy", "exists"),
-    "first": ("appearance_accuracy", "first appearance"),
-}
+COLUMNS = (  # (case kind, metric, column title)
+    ("at", "evidence_recall", "right release"),
+    ("lacking", "fact_accuracy", "lacking: names it"),
+    ("changes", "change_accuracy", "changes"),
+    ("versions", "listing_accuracy", "family listings"),
+    ("line", "listing_accuracy", "line facts"),
+    ("exists", "listing_accuracy", "exists"),
+    ("first", "appearance_accuracy", "first appearance"),
+    ("first", "appearance_stated", "… or the notes' release stated"),
+)
 
 
 def main() -> None:
@@ -68,7 +68,7 @@ def main() -> None:
     compared = systems(app, args.baselines)
     results: dict = {"skipped": skipped}
     table = Table(title="version probe (situated)")
-    for col in ("half", "cases", *(title for _, title in COLUMNS.values()), "neighbour in "
+    for col in ("half", "cases", *(title for *_, title in COLUMNS), "neighbour in "
                 "evidence", "lacking: no_evidence", "p50 ms"):
         table.add_column(col, justify="right")
     halves = ("dev", "test") if args.half == "both" else (args.half,)
@@ -85,7 +85,7 @@ def main() -> None:
         s = summary["situated"]
         table.add_row(half, str(s["cases"]), *(
             _f(tags.get(k, {}).get(metric)) + f" ({tags.get(k, {}).get('cases', 0)})"
-            for k, (metric, _) in COLUMNS.items()),
+            for k, metric, _ in COLUMNS),
             _f(tags.get("at", {}).get("stale_version_rate")),
             _f(tags.get("lacking", {}).get("no_evidence_accuracy")),
             f"{s['latency_p50_ms']:.0f}")

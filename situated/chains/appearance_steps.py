@@ -56,7 +56,11 @@ def version_name(meta: DocumentMeta, lang: Lang, tz: str) -> str:
             f"the version from {when(meta, lang, tz)}")
 
 
-def subject_said(query: str) -> str:
+def subject_said(query: str, subject) -> str:
+    """What was looked for as the answer says it: the identifiers as the question writes
+    them, else its words without how it asks."""
+    if subject.identifiers:
+        return inline(", ".join(subject.identifiers))
     from situated.chains.appearance import _FRAME
     said = re.sub(r"\s+", " ", _FRAME.sub(" ", query.replace("`", ""))).strip(" ?.!,;:")
     return inline(said) or inline(query)
@@ -95,7 +99,7 @@ class AppearanceSteps:
         result = walk(steps, kind)
         notes = _of_kind(self._notes([*held.blocks, *found.blocks], subject, readable), kind,
                          subject)
-        said = subject_said(query)
+        said = subject_said(query, subject)
         if result is None and notes:
             return self._notes_only(notes, said, kind, v.situation, q.lang, found)
         if result is None:

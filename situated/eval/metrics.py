@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import asdict, dataclass, field
@@ -48,6 +49,7 @@ class CaseResult:
     change_ok: bool | None = None
     listing_ok: bool | None = None
     appearance_ok: bool | None = None
+    appearance_noted: bool | None = None  # the answer states the notes' release too
     no_evidence_ok: bool | None = None
     supplied: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
@@ -114,6 +116,8 @@ def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
         r.listing_ok = answer.releases == e.releases
     if e.appearance is not None:
         r.appearance_ok = _appearance_ok(e.appearance, answer)
+        r.appearance_noted = r.appearance_ok or (answer.appearance is not None and any(
+            n.release == e.appearance for n in answer.appearance.notes))
     return r
 
 
@@ -131,7 +135,9 @@ def _appearance_ok(gold: str, answer: Answer) -> bool:
 
 
 def _words(text: str) -> str:
-    return " ".join(re.findall(r"[^\W\d_]+", text.lower()))
+    """The words of a sentence; HTML entities read as the characters they stand for (the
+    changed sentences are shown neutralised: `<str>` as `&lt;str&gt;`)."""
+    return " ".join(re.findall(r"[^\W\d_]+", html.unescape(text).lower()))
 
 
 def _change_ok(case: Case, answer: Answer) -> bool:
@@ -182,6 +188,8 @@ def aggregate(results: list[CaseResult], cases: list[Case]) -> dict[str, float |
                                   for r in results),
         "appearance_accuracy": _mean(None if r.appearance_ok is None else float(r.appearance_ok)
                                      for r in results),
+        "appearance_stated": _mean(None if r.appearance_noted is None
+                                   else float(r.appearance_noted) for r in results),
         "latency_p50_ms": latencies[len(latencies) // 2],
         "latency_p95_ms": latencies[int(0.95 * (len(latencies) - 1))],
     }

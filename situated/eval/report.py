@@ -100,6 +100,7 @@ def by_tag(per_case: dict[str, list[dict]]) -> dict[str, dict[str, dict]]:
                 "listing_accuracy": mean("listing_ok"),
                 "fact_accuracy": mean("fact_accuracy"),
                 "appearance_accuracy": mean("appearance_ok"),
+                "appearance_stated": mean("appearance_noted"),
                 "no_evidence_accuracy": mean("no_evidence_ok"),
             }
     return out
