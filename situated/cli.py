@@ -251,25 +251,32 @@ def probe_versions(
     out_dir: Path = typer.Option(Path("probe-cases"), "--out", help="Where to write "
                                  "probe-dev.yaml and probe-test.yaml"),
     seed: int = typer.Option(0, "--seed", help="Phrase choice seed"),
+    by_release: bool = typer.Option(False, "--releases", help="Documents versioned by "
+                                    "release (front matter `family` and `version`)"),
 ) -> None:
-    """Generate temporal regression cases from dated versions (run them with `eval --cases`).
+    """Generate regression cases from versions (run them with `eval --cases`).
 
-    For every version: what the document said about a phrase found only in the version in
-    force on a day inside its period, on its first day, on the previous version's last day, and
-    before the first version. Products are split into a dev and a test half."""
+    Dated versions: what the document said about a phrase found only in the version in force
+    on a day inside its period, on its first day, on the previous version's last day, and
+    before the first version; products are split into a dev and a test half. With
+    `--releases`: the right release, a release that lacks an identifier, changes, listings,
+    existence and first appearance (`eval.release_probe`), split by family."""
     from situated.eval.probe import probe_cases, write_cases
+    from situated.eval.release_probe import release_probe_cases
     from situated.loaders.corpus import load_corpus
 
     try:
         settings = _settings(None)
         corpus = load_corpus(docs, timezone=settings.timezone, max_mb=settings.max_file_mb)
-        cases, skipped = probe_cases(list(corpus.documents), settings.timezone, seed)
+        cases, skipped = release_probe_cases(list(corpus.documents), seed) if by_release \
+            else probe_cases(list(corpus.documents), settings.timezone, seed)
     except SituatedError as exc:
         _fail(str(exc))
         return
     if not cases:
-        _fail("no cases: the documents have no family with two or more dated versions "
-              "(front matter `family`, `valid_from`/`valid_to`)")
+        _fail("no cases: the documents have no family with two or more "
+              + ("releases (front matter `family`, `version`)" if by_release else
+                 "dated versions (front matter `family`, `valid_from`/`valid_to`)"))
     files = write_cases(cases, out_dir)
     table = Table(title="probe cases")
     for col in ("split", "file", "cases"):

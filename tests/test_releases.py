@@ -320,3 +320,24 @@ def test_pdf_text_is_nfkc_normalised_so_ligatures_match_words(tmp_path):
     _, sections = parse_pdf(pdf)
     text = " ".join(e.text for s in sections for e in s.elements)
     assert "fixes" in text and "ﬁ" not in text and "ﬂ" not in text
+
+
+@pytest.mark.integration
+def test_release_probe_cases_come_from_the_releases_themselves_and_run_right(pump, model):
+    from situated.chains.ask import build_ask_chain
+    from situated.eval.metrics import score_case
+    from situated.eval.release_probe import release_probe_cases
+
+    docs = load_corpus([pump.settings.index_dir.parent / "docs"]).documents
+    cases, _ = release_probe_cases(list(docs))
+    kinds = {c.tags[1] for c in cases}
+    assert {"at", "versions", "line", "exists", "lacking", "changes"} <= kinds
+    assert all(c.tags[0] in ("dev", "test") for c in cases)
+    at = next(c for c in cases if c.id == "rprobe.at.PM-1")
+    assert at.expect.evidence == ["PM-1"] and set(at.expect.stale) == {"PM-2", "PM-3"}
+    lacking = next(c for c in cases if c.tags[1] == "lacking")
+    assert "turbo_mode" in lacking.question and lacking.expect.facts == ["2.0"]
+    chain = build_ask_chain(pump, model=model, clock=lambda: ROUTING_TODAY)
+    for case in cases:
+        answer = chain.invoke({"question": case.question, "scope": Scope()})
+        assert not score_case(case, answer, 0.0).failed, (case.id, answer.answer)

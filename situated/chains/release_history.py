@@ -31,9 +31,12 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
               lang: Lang) -> tuple[str, list[Version]]:
     """The answer's text and the releases it shows."""
     n, ru = len(declared), lang is Lang.RU
-    if reading.unknown is not None and reading.version is None:
-        return ("Нет. " if ru else "No. ") + unknown_text(reading.unknown, line, declared,
-                                                          lang), []
+    # a release exists when a document declares it; one a range only covers (2.0.7 under
+    # ">=2.0,<3.0") is not among the versions
+    missing = reading.unknown or (reading.version if reading.version is not None and Version(
+        reading.version) not in declared else None)
+    if missing is not None:
+        return ("Нет. " if ru else "No. ") + unknown_text(missing, line, declared, lang), []
     if reading.version is not None and _EXISTS.search(question):
         v = reading.version
         text = (f"Да: версия {v} — одна из {n} версий {line} ({_range(declared, lang)})."
