@@ -35,15 +35,13 @@ from collections import defaultdict
 
 from packaging.version import InvalidVersion, Version
 
+from situated.chains.release import holds, identifiers
 from situated.documents import LoadedDocument
 from situated.eval.cases import Case, Expect
 from situated.eval.probe import Version as Doc
 from situated.eval.probe import pick_phrase
 
 _RELEASE_HEAD = re.compile(r"^\s*v?(\d+(?:\.\d+){1,3})\b")
-# identifiers as plain text writes them: dotted or snake_case names, CamelCase class names
-_IDENT = re.compile(r"(?<![\w.\[/-])([A-Za-z_]\w*(?:[._][A-Za-z]\w*)+|[a-z]+[A-Z]\w+|"
-                    r"[A-Z][a-z]+[A-Z]\w*|[A-Z]{2,}[a-z]\w+)(?![\w\[/-])")
 # a changelog entry whose first words say what is new: the identifiers in those words
 _NEW = re.compile(r"\s*(?:Add(?:ed|s)?|Supports?|Supported|New|Introduc\w*|Expose[sd]?)\s+"
                   r"(?:(?:the|a|an|support|for)\s+){0,3}((?:\S+\s+){0,5}\S+)", re.IGNORECASE)
@@ -141,7 +139,7 @@ def _change_case(group, i, docs, rnd, half, sids, skipped) -> list[Case]:
 
 def _terms(d: LoadedDocument) -> set[str]:
     """Identifiers the page names (`Client.stream`, `HTTPTransport`, `trust_env`)."""
-    return {t.rstrip(".") for b in d.blocks for t in _IDENT.findall(b.text) if len(t) >= 5}
+    return {t for b in d.blocks for t in identifiers(b.text) if len(t) >= 5}
 
 
 def _lacking_case(group, i, docs, rnd, half, every, skipped) -> list[Case]:
@@ -151,7 +149,7 @@ def _lacking_case(group, i, docs, rnd, half, every, skipped) -> list[Case]:
     earlier = "\n".join(_text(d) for d in every
                         if d.meta.version and Version(d.meta.version) < new)
     fresh = sorted(t for t in _terms(group[i])
-                   if not re.search(rf"(?<!\w){re.escape(t)}(?!\w)", earlier))
+                   if not holds(earlier, t))
     if not fresh:
         skipped["lacking: no new identifier"] += 1
         return []
@@ -210,7 +208,7 @@ def changelog_notes(docs: list[LoadedDocument]) -> list[tuple[Version, str]]:
             for entry in re.split(r"\n\s*-\s+", b.text):
                 m = _NEW.match(entry)  # "Add `X`", "Support for `X`", "New `X`": X is new
                 if m:
-                    out += [(v, x.rstrip(".")) for x in _IDENT.findall(m.group(1))]
+                    out += [(v, x) for x in identifiers(m.group(1))]
     return out
 
 
@@ -219,7 +217,6 @@ def _earlier(x: str, v: Version, docs: list[LoadedDocument]) -> bool:
     where it was added), or `x` is a web address."""
     if re.search(r"\.(?:com|org|net|io)$|^www\.|^__", x):
         return True
-    pattern = re.compile(rf"(?<![\w.]){re.escape(x)}(?![\w])")
     for d in docs:
         if d.meta.version is not None:
             continue
@@ -231,7 +228,7 @@ def _earlier(x: str, v: Version, docs: list[LoadedDocument]) -> bool:
                 at = Version(_RELEASE_HEAD.match(head).group(1))
             except InvalidVersion:
                 continue
-            if at < v and pattern.search(b.text):
+            if at < v and holds(b.text, x):
                 return True
     return False
 
@@ -246,8 +243,7 @@ def appearance_cases(docs: list[LoadedDocument], notes: list[tuple[Version, str]
     for v, x in sorted(notes):
         if x in seen or first is None or v <= first or len(x) < 5 or _earlier(x, v, docs):
             continue
-        pattern = re.compile(rf"(?<![\w.]){re.escape(x)}(?![\w])")
-        if not any(pattern.search(b.text) for d in pages for b in d.blocks):
+        if not any(holds(b.text, x) for d in pages for b in d.blocks):
             continue
         seen.add(x)
         cid = f"rprobe.first.{x}"
