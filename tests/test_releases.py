@@ -341,3 +341,12 @@ def test_release_probe_cases_come_from_the_releases_themselves_and_run_right(pum
     for case in cases:
         answer = chain.invoke({"question": case.question, "scope": Scope()})
         assert not score_case(case, answer, 0.0).failed, (case.id, answer.answer)
+
+
+@pytest.mark.unit
+def test_a_quoted_number_is_what_is_asked_about_not_the_release_the_asker_runs():
+    declared = [Version(v) for v in ("0.13.3", "0.14.3")]
+    q = "What does the index say about `0.14.*` in version 0.13.3?"
+    assert read_release(find_mentions(q), declared, []).version == "0.13.3"
+    q = "Is “0.14.3” mentioned in the 0.13.3 notes?"
+    assert read_release(find_mentions(q), declared, []).version == "0.13.3"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from packaging.version import Version
 
 from situated import releases
+from situated.chains.dates import quoted_spans
 from situated.chains.products import ProductMatcher
 from situated.chains.wording import Lang
 
@@ -44,12 +45,16 @@ class Mention:
 
 
 def find_mentions(text: str, matcher: ProductMatcher | None = None) -> list[Mention]:
-    """Version mentions in `text`, in order (a number with no cue is only a candidate)."""
+    """Version mentions in `text`, the cued ones first, each in order (a number with no cue is
+    only a candidate). A number the asker quotes (`0.14.*`, “2.1”) is what they ask about, not
+    the release they run."""
     found: dict[int, Mention] = {}
+    quoted = [*quoted_spans(text), *(m.span() for m in re.finditer(r"`[^`]*`", text))]
 
     def add(m: re.Match, group: int, bare: bool, start: int | None = None) -> None:
         asked = releases.asked(m.group(group))
-        if asked is None or m.start(group) in found:
+        if asked is None or m.start(group) in found or any(
+                s <= m.start(group) and m.end(group) <= e for s, e in quoted):
             return
         lead = re.search(rf"{_GOVERNING}$", text[:start if start is not None else m.start()],
                          re.IGNORECASE)
@@ -68,7 +73,7 @@ def find_mentions(text: str, matcher: ProductMatcher | None = None) -> list[Ment
     for m in _BARE.finditer(text):
         if not _NOT_BEFORE.search(text[:m.start()]):  # "16.x" is a series, cue or not
             add(m, 1, not re.search(r"\.[xX*]$", m.group(1)))
-    return [found[k] for k in sorted(found)]
+    return sorted(found.values(), key=lambda m: (m.bare, m.span[0]))
 
 
 @dataclass(frozen=True)
