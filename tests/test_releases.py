@@ -350,3 +350,12 @@ def test_a_quoted_number_is_what_is_asked_about_not_the_release_the_asker_runs()
     assert read_release(find_mentions(q), declared, []).version == "0.13.3"
     q = "Is “0.14.3” mentioned in the 0.13.3 notes?"
     assert read_release(find_mentions(q), declared, []).version == "0.13.3"
+
+
+@pytest.mark.integration
+def test_an_answer_from_the_latest_release_says_how_far_back_its_text_stands(ask_pump):
+    a = ask_pump("How do I enable turbo mode for faster pumping?")
+    assert a.status.value == "answered" and "PM-3" in {e.source_id for e in a.evidence}
+    assert a.answer.endswith("The same text stands in versions 2.0 to 2.1.")
+    a = ask_pump("How do I use the reset button?")  # 2.1 reworded it: nothing to add
+    assert "The same text stands" not in a.answer

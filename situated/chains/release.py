@@ -190,6 +190,15 @@ def latest_text(version: str, lang: Lang) -> str:
     return f"For version {version} (the latest; name your version if you run another): "
 
 
+def same_text(first: str, last: str, every: bool, lang: Lang) -> str:
+    """How far back the answer's text stands word for word."""
+    if lang is Lang.RU:
+        return (f"Тот же текст — в версиях с {first} по {last}" + (
+            " (во всех версиях этого документа)." if every else "."))
+    return f"The same text stands in versions {first} to {last}" + (
+        " (every version of this document)." if every else ".")
+
+
 def elsewhere_text(version: str, latest: bool, having: list[Version], lang: Lang) -> str:
     """The asked (or latest) release has nothing on the question; these releases do."""
     which = version_list(having, lang)
@@ -204,4 +213,4 @@ def elsewhere_text(version: str, latest: bool, having: list[Version], lang: Lang
 
 __all__ = ["Mention", "ReleaseReading", "elsewhere_text", "find_mentions", "holds",
            "identifiers", "latest_text",
-           "read_release", "strip_versions", "unknown_text", "version_list"]
+           "read_release", "same_text", "strip_versions", "unknown_text", "version_list"]

@@ -19,6 +19,7 @@ from situated.chains.release import (
     identifiers,
     latest_text,
     read_release,
+    same_text,
     strip_versions,
     unknown_text,
 )
@@ -28,6 +29,8 @@ from situated.chains.state import Question, Reading
 from situated.chains.wording import Lang
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
+
+MAX_BACK = 50  # releases of a family read back to say how far an answer's text stands
 
 
 class ReleaseSteps:
@@ -142,6 +145,31 @@ class ReleaseSteps:
             return Decision(Route.NO_EVIDENCE, [], elsewhere_text(
                 asked, v.situation.version is None, having, q.lang))
         return decision
+
+    def holds_for(self, reading: Reading, decision: Decision) -> Decision:
+        """An answer read from the latest release says how far back its best release block
+        stands word for word ("The same text stands in versions 0.18.2 to 0.28.1."), so a
+        reader of an older release knows whether it is theirs."""
+        q = reading.question
+        readable = self.readable(q)
+        blocks = self.versions.read_blocks(list(decision.supply[:3]))
+        best = next((blocks[b] for b in decision.supply[:3] if b in blocks
+                     and self.versions.meta(blocks[b].source_id).version), None)
+        if best is None:
+            return decision
+        meta = self.versions.meta(best.source_id)
+        members = [m for m in self.versions.admitted(meta, readable) if m.version][-MAX_BACK:]
+        members.sort(key=lambda m: releases.parse(m.version))
+        first = meta
+        for m in reversed(members[:members.index(meta)] if meta in members else []):
+            if not any(b.path == best.path and b.text == best.text
+                       for b in self.versions.blocks_of(m.source_id, readable)):
+                break
+            first = m
+        if first is meta:
+            return decision
+        return dataclasses.replace(decision, notes=(*decision.notes, same_text(
+            first.version, meta.version, first is members[0], q.lang)))
 
     def _holding(self, name: str, families: list[str], every, readable) -> list:
         """The release documents that name `name`: of `families`, and of a search for it."""

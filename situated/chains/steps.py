@@ -185,6 +185,8 @@ class AskSteps(HistorySteps):
                 decision = self.releases.elsewhere(reading, found, decision)
             elif by_release and decision.route is Route.ANSWER:
                 decision = self.releases.lacking(reading, found, decision)
+            if found.filter.latest_only and decision.route is Route.ANSWER:
+                decision = self.releases.holds_for(reading, decision)
         log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in found.blocks])
         return Routed(reading, found, decision)
 
