@@ -27,6 +27,7 @@ from situated.chains.release import holds, identifiers
 from situated.documents import Block, DocumentMeta
 from situated.index.text import STOP_WORDS
 from situated.index.versions import Versions
+from situated.loaders.neutralise import inline
 from situated.modes import Mode
 
 _FRAME = re.compile(
@@ -72,6 +73,14 @@ class Subject:
     @property
     def terms(self) -> tuple[str, ...]:
         return self.identifiers or self.words
+
+    def said(self, query: str) -> str:
+        """What was looked for as an answer says it: the identifiers as the question writes
+        them, else its words without how it asks; neutralised, one line."""
+        if self.identifiers:
+            return inline(", ".join(self.identifiers))
+        said = re.sub(r"\s+", " ", _FRAME.sub(" ", query.replace("`", ""))).strip(" ?.!,;:")
+        return inline(said) or inline(query)
 
 
 def _names(text: str, name: str) -> bool:

@@ -21,10 +21,10 @@ from situated.chains.appearance import (
 from situated.chains.citations import parse_citations
 from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status, situation_out
 from situated.chains.evidence import evidence_of, links_of, pack
+from situated.chains.listing import when
 from situated.chains.state import Reading
 from situated.chains.wording import Lang
 from situated.documents import DocumentMeta
-from situated.loaders.neutralise import inline
 from situated.situation import Situation
 
 MAX_SCANNED = 2000  # release documents read whole to find where a named identifier appears
@@ -51,19 +51,8 @@ def version_name(meta: DocumentMeta, lang: Lang, tz: str) -> str:
     """"version 0.18.2", or for a dated family "the version of 1 April 2026"."""
     if meta.version is not None:
         return f"версии {meta.version}" if lang is Lang.RU else f"version {meta.version}"
-    from situated.chains.listing import when
     return (f"редакции с {when(meta, lang, tz)}" if lang is Lang.RU else
             f"the version from {when(meta, lang, tz)}")
-
-
-def subject_said(query: str, subject) -> str:
-    """What was looked for as the answer says it: the identifiers as the question writes
-    them, else its words without how it asks."""
-    if subject.identifiers:
-        return inline(", ".join(subject.identifiers))
-    from situated.chains.appearance import _FRAME
-    said = re.sub(r"\s+", " ", _FRAME.sub(" ", query.replace("`", ""))).strip(" ?.!,;:")
-    return inline(said) or inline(query)
 
 
 class AppearanceSteps:
@@ -99,7 +88,7 @@ class AppearanceSteps:
         result = walk(steps, kind)
         notes = _of_kind(self._notes([*held.blocks, *found.blocks], subject, readable), kind,
                          subject)
-        said = subject_said(query, subject)
+        said = subject.said(query)
         if result is None and notes:
             return self._notes_only(notes, said, kind, v.situation, q.lang, found)
         if result is None:
