@@ -39,13 +39,23 @@ class ReleaseSteps:
     def __init__(self, steps):
         self.steps = steps
         self.versions = steps.versions
+        self._lines: dict[tuple, tuple[list[Version], list[tuple]]] = {}  # per scope, product
 
     def readable(self, q: Question):
         return self.steps.snap.filter(Situation(), q.scope)
 
     def line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]:
         """The declared releases the caller may read (for `product`) and the ranges of the
-        documents that cover several (`applies_to_versions`)."""
+        documents that cover several (`applies_to_versions`); kept per scope and product for
+        this generation (every question reads them)."""
+        key = (q.scope, product)
+        if key not in self._lines:
+            if len(self._lines) > 1024:
+                self._lines.clear()
+            self._lines[key] = self._line(q, product)
+        return self._lines[key]
+
+    def _line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]:
         readable = self.readable(q)
         declared = self.versions.release_line(readable, product)
         ranges = [(f.release_lo, f.release_hi) for m in self.versions.released(readable, product)
