@@ -359,3 +359,25 @@ def test_an_answer_from_the_latest_release_says_how_far_back_its_text_stands(ask
     assert a.answer.endswith("The same text stands in versions 2.0 to 2.1.")
     a = ask_pump("How do I use the reset button?")  # 2.1 reworded it: nothing to add
     assert "The same text stands" not in a.answer
+
+
+@pytest.mark.integration
+def test_a_pages_own_history_note_is_kept_and_shown_beside_the_computed_release(
+        tmp_path, embeddings, model):
+    from situated.chains.ask import build_ask_chain
+
+    pages = {"1.0": "## fs.stat(path)\n\nReturns the file's status.\n",
+             "2.0": "## fs.stat(path)\n\nReturns the file's status.\n\n## fs.lstat(path)\n\n"
+                    "<!-- YAML\nadded: v1.5.0\nchanges:\n  - version: v2.0.0\n    description: "
+                    "Follows no links.\n-->\n\nReturns the link's own status.\n"}
+    for v, body in pages.items():
+        write(tmp_path / "docs" / f"fs-{v}.md", md(f"FS-{v}", body=body, family="fs-api",
+                                                   version=v, title="File system"))
+    app = indexed_app(tmp_path, embeddings)
+    block = next(b for b in app.index.blocks_of("FS-2.0") if "lstat" in b.title)
+    assert "History: added in v1.5.0; changed in v2.0.0 (Follows no links.)." in block.text
+    chain = build_ask_chain(app, model=model, clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "In which version was `fs.lstat` added?", "scope": Scope()})
+    assert a.status.value == "answered" and a.appearance.release == "2.0"
+    assert [n.release for n in a.appearance.notes] == ["1.5.0"] and a.appearance.agrees
+    assert "mention it under 1.5.0" in a.answer

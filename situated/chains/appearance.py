@@ -170,6 +170,30 @@ def axis_steps(versions: Versions, metas: list[DocumentMeta], subject: Subject,
     return out
 
 
+_HISTORY = re.compile(r"History: ([^\n]*)")
+_HISTORY_ITEM = re.compile(r"\b(added|deprecated|removed) in v?(\d+(?:\.\d+){0,3}"
+                           r"(?:[-.]?(?:a|b|rc|alpha|beta|post|dev)\.?\d*)?)")
+
+
+def page_notes(steps: list[Step], kind: Kind) -> list[tuple[str, Block]]:
+    """The pages' own history notes ("History: added in v14.2.0; …", written by the Markdown
+    loader from `<!-- YAML … -->`) of the latest version that carries X: (release, block) of
+    this kind of change."""
+    carrying = [s.block for s in steps if s.block is not None]
+    if not carrying:
+        return []
+    block = carrying[-1]
+    out = []
+    for line in _HISTORY.findall(block.text):
+        for what, release in _HISTORY_ITEM.findall(line):
+            if what == kind.value:
+                try:
+                    out.append((str(Version(release)), block))
+                except InvalidVersion:
+                    continue
+    return out
+
+
 def noted(blocks: list[Block], subject: Subject) -> list[tuple[str, Block]]:
     """Notes of the documents themselves: blocks of an unversioned document (a changelog)
     whose heading is a release and which carry X — (release, block), oldest release first."""
@@ -186,4 +210,5 @@ def noted(blocks: list[Block], subject: Subject) -> list[tuple[str, Block]]:
 
 
 __all__ = ["Found", "Kind", "Step", "Subject", "axis_steps", "carries", "kind_of", "noted",
+           "page_notes",
            "carries_line", "subject_of", "walk"]

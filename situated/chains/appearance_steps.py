@@ -15,6 +15,7 @@ from situated.chains.appearance import (
     carries_line,
     kind_of,
     noted,
+    page_notes,
     subject_of,
     walk,
 )
@@ -86,8 +87,8 @@ class AppearanceSteps:
         kind = kind_of(q.text)
         steps = axis_steps(self.versions, metas, subject, readable) if metas and subject else []
         result = walk(steps, kind)
-        notes = _of_kind(self._notes([*held.blocks, *found.blocks], subject, readable), kind,
-                         subject)
+        notes = [*page_notes(steps, kind), *_of_kind(
+            self._notes([*held.blocks, *found.blocks], subject, readable), kind, subject)]
         said = subject.said(query)
         if result is None and notes:
             return self._notes_only(notes, said, kind, v.situation, q.lang, found)
@@ -181,9 +182,10 @@ def _notes_text(notes: list, label: dict, agrees: bool | None, lang: Lang) -> st
                      for r, b in notes[:3])
     if lang is Lang.RU:
         tail = "" if agrees else " — это расходится с версиями документов"
-        return f"В заметках документов (журнал изменений) это отмечено в версии {said}{tail}."
+        return f"В собственных заметках документов (история, журнал изменений) это отмечено в " \
+               f"версии {said}{tail}."
     tail = "" if agrees else "; that disagrees with the pages' own versions"
-    return f"The documents' own notes (a changelog) mention it under {said}{tail}."
+    return f"The documents' own notes (history notes, a changelog) mention it under {said}{tail}."
 
 
 _VERB = {(Kind.ADDED, Lang.RU): "появилось", (Kind.REMOVED, Lang.RU): "удалено",

@@ -73,6 +73,41 @@ class _TextOnly(HTMLParser):
             self.hidden -= 1
 
 
+_YAML_NOTE = re.compile(r"<!--\s*YAML\b(.*?)-->", re.DOTALL)
+_NOTE_KINDS = ("added", "deprecated", "removed")
+MAX_NOTES = 20
+
+
+def history_note(html: str) -> str | None:
+    """A page's own history note (`<!-- YAML added: v14.2.0 deprecated: v16.0.0 changes: … -->`,
+    as Node.js and other API references write them) as one line of the section's text:
+    "History: added in v14.2.0; deprecated in v16.0.0; changed in v18.0.0 (…).", kept as data
+    the first-appearance answer reads (`chains.appearance.history_notes`); None when the block
+    is no such note (it is dropped as HTML, as before)."""
+    m = _YAML_NOTE.search(html)
+    if m is None:
+        return None
+    try:  # bounded like front matter: no anchors or aliases, a size limit
+        raw = load_yaml_mapping(m.group(1), "history note")
+    except MetaProblems:
+        return None
+    said = []
+    for kind in _NOTE_KINDS:
+        for v in _strings(raw.get(kind)):
+            said.append(f"{kind} in {v}")
+    for change in raw.get("changes") or [] if isinstance(raw.get("changes"), list) else []:
+        if isinstance(change, dict):
+            why = " ".join(str(change.get("description") or "").split())[:200]
+            said += [f"changed in {v}" + (f" ({why})" if why else "")
+                     for v in _strings(change.get("version"))]
+    return f"History: {'; '.join(said[:MAX_NOTES])}." if said else None
+
+
+def _strings(value) -> list[str]:
+    values = value if isinstance(value, list) else [value] if value else []
+    return [" ".join(str(v).split())[:40] for v in values if isinstance(v, str) and v.strip()]
+
+
 def html_text(html: str) -> str:
     """The text of an HTML remnant, tags and comments dropped, whitespace collapsed."""
     p = _TextOnly()
@@ -225,7 +260,7 @@ def parse_tokens(tokens: list[Token]) -> tuple[str | None, list[Section]]:
             depth = w.item_depth + len(w.lists) if w.lists else w.clauses.of("")
             w.add(Paragraph(f"{fence}{t.info.strip()}\n{body}\n{fence}", depth=depth, code=True))
         elif kind == "html_block":
-            w.paragraph(html_text(t.content))
+            w.paragraph(history_note(t.content) or html_text(t.content))
         elif kind == "table_open":
             i = _table(w, tokens, i)
             continue
