@@ -156,17 +156,16 @@ class ReleaseSteps:
                 asked, v.situation.version is None, having, q.lang))
         return decision
 
-    def holds_for(self, reading: Reading, decision: Decision) -> Decision:
+    def holds_for(self, q: Question, supplied: list) -> list[str]:
         """An answer read from the latest release says how far back its best release block
-        stands word for word ("The same text stands in versions 0.18.2 to 0.28.1."), so a
-        reader of an older release knows whether it is theirs."""
-        q = reading.question
+        (among the first three supplied) stands word for word ("The same text stands in
+        versions 0.18.2 to 0.28.1."), so a reader of an older release knows whether it is
+        theirs. The supplied blocks are not read again; the other releases' are read once."""
         readable = self.readable(q)
-        blocks = self.versions.read_blocks(list(decision.supply[:3]))
-        best = next((blocks[b] for b in decision.supply[:3] if b in blocks
-                     and self.versions.meta(blocks[b].source_id).version), None)
+        best = next((s.block for s in supplied[:3] if s.block.fields.release_scoped
+                     and self.versions.meta(s.block.source_id).version), None)
         if best is None:
-            return decision
+            return []
         meta = self.versions.meta(best.source_id)
         members = [m for m in self.versions.admitted(meta, readable) if m.version][-MAX_BACK:]
         members.sort(key=lambda m: releases.parse(m.version))
@@ -177,9 +176,8 @@ class ReleaseSteps:
                 break
             first = m
         if first is meta:
-            return decision
-        return dataclasses.replace(decision, notes=(*decision.notes, same_text(
-            first.version, meta.version, first is members[0], q.lang)))
+            return []
+        return [same_text(first.version, meta.version, first is members[0], q.lang)]
 
     def _holding(self, name: str, families: list[str], every, readable) -> list:
         """The release documents that name `name`: of `families`, and of a search for it."""

@@ -185,8 +185,6 @@ class AskSteps(HistorySteps):
                 decision = self.releases.elsewhere(reading, found, decision)
             elif by_release and decision.route is Route.ANSWER:
                 decision = self.releases.lacking(reading, found, decision)
-            if found.filter.latest_only and decision.route is Route.ANSWER:
-                decision = self.releases.holds_for(reading, decision)
         log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in found.blocks])
         return Routed(reading, found, decision)
 
@@ -222,7 +220,9 @@ class AskSteps(HistorySteps):
             # names in them come from metadata: neutralised like evidence
             text = neutralise(w.slice_text(v.situation, lang, v.periods)
                               + self.releases.latest_slice(v.situation, supplied, lang)) + text
-            text = "\n\n".join([text, *(neutralise(n) for n in packed.decision.notes)])
+            notes = [*packed.decision.notes, *(self.releases.holds_for(
+                packed.reading.question, supplied) if packed.found.filter.latest_only else [])]
+            text = "\n\n".join([text, *(neutralise(n) for n in notes)])
         return Answer(status=parsed.status, answer=text, missing=[],
                       situation=situation_out(v.situation), citations=parsed.citations,
                       evidence=evidence, hits=hits_of(self.snap.index, packed.found),
