@@ -108,3 +108,15 @@ def test_a_failed_case_shows_its_question_expected_and_actual_in_the_report(samp
     assert "| right |" not in failed and md.index("## Failed cases") < md.index("## Summary")
     per_case = json.loads((out / "report.json").read_text())["per_case"]["situated"]
     assert [r["failed"] for r in per_case] == [True, False]
+    page = (out / "report.html").read_text(encoding="utf-8")  # the same report, plots inline
+    assert "<table>" in page and "wrong-on-purpose" in page
+    assert 'src="data:image/png;base64,' in page and 'src="quality.png"' not in page
+
+
+@pytest.mark.unit
+def test_the_html_report_shows_document_html_as_text(tmp_path):
+    from situated.eval.report import html_report
+
+    page = html_report("| question | answer |\n|---|---|\n| q | <script>alert(1)</script> |\n",
+                       tmp_path)
+    assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from rich.table import Table
@@ -135,7 +136,30 @@ def write(summary, per_case, gate_failures, out: Path, cases_path: str) -> None:
         lines.append(f"| {'✗' if r.get('failed') else ''} | {r['case_id']} | {r['status']} | "
                      f"{fmt(r['evidence_recall'])} | {fmt(r['noise'])} | "
                      f"{'yes' if r['stale'] else ''} | {r['leaks']} |")
-    (out / "report.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    text = "\n".join(lines) + "\n"
+    (out / "report.md").write_text(text, encoding="utf-8")
+    (out / "report.html").write_text(html_report(text, out), encoding="utf-8")
+
+
+def html_report(markdown: str, out: Path) -> str:
+    """The Markdown report as one HTML page with its plots inline (data URIs), readable
+    offline and mailed as one file. Raw HTML in it (a question, an answer) is shown as text."""
+    import base64
+
+    from markdown_it import MarkdownIt
+
+    def inline_plot(m: re.Match) -> str:
+        path = out / m.group(1)
+        data = base64.b64encode(path.read_bytes()).decode("ascii") if path.is_file() else ""
+        return f"![{m.group(1)}](data:image/png;base64,{data})"
+
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(
+        re.sub(r"!\[[^\]]*\]\(([\w.-]+\.png)\)", inline_plot, markdown))
+    style = ("body{font-family:system-ui,sans-serif;margin:2em;max-width:80em}"
+             "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;"
+             "vertical-align:top}img{max-width:100%}")
+    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>situated evaluation"
+            f"</title><style>{style}</style></head><body>{body}</body></html>\n")
 
 
 def _cell(text: str) -> str:
