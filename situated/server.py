@@ -156,6 +156,33 @@ def serving_runnable(chain: Runnable) -> Runnable:
     return RunnableGenerator(transform, atransform, name="situated_ask")
 
 
+SECURITY_SCHEMES = {
+    "bearer": {"type": "http", "scheme": "bearer",
+               "description": "`Authorization: Bearer KEY`, a key of the keys file"},
+    "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key",
+               "description": "the same key in `X-API-Key`"},
+}
+
+
+def declare_security(api: FastAPI) -> None:
+    """The OpenAPI document names the two ways to send a key, required on every route but
+    `/health` (an OpenAPI client can then authenticate instead of meeting 401s)."""
+    plain = api.openapi
+
+    def openapi() -> dict[str, Any]:
+        if api.openapi_schema is None:
+            schema = plain()
+            schema.setdefault("components", {})["securitySchemes"] = SECURITY_SCHEMES
+            schema["security"] = [{"bearer": []}, {"apiKey": []}]
+            for op in schema.get("paths", {}).get("/health", {}).values():
+                if isinstance(op, dict):
+                    op["security"] = []
+            api.openapi_schema = schema
+        return api.openapi_schema
+
+    api.openapi = openapi
+
+
 def create_app(application, keys: KeyStore, model=None) -> FastAPI:
     """A FastAPI app over one `App` (settings, index, engine) and one key store; `model`
     overrides the chat model the settings name (tests use a scripted one)."""
@@ -165,8 +192,11 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
     application.snapshot()  # open (or build the sample) index now, not on the first request
     chain = build_ask_chain(application, model=model)
     AskRequest = make_request_model(settings.max_question_chars)
-    api = FastAPI(title="situated", version="0.1.0",
+    # /docs and /redoc load Swagger UI and ReDoc from a CDN: offline they are blank pages, so
+    # they are off; /openapi.json stays, declaring how to authenticate
+    api = FastAPI(title="situated", version="0.1.0", docs_url=None, redoc_url=None,
                   description="Answers from the evidence that applies to the asker.")
+    declare_security(api)
 
     # outermost last: errors shielded → body capped → JSON checked → handlers
     api.add_middleware(JsonGuard, max_batch=settings.max_batch_inputs, input_model=AskRequest,

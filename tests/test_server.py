@@ -328,3 +328,14 @@ def test_a_change_question_returns_its_changes_and_keeps_the_scope(server):
     (change,) = body["changes"]
     assert (change["from_version"], change["to_version"]) == ("TAR-START-1", "TAR-START-2")
     assert "14 → 30 дней" in body["answer"]
+
+
+def test_the_openapi_document_declares_how_to_authenticate_and_no_cdn_page_is_served(server):
+    doc = httpx.get(f"{server}/openapi.json", timeout=10).json()
+    schemes = doc["components"]["securitySchemes"]
+    assert schemes["bearer"] == {**schemes["bearer"], "type": "http", "scheme": "bearer"}
+    assert schemes["apiKey"]["name"] == "X-API-Key" and schemes["apiKey"]["in"] == "header"
+    assert doc["security"] == [{"bearer": []}, {"apiKey": []}]
+    assert doc["paths"]["/health"]["get"]["security"] == []
+    for page in ("/docs", "/redoc"):  # Swagger UI and ReDoc would load from a CDN: off
+        assert httpx.get(f"{server}{page}", timeout=10).status_code == 404
