@@ -197,6 +197,30 @@ def ask(
     print_answer(out, answer)
 
 
+@app.command()
+def chat(
+    index: Path | None = typer.Option(None, "--index", help="Index dir (default: sample)"),
+    role: list[str] = typer.Option([], "--role", help="Caller role (repeatable)"),
+    asset: list[str] = typer.Option([], "--asset", help="Caller asset (repeatable)"),
+) -> None:
+    """Ask questions one after another with the index kept open; answer a clarification on
+    the next line. An empty line or `exit` ends the session."""
+    from situated.app import App
+    from situated.chains.ask import build_ask_chain
+    from situated.cli_chat import chat_loop
+
+    settings = _settings(index)
+    try:
+        chain = build_ask_chain(App(settings))
+    except SituatedError as exc:
+        _fail(str(exc))
+        return
+    chat_loop(chain, Scope(roles=frozenset(role), assets=frozenset(asset)), input,
+              lambda a: print_answer(out, a),
+              lambda m: err.print(f"[bold red]error:[/] {term(m)}", highlight=False),
+              settings.max_question_chars)
+
+
 @app.command("eval")
 def evaluate(
     cases: Path | None = typer.Option(None, "--cases", help="Cases file (default: sample set)"),

@@ -98,3 +98,19 @@ def test_bad_cli_input_exits_1_naming_it_and_the_fix(args, says):
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 1 and says in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_chat_answers_one_question_after_another_and_a_clarification_on_the_next_line(
+        sample_root):
+    lines = ["What battery warranty applies to a bike bought on 15 March 2026?", "C-3",
+             "What does error E-417 mean?", "x" * 3000, "How do I bake sourdough bread?", "exit",
+             "never read"]
+    result = CliRunner().invoke(app, ["chat", "--index", str(sample_root)],
+                                input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "clarify" in text and "Which product: C-3 or S-2?" in text
+    assert "For a purchase on 15 March 2026, for C-3" in text and "36 months" in text
+    assert "E-417" in text and "no_evidence" in text
+    assert "more than the 2000 allowed" in text  # a bad line is an error, the session goes on
+    assert "never read" not in text and "Traceback" not in text
