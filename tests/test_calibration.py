@@ -125,3 +125,16 @@ def test_halves_are_stable_across_processes_and_both_used():
     assert half_of("What is the capital of France?") is Half.TEST
     halves = {half_of(q) for q in shipped_negatives()}
     assert halves == {Half.DEV, Half.TEST}
+
+
+@pytest.mark.unit
+def test_an_index_of_one_product_splits_its_positives_by_family(tmp_path):
+    from situated.calibration.questions import positives
+    from situated.loaders.corpus import load_corpus
+
+    for i in range(12):
+        write(tmp_path / f"p{i}.md", md(f"LIB-{i}", product="libx", family=f"page-{i}",
+                                        body=f"## 1 Topic {i}\n\nThe client of page {i} sends "
+                                             "requests with a timeout and retries on failure.\n"))
+    halves = {q.half.value for q in positives(list(load_corpus([tmp_path]).documents))}
+    assert halves == {"dev", "test"}  # by product, all twelve would share one half

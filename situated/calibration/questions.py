@@ -82,18 +82,25 @@ def _question(owner: str, phrase: str, lang: Lang) -> str:
     return f"What does {owner} say about “{phrase}”?"
 
 
+MIN_PRODUCTS_TO_SPLIT = 4  # fewer products than this: positives split by family instead
+
+
 def positives(docs: list[LoadedDocument], limit: int = 240, seed: int = 0) -> list[Question]:
     """Up to `limit` questions from the documents' own text, at most three per document."""
     rnd = random.Random(seed)
     pool = sorted(docs, key=lambda d: hashlib.sha256(
         f"{seed}:{d.meta.source_id}".encode()).hexdigest())
     out: list[Question] = []
+    # halves by product when there are products enough to split; else by family (an index of
+    # one product — one library's documentation — would put every positive in one half)
+    by_product = len({p for d in docs for p in d.meta.product}) >= MIN_PRODUCTS_TO_SPLIT
     for doc in pool:
         if len(out) >= limit:
             break
         blocks = [b for b in doc.blocks if len(b.text.split()) >= 8]
         rnd.shuffle(blocks)
-        key = doc.meta.product[0] if doc.meta.product else (doc.meta.family or doc.meta.source_id)
+        key = doc.meta.product[0] if doc.meta.product and by_product else (
+            doc.meta.family or doc.meta.source_id)
         for block in blocks[:3]:
             one = LoadedDocument(meta=doc.meta, blocks=(block,), pieces=(),
                                  content_hash=doc.content_hash)
