@@ -117,7 +117,7 @@ class DocumentMeta(BaseModel):
         if self.applies_to_versions is not None:
             return releases.span(self.applies_to_versions)
         if self.version is not None:
-            k = releases.key(releases.parse(self.version))
+            k = releases.key_of(self.version)
             return k, k + 1
         return releases.ANY_LO, releases.ANY_HI
 

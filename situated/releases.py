@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
@@ -74,6 +75,12 @@ def key(v: Version) -> int:
     else:
         phase, number = _PHASES[None], 0
     return (_release_bits(v.release) << _TAIL) | (phase << _NUM_BITS) | number
+
+
+@lru_cache(maxsize=4096)
+def key_of(text: str) -> int:
+    """`key(parse(text))`, kept: the filter asks it for every piece it checks."""
+    return key(parse(text))
 
 
 def _floor(release: tuple[int, ...]) -> int:
@@ -190,5 +197,6 @@ def nearest(v: Version, declared: list[Version]) -> list[Version]:
     return [*below, *above]
 
 
-__all__ = ["ANY_HI", "ANY_LO", "Asked", "ReleaseError", "asked", "key", "nearest", "parse",
+__all__ = ["ANY_HI", "ANY_LO", "Asked", "ReleaseError", "asked", "key", "key_of", "nearest",
+           "parse",
            "resolve", "span"]

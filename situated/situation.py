@@ -60,7 +60,7 @@ class Situation(BaseModel):
         pairs = value.items() if isinstance(value, dict) else value or ()
         out = {}
         for pair in pairs:
-            name, v = pair
+            name, v = pair if isinstance(pair, (list, tuple)) and len(pair) == 2 else (None, None)
             if not isinstance(name, str) or not isinstance(v, str) or not v.strip():
                 raise ValueError(f"facet {pair!r} must be a name and a non-empty value, e.g. "
                                  "{\"region\": \"EU\"}")

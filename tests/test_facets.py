@@ -11,7 +11,6 @@ from pydantic import ValidationError
 from situated.app import App
 from situated.errors import DocumentError
 from situated.loaders.corpus import load_corpus
-from situated.retrievers.filter import Filter
 from situated.settings import Settings
 from situated.situation import Scope, Situation
 
@@ -86,7 +85,16 @@ def test_every_compiled_form_admits_the_documents_of_the_facet_value(shop, regio
 def test_an_undeclared_facet_in_a_situation_compiles_to_nothing(shop):
     flt = shop.snapshot().filter(Situation(facets={"colour": "red"}), Scope())
     assert flt.situation.facets == ()
-    assert isinstance(flt, Filter)
+    # compiled, an undeclared key would exclude everything (Chroma drops records lacking it)
+    got = shop.index.collection.get(where=flt.chroma_where(), include=["metadatas"])
+    assert {m["source_id"] for m in got["metadatas"]} == {"REF-EU", "REF-US", "SHIP"}
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("facets", [{"region": ""}, [("region",)], {"region": 3}])
+def test_a_bad_facet_in_a_situation_is_refused_naming_the_form(facets):
+    with pytest.raises(ValidationError, match="a name and a non-empty value"):
+        Situation(facets=facets)
 
 
 @pytest.fixture

@@ -381,3 +381,21 @@ def test_a_pages_own_history_note_is_kept_and_shown_beside_the_computed_release(
     assert a.status.value == "answered" and a.appearance.release == "2.0"
     assert [n.release for n in a.appearance.notes] == ["1.5.0"] and a.appearance.agrees
     assert "mention it under 1.5.0" in a.answer
+
+
+@pytest.mark.unit
+def test_a_bad_release_in_a_situation_is_refused_naming_the_fix():
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="is not a version"):
+        Situation(version="sixteen")
+    assert Situation(version="v1.0.0-beta.1").version == "1.0.0b1"
+
+
+@pytest.mark.unit
+def test_two_versions_the_release_key_cannot_tell_apart_are_refused(tmp_path):
+    write(tmp_path / "a.md", _release("PM-1", "1.0a1", "## 1 Reset\n\nHold it.\n"))
+    write(tmp_path / "b.md", _release("PM-2", "1.0a1.dev1", "## 1 Reset\n\nPress it.\n",
+                                      family="other"))
+    with pytest.raises(DocumentError, match="cannot be told apart"):
+        load_corpus([tmp_path])

@@ -107,13 +107,18 @@ class AppearanceSteps:
                 if lang is Lang.RU else
                 f"The versions themselves do not show when “{subject}” was {kind.value}.")
         text = f"{lead} {_notes_text(notes, label, True, lang)}"
-        evidence = evidence_of(supplied)
-        parsed = parse_citations(text, evidence, links_of(supplied), lang)
         out = AppearanceOut(
             kind=kind.value, subject=subject, release=None, source_id=notes[0][1].source_id,
             previous_release=None, previous_source_id=None, effective=None,
-            notes=[NoteOut(release=r, source_id=b.source_id, label=label.get(b.block_id))
-                   for r, b in notes], agrees=None)
+            notes=_notes_out(notes, label), agrees=None)
+        return self._cited(text, supplied, out, situation, lang, result)
+
+    def _cited(self, text: str, supplied: list, out: AppearanceOut, situation: Situation,
+               lang: Lang, result) -> Answer:
+        """The answer's labels made links by the citation parser (an unknown one withholds),
+        with the appearance beside it."""
+        evidence = evidence_of(supplied)
+        parsed = parse_citations(text, evidence, links_of(supplied), lang)
         return Answer(status=parsed.status, answer=parsed.answer, missing=[],
                       situation=situation_out(situation), citations=parsed.citations,
                       evidence=evidence if parsed.status is Status.ANSWERED else [], hits=[],
@@ -146,20 +151,18 @@ class AppearanceSteps:
         agrees = _agrees(found, [r for r, _ in notes]) if notes else None
         if notes:
             text += " " + _notes_text(notes, label, agrees, lang)
-        evidence = evidence_of(supplied)
-        parsed = parse_citations(text, evidence, links_of(supplied), lang)
         out = AppearanceOut(
             kind=found.kind.value, subject=subject, release=at.meta.version,
             source_id=at.meta.source_id, previous_release=before.meta.version if before else None,
             previous_source_id=before.meta.source_id if before else None,
             effective=at.meta.valid_from.isoformat() if at.meta.valid_from else None,
-            notes=[NoteOut(release=r, source_id=b.source_id, label=label.get(b.block_id))
-                   for r, b in notes], agrees=agrees)
-        return Answer(status=parsed.status, answer=parsed.answer, missing=[],
-                      situation=situation_out(situation), citations=parsed.citations,
-                      evidence=evidence if parsed.status is Status.ANSWERED else [], hits=[],
-                      budget=self.steps.budget_out(evidence), appearance=out,
-                      relevance=self.steps.relevance(result))
+            notes=_notes_out(notes, label), agrees=agrees)
+        return self._cited(text, supplied, out, situation, lang, result)
+
+
+def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
+    return [NoteOut(release=r, source_id=b.source_id, label=label.get(b.block_id))
+            for r, b in notes]
 
 
 def _agrees(found: Found, releases: list[str]) -> bool:

@@ -161,7 +161,7 @@ def change_window(periods: dict[str, tuple[dt.date, dt.date]], mentions: list[Da
                   question: str, tz: str, lang: Lang, version: str | None = None) -> Window:
     if version is not None:
         return Window(WindowKind.RELEASE, said=w.fixed("window_release", lang, v=version),
-                      release=releases.key(releases.parse(version)))
+                      release=releases.key_of(version))
 
     def window(kind: WindowKind, start=None, end=None, **days) -> Window:
         said = w.fixed(f"window_{kind.value}", lang, **{k: w.day_text(d, lang)

@@ -78,15 +78,18 @@ class ProductMatcher:
                 return owners
         return found
 
-    def strip(self, text: str) -> str:
-        """`text` without the products it names (what is left says what it asks about)."""
+    def strip(self, text: str, lead: re.Pattern | None = None) -> str:
+        """`text` without the names it finds (what is left says what it asks about); `lead`:
+        the words that govern a name, taken out with it ("in the EU")."""
         out, last = [], 0
         for _, start, end in sorted(self.spans(text), key=lambda s: s[1]):
             if start >= last:
-                out.append(text[last:start])
+                m = lead.search(text, last, start) if lead else None
+                out.append(text[last:m.start() if m else start])
                 last = end
         out.append(text[last:])
-        return re.sub(r"\s{2,}", " ", "".join(out)).strip() or text
+        joined = re.sub(r"\s{2,}", " ", "".join(out))
+        return re.sub(r"\s+([?.!,;:])", r"\1", joined).strip() or text
 
     def resolve(self, proposed: str) -> str | None:
         """A proposed product string ("the S-2", "c3", "Старт") → the index's product id."""

@@ -304,7 +304,7 @@ class AskSteps(HistorySteps):
             found = self._facet_matchers[key].find(q.text)
             if len(found) == 1:
                 given[name] = found[0]
-                query = _without(query, self._facet_matchers[key])
+                query = self._facet_matchers[key].strip(query, _FACET_LEAD)
             elif len(found) > 1:
                 v.notes.append(f"{name}: {', '.join(found)} all named; none was chosen")
         if dict(v.situation.facets) == given:
@@ -352,14 +352,9 @@ def _step(fn: Callable, name: str) -> Runnable:
     return RunnableLambda(fn, name=name).with_types(input_type=dict[str, Any])
 
 
-def _without(query: str, matcher: ProductMatcher) -> str:
-    """The query without the facet values it names and the words that govern them ("in the
-    EU"): the legs see the question without its situation."""
-    for _, start, end in sorted(matcher.spans(query), key=lambda s: -s[1]):
-        lead = re.search(r"(?:\b(?:in|for|at|from|of|within|в|для|на)\s+(?:the\s+)?)?$",
-                         query[:start], re.IGNORECASE)
-        query = query[:lead.start()].rstrip() + " " + query[end:].lstrip()
-    return re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", query)).strip() or query
+# the words that govern a facet value ("in the EU", «в EU»): the legs see neither
+_FACET_LEAD = re.compile(r"(?:\b(?:in|for|at|from|of|within)\s+(?:the\s+)?|(?<!\w)(?:в|для|на)"
+                         r"\s+)$", re.IGNORECASE)
 
 
 def _holds(found: SearchResult, named: frozenset[str]) -> bool:

@@ -146,10 +146,12 @@ def clarify_lead(missing: list[str], lang: Lang) -> str:
 _SLICE = {
     Lang.EN: {ValidFor.AS_OF: "as of {d}", ValidFor.PURCHASE_DATE: "for a purchase on {d}",
               ValidFor.REQUEST_DATE: "for a request on {d}", "product": "for {p}",
-              "known_on": "as known on {d}", "version": "for version {v}"},
+              "known_on": "as known on {d}", "version": "for version {v}",
+              "facet": "for {n} {v}"},
     Lang.RU: {ValidFor.AS_OF: "по состоянию на {d}", ValidFor.PURCHASE_DATE: "при покупке {d}",
               ValidFor.REQUEST_DATE: "для заявки от {d}", "product": "для {p}",
-              "known_on": "по данным на {d}", "version": "для версии {v}"},
+              "known_on": "по данным на {d}", "version": "для версии {v}",
+              "facet": "для {n} {v}"},
 }
 
 
@@ -182,8 +184,7 @@ def slice_text(situation: Situation, lang: Lang,
         parts.append(words["product"].format(p=situation.product))
     if situation.version:
         parts.append(words["version"].format(v=situation.version))
-    parts += [f"{'для' if lang is Lang.RU else 'for'} {name} {value}"
-              for name, value in situation.facets]
+    parts += [words["facet"].format(n=name, v=value) for name, value in situation.facets]
     if not parts:
         return ""
     text = ", ".join(parts)

@@ -58,12 +58,14 @@ class Version:
         return self.doc.meta.source_id
 
 
-def splits(docs: list[LoadedDocument]) -> dict[str, str]:
-    """Product → `dev` or `test`: products in the order of a hash of their name (not their
-    meaning), each to the half with fewer versions so far, so the halves are of similar size."""
+def splits(docs: list[LoadedDocument], key=None) -> dict[str, str]:
+    """Product (or `key(doc)`: a release probe splits by family) → `dev` or `test`: in the
+    order of a hash of the name (not its meaning), each to the half with fewer versions so far,
+    so the halves are of similar size."""
+    key = key or (lambda d: d.meta.product[0] if d.meta.product else "")
     counts: dict[str, int] = defaultdict(int)
     for d in docs:
-        counts[d.meta.product[0] if d.meta.product else ""] += 1
+        counts[key(d)] += 1
     size = {"dev": 0, "test": 0}
     out = {}
     for product in sorted(counts, key=lambda p: hashlib.sha256(p.encode("utf-8")).hexdigest()):

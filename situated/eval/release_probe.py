@@ -39,25 +39,13 @@ from situated.chains.release import holds, identifiers
 from situated.documents import LoadedDocument
 from situated.eval.cases import Case, Expect
 from situated.eval.probe import Version as Doc
-from situated.eval.probe import pick_phrase
+from situated.eval.probe import pick_phrase, splits
 
 _RELEASE_HEAD = re.compile(r"^\s*v?(\d+(?:\.\d+){1,3})\b")
 # a changelog entry whose first words say what is new: the identifiers in those words
 _NEW = re.compile(r"\s*(?:Add(?:ed|s)?|Supports?|Supported|New|Introduc\w*|Expose[sd]?)\s+"
                   r"(?:(?:the|a|an|support|for)\s+){0,3}((?:\S+\s+){0,5}\S+)", re.IGNORECASE)
 _FORMS = ("in version {v}", "in v{v}", "for {p} {v}", "in release {v}")
-
-
-def family_halves(families: list[list[LoadedDocument]]) -> dict[str, str]:
-    """Family → `dev` or `test`: families in the order of a hash of their name, each to the
-    half with fewer documents so far (halves of similar size, independent of meaning)."""
-    size, out = {"dev": 0, "test": 0}, {}
-    for g in sorted(families, key=lambda g: hashlib.sha256(
-            (g[0].meta.family or "").encode("utf-8")).hexdigest()):
-        half = "dev" if size["dev"] <= size["test"] else "test"
-        out[g[0].meta.family or ""] = half
-        size[half] += len(g)
-    return out
 
 
 def half_of(key: str) -> str:
@@ -258,7 +246,7 @@ def release_probe_cases(docs: list[LoadedDocument], seed: int = 0,
     skipped: dict[str, int] = defaultdict(int)
     cases: list[Case] = []
     families = [g for g in release_families(docs) if len(g) > 1]
-    halves = family_halves(families)
+    halves = splits([d for g in families for d in g], key=lambda d: d.meta.family or "")
     for group in families:
         cases += family_cases(group, seed, docs, skipped, halves[group[0].meta.family or ""])
     notes = changelog_notes(docs)

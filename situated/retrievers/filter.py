@@ -61,7 +61,7 @@ class Filter(BaseModel):
     def release(self) -> int | None:
         """The situation's release as a key (`releases.key`), None when it names none."""
         v = self.situation.version
-        return None if v is None else releases.key(releases.parse(v))
+        return None if v is None else releases.key_of(v)
 
     @property
     def latest_only(self) -> bool:

@@ -116,6 +116,7 @@ class HybridSearch:
         self.thresholds = thresholds_for(index, settings)
         self._cover = TermCover(index)
         self._products: dict[Scope, frozenset[str]] = {}
+        self._facet_values: dict[tuple[Scope, str], frozenset[str]] = {}
         self._rows: dict[Scope, np.ndarray] = {}
         self._asset_codes = {codes[0]: asset for asset in index.columns.assets
                              if len(codes := extract_codes(asset)) == 1}
@@ -218,16 +219,16 @@ class HybridSearch:
     def facet_values_for(self, scope: Scope, name: str) -> frozenset[str]:
         """The values of a declared facet in the documents `scope` may read (the only ones a
         question is matched against, as for products)."""
-        key = (scope, f"facet::{name}")
-        if key not in self._products:
+        key = (scope, name)
+        if key not in self._facet_values:
             cols = self.index.columns
             readable = Filter(scope=scope, timezone=self.index.timezone).group_mask(cols)
-            if len(self._products) > 1024:
-                self._products.clear()
-            self._products[key] = frozenset(
+            if len(self._facet_values) > 1024:
+                self._facet_values.clear()
+            self._facet_values[key] = frozenset(
                 v for v, groups in cols.facet_values.get(name, {}).items()
                 if readable[groups].any())
-        return self._products[key]
+        return self._facet_values[key]
 
     def readable_rows(self, scope: Scope) -> np.ndarray:
         """Block rows (of the BM25 block field) `scope` may read: the statistics relevance
