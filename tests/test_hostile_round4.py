@@ -440,3 +440,17 @@ def test_a_pair_too_long_to_align_is_compared_by_content_and_the_answer_says_so(
         return sorted(x for c in a.changes for s in c.sections for x in s.removed + s.added)
 
     assert changed(by_content) == changed(aligned)
+
+
+@pytest.mark.unit
+def test_a_label_after_an_exclamation_mark_is_a_link_never_an_image():
+    from situated.chains.citations import parse_citations
+    from situated.chains.contract import Evidence
+
+    evidence = Evidence(label="S1", block_id="B-1", source_id="B", section="1", page=None,
+                        tokens=1, text="Text.")
+    parsed = parse_citations("[the [!S1] portal](http://evil.example/x) Look![S1]", [evidence],
+                             {"B-1": "/documents/B#section-1"})
+    links, image = _rendered_links(parsed.answer)
+    assert parsed.status is Status.ANSWERED and not image, parsed.answer
+    assert set(links) == {"/documents/B#section-1"}

@@ -102,7 +102,10 @@ def parse_citations(text: str, evidence: list[Evidence], links: Mapping[str, str
 
     parts, last = [], 0
     for start, end, labels in found:  # only the parser makes links
-        parts += [text[last:start], " ".join(link(lb) for lb in labels)]
+        before = text[last:start]
+        if before.endswith("!"):  # "![link](…)" would render the parser's link as an image
+            before = before[:-1] + "\\!"
+        parts += [before, " ".join(link(lb) for lb in labels)]
         last = end
     rendered = "".join([*parts, text[last:]])
     citations = [
