@@ -102,8 +102,12 @@ class KeyStore:
     def authenticate(self, key: str | None) -> Principal | None:
         if not key:
             return None
+        return self.authenticate_digest(hash_key(key))
+
+    def authenticate_digest(self, digest: str) -> Principal | None:
+        """The principal whose key hashes to `digest` (a browser session holds the digest,
+        never the key), after following the keys file."""
         self._follow()
-        digest = hash_key(key)
         found = None
         for p in self.principals:  # compare with every entry: no early exit to time
             if hmac.compare_digest(p.key_sha256, digest):

@@ -352,7 +352,7 @@ def serve(
     workers: int = typer.Option(1, "--workers", min=1, help="Worker processes; each opens "
                                 "the index and follows its published generation"),
 ) -> None:
-    """Serve /ask (LangServe), /documents/{source_id} and /health with uvicorn."""
+    """Serve the page at /, /ask (LangServe), /documents/{source_id} and /health with uvicorn."""
     import os
 
     import uvicorn
@@ -360,6 +360,7 @@ def serve(
     from situated.app import App
     from situated.auth import KeyStore
     from situated.server import INDEX_ENV, KEYS_ENV, create_app
+    from situated.web.sessions import SECRET_ENV, new_secret
 
     try:
         store = KeyStore.load(keys)
@@ -369,6 +370,7 @@ def serve(
         else:  # workers import the app by name: hand them the keys and the index by path
             os.environ[KEYS_ENV] = str(keys.resolve())
             os.environ[INDEX_ENV] = str(application.root.resolve())  # the sample is built once
+            os.environ[SECRET_ENV] = new_secret()  # one browser-session secret for all
     except SituatedError as exc:
         _fail(str(exc))
         return
@@ -376,9 +378,9 @@ def serve(
 
     http = TimelyH11Protocol  # slow request heads are cut off; idle keep-alive after 5 s
     shown = f"[{host}]" if ":" in host else host
-    err.print(term(f"serving http://{shown}:{port}/ask/invoke, /ask/stream, /documents/ID, "
-                   f"/health ({workers} worker(s)); send `Authorization: Bearer KEY`"),
-              highlight=False)
+    err.print(term(f"serving http://{shown}:{port}/ (the page: sign in with a key), "
+                   f"/ask/invoke, /ask/stream, /documents/ID, /health ({workers} worker(s)); "
+                   "API clients send `Authorization: Bearer KEY`"), highlight=False)
     if workers == 1:
         uvicorn.run(api, host=host, port=port, log_level="warning", http=http,
                     timeout_keep_alive=5)

@@ -1,6 +1,9 @@
-"""The HTTP server: LangServe `/ask`, `/documents/{source_id}`, `/health`, API-key scopes.
+"""The HTTP server: LangServe `/ask`, `/documents/{source_id}`, `/health`, API-key scopes, and
+the browser page (`situated.web`: `/`, `/session`).
 
-The caller's scope comes only from the API key: an auth dependency guards every route, and a
+The caller's scope comes only from the API key (sent as a header, or exchanged once for a
+browser session cookie, whose POSTs must carry its CSRF token): an auth dependency guards every
+route, and a
 per-request config modifier replaces the run config's `configurable` with the key's scope
 (whatever a client sent there). The request body holds the question and, optionally, the
 situation carried from a previous clarification; unknown keys are refused (422). Bodies are
@@ -41,8 +44,11 @@ from situated.guard import MAX_BODY_BYTES, BodyLimit, ErrorShield, JsonGuard
 from situated.retrievers.filter import Filter
 from situated.retrievers.parts import SCOPE_KEY
 from situated.situation import Scope
+from situated.web import PAGE_HEADERS, add_page_routes
+from situated.web.sessions import COOKIE, CSRF_HEADER, SECRET_ENV, BrowserSessions, new_secret
 
 KEYS_ENV, INDEX_ENV = "SERVE_SITUATED_KEYS", "SERVE_SITUATED_INDEX"
+_SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
 def app_from_env() -> FastAPI:
@@ -54,7 +60,8 @@ def app_from_env() -> FastAPI:
 
     index = os.environ.get(INDEX_ENV)
     settings = Settings(index_dir=Path(index)) if index else Settings()
-    return create_app(App(settings), KeyStore.load(Path(os.environ[KEYS_ENV])))
+    return create_app(App(settings), KeyStore.load(Path(os.environ[KEYS_ENV])),
+                      session_secret=os.environ.get(SECRET_ENV))
 
 
 class TimelyH11Protocol(H11Protocol):
@@ -161,6 +168,9 @@ SECURITY_SCHEMES = {
                "description": "`Authorization: Bearer KEY`, a key of the keys file"},
     "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key",
                "description": "the same key in `X-API-Key`"},
+    "session": {"type": "apiKey", "in": "cookie", "name": COOKIE,
+                "description": f"a browser session from `POST /session`; a POST with it must "
+                               f"carry `{CSRF_HEADER}` (the token `/session` returns)"},
 }
 
 
@@ -173,19 +183,23 @@ def declare_security(api: FastAPI) -> None:
         if api.openapi_schema is None:
             schema = plain()
             schema.setdefault("components", {})["securitySchemes"] = SECURITY_SCHEMES
-            schema["security"] = [{"bearer": []}, {"apiKey": []}]
-            for op in schema.get("paths", {}).get("/health", {}).values():
-                if isinstance(op, dict):
-                    op["security"] = []
+            schema["security"] = [{"bearer": []}, {"apiKey": []}, {"session": []}]
+            for path in ("/health", "/session"):
+                for op in schema.get("paths", {}).get(path, {}).values():
+                    if isinstance(op, dict):
+                        op["security"] = []
             api.openapi_schema = schema
         return api.openapi_schema
 
     api.openapi = openapi
 
 
-def create_app(application, keys: KeyStore, model=None) -> FastAPI:
+def create_app(application, keys: KeyStore, model=None,
+               session_secret: str | None = None) -> FastAPI:
     """A FastAPI app over one `App` (settings, index, engine) and one key store; `model`
-    overrides the chat model the settings name (tests use a scripted one)."""
+    overrides the chat model the settings name (tests use a scripted one). Browser sessions
+    are signed with `session_secret` (random per app when None; `serve --workers N` hands
+    its workers one)."""
     from langserve import add_routes
 
     settings = application.settings
@@ -206,16 +220,9 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
                             "characters")
     api.add_middleware(ErrorShield)
 
-    def principal_of(request: Request) -> Principal:
-        auth = request.headers.get("authorization", "")
-        key = auth[7:].strip() if auth.lower().startswith("bearer ") else None
-        key = key or request.headers.get("x-api-key")
-        principal = keys.authenticate(key)
-        if principal is None:
-            raise HTTPException(
-                status_code=401, headers={"WWW-Authenticate": "Bearer"},
-                detail="missing or unknown API key; send `Authorization: Bearer KEY`")
-        return principal
+    sessions = BrowserSessions(keys, session_secret or new_secret(),
+                               hours=settings.session_hours)
+    principal_of = _authenticator(keys, sessions)
 
     def scope_config(config: dict[str, Any], request: Request) -> dict[str, Any]:
         principal = principal_of(request)
@@ -231,8 +238,10 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
         # client can never send one of its own
         config_keys=("configurable",), per_req_config_modifier=scope_config,
         dependencies=[Depends(principal_of)],
-        enabled_endpoints=["invoke", "batch", "stream", "stream_events", "playground",
-                           "input_schema", "output_schema"],
+        # not LangServe's playground: it cannot draw this input's optional fields and calls
+        # routes that are off; the page at / is this server's own (`situated.web`)
+        enabled_endpoints=["invoke", "batch", "stream", "stream_events", "input_schema",
+                           "output_schema"],
     )
 
     @api.get("/health")
@@ -241,7 +250,33 @@ def create_app(application, keys: KeyStore, model=None) -> FastAPI:
         return {"status": "ok", "generation": snap.generation, "pid": os.getpid()}
 
     _document_routes(api, application, principal_of)
+    add_page_routes(api, sessions)
     return api
+
+
+def _authenticator(keys: KeyStore, sessions: BrowserSessions):
+    """The auth dependency: a key in a header, else a session cookie (whose POSTs must carry
+    its CSRF token: a cookie is sent by the browser on its own, a header is not)."""
+
+    def principal_of(request: Request) -> Principal:
+        auth = request.headers.get("authorization", "")
+        key = auth[7:].strip() if auth.lower().startswith("bearer ") else None
+        key = key or request.headers.get("x-api-key")
+        cookie = request.cookies.get(COOKIE) if not key else None
+        principal = keys.authenticate(key) if key else sessions.principal(cookie)
+        if principal is None:
+            raise HTTPException(
+                status_code=401, headers={"WWW-Authenticate": "Bearer"},
+                detail="missing or unknown API key; send `Authorization: Bearer KEY`, or "
+                       "sign in on the page at /")
+        if cookie and request.method not in _SAFE_METHODS \
+                and not sessions.csrf_ok(cookie, request.headers.get(CSRF_HEADER)):
+            raise HTTPException(
+                status_code=403, detail=f"a POST signed in by cookie needs the `{CSRF_HEADER}` "
+                "header holding the token `GET /session` returns")
+        return principal
+
+    return principal_of
 
 
 def _document_routes(api: FastAPI, application, principal_of) -> None:
@@ -270,6 +305,7 @@ def _document_routes(api: FastAPI, application, principal_of) -> None:
         if wants_json:
             return {"source_id": source_id, "blocks": items}
         parts = [f"<!doctype html><meta charset='utf-8'><title>{html.escape(source_id)}</title>",
+                 "<link rel='stylesheet' href='/ui/app.css'>",
                  f"<h1>{html.escape(source_id)}</h1>"]
         seen: set[str] = set()
         for it in items:  # a section's text and its table share an anchor: the first gets it
@@ -278,4 +314,4 @@ def _document_routes(api: FastAPI, application, principal_of) -> None:
                 seen.add(it["anchor"])
                 anchor = f" id='{html.escape(it['anchor'])}'"
             parts.append(f"<section{anchor}><pre>{html.escape(it['text'])}</pre></section>")
-        return HTMLResponse("\n".join(parts))
+        return HTMLResponse("\n".join(parts), headers=PAGE_HEADERS)

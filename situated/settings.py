@@ -116,6 +116,8 @@ class Settings(BaseSettings):
                                   "request may carry.")
     body_timeout_s: float = Field(default=30.0, gt=0, description="Seconds a request body may "
                                   "take to arrive (a trickling client is answered 408).")
+    session_hours: float = Field(default=8.0, gt=0, le=24 * 30, description="How long a "
+                                 "browser session (the page's sign-in cookie) lasts.")
 
     # vector store: None = embedded Chroma inside each index generation; a URL = a Chroma
     # server (`chroma run --path DIR --host 127.0.0.1 --port N`) shared by several processes

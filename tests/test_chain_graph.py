@@ -181,7 +181,8 @@ LAYERS = [
     {"errors", "modes", "situation", "settings", "documents", "prompts", "months", "releases"},
     {"loaders"}, {"index"}, {"retrievers"}, {"app"}, {"chains"},
     # calibration writes and runs questions like an evaluation (ingest takes it as a hook)
-    {"eval", "calibration", "guard", "auth", "server", "cli", "cli_print", "cli_chat"},
+    {"eval", "calibration", "guard", "auth", "server", "cli", "cli_print", "cli_chat",
+     "web"},
 ]
 
 

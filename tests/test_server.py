@@ -335,7 +335,7 @@ def test_the_openapi_document_declares_how_to_authenticate_and_no_cdn_page_is_se
     schemes = doc["components"]["securitySchemes"]
     assert schemes["bearer"] == {**schemes["bearer"], "type": "http", "scheme": "bearer"}
     assert schemes["apiKey"]["name"] == "X-API-Key" and schemes["apiKey"]["in"] == "header"
-    assert doc["security"] == [{"bearer": []}, {"apiKey": []}]
+    assert doc["security"] == [{"bearer": []}, {"apiKey": []}, {"session": []}]
     assert doc["paths"]["/health"]["get"]["security"] == []
     for page in ("/docs", "/redoc"):  # Swagger UI and ReDoc would load from a CDN: off
         assert httpx.get(f"{server}{page}", timeout=10).status_code == 404

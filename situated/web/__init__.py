@@ -1,0 +1,100 @@
+"""The browser page: `GET /` (a page of this package's own, no CDN), a login that exchanges an
+API key for a session cookie (`POST /session`), who is signed in (`GET /session`) and sign-out
+(`DELETE /session`). The page asks through `/ask/invoke` with the cookie and the CSRF token
+(`situated.web.sessions`); citation links open `/documents/…` with the same cookie.
+
+Every page response carries a Content-Security-Policy that allows only this server's own
+script and style (no inline script, no frames, no form posts elsewhere): the page renders
+answers as text nodes and makes links only from the answer's own citation links.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from situated.web.sessions import COOKIE, CSRF_HEADER, BrowserSessions
+
+PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+                               "connect-src 'self'; img-src 'self'; base-uri 'none'; "
+                               "form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+_ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8",
+           "icon.svg": "image/svg+xml"}
+
+
+def _asset(name: str) -> bytes:
+    return resources.files("situated.web").joinpath("static", name).read_bytes()
+
+
+class Login(BaseModel):
+    """`POST /session`: the API key, once."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    key: str = Field(min_length=1, max_length=200)
+
+
+def add_page_routes(api: FastAPI, sessions: BrowserSessions) -> None:
+    page = _asset("index.html")
+    assets = {name: _asset(name) for name in _ASSETS}
+
+    @api.get("/", include_in_schema=False)
+    def index() -> Response:
+        return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
+
+    @api.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(assets["icon.svg"], media_type=_ASSETS["icon.svg"], headers=PAGE_HEADERS)
+
+    @api.get("/ui/{name}", include_in_schema=False)
+    def asset(name: str) -> Response:
+        if name not in assets:
+            raise HTTPException(status_code=404, detail=f"no page asset {name!r}")
+        return Response(assets[name], media_type=_ASSETS[name], headers=PAGE_HEADERS)
+
+    @api.post("/session", tags=["browser"])
+    def login(body: Login, request: Request) -> JSONResponse:
+        """Exchange an API key for a session cookie (`HttpOnly; SameSite=Strict`) and the CSRF
+        token to send as `X-CSRF-Token` with each POST."""
+        made = sessions.issue(body.key)
+        if made is None:
+            raise HTTPException(status_code=401, detail="unknown API key; paste a key "
+                                "`situated keys new` printed")
+        principal, issued = made
+        reply = JSONResponse({"name": principal.name, "csrf": issued.csrf},
+                             headers={"Cache-Control": "no-store"})
+        reply.set_cookie(COOKIE, issued.cookie, max_age=issued.max_age, path="/", httponly=True,
+                         samesite="strict", secure=request.url.scheme == "https")
+        return reply
+
+    @api.get("/session", tags=["browser"])
+    def who(request: Request) -> JSONResponse:
+        """Who the session cookie belongs to, and its CSRF token (401 without one)."""
+        cookie = request.cookies.get(COOKIE)
+        principal = sessions.principal(cookie)
+        if principal is None:
+            raise HTTPException(status_code=401, detail="not signed in; POST /session with "
+                                "{\"key\": KEY}")
+        return JSONResponse({"name": principal.name, "csrf": sessions.csrf_for(cookie)},
+                            headers={"Cache-Control": "no-store"})
+
+    @api.delete("/session", tags=["browser"])
+    def logout(request: Request) -> JSONResponse:
+        """Sign out: the cookie is cleared (it needs the CSRF token, like every write)."""
+        cookie = request.cookies.get(COOKIE)
+        if cookie and not sessions.csrf_ok(cookie, request.headers.get(CSRF_HEADER)):
+            raise HTTPException(status_code=403, detail=f"missing or wrong {CSRF_HEADER}")
+        reply = JSONResponse({"signed_out": True})
+        reply.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        return reply
+
+
+__all__ = ["PAGE_HEADERS", "add_page_routes"]
