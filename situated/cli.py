@@ -57,7 +57,7 @@ def ingest(
     prune: bool = typer.Option(False, "--prune", help="Remove indexed documents that are not "
                                "under PATHS any more"),
     calibrate: bool = typer.Option(True, "--calibrate/--no-calibrate", help="Set the index's "
-                                   "relevance thresholds on its own questions (README "
+                                   "relevance thresholds on its own questions (docs/reference.md "
                                    "\"Relevance\")"),
     negatives: Path | None = typer.Option(None, "--negatives", help="YAML file of questions "
                                           "no document answers (`en:`/`ru:` lists), instead "
@@ -110,7 +110,7 @@ def calibrate(
                               "thresholds decide wrongly"),
 ) -> None:
     """Fit the index's relevance thresholds on its own dev questions and report them with
-    precision and recall on the dev and the held-out half (README "Relevance")."""
+    precision and recall on the dev and the held-out half (docs/reference.md "Relevance")."""
     from situated.app import App
     from situated.calibration.fit import calibrate as fit_index
     from situated.calibration.fit import index_calibrator

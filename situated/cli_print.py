@@ -32,14 +32,16 @@ def print_ingest(out, err, index, report) -> None:
         err.print(term(f"the published generation was damaged ({report.repaired}); rebuilt "
                        "from the documents"), highlight=False)
     manifest = report.manifest
-    table = Table(title=f"Indexed into {index}")
-    for col in ("documents", "blocks", "pieces", "warnings", "added", "changed", "unchanged",
-                "removed", "embedded", "split sections"):  # whole headers, at any width
-        table.add_column(col, justify="right", no_wrap=True, min_width=len(col))
-    table.add_row(str(manifest.documents), str(manifest.blocks), str(manifest.pieces),
-                  str(len(manifest.warnings)), str(len(report.added)), str(len(report.changed)),
-                  str(len(report.unchanged)), str(len(report.removed)), str(report.embedded),
-                  str(manifest.split_sections))
+    table = Table(title=f"Indexed into {index}")  # one row per count: fits any width
+    table.add_column("", no_wrap=True)
+    table.add_column("count", justify="right", no_wrap=True)
+    for name, value in (
+            ("documents", manifest.documents), ("blocks", manifest.blocks),
+            ("pieces", manifest.pieces), ("warnings", len(manifest.warnings)),
+            ("added", len(report.added)), ("changed", len(report.changed)),
+            ("unchanged", len(report.unchanged)), ("removed", len(report.removed)),
+            ("embedded", report.embedded), ("split sections", manifest.split_sections)):
+        table.add_row(name, str(value))
     out.print(table)
     if manifest.split_sections:
         out.print(f"{manifest.split_sections} sections were larger than the block limit "
@@ -58,10 +60,24 @@ def print_thresholds(out, th, embedding_model: str | None = None) -> None:
               f"{th.min_cover} ({th.note})", highlight=False)
     for name, stats in (("dev", th.dev), ("held-out", th.held_out)):
         if stats:
-            out.print(f"  {name}: precision {stats['precision']:.3f}, recall "
-                      f"{stats['recall']:.3f}, off-topic refused {stats['negatives_refused']:.3f}"
-                      f" ({int(stats['positives'])} on-topic, {int(stats['negatives'])} "
-                      "off-topic questions)", highlight=False)
+            out.print(f"  {name}: {_rates(stats)}", highlight=False)
+
+
+MIN_RATE_QUESTIONS = 20  # fewer on-topic questions than this: counts, not rates
+
+
+def _rates(stats: dict) -> str:
+    """A calibration half's figures: rates with their counts, or, over a handful of on-topic
+    questions, the counts alone (a "recall 1.000" over 1 question says nothing)."""
+    positives, negatives = int(stats["positives"]), int(stats["negatives"])
+    answered = round(stats["recall"] * positives)
+    refused = round(stats["negatives_refused"] * negatives)
+    if positives < MIN_RATE_QUESTIONS:
+        return (f"{answered} of {positives} on-topic questions answered, {refused} of "
+                f"{negatives} off-topic refused (too few on-topic questions for a rate)")
+    return (f"precision {stats['precision']:.3f}, recall {stats['recall']:.3f}, off-topic "
+            f"refused {stats['negatives_refused']:.3f} ({positives} on-topic, {negatives} "
+            "off-topic questions)")
 
 
 def print_answer(out, answer) -> None:

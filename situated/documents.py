@@ -149,7 +149,7 @@ class FilterFields(BaseModel):
     valid_to_s: int = OPEN_END  # epoch seconds, exclusive
     roles: tuple[str, ...] = ()  # empty = anyone
     assets: tuple[str, ...] = ()  # empty = any asset
-    # recorded history (DESIGN "Recorded history"): when this version became known, and the
+    # recorded history (docs/design.md "Recorded history"): when this version became known, and the
     # parts of its period that later-recorded corrections replace: (from_s, to_s, known_from_s)
     recorded_s: int = OPEN_START
     corrected: tuple[tuple[int, int, int], ...] = ()

@@ -1,4 +1,4 @@
-"""The release axis (DESIGN "Releases"): documents versioned by release, model or firmware
+"""The release axis (docs/design.md "Releases"): documents versioned by release, model or firmware
 revision as well as (or instead of) by date.
 
 A document says which release it describes (`version: 16.20.2`) or which releases it covers

@@ -64,7 +64,7 @@ class Settings(BaseSettings):
     bm25_block_weight: float = Field(
         default=0.0, ge=0, description="Share of a piece's whole-block BM25 score added to its "
         "own in the BM25 leg's ranking; off by default (see `BM25Leg` for the figures).")
-    # relevance (README "Relevance"): None = the index's calibration, else the package default
+    # relevance (docs/reference.md "Relevance"): None = the index's calibration, else the package default
     min_cover: float | None = Field(
         default=None, ge=0, le=1, description="Override: idf-weighted share of the question's "
         "terms a block must contain to count as relevant.")

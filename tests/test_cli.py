@@ -114,3 +114,15 @@ def test_chat_answers_one_question_after_another_and_a_clarification_on_the_next
     assert "E-417" in text and "no_evidence" in text
     assert "more than the 2000 allowed" in text  # a bad line is an error, the session goes on
     assert "never read" not in text and "Traceback" not in text
+
+
+def test_a_calibration_over_a_handful_of_questions_prints_counts_not_rates():
+    from situated.cli_print import _rates
+
+    few = {"precision": 1.0, "recall": 0.75, "negatives_refused": 1.0, "positives": 4,
+           "negatives": 83}
+    assert _rates(few) == ("3 of 4 on-topic questions answered, 83 of 83 off-topic refused "
+                           "(too few on-topic questions for a rate)")
+    many = {**few, "positives": 40, "recall": 0.95, "precision": 0.974}
+    assert _rates(many) == ("precision 0.974, recall 0.950, off-topic refused 1.000 "
+                            "(40 on-topic, 83 off-topic questions)")

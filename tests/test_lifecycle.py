@@ -85,7 +85,7 @@ def test_prune_removes_documents_that_left_the_source(docs, tmp_path, embeddings
 
 def test_validation_runs_on_the_whole_resulting_corpus(docs, tmp_path, embeddings):
     # both ingests record at one instant: a version recorded *later* would be a correction
-    # (DESIGN "Recorded history"), so with the wall clock this test depended on both ingests
+    # (docs/design.md "Recorded history"), so with the wall clock this test depended on both ingests
     # starting within the same second
     root, at = tmp_path / "idx", (lambda: dt.datetime(2026, 5, 1, 12, tzinfo=dt.UTC))
     ingest([docs], root, embeddings, Settings(index_dir=root), now=at)

@@ -78,7 +78,7 @@ def test_an_ask_never_imports_torch(sample_root):
     done = subprocess.run(
         [sys.executable, "-c", code, str(sample_root),
          "What battery warranty applies to a C-3 bought on 15 March 2026?"],
-        env=env, capture_output=True, text=True, timeout=300)
+        env=env, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     answer_text, _, heavy = done.stdout.rstrip().rpartition("\n")
     assert json.loads(heavy) == []

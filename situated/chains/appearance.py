@@ -1,4 +1,4 @@
-"""First appearance (DESIGN "Releases"): "In which version was X added / removed / deprecated?",
+"""First appearance (docs/design.md "Releases"): "In which version was X added / removed / deprecated?",
 "since which version …", «в какой версии появился …» — answered from the versions themselves.
 
 The subject X is what the question says besides how it asks (`subject_of`). A version

@@ -3,7 +3,7 @@
 Blocks are packed whole, in rank order. `PREFIX` (default) stops at the first block that does
 not fit (a block that fills the remaining room exactly fits); `SKIP_OVERSIZED` skips it and
 tries the next ones. Counting is pluggable: the offline model counts with MiniLM's own
-`tokenizer.json`; for other models the count is multiplied by a safety margin (see README).
+`tokenizer.json`; for other models the count is multiplied by a safety margin (see docs/reference.md).
 """
 
 from __future__ import annotations

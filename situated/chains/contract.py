@@ -149,7 +149,7 @@ class VersionOut(_Strict):
 
 
 class RelevanceOut(_Strict):
-    """The rule that decided whether anything applies (README "Relevance"): the index's
+    """The rule that decided whether anything applies (docs/reference.md "Relevance"): the index's
     thresholds, where they come from, and the names or codes of the question that nothing the
     caller may read holds."""
 

@@ -1,4 +1,4 @@
-"""Which release a question is about (DESIGN "Releases"): "version 16.20.2", "v5.3.3", "16.x",
+"""Which release a question is about (docs/design.md "Releases"): "version 16.20.2", "v5.3.3", "16.x",
 "Node 18", "firmware 2.1", «версия 2.1», or a bare "0.23.3" that is one of the index's releases.
 
 Read by rules over the question (a cue word or a `v` before the number, a product name before

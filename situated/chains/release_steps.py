@@ -1,4 +1,4 @@
-"""The release axis in the ask chain (DESIGN "Releases"): the question's release read and
+"""The release axis in the ask chain (docs/design.md "Releases"): the question's release read and
 validated against the releases the caller may read, an unknown release reported, the latest
 release read when the question names none (and said so), and "the version you asked about does
 not have it" naming the releases that do. Nothing here calls the model."""

@@ -1,4 +1,4 @@
-"""Labelled evaluation cases (YAML list or JSONL, one case per line). See README "Evaluation"."""
+"""Labelled evaluation cases (YAML list or JSONL, one case per line). See docs/reference.md "Evaluation"."""
 
 from __future__ import annotations
 

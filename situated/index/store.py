@@ -67,7 +67,7 @@ class Thresholds(BaseModel):
     def default(cls, embedding_model: str | None = None) -> Thresholds:
         """Set by `benchmarks/calibrate_floor.py` on the dev half of the genai-eu terms corpus
         (real terms-of-service pages; not the sample), one cosine per embedding model (a
-        model's cosines have their own scale: e5's unrelated pairs score ~0.75); see README
+        model's cosines have their own scale: e5's unrelated pairs score ~0.75); see docs/reference.md
         "Relevance". `embedding_model`: the index's model id (its manifest)."""
         name = (embedding_model or "").split(" (")[0]
         return cls(min_cover=DEFAULT_MIN_COVER,
@@ -82,7 +82,7 @@ DEFAULT_MIN_COVER = 0.5
 DEFAULT_MIN_COSINE = 0.435  # all-MiniLM-L6-v2
 DEFAULT_MIN_COSINE_BY_MODEL = {
     "all-MiniLM-L6-v2": DEFAULT_MIN_COSINE,
-    "multilingual-e5-small 4-bit": 0.865,  # genai-eu dev half, 2026-12-01 (README "Embedding models")
+    "multilingual-e5-small 4-bit": 0.865,  # genai-eu dev half, 2026-12-01 (docs/reference.md "Embedding models")
 }
 
 

@@ -248,7 +248,7 @@ def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | No
     `recorded` gives when each version became known (epoch seconds; ingest passes what it
     recorded, else front matter `recorded_at`, else "always"). Two overlapping versions of one
     family are an error unless one was recorded later: that one *corrects* the other over the
-    overlap (DESIGN "Recorded history"), which every filter applies from the day it was known."""
+    overlap (docs/design.md "Recorded history"), which every filter applies from the day it was known."""
     # a version's own fields already hold its front matter `recorded_at` (else "always")
     rec = {d.meta.source_id: (recorded or {}).get(d.meta.source_id, d.blocks[0].fields.recorded_s)
            for d in docs}

@@ -1,6 +1,6 @@
 """Parsed JSON (the output of an external layout parser) → `Section`s.
 
-Schema (documented in the README):
+Schema (documented in docs/reference.md):
 
     {"metadata": {<front-matter keys>},
      "sections": [{"number": "2", "title": "Charging", "page": 3,
@@ -122,7 +122,7 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
         raise MetaProblems([f"{path}: not valid JSON ({exc})"]) from None
     if not isinstance(data, dict) or not isinstance(data.get("sections"), list):
         raise MetaProblems([
-            (f"{path}: parsed JSON must be an object with a `sections` list (see README "
+            (f"{path}: parsed JSON must be an object with a `sections` list (see docs/reference.md "
             "'Parsed JSON schema')")
         ])
     side = path.with_name(path.name + ".meta.yaml")

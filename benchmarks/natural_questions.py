@@ -1,0 +1,214 @@
+"""Questions as people ask them: PolicyQA (crowd-written questions over 20 real privacy
+policies) and XQuAD (the same questions and paragraphs in Russian and English), through the
+product, dev and test halves side by side.
+
+    python benchmarks/natural_questions.py [--policyqa FILE] [--xquad DIR] [--work DIR]
+                                           [--limit N] [--out benchmarks/results]
+
+PolicyQA: one document per website (`product:` the website, one section per paragraph); every
+question is asked with its website as the situation's product (the asker's app would pass it).
+Split by website (`probe.splits`, a hash of the name). Per half: the share refused
+(`no_evidence`), clarified, the gold paragraph among the evidence, the gold answer span inside
+the answer text.
+
+XQuAD: one document per article, one index per language; split by article. Russian questions
+over the Russian index, English over the English one, and across (English over Russian,
+Russian over English): answered, gold paragraph in the evidence, gold paragraph among the
+first five blocks of the search (before the relevance rule).
+
+Prints tables and writes JSON (`natural_questions.json`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from _provenance import default_data, write_result
+from rich.console import Console
+from rich.table import Table
+
+from situated.app import App
+from situated.chains.ask import build_ask_chain
+from situated.index.ingest import ingest
+from situated.settings import Settings
+from situated.situation import Scope, Situation
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Question:
+    text: str
+    gold_paragraph: str
+    gold_spans: tuple[str, ...]
+    group: str  # website or article: the split key
+    product: str | None = None
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").upper()[:40] or "DOC"
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w]+", " ", text.lower()).split())
+
+
+def write_docs(articles: list[dict], out: Path, prefix: str, with_product: bool) -> None:
+    """One Markdown document per article, one `## N` section per paragraph."""
+    out.mkdir(parents=True, exist_ok=True)
+    for article in articles:
+        title = article["title"].strip()
+        meta = [f"source_id: {prefix}-{_slug(title)}", f"title: {json.dumps(title)}"]
+        if with_product:
+            meta.append(f"product: {json.dumps(title)}")
+        body = [f"# {title}", ""]
+        for n, p in enumerate(article["paragraphs"], 1):
+            body += [f"## {n}", "", p["context"].strip().lstrip("\ufeff"), ""]
+        text = "---\n" + "\n".join(meta) + "\n---\n" + "\n".join(body)
+        (out / f"{_slug(title).lower()}.md").write_text(text, encoding="utf-8")
+
+
+def questions(articles: list[dict], with_product: bool) -> list[Question]:
+    out = []
+    for article in articles:
+        title = article["title"].strip()
+        for p in article["paragraphs"]:
+            for qa in p["qas"]:
+                out.append(Question(qa["question"].strip(), p["context"].strip().lstrip("\ufeff"),
+                                    tuple(a["text"] for a in qa["answers"]), title,
+                                    title if with_product else None))
+    return out
+
+
+def halves(groups: list[str]) -> dict[str, str]:
+    """Group → dev / test by a hash of its name, alternating to keep the halves even."""
+    out, size = {}, {"dev": 0, "test": 0}
+    for g in sorted(set(groups), key=lambda g: hashlib.sha256(g.encode()).hexdigest()):
+        half = "dev" if size["dev"] <= size["test"] else "test"
+        out[g] = half
+        size[half] += groups.count(g)
+    return out
+
+
+def build(docs: Path, index: Path) -> App:
+    from situated.calibration.fit import index_calibrator
+
+    settings = Settings(index_dir=index)
+    app = App(settings)
+    ingest([docs], index, app.embeddings, settings,
+           calibrator=index_calibrator(settings, app.embeddings, None))
+    return app
+
+
+def _in(paragraph: str, texts: list[str]) -> bool:
+    head = _norm(paragraph)[:120]
+    return any(head in _norm(t) for t in texts)
+
+
+def ask_all(app: App, qs: list[Question]) -> list[dict]:
+    chain = build_ask_chain(app)
+    rows = []
+    for q in qs:
+        started = time.perf_counter()
+        situation = Situation(product=q.product) if q.product else None
+        answer = chain.invoke({"question": q.text, "situation": situation})
+        ms = (time.perf_counter() - started) * 1000
+        flt = app.snapshot().filter(situation or Situation(), Scope())
+        ranked = app.engine.rank(q.text, flt, top=5).blocks  # before the relevance rule
+        top5 = [b.text for b in app.index.read_blocks([b.block_id for b in ranked]).values()]
+        rows.append({
+            "question": q.text, "group": q.group, "status": answer.status.value, "ms": ms,
+            "gold_in_evidence": _in(q.gold_paragraph, [e.text for e in answer.evidence]),
+            "gold_in_top5": _in(q.gold_paragraph, top5),
+            "span_in_answer": any(_norm(s) in _norm(answer.answer) for s in q.gold_spans),
+            "answer": answer.answer[:300],
+        })
+    return rows
+
+
+def summary(rows: list[dict]) -> dict:
+    n = len(rows) or 1
+    share = lambda key: sum(1 for r in rows if r[key]) / n  # noqa: E731
+    status = lambda s: sum(1 for r in rows if r["status"] == s) / n  # noqa: E731
+    return {"questions": len(rows), "no_evidence": status("no_evidence"),
+            "clarify": status("clarify"), "withheld": status("withheld"),
+            "answered": status("answered"), "gold_in_evidence": share("gold_in_evidence"),
+            "gold_in_top5": share("gold_in_top5"), "span_in_answer": share("span_in_answer"),
+            "p50_ms": statistics.median([r["ms"] for r in rows]) if rows else 0.0}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--policyqa", type=Path, default=default_data("data/policyqa-dev/dev.json"))
+    ap.add_argument("--xquad", type=Path, default=default_data("data/xquad-dev"))
+    ap.add_argument("--work", type=Path, default=HERE / "cache" / "natural-questions")
+    ap.add_argument("--limit", type=int, default=0, help="at most N questions per half and set")
+    ap.add_argument("--only", choices=["policyqa", "xquad"], default=None)
+    ap.add_argument("--out", type=Path, default=HERE / "results")
+    args = ap.parse_args()
+    results: dict = {}
+    table = Table(title="natural questions (situated)")
+    for col in ("set", "half", "questions", "no_evidence", "clarify", "withheld",
+                "gold in evidence", "gold in top 5", "span in answer", "p50 ms"):
+        table.add_column(col, justify="right")
+
+    def report(name: str, rows: list[dict], split: dict[str, str]) -> None:
+        for half in ("dev", "test"):
+            part = [r for r in rows if split[r["group"]] == half]
+            s = summary(part)
+            results[f"{name}/{half}"] = {"summary": s,
+                                         "refused": [r for r in part
+                                                     if r["status"] != "answered"][:40]}
+            table.add_row(name, half, str(s["questions"]), f"{s['no_evidence']:.3f}",
+                          f"{s['clarify']:.3f}", f"{s['withheld']:.3f}",
+                          f"{s['gold_in_evidence']:.3f}", f"{s['gold_in_top5']:.3f}",
+                          f"{s['span_in_answer']:.3f}", f"{s['p50_ms']:.0f}")
+
+    def limited(qs: list[Question], split: dict[str, str]) -> list[Question]:
+        if not args.limit:
+            return qs
+        keep = []
+        for half in ("dev", "test"):
+            keep += [q for q in qs if split[q.group] == half][: args.limit]
+        return keep
+
+    if args.only in (None, "policyqa") and args.policyqa:
+        articles = json.loads(args.policyqa.read_text(encoding="utf-8"))["data"]
+        write_docs(articles, args.work / "policyqa-docs", "PQA", with_product=True)
+        app = build(args.work / "policyqa-docs", args.work / "policyqa-index")
+        qs = questions(articles, with_product=True)
+        split = halves([q.group for q in qs])
+        report("policyqa", ask_all(app, limited(qs, split)), split)
+    if args.only in (None, "xquad") and args.xquad:
+        sets = {}
+        for lang in ("ru", "en"):
+            articles = json.loads((args.xquad / f"xquad.{lang}.dev.json").read_text("utf-8"))["data"]
+            write_docs(articles, args.work / f"xquad-{lang}-docs", f"XQ{lang.upper()}", False)
+            sets[lang] = (articles, build(args.work / f"xquad-{lang}-docs",
+                                          args.work / f"xquad-{lang}-index"))
+        en_groups = {a["title"]: a["title"] for a in sets["en"][0]}
+        for ru_a, en_a in zip(sets["ru"][0], sets["en"][0], strict=True):
+            en_groups[ru_a["title"]] = en_a["title"]
+        split = halves([en_groups[a["title"]] for a in sets["en"][0]])
+        for q_lang, d_lang in (("ru", "ru"), ("en", "en"), ("en", "ru"), ("ru", "en")):
+            q_articles, (d_articles, app) = sets[q_lang][0], sets[d_lang]
+            qs = questions(q_articles, with_product=False)
+            gold = {qa["id"]: p["context"].strip().lstrip("\ufeff")
+                    for a in d_articles for p in a["paragraphs"] for qa in p["qas"]}
+            ids = [qa["id"] for a in q_articles for p in a["paragraphs"] for qa in p["qas"]]
+            twins = [Question(q.text, gold[i], q.gold_spans if q_lang == d_lang else (),
+                              en_groups[q.group]) for q, i in zip(qs, ids, strict=True)]
+            report(f"xquad {q_lang}->{d_lang}", ask_all(app, limited(twins, split)), split)
+    Console().print(table)
+    write_result(args.out / "natural_questions.json", results)
+
+
+if __name__ == "__main__":
+    main()
