@@ -26,6 +26,7 @@ from situated.errors import IndexError_
 from situated.index.embeddings import Embedder, make_embeddings
 from situated.index.leases import Lease
 from situated.index.reader import Index
+from situated.index.store import SAMPLE_STAMP, sample_stamp
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch, SituatedRetriever
@@ -86,7 +87,13 @@ class App:
         root = self.settings.index_dir
         if root is not None:
             return root
-        from situated.index.writer import ensure_sample_index  # the writer only for the sample
+        sample = self.settings.sample_index_dir()
+        with suppress(OSError):  # the sample as checked last time: no corpus to load
+            stamp = (sample / SAMPLE_STAMP).read_text(encoding="utf-8")
+            if (sample / "current").exists() and stamp == sample_stamp(
+                    self.settings, self.embeddings.model_id):
+                return sample
+        from situated.index.writer import ensure_sample_index  # the writer only to build it
 
         return ensure_sample_index(self.settings, self.embeddings)
 

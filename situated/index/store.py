@@ -169,3 +169,25 @@ def current_generation(root: Path) -> Path:
 
 def sample_docs_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "sample" / "docs"
+
+
+SAMPLE_STAMP = "sample.stamp"
+
+
+def sample_stamp(settings, model_id: str) -> str:
+    """What a built sample index was made from, without parsing it: every sample file's path
+    and bytes, the loaders' source, the schema, the model and the settings an index records.
+    `ensure_sample_index` writes it after checking the index; an `ask` that finds it equal
+    opens the index without loading the corpus (or importing the writer)."""
+    import hashlib
+    import json
+
+    digest = hashlib.sha256(json.dumps(
+        [SCHEMA_VERSION, model_id, list(settings.facets), settings.chroma_url,
+         settings.timezone, settings.block_limit]).encode())
+    package = Path(__file__).resolve().parents[1]
+    files = [*sorted(p for p in sample_docs_dir().rglob("*") if p.is_file()),
+             *sorted((package / "loaders").glob("*.py"))]
+    for path in files:
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()

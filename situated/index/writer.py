@@ -37,6 +37,7 @@ from situated.index.publisher import (
 )
 from situated.index.sentences import block_units, write_sentences
 from situated.index.store import (
+    SAMPLE_STAMP,
     SCHEMA_VERSION,
     Manifest,
     Thresholds,
@@ -46,6 +47,7 @@ from situated.index.store import (
     history_record,
     release_chroma,
     sample_docs_dir,
+    sample_stamp,
 )
 from situated.index.text import Tokenizer
 from situated.loaders.corpus import Corpus
@@ -303,9 +305,17 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
                 and manifest.chroma_url == settings.chroma_url
                 and manifest.timezone == settings.timezone
                 and manifest.block_limit == settings.block_limit):
+            _write_stamp(root, settings, embeddings)
             return root
     except (SituatedError, OSError, ValueError):
         pass
     build_index(corpus, root, embeddings, settings)
+    _write_stamp(root, settings, embeddings)
     return root
+
+
+def _write_stamp(root: Path, settings: Settings, embeddings: Embedder) -> None:
+    tmp = root / f"{SAMPLE_STAMP}.tmp"
+    tmp.write_text(sample_stamp(settings, embeddings.model_id), encoding="utf-8")
+    tmp.replace(root / SAMPLE_STAMP)
 
