@@ -173,3 +173,28 @@ def test_the_router_asks_the_filter_whether_a_version_was_in_force(history):
                  "1 January 2026?")
     assert a.status is Status.NO_EVIDENCE
     assert "No version of frame-warranty (Orbit) was in force on 1 August 2025" in a.answer
+
+
+TICKET = "What did service ticket 4711 report about pump P-2, as known on {day}?"
+
+
+def test_a_record_made_after_the_day_asked_is_said_not_yet_recorded(sample_app):
+    chain = build_ask_chain(sample_app, clock=lambda: dt.date(2026, 11, 29))
+    tech = Scope(roles=["technician"], assets=["P-2"])
+    before = chain.invoke({"question": TICKET.format(day="1 May 2026"), "scope": tech})
+    assert before.status is Status.NO_EVIDENCE and not before.evidence
+    assert before.answer == ("Service ticket 4711, pump P-2 vibration (TCK-4711) was recorded "
+                             "on 4 May 2026, after 1 May 2026: as known on 1 May 2026 there is "
+                             "no record of it.")
+    ru = chain.invoke({"question": "Что сообщил сервисный тикет 4711 о насосе P-2 по данным на "
+                                   "1 мая 2026?", "scope": tech})
+    assert ru.status is Status.NO_EVIDENCE and "записан 4 мая 2026" in ru.answer
+    after = chain.invoke({"question": TICKET.format(day="5 May 2026"), "scope": tech})
+    assert after.status is Status.ANSWERED
+    assert "TCK-4711" in {e.source_id for e in after.evidence}
+    other = chain.invoke({"question": "How often should the P-2 bearings be greased, as known "
+                                      "on 1 May 2026?", "scope": tech})
+    assert other.status is Status.ANSWERED and "2,000 operating hours" in other.answer
+    stranger = chain.invoke({"question": TICKET.format(day="1 May 2026"),
+                             "scope": Scope(roles=["dispatcher"])})  # may not read the ticket
+    assert "TCK-4711" not in stranger.answer and "recorded" not in stranger.answer

@@ -24,7 +24,9 @@ routes the model is never called.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
+from zoneinfo import ZoneInfo
 
 from situated.chains import wording as w
 from situated.chains.extract import Validated
@@ -192,6 +194,42 @@ def _not_in_force(versions: Versions, shadow: SearchResult | None, result: Searc
     else:
         text = w.not_in_force_text(versions.label(meta), day, lang)
     return Decision(Route.NO_EVIDENCE, [], text)
+
+
+_NUMBERED = re.compile(r"(?<![\w-])[\w-]*\d[\w-]*(?![\w-])")
+
+
+def _numbers(text: str) -> set[str]:
+    return {t.lower() for t in _NUMBERED.findall(text)}
+
+
+def not_yet_recorded(versions: Versions, unlimited: SearchResult | None, result: SearchResult,
+                     situation: Situation, question: str, lang: Lang) -> Decision | None:
+    """"As known on D" about a record made after D: the same search without that limit
+    (`unlimited`, same scope) ranks first a document recorded after D, or finds one whose title
+    carries a number the question gives and no document on record carries ("service ticket
+    4711"). The question is about a record that did not exist yet: say so, with the day it was
+    recorded, rather than answer from what was on record then. Only documents the caller may
+    read are ever named, and only records outside version families (a family's later version
+    is a correction, decided by the filter and `_not_in_force`)."""
+    known = situation.known_on
+    if known is None or unlimited is None or not unlimited.blocks:
+        return None
+    tz, on_record = ZoneInfo(versions.timezone), {b.source_id for b in result.blocks}
+    held = set().union(*(_numbers(versions.meta(s).title or "") for s in on_record))
+    asked = _numbers(question) - held
+    for rank, block in enumerate(unlimited.blocks):
+        fields = versions.fields_of(block.source_id)
+        if block.source_id in on_record or result.filter.admits(fields):
+            continue
+        meta = versions.meta(block.source_id)
+        if meta.family:  # a version of a family: corrections and "not in force" decide it
+            continue
+        recorded = dt.datetime.fromtimestamp(fields.recorded_s, tz).date()
+        if recorded > known and (rank == 0 or asked & _numbers(meta.title or "")):
+            return Decision(Route.NO_EVIDENCE, [], w.not_recorded_text(
+                meta.title or versions.label(meta), meta.source_id, recorded, known, lang))
+    return None
 
 
 def _same_day_notes(versions: Versions, supply: list[DocumentMeta], situation: Situation,

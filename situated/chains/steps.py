@@ -39,7 +39,7 @@ from situated.chains.intent import Intent, read_cue
 from situated.chains.models import is_model_failure, model_failure
 from situated.chains.products import ProductMatcher
 from situated.chains.release_steps import ReleaseSteps
-from situated.chains.route import Route, decide
+from situated.chains.route import Route, decide, not_yet_recorded
 from situated.chains.state import (
     AskInput,
     Compared,
@@ -177,7 +177,7 @@ class AskSteps(HistorySteps):
             # the same search without the dates: was the question about a family not in force?
             undated = self.snap.filter(Situation(product=v.situation.product), q.scope)
             shadow = self.search(reading.query, undated, self.settings.top_blocks)
-        decision = self.releases.unknown(q, v)
+        decision = self.releases.unknown(q, v) or self._not_recorded(reading, found)
         if decision is None:
             decision = decide(self.versions, found, v, q.lang, q.named, shadow)
             by_release = found.filter.release is not None or found.filter.latest_only
@@ -187,6 +187,16 @@ class AskSteps(HistorySteps):
                 decision = self.releases.lacking(reading, found, decision)
         log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in found.blocks])
         return Routed(reading, found, decision)
+
+    def _not_recorded(self, reading: Reading, found: SearchResult):
+        """"As known on D" about a record made after D (`route.not_yet_recorded`)."""
+        v, q = reading.validated, reading.question
+        if v.situation.known_on is None:
+            return None
+        unlimited = self.snap.filter(v.situation.model_copy(update={"known_on": None}), q.scope,
+                                     latest_release=True)
+        shadow = self.search(reading.query, unlimited, self.settings.top_blocks)
+        return not_yet_recorded(self.versions, shadow, found, v.situation, reading.query, q.lang)
 
     def budget(self, routed: Routed) -> Packed:
         supplied: tuple = ()

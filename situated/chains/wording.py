@@ -218,6 +218,16 @@ def before_first_text(family: str, first: str, day: dt.date, lang: Lang) -> str:
             f"from {first}.")
 
 
+def not_recorded_text(title: str, source_id: str, recorded: dt.date, known: dt.date,
+                      lang: Lang) -> str:
+    if lang is Lang.RU:
+        return (f"«{title}» ({source_id}) записан {day_text(recorded, lang)}, позже "
+                f"{day_text(known, lang)}: по данным на {day_text(known, lang)} записи о нём нет.")
+    return (f"{title} ({source_id}) was recorded on {day_text(recorded, lang)}, after "
+            f"{day_text(known, lang)}: as known on {day_text(known, lang)} there is no record "
+            "of it.")
+
+
 def not_in_force_text(family: str, day: dt.date, lang: Lang) -> str:
     if lang is Lang.RU:
         return f"На {day_text(day, lang)} ни одна версия «{family}» не действовала."
