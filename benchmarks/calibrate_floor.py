@@ -87,7 +87,8 @@ def main() -> None:
 
     chain = build_ask_chain(app, model=lambda snap: ExtractiveChatModel(
         embeddings=app.embeddings, sentences=snap.sentence_vectors))
-    negatives = [o.question for o in observations if not o.question.positive]
+    # each question once (an index with products observes it twice: across, within one)
+    negatives = list(dict.fromkeys(o.question for o in observations if not o.question.positive))
     fresh = yaml.safe_load(args.fresh.read_text("utf-8")) if args.fresh.exists() else {}
     negatives += [Question(q, False, "fresh", group) for group, qs in fresh.items() for q in qs]
     routed: dict[str, Counter] = {h.value: Counter() for h in Half}

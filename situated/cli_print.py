@@ -56,7 +56,9 @@ def print_thresholds(out, th, embedding_model: str | None = None) -> None:
     from situated.index.store import Thresholds
 
     th = th or Thresholds.default(embedding_model)
-    out.print(f"relevance: {th.source.value}, min_cosine {th.min_cosine}, min_cover "
+    within = (f", within one product {th.min_cosine_in_product}"
+              if th.min_cosine_in_product is not None else "")
+    out.print(f"relevance: {th.source.value}, min_cosine {th.min_cosine}{within}, min_cover "
               f"{th.min_cover} ({th.note})", highlight=False)
     for name, stats in (("dev", th.dev), ("held-out", th.held_out)):
         if stats:

@@ -263,3 +263,26 @@ def test_misspelt_setting_in_the_environment_is_an_error(monkeypatch):
     monkeypatch.setenv("SITUATED_WINDW", "5")
     with pytest.raises(ValidationError, match="did you mean SITUATED_WINDOW"):
         Settings()
+
+
+def test_a_question_naming_a_code_is_answered_by_its_row_not_the_whole_table():
+    table = ("1 Error codes\n\n| Code | Meaning |\n|---|---|\n| E-101 | Display lost contact |\n"
+             "| E-205 | Throttle out of range |\n| E-417 | Cell imbalance |\n"
+             "| E-502 | Motor overheated |")
+    m = ExtractiveChatModel()  # four sentences allowed
+    assert m.answer("What does error E-417 mean?", [("S1", table)]) == \
+        "Code: E-417; Meaning: Cell imbalance. [S1]"
+    assert m.answer("what does error e-417 mean", [("S1", table)]) == \
+        "Code: E-417; Meaning: Cell imbalance. [S1]"  # the code in any case
+    # a code no row carries: every candidate stays (the router decides whether it is answered)
+    assert m.answer("What does the Code column of error E-999 mean?", [("S1", table)]).count(
+        "[S1]") >= 2
+
+
+@pytest.mark.integration
+def test_the_sample_error_question_quotes_only_its_row(sample_app):
+    a = build_ask_chain(sample_app, clock=lambda: TODAY).invoke(
+        {"question": "What does error E-417 mean?"})
+    assert a.status is Status.ANSWERED and "E-417" in a.answer
+    assert not any(code in a.answer for code in ("E-101", "E-205", "E-502"))
+    assert any(code in e.text for e in a.evidence for code in ("E-101", "E-205"))  # given

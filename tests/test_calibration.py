@@ -10,7 +10,7 @@ import pytest
 from conftest import md, write
 from typer.testing import CliRunner
 
-from situated.calibration.fit import MIN_NEGATIVES, MIN_POSITIVES, Observation, fit
+from situated.calibration.fit import MARGIN, MIN_NEGATIVES, MIN_POSITIVES, Observation, fit
 from situated.calibration.questions import Half, Question, half_of, shipped_negatives
 from situated.cli import app
 from situated.errors import ConfigError
@@ -98,16 +98,42 @@ def _obs(cosine: float, positive: bool, half: Half) -> Observation:
 
 
 @pytest.mark.unit
-def test_fit_puts_the_threshold_in_the_middle_of_the_dev_gap_and_reports_held_out():
+def test_fit_puts_the_threshold_just_above_the_off_topic_questions_and_reports_held_out():
     dev = [_obs(0.6 + i / 200, True, Half.DEV) for i in range(MIN_POSITIVES)]
     dev += [_obs(0.1 + i / 200, False, Half.DEV) for i in range(MIN_NEGATIVES)]  # up to 0.195
     test = [_obs(0.5, True, Half.TEST), _obs(0.45, False, Half.TEST)]
     th = fit(dev + test)
     assert th.source is ThresholdSource.CALIBRATED
-    assert 0.39 <= th.min_cosine <= 0.41  # halfway between 0.195 and 0.6
+    # the lowest threshold above every dev negative is 0.2; a wide gap up to the positives
+    # (0.6): MARGIN above its low end, not its middle (natural questions score far lower than
+    # the positives, which quote the documents)
+    assert th.min_cosine == round(0.2 + MARGIN, 3)
     assert th.dev["recall"] == 1.0 and th.dev["negatives_refused"] == 1.0
     assert th.held_out == {"precision": 0.5, "recall": 1.0, "negatives_refused": 0.0,
                            "positives": 1.0, "negatives": 1.0}
+    narrow = [_obs(0.25 + i / 1000, True, Half.DEV) for i in range(MIN_POSITIVES)]
+    narrow += [_obs(0.1 + i / 200, False, Half.DEV) for i in range(MIN_NEGATIVES)]
+    assert fit(narrow).min_cosine == 0.225  # a gap narrower than twice MARGIN: its middle
+
+
+@pytest.mark.unit
+def test_questions_asked_within_one_product_get_their_own_threshold():
+    def one(cosine, positive, in_product):
+        q = Question(f"q{cosine}{positive}{in_product}", positive, Half.DEV, "test")
+        return Observation(q, latin=True, decided=None, cover=0.0, cosine=cosine,
+                           in_product=in_product)
+
+    obs = [one(0.7, True, False) for _ in range(MIN_POSITIVES)]
+    obs += [one(0.3 + i / 1000, False, False) for i in range(MIN_NEGATIVES)]  # across: ~0.32
+    obs += [one(0.7, True, True) for _ in range(MIN_POSITIVES)]
+    obs += [one(0.1 + i / 1000, False, True) for i in range(MIN_NEGATIVES)]  # within: ~0.12
+    th = fit(obs)
+    assert th.min_cosine == round(0.32 + MARGIN, 3)
+    assert th.min_cosine_in_product == round(0.12 + MARGIN, 3)
+    assert th.scoped(True).min_cosine == th.min_cosine_in_product
+    assert th.scoped(False).min_cosine == th.min_cosine
+    asked = one(0.25, True, True)
+    assert asked.relevant(th) and not one(0.25, True, False).relevant(th)
 
 
 @pytest.mark.unit

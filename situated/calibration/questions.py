@@ -39,6 +39,7 @@ class Question:
     positive: bool
     half: Half
     kind: str  # "own-text", "other-domain", "other-company"
+    product: str | None = None  # a positive's document's product: where an asker would ask it
 
 
 def half_of(key: str) -> Half:
@@ -86,7 +87,8 @@ MIN_PRODUCTS_TO_SPLIT = 4  # fewer products than this: positives split by family
 
 
 def positives(docs: list[LoadedDocument], limit: int = 240, seed: int = 0) -> list[Question]:
-    """Up to `limit` questions from the documents' own text, at most three per document."""
+    """Up to `limit` questions from the documents' own text, at most three per document (more
+    when the index has fewer than `limit / 3` documents, up to twelve)."""
     rnd = random.Random(seed)
     pool = sorted(docs, key=lambda d: hashlib.sha256(
         f"{seed}:{d.meta.source_id}".encode()).hexdigest())
@@ -94,6 +96,7 @@ def positives(docs: list[LoadedDocument], limit: int = 240, seed: int = 0) -> li
     # halves by product when there are products enough to split; else by family (an index of
     # one product — one library's documentation — would put every positive in one half)
     by_product = len({p for d in docs for p in d.meta.product}) >= MIN_PRODUCTS_TO_SPLIT
+    per_document = min(12, max(3, -(-limit // max(len(docs), 1))))
     for doc in pool:
         if len(out) >= limit:
             break
@@ -101,7 +104,7 @@ def positives(docs: list[LoadedDocument], limit: int = 240, seed: int = 0) -> li
         rnd.shuffle(blocks)
         key = doc.meta.product[0] if doc.meta.product and by_product else (
             doc.meta.family or doc.meta.source_id)
-        for block in blocks[:3]:
+        for block in blocks[:per_document]:
             one = LoadedDocument(meta=doc.meta, blocks=(block,), pieces=(),
                                  content_hash=doc.content_hash)
             phrase = pick_phrase(Version(one, 0, 0), [], rnd)
@@ -109,7 +112,7 @@ def positives(docs: list[LoadedDocument], limit: int = 240, seed: int = 0) -> li
                 continue
             lang = language_of(block.text)
             out.append(Question(_question(_owner(doc), phrase, lang), True, half_of(key),
-                                "own-text"))
+                                "own-text", doc.meta.product[0] if doc.meta.product else None))
     return out[:limit]
 
 

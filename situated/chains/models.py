@@ -32,6 +32,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
+from situated.documents import extract_codes
 from situated.errors import ConfigError, ModelError
 from situated.index.text import Tokenizer
 from situated.loaders.neutralise import is_instruction
@@ -84,6 +85,8 @@ class ExtractiveChatModel(BaseChatModel):
                 weight = sum(math.log(1 + n / df[t]) for t in common)
                 weight += 0.5 * sum(math.log(1 + n / df[t]) for t in (q_terms & heading) - terms)
                 scored.append((-weight / math.sqrt(len(terms)), rank, pos, unit, label))
+        rows = {rank: _table_rows(body) for rank, (_, body) in enumerate(evidence)}
+        scored = _naming_asked_codes(question, scored, rows)
         if not scored:
             return NO_ANSWER
         if self.embeddings is not None:  # re-rank the lexical candidates by meaning
@@ -133,6 +136,34 @@ class ExtractiveChatModel(BaseChatModel):
             if run_manager:
                 run_manager.on_llm_new_token(piece, chunk=chunk)
             yield chunk
+
+
+def _table_rows(body: str) -> set[str]:
+    """The units of a block that are rows of its tables (as `evidence_units` writes them)."""
+    lines = body.split("\n")
+    table = [line for line in lines[1:] if line.strip().startswith("|")]
+    return set(evidence_units("\n".join([lines[0], *table]))) if table else set()
+
+
+def _naming_asked_codes(question: str, scored: list[tuple], rows: dict[int, set[str]]
+                        ) -> list[tuple]:
+    """A question naming a code ("What does error E-417 mean?") is answered from a table by the
+    rows that carry it, not by the whole table (the other rows stay in the evidence). Only
+    within a table whose rows the code tells apart: a product's name in every row, or in the
+    sentences around, picks out nothing and nothing is dropped."""
+    asked = {c.casefold() for c in extract_codes(question)}
+    if not asked:
+        return scored
+
+    def carries(unit: str) -> bool:
+        return bool(asked & {c.casefold() for c in extract_codes(unit)})
+
+    dropped: set[tuple[int, str]] = set()
+    for rank, table in rows.items():
+        carrying = {u for u in table if carries(u)}
+        if carrying and carrying != table:
+            dropped |= {(rank, u) for u in table - carrying}
+    return [x for x in scored if (x[1], x[3]) not in dropped]
 
 
 def make_chat_model(settings: Settings, embeddings: Any = None,

@@ -336,6 +336,8 @@ class AskSteps(HistorySteps):
         answer but a comparison's merge carries it: a question stopped before any search
         too)."""
         th = self.engine.thresholds
+        if found is not None:
+            th = th.scoped(found.filter.situation.product is not None)
         return RelevanceOut(source=th.source.value, min_cosine=th.min_cosine,
                             min_cover=th.min_cover, note=th.note,
                             unheld=list(found.missing) if found is not None else [])

@@ -56,12 +56,23 @@ class Thresholds(BaseModel):
 
     min_cover: float = Field(ge=0, le=1)
     min_cosine: float = Field(ge=-1, le=1)
+    min_cosine_in_product: float | None = Field(
+        default=None, ge=-1, le=1, description="The cosine floor of a question asked within one "
+        "product's documents (fewer candidates, so off-topic questions score lower there than "
+        "across the index); None: `min_cosine`.")
     source: ThresholdSource
     note: str = Field(default="", description="How the thresholds were set, for the asker.")
     dev: dict[str, float] | None = Field(
         default=None, description="precision, recall, positives, negatives on the dev half")
     held_out: dict[str, float] | None = Field(
         default=None, description="the same on the held-out half (never used to set them)")
+
+    def scoped(self, in_product: bool) -> Thresholds:
+        """The thresholds of a question asked within one product's documents (`in_product`)
+        or across the index."""
+        if in_product and self.min_cosine_in_product is not None:
+            return self.model_copy(update={"min_cosine": self.min_cosine_in_product})
+        return self
 
     @classmethod
     def default(cls, embedding_model: str | None = None) -> Thresholds:

@@ -132,7 +132,8 @@ class HybridSearch:
         if found.missing:  # the question is about something no admitted document holds
             return SearchResult.empty(flt, found.missing)
         reads = self.vector_reads(query)
-        kept = [b for b in found.ranked if b.signals.relevant(self.thresholds, reads)][:top]
+        th = self.thresholds.scoped(flt.situation.product is not None)
+        kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
         return self._result(flt, kept, found)
 
     def rank(
@@ -318,7 +319,8 @@ def thresholds_for(index: Index, settings: Settings) -> Thresholds:
         return Thresholds(
             min_cover=base.min_cover if settings.min_cover is None else settings.min_cover,
             min_cosine=base.min_cosine if settings.min_cosine is None else settings.min_cosine,
-            source=ThresholdSource.SETTINGS, note="set in the settings (SITUATED_MIN_COVER, "
+            min_cosine_in_product=base.min_cosine_in_product if settings.min_cosine is None
+            else None, source=ThresholdSource.SETTINGS, note="set in the settings (SITUATED_MIN_COVER, "
             "SITUATED_MIN_COSINE)")
     return index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
 
