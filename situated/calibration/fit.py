@@ -1,18 +1,17 @@
 """Setting an index's relevance thresholds on its own questions (`calibration.questions`).
 
-Each question is searched once under a scope that reads everything and no situation, and each
-fused block is decided with trial thresholds (`HybridSearch.assess`, `Signals.relevant`): a
-question with a name or code nothing holds, or a block carrying a named code, is decided without
-a threshold. The two thresholds are fitted apart, each on the dev questions its signal scores: `min_cosine` on those
-the vector leg reads (their best cosine), `min_cover` on the others (the best cover of a block
-BM25 ranks among its first three). Each is the threshold with
-the fewest dev errors; of the run of thresholds that tie, the one a quarter of the way up from
-its low end: the positives quote the documents word for word, so real questions score lower
-than they do, and the threshold leans towards the negatives. A threshold with fewer than
+Each question is searched under a scope that reads everything: across the index, and — when the
+index has products — again within one product's documents, as an asker whose situation names a
+product asks it (`observe`). Each fused block is decided with trial thresholds
+(`HybridSearch.assess`, `Signals.relevant`): a question with a name or code nothing holds, or a
+block carrying a named code, is decided without a threshold. `min_cosine` is fitted on the
+questions the vector leg reads across the index, `min_cosine_in_product` on those asked within a
+product: each is the threshold with the fewest dev errors, placed `MARGIN` above the low end of
+the run of thresholds that tie (just above the off-topic questions), or in its middle when the
+run is narrow. `min_cover` stays the package prior (see `fit`). A cosine floor with fewer than
 `MIN_POSITIVES` dev positives or `MIN_NEGATIVES` negatives keeps the package default, and the
-note says so: on the 22-document sample, a fit on its 37 dev positives set `min_cosine` to 0.522,
-above six of the sample's own hand-written on-topic questions (0.44–0.50).
-Precision and recall are reported on the dev half and on the held-out half (never used to fit).
+note says so. Precision and recall are reported on the dev half and on the held-out half (never
+used to fit).
 """
 
 from __future__ import annotations
@@ -144,23 +143,21 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
         return [o.cosine if o.cosine is not None else -1.0 for o in dev
                 if o.latin and o.question.positive is positive and o.in_product is in_product]
 
-    def covers(positive: bool) -> list[float]:
-        return [o.cover for o in dev if not o.latin and o.question.positive is positive
-                and not o.in_product]
-
     cosine = _fit_one(cosines(True, False), cosines(False, False))
     in_product = _fit_one(cosines(True, True), cosines(False, True))
-    cover = _fit_one(covers(True), covers(False))
-    kept = [name for name, v in (("min_cosine", cosine), ("min_cover", cover)) if v is None]
-    source, note = ThresholdSource.CALIBRATED, "calibrated on this index's own dev questions"
+    # `min_cover` stays the package prior: fitted between off-topic questions and positives
+    # that quote the documents it refuses natural ones (XQuAD's Russian dev half: quoted
+    # positives cover >= 0.8, off-topic questions up to 0.67, natural questions a median 0.75
+    # and a quarter under 0.59: a fitted 0.735 would refuse half of them)
+    cover = None
+    source, note = ThresholdSource.CALIBRATED, ("calibrated on this index's own dev questions "
+                                                "(min_cover: the package prior)")
     too_few = (f"fewer than {MIN_POSITIVES} dev on-topic or {MIN_NEGATIVES} off-topic questions "
                "scored by it")
-    if len(kept) == 2:
+    if cosine is None:
         source = ThresholdSource.DEFAULT
         note = f"{default.note}; this index is too small to calibrate ({too_few})"
         in_product = None
-    elif kept:
-        note += f"; {kept[0]} kept at the default ({too_few})"
     th = Thresholds(min_cover=default.min_cover if cover is None else cover,
                     min_cosine=default.min_cosine if cosine is None else cosine,
                     min_cosine_in_product=in_product, source=source, note=note)
