@@ -286,3 +286,20 @@ def test_the_sample_error_question_quotes_only_its_row(sample_app):
     assert a.status is Status.ANSWERED and "E-417" in a.answer
     assert not any(code in a.answer for code in ("E-101", "E-205", "E-502"))
     assert any(code in e.text for e in a.evidence for code in ("E-101", "E-205"))  # given
+
+
+@pytest.mark.integration
+def test_the_offline_models_no_answer_is_no_evidence_and_a_models_unlabelled_reply_withheld(
+        sample_app):
+    from fakes import ScriptedChatModel
+
+    from situated.chains.models import NO_ANSWER
+
+    question = {"question": "What does error E-417 mean?"}
+    nothing = chain_for(sample_app, ScriptedChatModel(replies=[NO_ANSWER])).invoke(question)
+    assert nothing.status is Status.NO_EVIDENCE and nothing.citations == []
+    assert nothing.evidence  # what the model was given stays visible
+    assert NO_ANSWER not in nothing.answer
+    unlabelled = chain_for(sample_app, ScriptedChatModel(
+        replies=["The evidence does not say."])).invoke(question)
+    assert unlabelled.status is Status.WITHHELD

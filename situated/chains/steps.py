@@ -36,7 +36,7 @@ from situated.chains.evidence import (
 from situated.chains.extract import Clock, validate_extraction
 from situated.chains.history_steps import HistorySteps
 from situated.chains.intent import Intent, read_cue
-from situated.chains.models import is_model_failure, model_failure
+from situated.chains.models import NO_ANSWER, is_model_failure, model_failure
 from situated.chains.products import ProductMatcher
 from situated.chains.release_steps import ReleaseSteps
 from situated.chains.route import Route, decide, not_yet_recorded
@@ -225,15 +225,20 @@ class AskSteps(HistorySteps):
         evidence = evidence_of(supplied)
         parsed = CitationParser(evidence=evidence, links=links_of(supplied), lang=lang).invoke(
             replied.reply, config)
-        text = parsed.answer
-        if parsed.status is Status.ANSWERED:  # the slice and the notes are written by code
+        text, status = parsed.answer, parsed.status
+        reply = getattr(replied.reply, "content", replied.reply)
+        if status is Status.WITHHELD and isinstance(reply, str) and reply.strip() == NO_ANSWER:
+            # the offline model found no unit of the evidence that answers: nothing applies (a
+            # model's unknown or missing labels stay withheld)
+            status, text = Status.NO_EVIDENCE, w.no_evidence_text(v.situation, lang, [])
+        if status is Status.ANSWERED:  # the slice and the notes are written by code
             # names in them come from metadata: neutralised like evidence
             text = neutralise(w.slice_text(v.situation, lang, v.periods)
                               + self.releases.latest_slice(v.situation, supplied, lang)) + text
             notes = [*packed.decision.notes, *(self.releases.holds_for(
                 packed.reading.question, supplied) if packed.found.filter.latest_only else [])]
             text = "\n\n".join([text, *(neutralise(n) for n in notes)])
-        return Answer(status=parsed.status, answer=text, missing=[],
+        return Answer(status=status, answer=text, missing=[],
                       situation=situation_out(v.situation), citations=parsed.citations,
                       evidence=evidence, hits=hits_of(self.snap.index, packed.found),
                       budget=self.budget_out(evidence), flagged=flagged_of(supplied),

@@ -54,8 +54,8 @@ FACT_NAMES = {ValidFor.PURCHASE_DATE: "purchase date", ValidFor.REQUEST_DATE: "r
               ValidFor.AS_OF: "date"}
 _ASK_DATE = {
     (ValidFor.PURCHASE_DATE, Lang.EN): "When was it bought (day, month and year)?",
-    (ValidFor.REQUEST_DATE, Lang.EN): "When was the return or claim requested, or when will it "
-                                      "be (day, month and year)?",
+    (ValidFor.REQUEST_DATE, Lang.EN): "When was the request made, or when will it be (day, "
+                                      "month and year)?",
     (ValidFor.AS_OF, Lang.EN): "For which date (day, month and year)?",
     (ValidFor.PURCHASE_DATE, Lang.RU): "Когда была покупка (число, месяц и год)?",
     (ValidFor.REQUEST_DATE, Lang.RU): "Когда подана или будет подана заявка (число, месяц и "
