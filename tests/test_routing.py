@@ -230,3 +230,22 @@ def test_clarification_texts_carry_no_domain_words():
     texts = [*wording._ASK_DATE.values(), *wording._BEFORE_OR_FROM.values()]
     words = {"return", "claim", "warranty", "battery", "bike", "возврат", "гарант"}
     assert texts and not [t for t in texts if any(w in t.lower() for w in words)]
+
+
+def test_a_code_the_situations_documents_lack_is_no_evidence_for_that_code(sample_app):
+    from situated.chains.ask import build_ask_chain
+    from situated.situation import Scope
+
+    chain = build_ask_chain(sample_app)
+    s2 = chain.invoke({"question": "What is check R07 on the S-2?"})  # only the C-3 spec has it
+    assert s2.status is Status.NO_EVIDENCE and not s2.evidence
+    assert s2.answer == ("No document you may read for the situation given (product S-2) "
+                         "mentions “R07”, so there is no answer to give.")
+    c3 = chain.invoke({"question": "What is check R07 on the C-3?"})
+    assert c3.status is Status.ANSWERED and "R07" in c3.answer
+    # a code only a restricted document holds reads as one nobody holds: nothing is disclosed
+    tech = Scope(roles=["technician"], assets=["P-2"])
+    restricted = chain.invoke({"question": "What does alarm A-44 mean on the P-2?", "scope": tech})
+    nobody = chain.invoke({"question": "What does alarm A-99 mean on the P-2?", "scope": tech})
+    assert restricted.status is nobody.status is Status.NO_EVIDENCE
+    assert restricted.answer.replace("A-44", "X") == nobody.answer.replace("A-99", "X")

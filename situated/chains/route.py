@@ -258,8 +258,8 @@ def decide(versions: Versions, result: SearchResult, asked: Validated, lang: Lan
     if gone is not None:
         return gone
     if not result.blocks:
-        return Decision(Route.NO_EVIDENCE, [],
-                        w.no_evidence_text(situation, lang, list(result.missing)))
+        return Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(
+            situation, lang, list(result.missing), list(result.absent)))
     metas = [versions.meta(b.source_id) for b in result.blocks]
     facts_of = [deciding(versions, m, situation, result.filter) for m in metas]
     if facts_of[0]:

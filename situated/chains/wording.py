@@ -253,16 +253,28 @@ def facts_text(situation: Situation, lang: Lang) -> str:
     return "; ".join(parts)
 
 
-def no_evidence_text(situation: Situation, lang: Lang, unheld: list[str] | None = None) -> str:
+def _quoted(names: list[str], lang: Lang) -> str:
+    return ", ".join(f"“{n}”" if lang is Lang.EN else f"«{n}»" for n in names)
+
+
+def no_evidence_text(situation: Situation, lang: Lang, unheld: list[str] | None = None,
+                     absent: list[str] | None = None) -> str:
     """Nothing the caller may read applies. `unheld`: names or codes the question gives that no
-    document the caller may read holds (said the same whether or not another document does)."""
+    document the caller may read holds (said the same whether or not another document does);
+    `absent`: codes readable documents hold but none for the situation given."""
+    facts = facts_text(situation, lang)
+    if absent and facts and not unheld:
+        if lang is Lang.RU:
+            return (f"Ни один доступный вам документ при заданных условиях ({facts}) не "
+                    f"упоминает {_quoted(absent, lang)}, поэтому ответа нет.")
+        return (f"No document you may read for the situation given ({facts}) mentions "
+                f"{_quoted(absent, lang)}, so there is no answer to give.")
     if unheld:
-        names = ", ".join(f"“{n}”" if lang is Lang.EN else f"«{n}»" for n in unheld)
+        names = _quoted(unheld, lang)
         if lang is Lang.RU:
             return (f"Ни один документ, доступный вам, не упоминает {names}, поэтому ответа "
                     "нет.")
         return f"No document you may read mentions {names}, so there is no answer to give."
-    facts = facts_text(situation, lang)
     if lang is Lang.RU:
         why = f" при заданных условиях ({facts})" if facts else ""
         return f"Ни один документ, доступный вам, не относится к этому вопросу{why}, поэтому " \

@@ -26,6 +26,8 @@ scope, so the permission clauses are always in the filter.
 
 from __future__ import annotations
 
+import dataclasses
+
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -65,6 +67,9 @@ class SearchResult:
     hits: list[PieceHit]
     leg_hits: dict[str, int]  # how many pieces each leg returned (for traces and benchmarks)
     missing: tuple[str, ...] = ()  # codes and names the question gives that nothing admitted holds
+    # codes the question gives that readable documents hold, but none the situation admits
+    # ("check R07" asked for the S-2: only the C-3's specification has it)
+    absent: tuple[str, ...] = ()
 
     @classmethod
     def empty(cls, flt: Filter, missing: tuple[str, ...] = ()) -> SearchResult:
@@ -134,7 +139,20 @@ class HybridSearch:
         reads = self.vector_reads(query)
         th = self.thresholds.scoped(flt.situation.product is not None)
         kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
-        return self._result(flt, kept, found)
+        result = self._result(flt, kept, found)
+        if kept:
+            return result
+        return dataclasses.replace(result, absent=self.absent_codes(query, flt))
+
+    def absent_codes(self, query: str, flt: Filter) -> tuple[str, ...]:
+        """The codes the question gives that no piece the filter admits carries (the caller
+        may read documents that do: `unheld` decided before this)."""
+        codes = self._exact.query_codes(self.index, query)
+        if not codes:
+            return ()
+        absent = missing_codes(self.index, codes, flt.mask(self.index.columns))
+        surface = code_surfaces(query)
+        return tuple(surface.get(c, c) for c in absent)
 
     def rank(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None
