@@ -303,3 +303,13 @@ def test_the_offline_models_no_answer_is_no_evidence_and_a_models_unlabelled_rep
     unlabelled = chain_for(sample_app, ScriptedChatModel(
         replies=["The evidence does not say."])).invoke(question)
     assert unlabelled.status is Status.WITHHELD
+
+
+def test_the_offline_model_quotes_a_paraphrase_by_meaning(embeddings):
+    evidence = [("S1", "2 Visits\n\nThe building opens at six in the morning. Members may bring "
+                       "one guest per visit.")]
+    m = ExtractiveChatModel(max_sentences=1, embeddings=embeddings)
+    assert m.answer("Is a companion allowed?", evidence) == \
+        "Members may bring one guest per visit. [S1]"  # no word in common: meaning decides
+    lexical = ExtractiveChatModel(max_sentences=1)  # without a model: nothing to quote
+    assert lexical.answer("Is a companion allowed?", evidence).startswith("The evidence I was")

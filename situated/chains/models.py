@@ -85,6 +85,8 @@ class ExtractiveChatModel(BaseChatModel):
                 weight = sum(math.log(1 + n / df[t]) for t in common)
                 weight += 0.5 * sum(math.log(1 + n / df[t]) for t in (q_terms & heading) - terms)
                 scored.append((-weight / math.sqrt(len(terms)), rank, pos, unit, label))
+            elif self.embeddings is not None:  # a paraphrase shares no word: meaning decides
+                scored.append((-0.0, rank, pos, unit, label))
         rows = {rank: _table_rows(body) for rank, (_, body) in enumerate(evidence)}
         scored = _naming_asked_codes(question, scored, rows)
         if not scored:
@@ -93,7 +95,7 @@ class ExtractiveChatModel(BaseChatModel):
             q_vec = self.embeddings.encode_query(question)
             vecs = self._vectors([x[3] for x in scored])
             lexical = [-x[0] for x in scored]
-            top = max(lexical)
+            top = max(lexical) or 1.0
             scored = [(-(float(v @ q_vec) + 0.25 * lex / top), *x[1:])
                       for x, v, lex in zip(scored, vecs, lexical)]
         chosen = sorted(scored)[: self.max_sentences]
