@@ -75,12 +75,13 @@ def expectations(comments: list[str]) -> tuple[str | None, list[str]]:
     """The status a comment opens with ("answered: …") and the quoted fragments it shows
     (split at "…")."""
     first = comments[0] if comments else ""
-    status = next((s for s in STATUSES if first.startswith(f"{s}:")), None)
+    status = next((s for s in STATUSES if first == s or first.startswith(f"{s}:")), None)
     if status is None and (shown := re.match(r'\{"output": \{"status": "(\w+)"', first)):
         status = shown.group(1)  # a JSON body's status
     fragments = []
     for comment in comments:
-        for quoted in re.findall(r'"([^"]*)"', comment.split("{", 1)[0]):
+        for quoted in re.findall(r'"([^"]*)"|«([^»]*)»', comment.split("{", 1)[0]):
+            quoted = "".join(quoted)
             fragments += [_flat(p).strip(" .") for p in quoted.split("…")]
     return status, [f for f in fragments if len(f) > 3]
 
@@ -149,3 +150,25 @@ def test_every_number_stated_about_the_sample_is_the_repositorys():
             assert int(m.group(1) or m.group(2)) == documents, (name, m.group(0))
             stated += 1
     assert stated >= 3  # the README and the reference do state them
+
+
+@pytest.mark.integration
+def test_what_else_it_answers_runs_as_written(tmp_path):
+    """The tour over the sample: each line a command and, after ` # `, what it prints."""
+    (block,) = bash_blocks(section(README, "What else it answers"))
+    env = {**os.environ, "COLUMNS": "100", "HF_HUB_OFFLINE": "1",
+           "ANONYMIZED_TELEMETRY": "False"}
+    lines = [line for line in block.splitlines() if line.strip()]
+    assert len(lines) >= 6
+    for line in lines:
+        found = re.match(r"^(.*?)\s+#\s+(.*)$", line)
+        cmd, comment = (found.group(1), found.group(2)) if found else (line, "")
+        done = subprocess.run(["bash", "-c", cmd], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=600, check=False)
+        assert done.returncode == 0, (cmd, done.stderr[-2000:])
+        status, fragments = expectations([comment.strip()])
+        flat = _flat(done.stdout)
+        if status:
+            assert flat.startswith(status), (cmd, done.stdout[:400])
+        for fragment in fragments:
+            assert fragment in flat, (cmd, fragment, done.stdout[:600])
