@@ -176,6 +176,82 @@ def summary(rows: list[dict]) -> dict:
             "p50_ms": statistics.median([r["ms"] for r in rows]) if rows else 0.0}
 
 
+class Report:
+    """The two tables and the JSON of one run."""
+
+    def __init__(self, limit: int):
+        self.limit, self.results = limit, {}
+        self.table = Table(title="natural questions (situated)")
+        for col in ("set", "rule", "half", "questions", "no_evidence", "clarify", "withheld",
+                    "gold in evidence", "gold in top 5", "span in answer", "p50 ms"):
+            self.table.add_column(col, justify="right")
+        self.offt = Table(title="off-topic questions (shipped and fresh, EN and RU) through the "
+                                "chain")
+        for col in ("set", "rule", "questions", "refused", "clarified", "answered"):
+            self.offt.add_column(col, justify="right")
+
+    def limited(self, qs: list[Question], split: dict[str, str]) -> list[Question]:
+        if not self.limit:
+            return qs
+        return [q for half in ("dev", "test")
+                for q in [q for q in qs if split[q.group] == half][: self.limit]]
+
+    def asked(self, name: str, rule: str, rows: list[dict], split: dict[str, str]) -> None:
+        for half in ("dev", "test"):
+            part = [r for r in rows if split[r["group"]] == half]
+            s = summary(part)
+            self.results[f"{name}/{rule}/{half}"] = {"summary": s, "refused": [
+                r for r in part if r["status"] != "answered"][:40]}
+            self.table.add_row(name, rule, half, str(s["questions"]), f"{s['no_evidence']:.3f}",
+                               f"{s['clarify']:.3f}", f"{s['withheld']:.3f}",
+                               f"{s['gold_in_evidence']:.3f}", f"{s['gold_in_top5']:.3f}",
+                               f"{s['span_in_answer']:.3f}", f"{s['p50_ms']:.0f}")
+
+    def off_topic(self, name: str, rule: str, app: App, products: list[str | None]) -> None:
+        off = off_topic(app, products)
+        self.results[f"{name}/{rule}/off-topic"] = off
+        self.offt.add_row(name, rule, str(off["questions"]), f"{off['refused']:.3f}",
+                          str(off["clarified"]), str(off["answered"]))
+
+
+def run_policyqa(path: Path, work: Path, report: Report) -> None:
+    articles = json.loads(path.read_text(encoding="utf-8"))["data"]
+    write_docs(articles, work / "policyqa-docs", "PQA", with_product=True)
+    apps = build(work / "policyqa-docs", work / "policyqa-index")
+    qs = questions(articles, with_product=True)
+    split = halves([q.group for q in qs])
+    sites = sorted({q.group for q in qs}, key=lambda g: hashlib.sha256(g.encode()).hexdigest())
+    for rule, app in apps.items():
+        report.asked("policyqa", rule, ask_all(app, report.limited(qs, split)), split)
+        report.off_topic("policyqa", rule, app, [None, *sites[:3]])
+
+
+def run_xquad(folder: Path, work: Path, report: Report) -> None:
+    sets = {}
+    for lang in ("ru", "en"):
+        articles = json.loads((folder / f"xquad.{lang}.dev.json").read_text("utf-8"))["data"]
+        write_docs(articles, work / f"xquad-{lang}-docs", f"XQ{lang.upper()}", False)
+        sets[lang] = (articles, build(work / f"xquad-{lang}-docs", work / f"xquad-{lang}-index"))
+    en_groups = {a["title"]: a["title"] for a in sets["en"][0]}
+    for ru_a, en_a in zip(sets["ru"][0], sets["en"][0], strict=True):
+        en_groups[ru_a["title"]] = en_a["title"]  # articles are aligned: split by the English
+    split = halves([en_groups[a["title"]] for a in sets["en"][0]])
+    for q_lang, d_lang in (("ru", "ru"), ("en", "en"), ("en", "ru"), ("ru", "en")):
+        q_articles, (d_articles, apps) = sets[q_lang][0], sets[d_lang]
+        gold = {qa["id"]: p["context"].strip().lstrip("\ufeff")
+                for a in d_articles for p in a["paragraphs"] for qa in p["qas"]}
+        ids = [qa["id"] for a in q_articles for p in a["paragraphs"] for qa in p["qas"]]
+        twins = [Question(q.text, gold[i], q.gold_spans if q_lang == d_lang else (),
+                          en_groups[q.group])
+                 for q, i in zip(questions(q_articles, with_product=False), ids, strict=True)]
+        for rule, app in apps.items():
+            report.asked(f"xquad {q_lang}->{d_lang}", rule,
+                         ask_all(app, report.limited(twins, split)), split)
+    for lang, (_, apps) in sets.items():
+        for rule, app in apps.items():
+            report.off_topic(f"xquad-{lang}", rule, app, [None])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--policyqa", type=Path, default=default_data("data/policyqa-dev/dev.json"))
@@ -185,79 +261,16 @@ def main() -> None:
     ap.add_argument("--only", choices=["policyqa", "xquad"], default=None)
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
-    results: dict = {}
-    table = Table(title="natural questions (situated)")
-    for col in ("set", "rule", "half", "questions", "no_evidence", "clarify", "withheld",
-                "gold in evidence", "gold in top 5", "span in answer", "p50 ms"):
-        table.add_column(col, justify="right")
-
-    offt = Table(title="off-topic questions (shipped and fresh, EN and RU) through the chain")
-    for col in ("set", "rule", "questions", "refused", "clarified", "answered"):
-        offt.add_column(col, justify="right")
-
-    def report(name: str, rule: str, rows: list[dict], split: dict[str, str]) -> None:
-        for half in ("dev", "test"):
-            part = [r for r in rows if split[r["group"]] == half]
-            s = summary(part)
-            results[f"{name}/{rule}/{half}"] = {"summary": s, "refused": [
-                r for r in part if r["status"] != "answered"][:40]}
-            table.add_row(name, rule, half, str(s["questions"]), f"{s['no_evidence']:.3f}",
-                          f"{s['clarify']:.3f}", f"{s['withheld']:.3f}",
-                          f"{s['gold_in_evidence']:.3f}", f"{s['gold_in_top5']:.3f}",
-                          f"{s['span_in_answer']:.3f}", f"{s['p50_ms']:.0f}")
-
-    def limited(qs: list[Question], split: dict[str, str]) -> list[Question]:
-        if not args.limit:
-            return qs
-        keep = []
-        for half in ("dev", "test"):
-            keep += [q for q in qs if split[q.group] == half][: args.limit]
-        return keep
-
+    if args.policyqa is None and args.xquad is None:
+        ap.error("no data: pass --policyqa FILE and/or --xquad DIR")
+    report = Report(args.limit)
     if args.only in (None, "policyqa") and args.policyqa:
-        articles = json.loads(args.policyqa.read_text(encoding="utf-8"))["data"]
-        write_docs(articles, args.work / "policyqa-docs", "PQA", with_product=True)
-        apps = build(args.work / "policyqa-docs", args.work / "policyqa-index")
-        qs = questions(articles, with_product=True)
-        split = halves([q.group for q in qs])
-        sites = sorted({q.group for q in qs}, key=lambda g: hashlib.sha256(g.encode()).hexdigest())
-        for rule, app in apps.items():
-            report("policyqa", rule, ask_all(app, limited(qs, split)), split)
-            off = off_topic(app, [None, *sites[:3]])
-            results[f"policyqa/{rule}/off-topic"] = off
-            offt.add_row("policyqa", rule, str(off["questions"]), f"{off['refused']:.3f}",
-                         str(off["clarified"]), str(off["answered"]))
+        run_policyqa(args.policyqa, args.work, report)
     if args.only in (None, "xquad") and args.xquad:
-        sets = {}
-        for lang in ("ru", "en"):
-            articles = json.loads((args.xquad / f"xquad.{lang}.dev.json").read_text("utf-8"))["data"]
-            write_docs(articles, args.work / f"xquad-{lang}-docs", f"XQ{lang.upper()}", False)
-            sets[lang] = (articles, build(args.work / f"xquad-{lang}-docs",
-                                          args.work / f"xquad-{lang}-index"))
-        en_groups = {a["title"]: a["title"] for a in sets["en"][0]}
-        for ru_a, en_a in zip(sets["ru"][0], sets["en"][0], strict=True):
-            en_groups[ru_a["title"]] = en_a["title"]
-        split = halves([en_groups[a["title"]] for a in sets["en"][0]])
-        for q_lang, d_lang in (("ru", "ru"), ("en", "en"), ("en", "ru"), ("ru", "en")):
-            q_articles, (d_articles, apps) = sets[q_lang][0], sets[d_lang]
-            qs = questions(q_articles, with_product=False)
-            gold = {qa["id"]: p["context"].strip().lstrip("\ufeff")
-                    for a in d_articles for p in a["paragraphs"] for qa in p["qas"]}
-            ids = [qa["id"] for a in q_articles for p in a["paragraphs"] for qa in p["qas"]]
-            twins = [Question(q.text, gold[i], q.gold_spans if q_lang == d_lang else (),
-                              en_groups[q.group]) for q, i in zip(qs, ids, strict=True)]
-            for rule, app in apps.items():
-                report(f"xquad {q_lang}->{d_lang}", rule, ask_all(app, limited(twins, split)),
-                       split)
-        for lang, (_, apps) in sets.items():
-            for rule, app in apps.items():
-                off = off_topic(app, [None])
-                results[f"xquad-{lang}/{rule}/off-topic"] = off
-                offt.add_row(f"xquad {lang}", rule, str(off["questions"]),
-                             f"{off['refused']:.3f}", str(off["clarified"]), str(off["answered"]))
-    Console(width=200).print(table)
-    Console(width=200).print(offt)
-    write_result(args.out / "natural_questions.json", results)
+        run_xquad(args.xquad, args.work, report)
+    Console(width=200).print(report.table)
+    Console(width=200).print(report.offt)
+    write_result(args.out / "natural_questions.json", report.results)
 
 
 if __name__ == "__main__":

@@ -150,7 +150,7 @@ def test_switching_models_keeps_one_sample_index_each(tmp_path):
 
 def test_an_uncalibrated_index_uses_its_models_default_cosine(e5_app, minilm_app):
     from situated.index.store import ThresholdSource
-    from situated.retrievers.hybrid import thresholds_for
+    from situated.retrievers.relevance import thresholds_for
 
     e5, minilm = (thresholds_for(a.index, a.settings) for a in (e5_app, minilm_app))
     assert e5.source is minilm.source is ThresholdSource.DEFAULT

@@ -27,7 +27,6 @@ scope, so the permission clauses are always in the filter.
 from __future__ import annotations
 
 import dataclasses
-
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -40,7 +39,6 @@ from pydantic import ConfigDict, Field
 
 from situated.documents import Block, code_surfaces, extract_codes
 from situated.index.reader import Index
-from situated.index.store import Thresholds, ThresholdSource
 from situated.index.text import mostly_latin
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
@@ -52,6 +50,7 @@ from situated.retrievers.relevance import (
     TermCover,
     missing_codes,
     names_in,
+    thresholds_for,
     unheld_names,
 )
 from situated.settings import Settings
@@ -327,20 +326,6 @@ class HybridSearch:
                 "signals": asdict(rb.signals) if rb.signals else None})
             docs.append(doc)
         return docs
-
-
-def thresholds_for(index: Index, settings: Settings) -> Thresholds:
-    """The relevance thresholds that decide for this index: the settings' when given, else the
-    index's calibration (its manifest), else the package default."""
-    if settings.min_cover is not None or settings.min_cosine is not None:
-        base = index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
-        return Thresholds(
-            min_cover=base.min_cover if settings.min_cover is None else settings.min_cover,
-            min_cosine=base.min_cosine if settings.min_cosine is None else settings.min_cosine,
-            min_cosine_in_product=base.min_cosine_in_product if settings.min_cosine is None
-            else None, source=ThresholdSource.SETTINGS, note="set in the settings (SITUATED_MIN_COVER, "
-            "SITUATED_MIN_COSINE)")
-    return index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
 
 
 def block_document(block: Block) -> Document:

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from situated.index.store import Thresholds
+from situated.index.store import Thresholds, ThresholdSource
 from situated.months import is_calendar_word
 
 # words that frame a question rather than say what it is about (after the tokenizer's stop
@@ -198,3 +198,17 @@ def unheld_names(cover: TermCover, tokenizer, text: str, admitted_rows: np.ndarr
 
 __all__ = ["AGREE", "FULL_COVER", "QueryTerms", "Signals", "TermCover", "Thresholds",
            "missing_codes", "names_in", "unheld_names"]
+
+
+def thresholds_for(index, settings) -> Thresholds:
+    """The relevance thresholds that decide for this index: the settings' when given, else the
+    index's calibration (its manifest), else the package default."""
+    if settings.min_cover is not None or settings.min_cosine is not None:
+        base = index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
+        return Thresholds(
+            min_cover=base.min_cover if settings.min_cover is None else settings.min_cover,
+            min_cosine=base.min_cosine if settings.min_cosine is None else settings.min_cosine,
+            min_cosine_in_product=base.min_cosine_in_product if settings.min_cosine is None
+            else None, source=ThresholdSource.SETTINGS, note="set in the settings (SITUATED_MIN_COVER, "
+            "SITUATED_MIN_COSINE)")
+    return index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
