@@ -249,3 +249,48 @@ def test_a_code_the_situations_documents_lack_is_no_evidence_for_that_code(sampl
     nobody = chain.invoke({"question": "What does alarm A-99 mean on the P-2?", "scope": tech})
     assert restricted.status is nobody.status is Status.NO_EVIDENCE
     assert restricted.answer.replace("A-44", "X") == nobody.answer.replace("A-99", "X")
+
+
+TERMS = ("## 1 Cancellation\n\nYou may cancel with {notice} notice, in writing.\n\n"
+         "## 2 Lockers\n\nLockers are free of charge. Bring your own padlock and empty the "
+         "locker before you leave.\n")
+
+
+@pytest.fixture(scope="module")
+def gym(tmp_path_factory, embeddings):
+    from conftest import md, write
+
+    from situated.app import App
+    from situated.index.ingest import ingest
+    from situated.settings import Settings
+
+    tmp = tmp_path_factory.mktemp("gym")
+    docs, root = tmp / "docs", tmp / "index"
+    settings = Settings(index_dir=root, cache_dir=tmp / "cache")
+    write(docs / "t25.md", md("GYM-25", body=TERMS.format(notice="one month's"),
+                              title="Gym terms 2025", family="gym-terms", valid_from="2025-01-01",
+                              valid_to="2026-01-01", valid_for="as_of"))
+    write(docs / "t26.md", md("GYM-26", body=TERMS.format(notice="two weeks'"),
+                              title="Gym terms 2026", family="gym-terms", valid_from="2026-01-01",
+                              valid_for="as_of"))
+    for n, text in enumerate(["The sauna opens at noon.", "Towels cost two euros."]):
+        write(docs / f"o{n}.md", md(f"OTHER-{n}", body=f"## 1 Note\n\n{text}\n"))
+    ingest([docs], root, embeddings, settings)
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    yield app
+    app.close()
+
+
+def test_a_date_is_asked_for_only_when_the_versions_differ(gym):
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(gym)
+    same = chain.invoke({"question": "Do I have to pay for a locker?"})
+    assert same.status is Status.ANSWERED, same.answer
+    assert "free of charge" in same.answer
+    assert {e.source_id for e in same.evidence} & {"GYM-25", "GYM-26"} == {"GYM-26"}  # latest
+    assert same.answer.endswith("This section says the same in every version of gym-terms you "
+                                "may read (2), so the date does not change the answer.")
+    differs = chain.invoke({"question": "How much notice do I need to give to cancel?"})
+    assert differs.status is Status.CLARIFY and differs.missing == ["date"]

@@ -78,10 +78,10 @@ class _Unit:
 
     @property
     def section(self) -> tuple[str, ...]:
-        return _section_key(self.block.path)
+        return section_key(self.block.path)
 
 
-def _section_key(path: tuple[str, ...]) -> tuple[str, ...]:
+def section_key(path: tuple[str, ...]) -> tuple[str, ...]:
     """A section's identity across versions: its headings' substance ("Last updated: 3 March
     2025" as a heading names no section)."""
     return tuple(" ".join(k) for p in path if (k := substance(p)))
@@ -156,7 +156,7 @@ def diff_blocks(old: list[Block], new: list[Block],
         if not s.new_blocks and (anchor := _anchor(b, j, key)) is not None:
             s.new_blocks.append(anchor.block.block_id)
     order = {p: i for i, p in enumerate(dict.fromkeys(u.section for u in b))}
-    return sorted(sections.values(), key=lambda s: order.get(_section_key(s.path), -1))
+    return sorted(sections.values(), key=lambda s: order.get(section_key(s.path), -1))
 
 
 MAX_DIFF_WORK = 4_000_000  # units × units one alignment may compare (a pair of ~2,000 units)
@@ -249,4 +249,5 @@ def word_change(old: str, new: str, context: int = 3) -> str:
     return " ".join(parts)
 
 
-__all__ = ["DATES", "ChangeKind", "SectionChange", "diff_blocks", "substance", "word_change"]
+__all__ = ["DATES", "ChangeKind", "SectionChange", "diff_blocks", "section_key", "substance",
+           "word_change"]

@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from situated.chains import wording as w
+from situated.chains.changes import section_key
 from situated.chains.extract import Validated
+from situated.chains.same_text import same_in_every_version
 from situated.chains.wording import FACT_NAMES, Lang
 from situated.documents import DocumentMeta, ValidFor, end_of_day, instant
 from situated.index.versions import Versions
@@ -246,6 +248,32 @@ def _same_day_notes(versions: Versions, supply: list[DocumentMeta], situation: S
     return list(dict.fromkeys(notes))
 
 
+def _date_does_not_decide(versions: Versions, result: SearchResult, metas: list[DocumentMeta],
+                          facts_of: list[list[str]], facts: set[str],
+                          lang: Lang) -> Decision | None:
+    """Only a date is missing and the best block's section says the same in every readable
+    version (`same_text`): answer from that block and the blocks that depend on nothing, and
+    say the text stands in every version, instead of asking for the date."""
+    if not facts <= set(FACT_NAMES.values()):
+        return None  # a product or a facet decides: ask
+    best = result.blocks[0]
+    block = versions.read_blocks([best.block_id]).get(best.block_id)
+    members = same_in_every_version(versions, metas[0], block, result.filter) if block else []
+    if not members:
+        return None
+    # the same section in the latest version found (the one in force now, as a rule)
+    same = [(b, m) for b, m in zip(result.blocks, metas, strict=True)
+            if b.family == best.family and b.source_id in {x.source_id for x in members}]
+    read = versions.read_blocks([b.block_id for b, _ in same])
+    same = [(b, m) for b, m in same
+            if b.block_id in read and section_key(read[b.block_id].path) == section_key(block.path)]
+    latest = max(same, key=lambda bm: versions.start(bm[1]))[0] if same else best
+    supply = [latest.block_id, *(b.block_id for b, f in zip(result.blocks, facts_of, strict=True)
+                                 if not f)]
+    note = w.same_in_versions_text(versions.label(metas[0]), len(members), lang)
+    return Decision(Route.ANSWER, [], supply=tuple(dict.fromkeys(supply)), notes=(note,))
+
+
 def decide(versions: Versions, result: SearchResult, asked: Validated, lang: Lang = Lang.EN,
            named: frozenset[str] = frozenset(), shadow: SearchResult | None = None) -> Decision:
     """Route one search result for what the question asked (`asked`: its situation, partial and
@@ -267,6 +295,9 @@ def decide(versions: Versions, result: SearchResult, asked: Validated, lang: Lan
         for b, f in zip(result.blocks, facts_of, strict=True):  # the same rule's other versions
             if b.family == result.blocks[0].family:
                 facts |= set(f)
+        same = _date_does_not_decide(versions, result, metas, facts_of, facts, lang)
+        if same is not None:
+            return same
         return _clarify(versions, metas[0], _order(facts), result.filter, lang, asked.partial,
                         asked.unplaced)
     supply = [(b.block_id, m) for b, m, f in zip(result.blocks, metas, facts_of, strict=True)

@@ -218,6 +218,14 @@ def before_first_text(family: str, first: str, day: dt.date, lang: Lang) -> str:
             f"from {first}.")
 
 
+def same_in_versions_text(family: str, versions: int, lang: Lang) -> str:
+    if lang is Lang.RU:
+        return (f"Этот раздел одинаков по существу во всех доступных вам версиях «{family}» "
+                f"({versions}), поэтому дата не меняет ответ.")
+    return (f"This section says the same in every version of {family} you may read "
+            f"({versions}), so the date does not change the answer.")
+
+
 def not_recorded_text(title: str, source_id: str, recorded: dt.date, known: dt.date,
                       lang: Lang) -> str:
     if lang is Lang.RU:
