@@ -224,29 +224,27 @@ class HybridSearch:
         """The products of the documents `scope` may read: the only ones a question is matched
         against, so a product named only in a restricted document is never recognised (which
         would tell the caller it exists)."""
-        if scope not in self._products:
-            cols = self.index.columns
-            readable = Filter(scope=scope, timezone=self.index.timezone).group_mask(cols)
-            if len(self._products) > 1024:
-                self._products.clear()
-            self._products[scope] = frozenset(
-                p for p in self.index.products
-                if (groups := cols.products.get(p)) is not None and readable[groups].any())
-        return self._products[scope]
+        cols = self.index.columns
+        return self._readable(self._products, scope, scope, lambda: (
+            (p, cols.products.get(p)) for p in self.index.products))
 
     def facet_values_for(self, scope: Scope, name: str) -> frozenset[str]:
         """The values of a declared facet in the documents `scope` may read (the only ones a
         question is matched against, as for products)."""
-        key = (scope, name)
-        if key not in self._facet_values:
+        return self._readable(self._facet_values, (scope, name), scope,
+                              lambda: self.index.columns.facet_values.get(name, {}).items())
+
+    def _readable(self, cache: dict, key, scope: Scope, groups_of) -> frozenset[str]:
+        """The values (`groups_of()`: value, its document groups) whose documents `scope` may
+        read, kept per `key` (at most 1,024 kept)."""
+        if key not in cache:
             cols = self.index.columns
             readable = Filter(scope=scope, timezone=self.index.timezone).group_mask(cols)
-            if len(self._facet_values) > 1024:
-                self._facet_values.clear()
-            self._facet_values[key] = frozenset(
-                v for v, groups in cols.facet_values.get(name, {}).items()
-                if readable[groups].any())
-        return self._facet_values[key]
+            if len(cache) > 1024:
+                cache.clear()
+            cache[key] = frozenset(v for v, groups in groups_of()
+                                   if groups is not None and readable[groups].any())
+        return cache[key]
 
     def readable_rows(self, scope: Scope) -> np.ndarray:
         """Block rows (of the BM25 block field) `scope` may read: the statistics relevance
