@@ -156,3 +156,14 @@ def test_openapi_declares_the_session_scheme(server):
                                   "description": schemes["session"]["description"]}
     assert {"session": []} in schema["security"]
     assert schema["paths"]["/session"]["post"]["security"] == []
+
+
+def test_a_login_must_be_json_so_no_other_site_can_post_one(server):
+    body = '{"key": "%s"}' % KEYS["p2"]
+    for kind in ("text/plain", "application/x-www-form-urlencoded", None):
+        headers = {"Content-Type": kind} if kind else {}
+        r = httpx.post(server + "/session", content=body, headers=headers)
+        assert r.status_code in (415, 422) and "set-cookie" not in r.headers, kind
+    ok = httpx.post(server + "/session", content=body,
+                    headers={"Content-Type": "application/json"})
+    assert ok.status_code == 200 and "set-cookie" in ok.headers

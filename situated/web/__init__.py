@@ -63,7 +63,11 @@ def add_page_routes(api: FastAPI, sessions: BrowserSessions) -> None:
     @api.post("/session", tags=["browser"])
     def login(body: Login, request: Request) -> JSONResponse:
         """Exchange an API key for a session cookie (`HttpOnly; SameSite=Strict`) and the CSRF
-        token to send as `X-CSRF-Token` with each POST."""
+        token to send as `X-CSRF-Token` with each POST. JSON only: a form of another site can
+        post `text/plain` without a preflight, never `application/json` (no login CSRF)."""
+        if not request.headers.get("content-type", "").startswith("application/json"):
+            raise HTTPException(status_code=415, detail="send the key as JSON: Content-Type: "
+                                "application/json, body {\"key\": KEY}")
         made = sessions.issue(body.key)
         if made is None:
             raise HTTPException(status_code=401, detail="unknown API key; paste a key "
