@@ -82,10 +82,9 @@ def test_the_session_carries_the_keys_scope_only(server):
     body = {"input": {"question": "How do I replace the barrier fluid on the P-4 pump?"},
             "config": {"configurable": {"scope": {"roles": ["technician"], "assets": ["P-4"]}}}}
     r = client.post("/ask/invoke", json=body, headers={"X-CSRF-Token": csrf})
-    assert r.status_code in (200, 422)
-    if r.status_code == 200:
-        text = r.text
-        assert all(word not in text for word in ("V-41", "V-42", "B-17", "BF-2"))
+    assert r.status_code == 200, r.text  # the client's scope is replaced by the key's
+    assert r.json()["output"]["status"] == "no_evidence"
+    assert all(word not in r.text for word in ("V-41", "V-42", "B-17", "BF-2", "MAN-P4"))
     assert client.get("/documents/MAN-P4").status_code == 404
     p4, _ = signed_in(server, KEYS["p4"])
     assert p4.get("/documents/MAN-P4").status_code == 200

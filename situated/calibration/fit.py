@@ -149,7 +149,6 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
     # that quote the documents it refuses natural ones (XQuAD's Russian dev half: quoted
     # positives cover >= 0.8, off-topic questions up to 0.67, natural questions a median 0.75
     # and a quarter under 0.59: a fitted 0.735 would refuse half of them)
-    cover = None
     source, note = ThresholdSource.CALIBRATED, ("calibrated on this index's own dev questions "
                                                 "(min_cover: the package prior)")
     too_few = (f"fewer than {MIN_POSITIVES} dev on-topic or {MIN_NEGATIVES} off-topic questions "
@@ -158,7 +157,7 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
         source = ThresholdSource.DEFAULT
         note = f"{default.note}; this index is too small to calibrate ({too_few})"
         in_product = None
-    th = Thresholds(min_cover=default.min_cover if cover is None else cover,
+    th = Thresholds(min_cover=default.min_cover,
                     min_cosine=default.min_cosine if cosine is None else cosine,
                     min_cosine_in_product=in_product, source=source, note=note)
     return th.model_copy(update={"dev": _stats(obs, th, Half.DEV),

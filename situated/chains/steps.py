@@ -340,9 +340,7 @@ class AskSteps(HistorySteps):
         """The thresholds that decided, and what the question named that nothing held (every
         answer but a comparison's merge carries it: a question stopped before any search
         too)."""
-        th = self.engine.thresholds
-        if found is not None:
-            th = th.scoped(found.filter.situation.product is not None)
+        th = self.engine.thresholds if found is None else self.engine.thresholds_of(found.filter)
         return RelevanceOut(source=th.source.value, min_cosine=th.min_cosine,
                             min_cover=th.min_cover, note=th.note,
                             unheld=list(found.missing) if found is not None else [])

@@ -39,6 +39,7 @@ from pydantic import ConfigDict, Field
 
 from situated.documents import Block, code_surfaces, extract_codes
 from situated.index.reader import Index
+from situated.index.store import Thresholds
 from situated.index.text import mostly_latin
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
@@ -136,12 +137,17 @@ class HybridSearch:
         if found.missing:  # the question is about something no admitted document holds
             return SearchResult.empty(flt, found.missing)
         reads = self.vector_reads(query)
-        th = self.thresholds.scoped(flt.situation.product is not None)
+        th = self.thresholds_of(flt)
         kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
         result = self._result(flt, kept, found)
         if kept:
             return result
         return dataclasses.replace(result, absent=self.absent_codes(query, flt))
+
+    def thresholds_of(self, flt: Filter) -> Thresholds:
+        """The thresholds that decide under `flt`: within one product's documents when its
+        situation names a product (`Thresholds.scoped`), else across the index."""
+        return self.thresholds.scoped(flt.situation.product is not None)
 
     def absent_codes(self, query: str, flt: Filter) -> tuple[str, ...]:
         """The codes the question gives that no piece the filter admits carries (the caller
