@@ -103,21 +103,32 @@ def halves(groups: list[str]) -> dict[str, str]:
     return out
 
 
-def build(docs: Path, index: Path) -> dict[str, App]:
-    """The index, calibrated as `situated ingest` calibrates it now, and the same index under
-    the package default thresholds: today's rule for these indexes (before the calibration of
-    issue 35 each was "too small to calibrate" and used the default)."""
+def _built(docs: Path, index: Path, **settings) -> App:
+    """`docs` ingested and calibrated as `situated ingest` does it, under these settings."""
     from situated.calibration.fit import index_calibrator
+
+    app = App(Settings(index_dir=index, **settings))
+    ingest([docs], index, app.embeddings, app.settings,
+           calibrator=index_calibrator(app.settings, app.embeddings, None), recalibrate=True)
+    return app
+
+
+def build(docs: Path, index: Path, without_leg: bool = False) -> dict[str, App]:
+    """The index as `situated ingest` builds and calibrates it now, and the same index under
+    the package default thresholds (before the calibration of issue 35 each of these indexes
+    was "too small to calibrate" and used the default). `without_leg`: also the index built
+    without the multilingual leg (`SITUATED_MULTILINGUAL_LEG=false`), the rule before it."""
     from situated.index.store import DEFAULT_MIN_COSINE, DEFAULT_MIN_COVER
 
-    settings = Settings(index_dir=index)
-    app = App(settings)
-    ingest([docs], index, app.embeddings, settings,
-           calibrator=index_calibrator(settings, app.embeddings, None), recalibrate=True)
+    app = _built(docs, index)
     today = App(Settings(index_dir=index, min_cosine=DEFAULT_MIN_COSINE,
                          min_cover=DEFAULT_MIN_COVER))
     today.__dict__["embeddings"] = app.embeddings
-    return {"calibrated": app, "package default": today}
+    apps = {"calibrated": app, "package default": today}
+    if without_leg:
+        apps["no multilingual leg"] = _built(docs, index.with_name(index.name + "-no-leg"),
+                                             multilingual_leg=False)
+    return apps
 
 
 def _in(paragraph: str, texts: list[str]) -> bool:
@@ -231,7 +242,8 @@ def run_xquad(folder: Path, work: Path, report: Report) -> None:
     for lang in ("ru", "en"):
         articles = json.loads((folder / f"xquad.{lang}.dev.json").read_text("utf-8"))["data"]
         write_docs(articles, work / f"xquad-{lang}-docs", f"XQ{lang.upper()}", False)
-        sets[lang] = (articles, build(work / f"xquad-{lang}-docs", work / f"xquad-{lang}-index"))
+        sets[lang] = (articles, build(work / f"xquad-{lang}-docs", work / f"xquad-{lang}-index",
+                                      without_leg=True))
     en_groups = {a["title"]: a["title"] for a in sets["en"][0]}
     for ru_a, en_a in zip(sets["ru"][0], sets["en"][0], strict=True):
         en_groups[ru_a["title"]] = en_a["title"]  # articles are aligned: split by the English

@@ -61,6 +61,14 @@ class Settings(BaseSettings):
     weight_exact: float = Field(default=1.5, ge=0)
     weight_bm25: float = Field(default=1.0, ge=0)
     weight_vector: float = Field(default=1.0, ge=0)
+    weight_multilingual: float = Field(default=1.0, ge=0, description="The multilingual leg's "
+                                       "weight in the fusion (it runs only for a question or "
+                                       "pieces outside Latin script).")
+    multilingual_leg: bool = Field(
+        default=True, description="Embed every piece a second time with multilingual-e5-small "
+        "at ingest, so questions and documents in different languages or scripts find each "
+        "other (about as long again as the MiniLM embedding of a cold ingest; false for a "
+        "large corpus that only English questions will ask).")
     bm25_block_weight: float = Field(
         default=0.0, ge=0, description="Share of a piece's whole-block BM25 score added to its "
         "own in the BM25 leg's ranking; off by default (see `BM25Leg` for the figures).")

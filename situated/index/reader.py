@@ -22,6 +22,7 @@ from situated.index.docstore import (
     PieceTable,
 )
 from situated.index.embeddings import Embedder
+from situated.index.multilingual import MultilingualVectors
 from situated.index.sentences import SentenceVectors
 from situated.index.store import SCHEMA_VERSION, Manifest, chroma_client, current_generation
 from situated.index.text import Tokenizer
@@ -111,6 +112,9 @@ class Index:
                               f"{Path(exc.filename).relative_to(gen)}; rebuild it with "
                               "`situated ingest`") from None
         self.sentences = SentenceVectors(gen)  # the evidence sentences' vectors, by text
+        # the multilingual leg's piece vectors (None: the index was built without it)
+        self.multilingual = MultilingualVectors.open(gen, m.pieces) \
+            if m.multilingual_model else None
         self.products = frozenset(m.products)
         self.timezone = m.timezone
         self.facets = tuple(m.facets)  # the situation facets this index declares

@@ -49,6 +49,12 @@ class ThresholdSource(Mode):
     SETTINGS = "settings"  # given explicitly in the settings
 
 
+# multilingual-e5-small 4-bit, the multilingual leg: set on the dev half of XQuAD (Russian and
+# English twins) with the shipped off-topic questions (docs/reference.md "Multilingual leg")
+DEFAULT_MIN_MULTILINGUAL = 0.84
+DEFAULT_MIN_MULTILINGUAL_ACROSS = 0.82
+
+
 class Thresholds(BaseModel):
     """The relevance decision of one index, and where its numbers come from."""
 
@@ -60,12 +66,24 @@ class Thresholds(BaseModel):
         default=None, ge=-1, le=1, description="The cosine floor of a question asked within one "
         "product's documents (fewer candidates, so off-topic questions score lower there than "
         "across the index); None: `min_cosine`.")
+    min_multilingual: float = Field(
+        default=DEFAULT_MIN_MULTILINGUAL, ge=-1, le=1, description="The multilingual leg's "
+        "cosine floor for a question and a block in the same script, where all-MiniLM-L6-v2 "
+        "cannot read them (a Russian question and a Russian block).")
+    min_multilingual_across: float = Field(
+        default=DEFAULT_MIN_MULTILINGUAL_ACROSS, ge=-1, le=1, description="The same for a "
+        "question and a block in different scripts (a Russian question and an English block): "
+        "across languages, related pairs score lower, so one floor cannot serve both.")
     source: ThresholdSource
     note: str = Field(default="", description="How the thresholds were set, for the asker.")
     dev: dict[str, float] | None = Field(
         default=None, description="precision, recall, positives, negatives on the dev half")
     held_out: dict[str, float] | None = Field(
         default=None, description="the same on the held-out half (never used to set them)")
+
+    def multilingual_floor(self, same_script: bool) -> float:
+        """The multilingual cosine a block needs (`retrievers.relevance.Signals`)."""
+        return self.min_multilingual if same_script else self.min_multilingual_across
 
     def scoped(self, in_product: bool) -> Thresholds:
         """The thresholds of a question asked within one product's documents (`in_product`)
@@ -115,6 +133,7 @@ class Manifest(BaseModel):
     block_limit: int | None = None  # tokens; sections longer than this were split
     split_sections: int = 0  # how many sections were split into parts to fit the limit
     sentences: int = 0  # distinct quotable units embedded at ingest (`index.sentences`)
+    multilingual_model: str | None = None  # the multilingual leg's model; None: no such leg
     warnings: list[str]
     sources: dict[str, str]  # source_id -> content hash
     relevance: Thresholds | None = None  # set by calibration at ingest; None: the default

@@ -200,6 +200,7 @@ def _write_generation(
     write_sentences(out, units, lambda batch: cache.encode(embeddings, batch),
                     batch=settings.chroma_write_batch,
                     progress=lambda done, total: progress("sentences", done, total))
+    multilingual = _write_multilingual(out, pieces, embeddings, settings, progress, cache)
     manifest = Manifest(
         schema_version=SCHEMA_VERSION, embedding_model=embeddings.model_id,
         chroma_url=settings.chroma_url, collection=col.name,
@@ -209,10 +210,26 @@ def _write_generation(
         timezone=settings.timezone, facets=list(settings.facets),
         block_limit=settings.block_limit,
         split_sections=corpus.split_sections, sentences=len(units),
+        multilingual_model=multilingual,
         sources={d.meta.source_id: d.content_hash for d in corpus.documents},
     )
     (out / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
     return manifest
+
+
+def _write_multilingual(out: Path, pieces: list, embeddings: Embedder, settings: Settings,
+                        progress: Progress, cache: EmbeddingCache) -> str | None:
+    """The multilingual leg's vectors (`index.multilingual`), unless the settings turn it off
+    or the index's own model already reads every script; returns the model id or None."""
+    if not settings.multilingual_leg or embeddings.multilingual:
+        return None
+    from situated.index.multilingual import multilingual_model, write_multilingual
+
+    model = multilingual_model()
+    return write_multilingual(out, [p.search_text for p in pieces],
+                              lambda batch: cache.encode(model, batch),
+                              batch=settings.chroma_write_batch,
+                              progress=lambda done, total: progress("multilingual", done, total))
 
 
 def _write_bm25(corpus: Corpus, out: Path) -> None:

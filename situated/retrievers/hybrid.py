@@ -44,7 +44,7 @@ from situated.index.text import mostly_latin
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import PieceHit, RankedBlock, fuse
-from situated.retrievers.legs import BM25Leg, ExactLeg, Leg, LegHit, VectorLeg
+from situated.retrievers.legs import BM25Leg, ExactLeg, Leg, LegHit, MultilingualLeg, VectorLeg
 from situated.retrievers.relevance import (
     AGREE,
     Signals,
@@ -116,7 +116,7 @@ class HybridSearch:
         self.legs = legs
         self.weights = {
             Leg.EXACT: settings.weight_exact, Leg.BM25: settings.weight_bm25,
-            Leg.VECTOR: settings.weight_vector,
+            Leg.VECTOR: settings.weight_vector, Leg.MULTILINGUAL: settings.weight_multilingual,
         }
         self.thresholds = thresholds_for(index, settings)
         self._cover = TermCover(index)
@@ -126,6 +126,7 @@ class HybridSearch:
         self._asset_codes = {codes[0]: asset for asset in index.columns.assets
                              if len(codes := extract_codes(asset)) == 1}
         self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(settings.bm25_block_weight), VectorLeg()
+        self._multilingual = MultilingualLeg()
 
     def search(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None
@@ -298,10 +299,22 @@ class HybridSearch:
         terms = self._cover.terms(query, self.readable_rows(scope), self.products_for(scope))
         cover = self._cover.cover(terms, rows)
         agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if self.vector_reads(query) else [])
+        latin = self._latin([b.best_piece for b in ranked])
+        query_latin = mostly_latin(query)
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
-                        agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing))
-                for b, c in zip(ranked, cover.tolist(), strict=True)]
+                        agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),
+                        multilingual=b.leg_scores.get(Leg.MULTILINGUAL.value), latin=lat,
+                        same_script=lat == query_latin)
+                for b, c, lat in zip(ranked, cover.tolist(), latin, strict=True)]
+
+    def _latin(self, positions: list[int]) -> list[bool]:
+        """Whether each piece is mostly Latin script; all True for an index without the
+        multilingual leg (its own model reads whatever it holds, as before the leg)."""
+        vectors = self.index.multilingual
+        if vectors is None:
+            return [True] * len(positions)
+        return vectors.latin[np.asarray(positions, dtype=np.int64)].tolist()
 
     def leg_search(self, leg: Leg, query: str, flt: Filter, k: int) -> list[LegHit]:
         """One leg alone: the k best admitted pieces, best first (`retrievers.parts`)."""
@@ -312,6 +325,10 @@ class HybridSearch:
             return self._exact.search(self.index, query, flt, mask, k)
         if leg is Leg.BM25:
             return self._bm25.search(self.index, query, flt, mask, k)
+        if leg is Leg.MULTILINGUAL:
+            if not MultilingualLeg.runs(self.index, mostly_latin(query), mask):
+                return []
+            return self._multilingual.search(self.index, query, flt, mask, k)
         admitted = int(mask.sum())
         qvec = self.index.embeddings.encode_query(query) if admitted else None
         return self._vector.search(self.index, qvec, flt, admitted, k, mask)

@@ -1,4 +1,4 @@
-"""The three search legs. Each applies the compiled filter *before* ranking, so k results are k
+"""The search legs. Each applies the compiled filter *before* ranking, so k results are k
 eligible results, and re-checks every piece it returns against `Filter.admits`.
 """
 
@@ -19,6 +19,7 @@ class Leg(Mode):
     EXACT = "exact"
     BM25 = "bm25"
     VECTOR = "vector"
+    MULTILINGUAL = "multilingual"
 
 
 @dataclass(frozen=True)
@@ -178,4 +179,24 @@ class VectorLeg:
         return _recheck(index, flt, hits)
 
 
-__all__ = ["BM25Leg", "ExactLeg", "Leg", "LegHit", "VectorLeg"]
+class MultilingualLeg:
+    """multilingual-e5-small cosine over the admitted pieces (`index.multilingual`): exact, a
+    matrix product over the rows the filter admits, so the filter is applied before ranking as
+    in every leg. It runs when all-MiniLM-L6-v2 cannot read the pair: the question is not
+    mostly Latin script, or some admitted piece is not (`runs`)."""
+
+    @staticmethod
+    def runs(index: Index, query_latin: bool, mask: np.ndarray) -> bool:
+        vectors = index.multilingual
+        return vectors is not None and (not query_latin or bool((mask & ~vectors.latin).any()))
+
+    def search(self, index: Index, query: str, flt: Filter, mask: np.ndarray, k: int) -> list[LegHit]:
+        rows = np.flatnonzero(mask)
+        if index.multilingual is None or rows.size == 0:
+            return []
+        scores = np.zeros(len(index), dtype=np.float64)
+        scores[rows] = index.multilingual.scores(query, rows)
+        return _recheck(index, flt, [LegHit(int(i), float(scores[i])) for i in _top_k(scores, k)])
+
+
+__all__ = ["BM25Leg", "ExactLeg", "Leg", "LegHit", "MultilingualLeg", "VectorLeg"]

@@ -143,15 +143,23 @@ class Signals:
     cosine: float | None  # None: the vector leg did not return the block
     code: bool  # carries a code the question names
     agree: bool  # the legs rank it among their first `AGREE` blocks
+    multilingual: float | None = None  # the multilingual leg's cosine; None: not returned
+    latin: bool = True  # the block's best piece is mostly Latin script
+    same_script: bool = True  # ... and so is the question, or neither is
 
     def relevant(self, th: Thresholds, vector_reads: bool) -> bool:
         """`vector_reads`: the question is in the embedding model's script (`mostly_latin`)
-        and the vector leg ran."""
+        and the vector leg ran. Decided per pair: where the model reads both the question
+        and the block, its cosine (as before the multilingual leg); else the multilingual
+        cosine against the floor of the pair (same script or across), else the cover rule."""
         if self.code:
             return True
-        if vector_reads:
+        if vector_reads and self.latin:
             return (self.cosine is not None and self.cosine >= th.min_cosine) or (
                 self.agree and self.cover >= FULL_COVER)
+        if self.multilingual is not None and (
+                self.multilingual >= th.multilingual_floor(self.same_script)):
+            return True
         return self.agree and self.cover >= th.min_cover
 
 

@@ -1,0 +1,93 @@
+"""The multilingual leg's vectors: every piece embedded a second time by multilingual-e5-small
+(`index.e5`), so a Russian question finds an English piece and an English question a Russian
+one, and a question in a script all-MiniLM-L6-v2 does not read has a cosine that means
+something (`retrievers.relevance`, "per pair").
+
+Written at ingest beside the Chroma store, row i for the piece at position i:
+
+    multilingual/vectors.npy   float32 (pieces, 384), normalised; memory-mapped
+    multilingual/latin.npy     bool (pieces,): the piece's text is mostly Latin script
+
+Built unless `Settings.multilingual_leg` is off, or the index's own model is already
+multilingual (its vector leg reads every script). Through the embedding cache, like the
+pieces' MiniLM vectors: a re-ingest embeds only new text. An index without the folder has no
+multilingual leg and answers as before it existed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from situated.errors import IndexError_
+from situated.index.text import mostly_latin
+
+DIR = "multilingual"
+_MODEL = None
+_MODEL_LOCK = threading.Lock()
+
+
+def multilingual_model():
+    """The process's one multilingual-e5-small (loaded on first use, ~1.4 s; the engine is
+    stateless and `E5Embeddings` serialises its calls)."""
+    global _MODEL
+    with _MODEL_LOCK:
+        if _MODEL is None:
+            from situated.index.e5 import E5Embeddings
+
+            _MODEL = E5Embeddings()
+        return _MODEL
+
+
+def write_multilingual(out: Path, texts: list[str], encode: Callable[[list[str]], np.ndarray],
+                       batch: int = 4096,
+                       progress: Callable[[int, int], None] | None = None) -> str:
+    """Embed the pieces' search texts (in position order) and write them under `out / DIR`;
+    returns the model id the manifest records."""
+    folder = out / DIR
+    folder.mkdir(parents=True)
+    model = multilingual_model()
+    parts = []
+    for start in range(0, len(texts), batch):
+        parts.append(np.asarray(encode(texts[start:start + batch]), dtype=np.float32))
+        if progress:
+            progress(start + len(parts[-1]), len(texts))
+    vectors = np.concatenate(parts) if parts else np.zeros((0, model.dim), dtype=np.float32)
+    np.save(folder / "vectors.npy", vectors)
+    np.save(folder / "latin.npy", np.asarray([mostly_latin(t) for t in texts], dtype=bool))
+    return model.model_id
+
+
+class MultilingualVectors:
+    """One generation's multilingual piece vectors and the pieces' script, memory-mapped."""
+
+    def __init__(self, gen: Path, pieces: int):
+        folder = gen / DIR
+        try:
+            self.vectors = np.asarray(np.load(folder / "vectors.npy", mmap_mode="r"))
+            self.latin = np.asarray(np.load(folder / "latin.npy", mmap_mode="r"))
+        except (OSError, ValueError) as exc:
+            raise IndexError_(f"index generation {gen} has no readable multilingual vectors "
+                              f"({exc}); rebuild it with `situated ingest`") from None
+        if len(self.vectors) != pieces or len(self.latin) != pieces:
+            raise IndexError_(f"index generation {gen}: {len(self.vectors)} multilingual "
+                              f"vectors for {pieces} pieces; rebuild it with `situated ingest`")
+
+    @classmethod
+    def open(cls, gen: Path, pieces: int) -> MultilingualVectors | None:
+        """The generation's vectors, or None when it was built without the leg."""
+        return cls(gen, pieces) if (gen / DIR).is_dir() else None
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return multilingual_model().encode_query(text)
+
+    def scores(self, query: str, rows: np.ndarray) -> np.ndarray:
+        """The cosine of the question and each piece at `rows` (exact: a matrix product over
+        the admitted rows only)."""
+        return self.vectors[rows] @ self.encode_query(query)
+
+
+__all__ = ["DIR", "MultilingualVectors", "multilingual_model", "write_multilingual"]
