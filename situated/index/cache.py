@@ -42,6 +42,7 @@ class EmbeddingCache:
                               "(its vectors are computed again) and re-run the ingest") from None
         self.hits = 0
         self.misses = 0
+        self.misses_by_model: dict[str, int] = {}  # model id -> texts it had to embed
 
     def get_many(self, keys: list[str], dim: int | None = None) -> dict[str, np.ndarray]:
         """Cached vectors by key; one that is not `dim` long (a damaged or foreign entry) is
@@ -72,6 +73,8 @@ class EmbeddingCache:
         todo = {k: t for k, t in zip(keys, texts) if k not in found}
         self.hits += len(keys) - sum(1 for k in keys if k in todo)
         self.misses += len(todo)
+        self.misses_by_model[encoder.model_id] = (
+            self.misses_by_model.get(encoder.model_id, 0) + len(todo))
         if todo:
             fresh = encoder.encode(list(todo.values()))
             new = dict(zip(todo.keys(), fresh))

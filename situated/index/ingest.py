@@ -96,6 +96,7 @@ class IngestReport:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     embedded: int = 0  # texts the model had to embed (cache misses)
+    embedded_multilingual: int = 0  # texts the multilingual leg's model had to embed
     published: bool = False
     repaired: str | None = None  # why the published generation was rebuilt (it was damaged)
 
@@ -175,6 +176,7 @@ def _build(report: IngestReport, merged, root: Path, embeddings, settings: Setti
                                       reuse=report.repaired is None)
     finally:
         cache.close()
-    report.embedded = cache.misses
+    report.embedded = cache.misses_by_model.get(embeddings.model_id, 0)
+    report.embedded_multilingual = cache.misses - report.embedded
     report.published = True
     return report

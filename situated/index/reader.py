@@ -198,6 +198,7 @@ class Index:
         memory-mapped arrays; the index is unusable after."""
         # the maps close with their last reference
         self.bm25 = self.bm25_blocks = self.columns = self.sentences = None
+        self.multilingual = None
         self.piece_doc = self.piece_block = self.doc_family = np.zeros(0, dtype=np.int32)
         self.block_id_at, self._ids = np.zeros(0, dtype=str), None
         self.piece_id_at = np.zeros(0, dtype=bytes)

@@ -221,7 +221,7 @@ def _write_multilingual(out: Path, pieces: list, embeddings: Embedder, settings:
                         progress: Progress, cache: EmbeddingCache) -> str | None:
     """The multilingual leg's vectors (`index.multilingual`), unless the settings turn it off
     or the index's own model already reads every script; returns the model id or None."""
-    if not settings.multilingual_leg or embeddings.multilingual:
+    if not settings.multilingual_leg or getattr(embeddings, "multilingual", False):
         return None
     from situated.index.multilingual import multilingual_model, write_multilingual
 

