@@ -6,33 +6,33 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import indexed_app, md, write
 
 from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.legs import Leg, MultilingualLeg
 from situated.retrievers.relevance import Signals
 from situated.situation import Scope, Situation
-from conftest import indexed_app, md, write
 
 ENGLISH = {
-    "BATTERY": ("Battery warranty", "The battery pack is covered for 36 months from the date "
+    "BATTERY": ("Battery warranty", ("The battery pack is covered for 36 months from the date "
                 "of purchase. A battery that loses more than 30 percent of its capacity within "
-                "that period is replaced free of charge."),
-    "BAKERY": ("Sourdough baking", "Feed the starter with flour and water twelve hours before "
+                "that period is replaced free of charge.")),
+    "BAKERY": ("Sourdough baking", ("Feed the starter with flour and water twelve hours before "
                "baking. Let the dough rise overnight in a cool place, then bake it at 240 "
-               "degrees for forty minutes."),
-    "TRAINS": ("Rail timetable", "Night trains leave the central station at 22:40 and arrive "
-               "at the coast at 06:15. Bicycles travel in the last carriage."),
-    "GARDEN": ("Garden care", "Water tomato plants in the morning, at the roots, and never "
-               "on the leaves. Prune the side shoots every week."),
+               "degrees for forty minutes.")),
+    "TRAINS": ("Rail timetable", ("Night trains leave the central station at 22:40 and arrive "
+               "at the coast at 06:15. Bicycles travel in the last carriage.")),
+    "GARDEN": ("Garden care", ("Water tomato plants in the morning, at the roots, and never "
+               "on the leaves. Prune the side shoots every week.")),
 }
 RUSSIAN = {
-    "GYM-RU": ("Правила фитнес-клуба", "Дети до 16 лет могут посещать бассейн только вместе "
-               "со взрослым. Гостевой визит стоит 500 рублей и оформляется на ресепшене."),
-    "LIBRARY-RU": ("Правила библиотеки", "Книги выдаются на 30 дней. Продлить срок можно один "
-                   "раз через личный кабинет или по телефону."),
+    "GYM-RU": ("Правила фитнес-клуба", ("Дети до 16 лет могут посещать бассейн только вместе "
+               "со взрослым. Гостевой визит стоит 500 рублей и оформляется на ресепшене.")),
+    "LIBRARY-RU": ("Правила библиотеки", ("Книги выдаются на 30 дней. Продлить срок можно один "
+                   "раз через личный кабинет или по телефону.")),
 }
-SECRET = ("Закрытый регламент", "Аккумулятор заменяется бесплатно в течение 36 месяцев с даты "
-          "покупки, если ёмкость упала более чем на 30 процентов.")
+SECRET = ("Закрытый регламент", ("Аккумулятор заменяется бесплатно в течение 36 месяцев с даты "
+          "покупки, если ёмкость упала более чем на 30 процентов."))
 
 
 def _corpus(root, secret: bool = False):
@@ -94,7 +94,7 @@ def _ask(app, question):
 def test_a_russian_paraphrase_is_answered_and_an_off_topic_one_refused(app):
     """Same script, words unlike the text («ребёнок» / «дети», «прийти» / «посещать»): the
     multilingual cosine vouches where the cover rule did not."""
-    ask = lambda q: _ask(app, q)  # noqa: E731
+    ask = lambda q: _ask(app, q)
     answer = ask("Можно ли ребёнку прийти в бассейн без родителей?")
     assert answer.status.value == "answered", answer.answer
     assert any(e.source_id == "GYM-RU" for e in answer.evidence)
@@ -139,6 +139,9 @@ def test_an_index_built_without_the_leg_answers_as_before(tmp_path, embeddings):
     assert not (app.index.generation / "multilingual").exists()
     flt = app.snapshot().filter(Situation(), Scope())
     assert app.engine.leg_search(Leg.MULTILINGUAL, "Сколько месяцев гарантия?", flt, 5) == []
+    # the fault the leg mends: the Russian paraphrase is refused without it
+    answer = _ask(app, "Можно ли ребёнку прийти в бассейн без родителей?")
+    assert answer.status.value == "no_evidence", answer.answer
 
 
 def _th() -> Thresholds:

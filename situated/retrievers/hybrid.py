@@ -44,7 +44,7 @@ from situated.index.text import mostly_latin
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import PieceHit, RankedBlock, fuse
-from situated.retrievers.legs import BM25Leg, ExactLeg, Leg, LegHit, MultilingualLeg, VectorLeg
+from situated.retrievers.legs import Leg, LegHit, Legs
 from situated.retrievers.relevance import (
     AGREE,
     Signals,
@@ -125,8 +125,8 @@ class HybridSearch:
         self._rows: dict[Scope, np.ndarray] = {}
         self._asset_codes = {codes[0]: asset for asset in index.columns.assets
                              if len(codes := extract_codes(asset)) == 1}
-        self._exact, self._bm25, self._vector = ExactLeg(), BM25Leg(settings.bm25_block_weight), VectorLeg()
-        self._multilingual = MultilingualLeg()
+        self._legs = Legs(settings.bm25_block_weight)
+        self._exact = self._legs.exact
 
     def search(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None
@@ -321,19 +321,7 @@ class HybridSearch:
         return self._run_leg(leg, query, flt, flt.mask(self.index.columns), k)
 
     def _run_leg(self, leg: Leg, query: str, flt: Filter, mask, k: int) -> list[LegHit]:
-        if leg is Leg.EXACT:
-            return self._exact.search(self.index, query, flt, mask, k)
-        if leg is Leg.BM25:
-            return self._bm25.search(self.index, query, flt, mask, k)
-        if leg is Leg.MULTILINGUAL:
-            if not MultilingualLeg.runs(self.index, mostly_latin(query), mask):
-                return []
-            return self._multilingual.search(self.index, query, flt, mask, k)
-        if not mostly_latin(query) and MultilingualLeg.runs(self.index, False, mask):
-            return []  # MiniLM does not read the question; the multilingual leg does
-        admitted = int(mask.sum())
-        qvec = self.index.embeddings.encode_query(query) if admitted else None
-        return self._vector.search(self.index, qvec, flt, admitted, k, mask)
+        return self._legs.run(leg, self.index, query, flt, mask, k)
 
     def result_documents(self, result: SearchResult) -> list[Document]:
         """The result's blocks as fresh `Document`s for LangChain callers (`SituatedRetriever`):

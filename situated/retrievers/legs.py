@@ -11,6 +11,7 @@ import numpy as np
 
 from situated.documents import extract_codes
 from situated.index.reader import Index
+from situated.index.text import mostly_latin
 from situated.modes import Mode
 from situated.retrievers.filter import Filter
 
@@ -199,4 +200,31 @@ class MultilingualLeg:
         return _recheck(index, flt, [LegHit(int(i), float(scores[i])) for i in _top_k(scores, k)])
 
 
-__all__ = ["BM25Leg", "ExactLeg", "Leg", "LegHit", "MultilingualLeg", "VectorLeg"]
+class Legs:
+    """Every leg, and which runs for a question: the multilingual leg only where MiniLM cannot
+    read the pair (`MultilingualLeg.runs`), the MiniLM leg not for a question it does not read
+    when the multilingual leg does (its ranking of another script is noise)."""
+
+    def __init__(self, bm25_block_weight: float = 0.0):
+        self.exact, self.bm25 = ExactLeg(), BM25Leg(bm25_block_weight)
+        self.vector, self.multilingual = VectorLeg(), MultilingualLeg()
+
+    def run(self, leg: Leg, index: Index, query: str, flt: Filter, mask: np.ndarray,
+            k: int) -> list[LegHit]:
+        if leg is Leg.EXACT:
+            return self.exact.search(index, query, flt, mask, k)
+        if leg is Leg.BM25:
+            return self.bm25.search(index, query, flt, mask, k)
+        latin = mostly_latin(query)
+        if leg is Leg.MULTILINGUAL:
+            if not MultilingualLeg.runs(index, latin, mask):
+                return []
+            return self.multilingual.search(index, query, flt, mask, k)
+        if not latin and MultilingualLeg.runs(index, False, mask):
+            return []  # MiniLM does not read the question; the multilingual leg does
+        admitted = int(mask.sum())
+        qvec = index.embeddings.encode_query(query) if admitted else None
+        return self.vector.search(index, qvec, flt, admitted, k, mask)
+
+
+__all__ = ["BM25Leg", "ExactLeg", "Leg", "LegHit", "Legs", "MultilingualLeg", "VectorLeg"]
