@@ -168,3 +168,20 @@ def test_relevance_is_decided_per_pair():
     # without a multilingual cosine the cover rule stands, as before the leg
     assert Signals(cover=0.6, cosine=None, code=False, agree=True, multilingual=None,
                    latin=False, same_script=True).relevant(th, vector_reads=False)
+
+
+def test_the_offline_model_quotes_by_meaning_across_languages(app, embeddings):
+    """A Russian question over English evidence: the offline model ranks the sentences with
+    the multilingual vectors (ingest-time for the index's own sentences), not MiniLM's, which
+    do not read the question."""
+    from situated.chains.models import ExtractiveChatModel
+
+    evidence = [("S1", "## 1 Rule\n\n" + ENGLISH["TRAINS"][1]),
+                ("S2", "## 1 Rule\n\n" + ENGLISH["BATTERY"][1]),
+                ("S3", "## 1 Rule\n\n" + ENGLISH["BAKERY"][1])]
+    model = ExtractiveChatModel(embeddings=embeddings, multilingual=app.index.multilingual,
+                                max_sentences=1)
+    reply = model.answer("На сколько месяцев покрывается аккумулятор?", evidence)
+    assert reply.startswith("The battery pack is covered for 36 months") and "[S2]" in reply
+    reply = model.answer("Во сколько отправляются ночные поезда?", evidence)
+    assert "22:40" in reply and "[S1]" in reply

@@ -93,7 +93,7 @@ def _answer_prompt(settings) -> ChatPromptTemplate:
 
 def _offline(app, snap) -> BaseChatModel:
     return make_chat_model(app.settings.model_copy(update={"model": ModelKind.EXTRACTIVE}),
-                           app.embeddings, snap.sentence_vectors)
+                           app.embeddings, snap.sentence_vectors, snap.index.multilingual)
 
 
 def per_generation(app, build: Callable[[Any], Runnable]) -> Runnable:
@@ -129,7 +129,8 @@ def per_generation(app, build: Callable[[Any], Runnable]) -> Runnable:
 
 def _model_for(app, snap, model: ModelFor | None) -> BaseChatModel:
     if model is None:
-        return make_chat_model(app.settings, app.embeddings, snap.sentence_vectors)
+        return make_chat_model(app.settings, app.embeddings, snap.sentence_vectors,
+                               snap.index.multilingual)
     return model if isinstance(model, BaseChatModel) else model(snap)
 
 

@@ -34,7 +34,7 @@ from pydantic import ConfigDict, PrivateAttr
 
 from situated.documents import extract_codes
 from situated.errors import ConfigError, ModelError
-from situated.index.text import Tokenizer
+from situated.index.text import Tokenizer, mostly_latin
 from situated.loaders.neutralise import is_instruction
 from situated.loaders.sentences import evidence_units
 from situated.prompts.answer import read_answer_request
@@ -51,6 +51,9 @@ class ExtractiveChatModel(BaseChatModel):
     embeddings: Any = None  # optional `Embedder`: rank candidate sentences by meaning
     # optional (texts) -> (vectors, found): the index's sentence vectors, computed at ingest
     sentences: Callable[[list[str]], tuple[np.ndarray, np.ndarray]] | None = None
+    # optional `index.multilingual.MultilingualVectors`: ranks by multilingual-e5-small where
+    # MiniLM does not read the question or the evidence (another script)
+    multilingual: Any = None
     _tok: Tokenizer = PrivateAttr(default_factory=Tokenizer)
 
     def model_post_init(self, context: Any) -> None:
@@ -92,11 +95,10 @@ class ExtractiveChatModel(BaseChatModel):
         if not scored:
             return NO_ANSWER
         if self.embeddings is not None:  # re-rank the lexical candidates by meaning
-            q_vec = self.embeddings.encode_query(question)
-            vecs = self._vectors([x[3] for x in scored])
+            q_vec, vecs, share = self._meaning(question, [x[3] for x in scored])
             lexical = [-x[0] for x in scored]
             top = max(lexical) or 1.0
-            scored = [(-(float(v @ q_vec) + 0.25 * lex / top), *x[1:])
+            scored = [(-(float(v @ q_vec) + share * lex / top), *x[1:])
                       for x, v, lex in zip(scored, vecs, lexical)]
         chosen = sorted(scored)[: self.max_sentences]
         chosen.sort(key=lambda x: (x[1], x[2]))  # read in evidence order
@@ -105,6 +107,16 @@ class ExtractiveChatModel(BaseChatModel):
             unit = unit if unit.endswith((".", "!", "?")) else unit + "."
             parts.append(f"{unit} [{label}]")
         return " ".join(parts)
+
+    def _meaning(self, question: str, units: list[str]) -> tuple[np.ndarray, np.ndarray, float]:
+        """The question's and the units' vectors, and the most the shared words may add to a
+        cosine: MiniLM's where it reads them all (mostly Latin script), else the multilingual
+        model's when the index has it — whose cosines span about a fifth of MiniLM's range
+        (related pairs ~0.80–0.90, strangers ~0.75), so the words add a fifth as much."""
+        if self.multilingual is not None and not all(map(mostly_latin, [question, *units])):
+            return (self.multilingual.encode_query(question),
+                    self.multilingual.sentence_vectors(units), 0.05)
+        return self.embeddings.encode_query(question), self._vectors(units), 0.25
 
     def _vectors(self, units: list[str]) -> np.ndarray:
         """The units' vectors: computed at ingest where the index has them (`sentences`),
@@ -170,13 +182,15 @@ def _naming_asked_codes(question: str, scored: list[tuple], rows: dict[int, set[
 
 def make_chat_model(settings: Settings, embeddings: Any = None,
                     sentences: Callable[[list[str]], tuple[np.ndarray, np.ndarray]] | None = None,
-                    ) -> BaseChatModel:
+                    multilingual: Any = None) -> BaseChatModel:
     """The chat model the settings ask for (`embeddings` lets the extractive model rank
     sentences by meaning as well as by shared words; `sentences` looks their vectors up in the
-    index, `App.sentence_vectors`, unless `settings.sentence_vectors` is off)."""
+    index, `App.sentence_vectors`, unless `settings.sentence_vectors` is off; `multilingual`,
+    the index's multilingual vectors, ranks them where MiniLM does not read the text)."""
     if settings.model is ModelKind.EXTRACTIVE:
         return ExtractiveChatModel(embeddings=embeddings,
-                                   sentences=sentences if settings.sentence_vectors else None)
+                                   sentences=sentences if settings.sentence_vectors else None,
+                                   multilingual=multilingual)
     from langchain_openai import ChatOpenAI
 
     key = os.environ.get(settings.openai_api_key_env)

@@ -107,7 +107,8 @@ class BaselineSteps(AskSteps):
 def _extractive(app) -> Callable:
     """The offline model over the sentence vectors of the generation it answers from."""
     return lambda snap: ExtractiveChatModel(embeddings=app.embeddings,
-                                            sentences=snap.sentence_vectors)
+                                            sentences=snap.sentence_vectors,
+                                            multilingual=snap.index.multilingual)
 
 
 def baseline_chain(app, search: Callable[[str, Filter], SearchResult], clock=None) -> Runnable:

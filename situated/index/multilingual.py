@@ -7,6 +7,7 @@ Written at ingest beside the Chroma store, row i for the piece at position i:
 
     multilingual/vectors.npy   float32 (pieces, 384), normalised; memory-mapped
     multilingual/latin.npy     bool (pieces,): the piece's text is mostly Latin script
+    multilingual/sentences/    the blocks' quotable units, as `index.sentences` stores them
 
 Built unless `Settings.multilingual_leg` is off, or the index's own model is already
 multilingual (its vector leg reads every script). Through the embedding cache, like the
@@ -23,9 +24,11 @@ from pathlib import Path
 import numpy as np
 
 from situated.errors import IndexError_
+from situated.index.sentences import SentenceVectors, write_sentences
 from situated.index.text import mostly_latin
 
 DIR = "multilingual"
+SENTENCES = f"{DIR}/sentences"  # keys.npy, vectors.npy as `index.sentences` writes them
 _MODEL = None
 _MODEL_LOCK = threading.Lock()
 
@@ -42,11 +45,12 @@ def multilingual_model():
         return _MODEL
 
 
-def write_multilingual(out: Path, texts: list[str], encode: Callable[[list[str]], np.ndarray],
-                       batch: int = 4096,
+def write_multilingual(out: Path, texts: list[str], units: list[str],
+                       encode: Callable[[list[str]], np.ndarray], batch: int = 4096,
                        progress: Callable[[int, int], None] | None = None) -> str:
-    """Embed the pieces' search texts (in position order) and write them under `out / DIR`;
-    returns the model id the manifest records."""
+    """Embed the pieces' search texts (in position order) and the blocks' quotable units
+    (`index.sentences`, for the offline model's ranking of a question MiniLM does not read),
+    and write them under `out / DIR`; returns the model id the manifest records."""
     folder = out / DIR
     folder.mkdir(parents=True)
     model = multilingual_model()
@@ -58,6 +62,7 @@ def write_multilingual(out: Path, texts: list[str], encode: Callable[[list[str]]
     vectors = np.concatenate(parts) if parts else np.zeros((0, model.dim), dtype=np.float32)
     np.save(folder / "vectors.npy", vectors)
     np.save(folder / "latin.npy", np.asarray([mostly_latin(t) for t in texts], dtype=bool))
+    write_sentences(out, units, encode, batch=batch, folder=SENTENCES)
     return model.model_id
 
 
@@ -75,6 +80,7 @@ class MultilingualVectors:
         if len(self.vectors) != pieces or len(self.latin) != pieces:
             raise IndexError_(f"index generation {gen}: {len(self.vectors)} multilingual "
                               f"vectors for {pieces} pieces; rebuild it with `situated ingest`")
+        self.sentences = SentenceVectors(gen, SENTENCES)
 
     @classmethod
     def open(cls, gen: Path, pieces: int) -> MultilingualVectors | None:
@@ -83,6 +89,15 @@ class MultilingualVectors:
 
     def encode_query(self, text: str) -> np.ndarray:
         return multilingual_model().encode_query(text)
+
+    def sentence_vectors(self, units: list[str]) -> np.ndarray:
+        """The units' multilingual vectors: from ingest where this generation holds them,
+        encoded now for the others."""
+        vectors, found = self.sentences.lookup(units)
+        if not found.all():
+            missing = np.flatnonzero(~found)
+            vectors[missing] = multilingual_model().encode_few([units[i] for i in missing])
+        return vectors
 
     def scores(self, query: str, rows: np.ndarray) -> np.ndarray:
         """The cosine of the question and each piece at `rows` (exact: a matrix product over

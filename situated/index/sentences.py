@@ -39,10 +39,10 @@ def block_units(texts: Iterable[str]) -> list[str]:
 
 def write_sentences(out: Path, units: list[str],
                     encode: Callable[[list[str]], np.ndarray], batch: int = 4096,
-                    progress: Callable[[int, int], None] | None = None) -> int:
-    """Embed `units` (distinct texts) in batches and write them under `out / DIR`; returns how
-    many were written."""
-    folder = out / DIR
+                    progress: Callable[[int, int], None] | None = None, folder: str = DIR) -> int:
+    """Embed `units` (distinct texts) in batches and write them under `out / folder`; returns
+    how many were written."""
+    folder = out / folder
     folder.mkdir(parents=True)
     keys = np.asarray([text_hash(u) for u in units], dtype=np.uint64)
     if len(np.unique(keys)) != len(keys):  # 2^-64 per pair; say so rather than mix vectors
@@ -62,8 +62,8 @@ def write_sentences(out: Path, units: list[str],
 class SentenceVectors:
     """A generation's sentence vectors, read by memory map."""
 
-    def __init__(self, gen: Path):
-        folder = gen / DIR
+    def __init__(self, gen: Path, folder: str = DIR):
+        folder = gen / folder
         try:
             self.keys = np.load(folder / "keys.npy", mmap_mode="r")
             self.vectors = np.load(folder / "vectors.npy", mmap_mode="r")

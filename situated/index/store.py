@@ -204,6 +204,9 @@ def sample_docs_dir() -> Path:
 SAMPLE_STAMP = "sample.stamp"
 
 
+MULTILINGUAL_LAYOUT = 2  # the multilingual leg's files (`index.multilingual`): pieces, sentences
+
+
 def sample_stamp(settings, model_id: str) -> str:
     """What a built sample index was made from, without parsing it: every sample file's path
     and bytes, the loaders' source, the schema, the model and the settings an index records.
@@ -214,7 +217,8 @@ def sample_stamp(settings, model_id: str) -> str:
 
     digest = hashlib.sha256(json.dumps(
         [SCHEMA_VERSION, model_id, list(settings.facets), settings.chroma_url,
-         settings.timezone, settings.block_limit]).encode())
+         settings.timezone, settings.block_limit, settings.multilingual_leg,
+         MULTILINGUAL_LAYOUT]).encode())
     package = Path(__file__).resolve().parents[1]
     files = [*sorted(p for p in sample_docs_dir().rglob("*") if p.is_file()),
              *sorted((package / "loaders").glob("*.py"))]

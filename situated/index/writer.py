@@ -200,7 +200,8 @@ def _write_generation(
     write_sentences(out, units, lambda batch: cache.encode(embeddings, batch),
                     batch=settings.chroma_write_batch,
                     progress=lambda done, total: progress("sentences", done, total))
-    multilingual = _write_multilingual(out, pieces, embeddings, settings, progress, cache)
+    multilingual = _write_multilingual(out, pieces, units, embeddings, settings, progress,
+                                       cache)
     manifest = Manifest(
         schema_version=SCHEMA_VERSION, embedding_model=embeddings.model_id,
         chroma_url=settings.chroma_url, collection=col.name,
@@ -217,8 +218,9 @@ def _write_generation(
     return manifest
 
 
-def _write_multilingual(out: Path, pieces: list, embeddings: Embedder, settings: Settings,
-                        progress: Progress, cache: EmbeddingCache) -> str | None:
+def _write_multilingual(out: Path, pieces: list, units: list[str], embeddings: Embedder,
+                        settings: Settings, progress: Progress,
+                        cache: EmbeddingCache) -> str | None:
     """The multilingual leg's vectors (`index.multilingual`), unless the settings turn it off
     or the index's own model already reads every script; returns the model id or None."""
     if not settings.multilingual_leg or getattr(embeddings, "multilingual", False):
@@ -226,7 +228,7 @@ def _write_multilingual(out: Path, pieces: list, embeddings: Embedder, settings:
     from situated.index.multilingual import multilingual_model, write_multilingual
 
     model = multilingual_model()
-    return write_multilingual(out, [p.search_text for p in pieces],
+    return write_multilingual(out, [p.search_text for p in pieces], units,
                               lambda batch: cache.encode(model, batch),
                               batch=settings.chroma_write_batch,
                               progress=lambda done, total: progress("multilingual", done, total))
@@ -302,6 +304,16 @@ def _add_vectors(col, todo: list, embeddings: Embedder, settings: Settings,
             pending.result()
 
 
+def _leg_as_wanted(gen: Path, manifest: Manifest, settings: Settings, embeddings) -> bool:
+    """The generation has the multilingual leg (all its files) exactly when these settings
+    build one."""
+    from situated.index.multilingual import SENTENCES
+
+    wanted = settings.multilingual_leg and not getattr(embeddings, "multilingual", False)
+    return (manifest.multilingual_model is not None) == wanted and (
+        not wanted or (gen / SENTENCES).is_dir())
+
+
 def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
     """Index the built-in sample corpus on first use (or after it changed) into the cache dir."""
     from situated.loaders.corpus import load_corpus
@@ -321,7 +333,8 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
                 and manifest.schema_version == SCHEMA_VERSION
                 and manifest.chroma_url == settings.chroma_url
                 and manifest.timezone == settings.timezone
-                and manifest.block_limit == settings.block_limit):
+                and manifest.block_limit == settings.block_limit
+                and _leg_as_wanted(gen, manifest, settings, embeddings)):
             _write_stamp(root, settings, embeddings)
             return root
     except (SituatedError, OSError, ValueError):
