@@ -14,7 +14,7 @@ from situated.calibration.fit import MARGIN, MIN_NEGATIVES, MIN_POSITIVES, Obser
 from situated.calibration.questions import Half, Question, half_of, shipped_negatives
 from situated.cli import app
 from situated.errors import ConfigError
-from situated.index.store import Manifest, ThresholdSource, current_generation
+from situated.index.store import Manifest, Thresholds, ThresholdSource, current_generation
 
 NOUNS = ["valve", "filter", "gasket", "rotor", "sensor", "bearing", "hinge", "nozzle", "relay",
          "spring", "clamp", "belt", "lens", "drum", "fan", "socket", "cable", "brake", "pedal",
@@ -94,7 +94,14 @@ def test_calibrate_bad_paths(tmp_path, monkeypatch):
 
 def _obs(cosine: float, positive: bool, half: Half) -> Observation:
     q = Question(f"q{cosine}{positive}{half}", positive, half, "test")
-    return Observation(q, latin=True, decided=None, cover=0.0, cosine=cosine)
+    return Observation(q, latin=True, decided=None, cover=0.0, cosine=cosine,
+                       signals=(_block(cosine),))
+
+
+def _block(cosine: float):
+    from situated.retrievers.relevance import Signals
+
+    return Signals(cover=0.0, cosine=cosine, code=False, agree=False)
 
 
 @pytest.mark.unit
@@ -121,7 +128,7 @@ def test_questions_asked_within_one_product_get_their_own_threshold():
     def one(cosine, positive, in_product):
         q = Question(f"q{cosine}{positive}{in_product}", positive, Half.DEV, "test")
         return Observation(q, latin=True, decided=None, cover=0.0, cosine=cosine,
-                           in_product=in_product)
+                           in_product=in_product, signals=(_block(cosine),))
 
     obs = [one(0.7, True, False) for _ in range(MIN_POSITIVES)]
     obs += [one(0.3 + i / 1000, False, False) for i in range(MIN_NEGATIVES)]  # across: ~0.32
@@ -164,3 +171,23 @@ def test_an_index_of_one_product_splits_its_positives_by_family(tmp_path):
                                              "requests with a timeout and retries on failure.\n"))
     halves = {q.half.value for q in positives(list(load_corpus([tmp_path]).documents))}
     assert halves == {"dev", "test"}  # by product, all twelve would share one half
+
+
+@pytest.mark.unit
+def test_the_calibration_decides_as_the_product_does_for_a_russian_question():
+    """A question MiniLM does not read is decided by the multilingual cosine of its pair, as
+    `Signals.relevant` decides it (the calibration's report counts it answered), not by cover
+    alone."""
+    from situated.retrievers.relevance import Signals
+
+    q = Question("Можно ли ребёнку в бассейн?", True, Half.TEST, "test")
+    th = Thresholds.default()
+
+    def seen(multilingual: float) -> Observation:
+        sig = Signals(cover=0.2, cosine=None, code=False, agree=True, multilingual=multilingual,
+                      latin=False, same_script=True)
+        return Observation(q, latin=False, decided=None, cover=0.2, cosine=None,
+                           signals=(sig,))
+
+    assert seen(th.min_multilingual + 0.01).relevant(th)
+    assert not seen(th.min_multilingual - 0.01).relevant(th)

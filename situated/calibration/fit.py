@@ -28,7 +28,7 @@ from situated.documents import LoadedDocument
 from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch
-from situated.retrievers.relevance import FULL_COVER
+from situated.retrievers.relevance import FULL_COVER, Signals
 from situated.situation import Scope, Situation
 
 MIN_POSITIVES, MIN_NEGATIVES = 20, 20  # dev questions a threshold is fitted on, at least
@@ -47,16 +47,17 @@ class Observation:
     latin: bool  # the vector leg reads it
     decided: bool | None  # True/False whatever the thresholds (code, missing name, full cover)
     cover: float  # the best cover of a block the legs agree on
-    cosine: float | None
+    cosine: float | None  # the best MiniLM cosine of a block MiniLM reads (the fitted signal)
     unheld: bool = False  # a name or code nothing holds: no signal was measured
     in_product: bool = False  # searched within one product's documents, as an asker with one
+    signals: tuple[Signals, ...] = ()  # every fused block's, decided by `Signals.relevant`
 
     def relevant(self, th: Thresholds) -> bool:
+        """The product's own decision (`Signals.relevant`) under trial thresholds."""
         if self.decided is not None:
             return self.decided
-        if self.latin:
-            return self.cosine is not None and self.cosine >= th.scoped(self.in_product).min_cosine
-        return self.cover >= th.min_cover
+        scoped = th.scoped(self.in_product)
+        return any(s.relevant(scoped, self.latin) for s in self.signals)
 
 
 def _reads_everything(docs: list[LoadedDocument]) -> Scope:
@@ -101,9 +102,10 @@ def _observe_one(engine: HybridSearch, q: Question, flt: Filter,
     full = reads and any(s.agree and s.cover >= FULL_COVER for s in sigs)
     decided = False if found.missing else (True if full or any(s.code for s in sigs)
                                            else None)
-    cosines = [s.cosine for s in sigs if s.cosine is not None]
+    cosines = [s.cosine for s in sigs if s.cosine is not None and s.latin]
     return Observation(q, reads, decided, max((s.cover for s in sigs if s.agree), default=0.0),
-                       max(cosines) if cosines else None, bool(found.missing), in_product)
+                       max(cosines) if cosines else None, bool(found.missing), in_product,
+                       tuple(sigs))
 
 
 def _fit_one(pos: list[float], neg: list[float]) -> float | None:
@@ -150,7 +152,8 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
     # positives cover >= 0.8, off-topic questions up to 0.67, natural questions a median 0.75
     # and a quarter under 0.59: a fitted 0.735 would refuse half of them)
     source, note = ThresholdSource.CALIBRATED, ("calibrated on this index's own dev questions "
-                                                "(min_cover: the package prior)")
+                                                "(min_cover and the multilingual floors: the "
+                                                "package priors)")
     too_few = (f"fewer than {MIN_POSITIVES} dev on-topic or {MIN_NEGATIVES} off-topic questions "
                "scored by it")
     if cosine is None:
