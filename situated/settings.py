@@ -29,6 +29,13 @@ class BudgetPolicy(Mode):
     SKIP_OVERSIZED = "skip_oversized"  # skip a block that does not fit, try the next ones
 
 
+class UnnamedRelease(Mode):
+    """A question about release-versioned documents that names no version."""
+
+    LATEST = "latest"  # read the latest release of each line and say so (default)
+    CLARIFY = "clarify"  # ask which version when the releases' texts differ
+
+
 class EmbeddingModel(Mode):
     """Which embedding model the vector leg (and the extractive model) uses; an index records
     the one it was built with and is refused by another (`index.reader`)."""
@@ -115,6 +122,11 @@ class Settings(BaseSettings):
         default=None, description="Extract the situation with the chat model (structured "
         "output) instead of the offline rules; None = whenever the model supports structured "
         "output (an OpenAI-compatible model does, the offline extractive one does not).")
+    unnamed_release: UnnamedRelease = Field(
+        default=UnnamedRelease.LATEST, description="A question about release documents that "
+        "names no version: read the latest release and say so (latest), or ask which version "
+        "whenever the releases say different things (clarify: documents where the wrong "
+        "release is dangerous, such as safety manuals per firmware).")
     sentence_vectors: bool = Field(
         default=True, description="The extractive model ranks evidence sentences by the vectors "
         "computed at ingest; false: it encodes them at question time (the earlier behaviour, "

@@ -399,3 +399,54 @@ def test_two_versions_the_release_key_cannot_tell_apart_are_refused(tmp_path):
                                       family="other"))
     with pytest.raises(DocumentError, match="cannot be told apart"):
         load_corpus([tmp_path])
+
+
+@pytest.mark.integration
+def test_a_setting_asks_which_version_instead_of_reading_the_latest(pump, model):
+    """`unnamed_release=clarify` (safety manuals: the wrong release is dangerous): a question
+    that names no version is asked which version when the releases say different things, and
+    answered when the text stands in every release; the reply of one version completes it."""
+    from situated.app import App
+    from situated.chains.ask import build_ask_chain
+    from situated.settings import UnnamedRelease
+
+    app = App(pump.settings.model_copy(update={"unnamed_release": UnnamedRelease.CLARIFY}))
+    app.__dict__["embeddings"] = pump.embeddings
+    chain = build_ask_chain(app, model=model, clock=lambda: ROUTING_TODAY)
+
+    def ask(q, follows=None):
+        return chain.invoke({"question": q, "scope": Scope(), "follows": follows})
+
+    a = ask("How do I use the reset button?")  # 1.0, 2.0 and 2.1 say three things
+    assert a.status.value == "clarify" and a.missing == ["version"] and not model.calls
+    assert a.answer.endswith("Which version: 1.0, 2.0, 2.1?")
+    a = ask("2.0", follows="How do I use the reset button?")
+    assert a.status.value == "answered" and a.situation.version == "2.0"
+    assert "PM-2" in {e.source_id for e in a.evidence}
+    assert not {"PM-1", "PM-3"} & {e.source_id for e in a.evidence}
+    from packaging.version import Version
+
+    from situated.chains.release import ask_version_text
+    from situated.chains.wording import Lang
+
+    assert ask_version_text("pump-manual", [Version("1.0"), Version("2.0")], Lang.RU).endswith(
+        "Какая версия: 1.0, 2.0?")
+
+
+@pytest.mark.integration
+def test_with_that_setting_a_text_every_release_has_needs_no_version(tmp_path, embeddings,
+                                                                     model):
+    from situated.chains.ask import build_ask_chain
+    from situated.settings import UnnamedRelease
+
+    body = "## 1 Safety\n\nAlways unplug the pump before opening its casing.\n"
+    for sid, version in (("SM-1", "1.0"), ("SM-2", "2.0")):
+        write(tmp_path / "docs" / f"{sid}.md", _release(sid, version, body,
+                                                        family="safety-manual"))
+    app = indexed_app(tmp_path, embeddings)
+    app = type(app)(app.settings.model_copy(update={"unnamed_release": UnnamedRelease.CLARIFY}))
+    app.__dict__["embeddings"] = embeddings
+    chain = build_ask_chain(app, model=model, clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "What must I do before opening the pump casing?",
+                      "scope": Scope()})
+    assert a.status.value == "answered", (a.status, a.answer)

@@ -190,6 +190,16 @@ def latest_text(version: str, lang: Lang) -> str:
     return f"For version {version} (the latest; name your version if you run another): "
 
 
+def ask_version_text(line: str, versions: list[Version], lang: Lang) -> str:
+    """Which release the question is about, its candidates named (a reply of one version
+    completes the situation)."""
+    if lang is Lang.RU:
+        return (f"Чтобы выбрать текст, который применяется, нужно знать версию: версии {line} "
+                f"говорят об этом по-разному. Какая версия: {version_list(versions, lang)}?")
+    return (f"To find the text that applies I need the version: the versions of {line} say "
+            f"different things here. Which version: {version_list(versions, lang)}?")
+
+
 def same_text(first: str, last: str, every: bool, lang: Lang) -> str:
     """How far back the answer's text stands word for word."""
     if lang is Lang.RU:

@@ -13,6 +13,7 @@ from situated import releases
 from situated.chains.extract import Validated
 from situated.chains.intent import names_nothing
 from situated.chains.release import (
+    ask_version_text,
     elsewhere_text,
     find_mentions,
     holds,
@@ -161,11 +162,21 @@ class ReleaseSteps:
         (among the first three supplied) stands word for word ("The same text stands in
         versions 0.18.2 to 0.28.1."), so a reader of an older release knows whether it is
         theirs. The supplied blocks are not read again; the other releases' are read once."""
-        readable = self.readable(q)
-        best = next((s.block for s in supplied[:3] if s.block.fields.release_scoped
-                     and self.versions.meta(s.block.source_id).version), None)
-        if best is None:
+        stands = self._stands(q, [s.block for s in supplied[:3]])
+        if stands is None or stands[0] is stands[1]:
             return []
+        first, meta, members = stands
+        return [same_text(first.version, meta.version, first is members[0], q.lang)]
+
+    def _stands(self, q: Question, blocks: list):
+        """(the first release whose document has the best release block word for word, that
+        block's release, the family's readable releases in order), or None when no block is
+        of a release document."""
+        readable = self.readable(q)
+        best = next((b for b in blocks if b.fields.release_scoped
+                     and self.versions.meta(b.source_id).version), None)
+        if best is None:
+            return None
         meta = self.versions.meta(best.source_id)
         members = [m for m in self.versions.admitted(meta, readable) if m.version][-MAX_BACK:]
         members.sort(key=lambda m: releases.parse(m.version))
@@ -175,9 +186,24 @@ class ReleaseSteps:
                        for b in self.versions.blocks_of(m.source_id, readable)):
                 break
             first = m
-        if first is meta:
-            return []
-        return [same_text(first.version, meta.version, first is members[0], q.lang)]
+        return first, meta, members
+
+    def ask_unnamed(self, reading: Reading, decision: Decision) -> Decision:
+        """`unnamed_release=clarify`: a question that names no release, answered from release
+        documents of which one of the first three blocks does not stand word for word in every
+        readable release of its line, asks which version instead of reading the latest (the
+        setting is for documents where quoting the wrong release is dangerous)."""
+        q, v = reading.question, reading.validated
+        if decision.route is not Route.ANSWER or v.situation.version is not None:
+            return decision
+        read = self.versions.read_blocks(list(decision.supply[:3]))
+        for block_id in decision.supply[:3]:  # any release text the answer would quote
+            stands = self._stands(q, [read[block_id]] if block_id in read else [])
+            if stands is not None and stands[0] is not stands[2][0]:
+                return Decision(Route.CLARIFY, ["version"], ask_version_text(
+                    stands[1].family or stands[1].source_id,
+                    [releases.parse(m.version) for m in stands[2]], q.lang))
+        return decision  # no release document, or the same text in every release
 
     def _holding(self, name: str, families: list[str], every, readable) -> list:
         """The release documents that name `name`: of `families`, and of a search for it."""

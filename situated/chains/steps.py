@@ -58,6 +58,7 @@ from situated.loaders.neutralise import neutralise
 from situated.prompts.answer import evidence_label_line
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
+from situated.settings import UnnamedRelease
 from situated.situation import Scope, Situation
 
 log = logging.getLogger("situated.ask")
@@ -185,6 +186,8 @@ class AskSteps(HistorySteps):
                 decision = self.releases.elsewhere(reading, found, decision)
             elif by_release and decision.route is Route.ANSWER:
                 decision = self.releases.lacking(reading, found, decision)
+                if self.settings.unnamed_release is UnnamedRelease.CLARIFY:
+                    decision = self.releases.ask_unnamed(reading, decision)
         log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in found.blocks])
         return Routed(reading, found, decision)
 
