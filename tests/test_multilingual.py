@@ -142,6 +142,16 @@ def test_an_index_built_without_the_leg_answers_as_before(tmp_path, embeddings):
     # the fault the leg mends: the Russian paraphrase is refused without it
     answer = _ask(app, "Можно ли ребёнку прийти в бассейн без родителей?")
     assert answer.status.value == "no_evidence", answer.answer
+    # the next ingest that wants the leg builds it, though no document changed
+    app.close()
+    wanted = settings.model_copy(update={"multilingual_leg": True})
+    report = ingest([tmp_path / "docs"], settings.index_dir, embeddings, wanted)
+    assert report.published and report.embedded == 0 and report.embedded_multilingual > 0
+    app = App(wanted)
+    app.__dict__["embeddings"] = embeddings
+    assert app.index.multilingual is not None
+    answer = _ask(app, "Можно ли ребёнку прийти в бассейн без родителей?")
+    assert answer.status.value == "answered", answer.answer
 
 
 def _th() -> Thresholds:

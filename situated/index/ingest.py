@@ -21,6 +21,7 @@ from situated.documents import LoadedDocument
 from situated.errors import IndexError_, SituatedError
 from situated.index.cache import EmbeddingCache
 from situated.index.integrity import damage
+from situated.index.multilingual import leg_as_wanted
 from situated.index.publisher import clean_leftovers, writer_lock
 from situated.index.reader import generation_documents
 from situated.index.store import SCHEMA_VERSION, Manifest, current_generation, history_record
@@ -156,7 +157,9 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
         merged = replace(merged, history=_history(history, report, merged, now_s))
         # an index an earlier version wrote (another schema) is rebuilt even when no document
         # changed: readers refuse it and tell the user to run this ingest
-        outdated = published is not None and published.schema_version != SCHEMA_VERSION
+        outdated = published is not None and (published.schema_version != SCHEMA_VERSION
+                                              or not leg_as_wanted(gen, published, settings,
+                                                                   embeddings))
         unchanged = previous and not (report.added or report.changed or report.removed
                                       or retimed or recalibrate or outdated)
         if unchanged:  # the published generation already is this corpus, if it is intact

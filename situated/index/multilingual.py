@@ -66,6 +66,15 @@ def write_multilingual(out: Path, texts: list[str], units: list[str],
     return model.model_id
 
 
+def leg_as_wanted(gen: Path, manifest, settings, embeddings) -> bool:
+    """The generation has the multilingual leg (all its files) exactly when these settings
+    build one (an index written before the leg, or without it, is rebuilt by the next ingest
+    that wants it)."""
+    wanted = settings.multilingual_leg and not getattr(embeddings, "multilingual", False)
+    return (manifest.multilingual_model is not None) == wanted and (
+        not wanted or (gen / SENTENCES).is_dir())
+
+
 class MultilingualVectors:
     """One generation's multilingual piece vectors and the pieces' script, memory-mapped."""
 
@@ -105,4 +114,5 @@ class MultilingualVectors:
         return self.vectors[rows] @ self.encode_query(query)
 
 
-__all__ = ["DIR", "MultilingualVectors", "multilingual_model", "write_multilingual"]
+__all__ = ["DIR", "MultilingualVectors", "leg_as_wanted", "multilingual_model",
+           "write_multilingual"]

@@ -304,18 +304,9 @@ def _add_vectors(col, todo: list, embeddings: Embedder, settings: Settings,
             pending.result()
 
 
-def _leg_as_wanted(gen: Path, manifest: Manifest, settings: Settings, embeddings) -> bool:
-    """The generation has the multilingual leg (all its files) exactly when these settings
-    build one."""
-    from situated.index.multilingual import SENTENCES
-
-    wanted = settings.multilingual_leg and not getattr(embeddings, "multilingual", False)
-    return (manifest.multilingual_model is not None) == wanted and (
-        not wanted or (gen / SENTENCES).is_dir())
-
-
 def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
     """Index the built-in sample corpus on first use (or after it changed) into the cache dir."""
+    from situated.index.multilingual import leg_as_wanted
     from situated.loaders.corpus import load_corpus
     from situated.loaders.sizing import BlockLimit
 
@@ -334,7 +325,7 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
                 and manifest.chroma_url == settings.chroma_url
                 and manifest.timezone == settings.timezone
                 and manifest.block_limit == settings.block_limit
-                and _leg_as_wanted(gen, manifest, settings, embeddings)):
+                and leg_as_wanted(gen, manifest, settings, embeddings)):
             _write_stamp(root, settings, embeddings)
             return root
     except (SituatedError, OSError, ValueError):
