@@ -66,6 +66,14 @@ def write_multilingual(out: Path, texts: list[str], units: list[str],
     return model.model_id
 
 
+def latin_of(vectors: MultilingualVectors | None, positions: list[int]) -> list[bool]:
+    """Whether each piece is mostly Latin script; all True for an index without the
+    multilingual leg (its own model reads whatever it holds, as before the leg)."""
+    if vectors is None:
+        return [True] * len(positions)
+    return vectors.latin[np.asarray(positions, dtype=np.int64)].tolist()
+
+
 def leg_as_wanted(gen: Path, manifest, settings, embeddings) -> bool:
     """The generation has the multilingual leg (all its files) exactly when these settings
     build one (an index written before the leg, or without it, is rebuilt by the next ingest
@@ -114,5 +122,5 @@ class MultilingualVectors:
         return self.vectors[rows] @ self.encode_query(query)
 
 
-__all__ = ["DIR", "MultilingualVectors", "leg_as_wanted", "multilingual_model",
+__all__ = ["DIR", "MultilingualVectors", "latin_of", "leg_as_wanted", "multilingual_model",
            "write_multilingual"]

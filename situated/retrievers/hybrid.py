@@ -38,6 +38,7 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import ConfigDict, Field
 
 from situated.documents import Block, code_surfaces, extract_codes
+from situated.index.multilingual import latin_of
 from situated.index.reader import Index
 from situated.index.store import Thresholds
 from situated.index.text import mostly_latin
@@ -299,7 +300,7 @@ class HybridSearch:
         terms = self._cover.terms(query, self.readable_rows(scope), self.products_for(scope))
         cover = self._cover.cover(terms, rows)
         agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if self.vector_reads(query) else [])
-        latin = self._latin([b.best_piece for b in ranked])
+        latin = latin_of(self.index.multilingual, [b.best_piece for b in ranked])
         query_latin = mostly_latin(query)
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
@@ -307,14 +308,6 @@ class HybridSearch:
                         multilingual=b.leg_scores.get(Leg.MULTILINGUAL.value), latin=lat,
                         same_script=lat == query_latin)
                 for b, c, lat in zip(ranked, cover.tolist(), latin, strict=True)]
-
-    def _latin(self, positions: list[int]) -> list[bool]:
-        """Whether each piece is mostly Latin script; all True for an index without the
-        multilingual leg (its own model reads whatever it holds, as before the leg)."""
-        vectors = self.index.multilingual
-        if vectors is None:
-            return [True] * len(positions)
-        return vectors.latin[np.asarray(positions, dtype=np.int64)].tolist()
 
     def leg_search(self, leg: Leg, query: str, flt: Filter, k: int) -> list[LegHit]:
         """One leg alone: the k best admitted pieces, best first (`retrievers.parts`)."""
