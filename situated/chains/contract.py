@@ -156,6 +156,11 @@ class RelevanceOut(_Strict):
     source: str = Field(description="calibrated (on this index) | default | settings")
     min_cosine: float
     min_cover: float
+    min_multilingual: float | None = Field(
+        default=None, description="the multilingual leg's floor for a question and a block in "
+        "the same script MiniLM does not read; null: the index has no multilingual leg")
+    min_multilingual_across: float | None = Field(
+        default=None, description="its floor for a question and a block in different scripts")
     note: str
     unheld: list[str] = Field(default_factory=list)
 
