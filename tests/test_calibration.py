@@ -191,3 +191,30 @@ def test_the_calibration_decides_as_the_product_does_for_a_russian_question():
 
     assert seen(th.min_multilingual + 0.01).relevant(th)
     assert not seen(th.min_multilingual - 0.01).relevant(th)
+
+
+@pytest.mark.unit
+def test_the_multilingual_floors_rise_above_this_indexs_own_off_topic_questions():
+    """A Russian stranger that reaches 0.85 against an English legal page raises the across
+    floor above it (0.86); the same-script floor, with too few strangers scored, keeps its
+    prior; positives never lower either."""
+    from situated.calibration.fit import E5_MARGIN
+    from situated.retrievers.relevance import Signals
+
+    def stranger(i: int, cosine: float, same: bool) -> Observation:
+        q = Question(f"n{i}{same}", False, Half.DEV, "test")
+        sig = Signals(cover=0.0, cosine=None, code=False, agree=False, multilingual=cosine,
+                      latin=True, same_script=same)
+        return Observation(q, latin=False, decided=None, cover=0.0, cosine=None,
+                           signals=(sig,))
+
+    obs = [_obs(0.6 + i / 200, True, Half.DEV) for i in range(MIN_POSITIVES)]
+    obs += [_obs(0.1, False, Half.DEV) for _ in range(MIN_NEGATIVES)]
+    obs += [stranger(i, 0.80 + i / 400, False) for i in range(MIN_NEGATIVES)]  # up to 0.8475
+    obs += [stranger(i, 0.95, True) for i in range(3)]  # same script: too few to count
+    th = fit(obs)
+    prior = Thresholds.default()
+    assert th.min_multilingual_across == round(0.8475 + E5_MARGIN + 0.0025, 3) == 0.86
+    assert th.min_multilingual == prior.min_multilingual
+    low = fit(obs[:2 * MIN_POSITIVES] + [stranger(i, 0.5, False) for i in range(MIN_NEGATIVES)])
+    assert low.min_multilingual_across == prior.min_multilingual_across  # never lowered

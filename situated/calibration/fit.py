@@ -8,7 +8,9 @@ block carrying a named code, is decided without a threshold. `min_cosine` is fit
 questions the vector leg reads across the index, `min_cosine_in_product` on those asked within a
 product: each is the threshold with the fewest dev errors, placed `MARGIN` above the low end of
 the run of thresholds that tie (just above the off-topic questions), or in its middle when the
-run is narrow. `min_cover` stays the package prior (see `fit`). A cosine floor with fewer than
+run is narrow. `min_cover` stays the package prior (see `fit`). The multilingual leg's two floors
+start from their priors and are raised above the dev off-topic questions of their pair that
+reach them (`_multilingual_floors`). A cosine floor with fewer than
 `MIN_POSITIVES` dev positives or `MIN_NEGATIVES` negatives keeps the package default, and the
 note says so. Precision and recall are reported on the dev half and on the held-out half (never
 used to fit).
@@ -39,6 +41,9 @@ MIN_POSITIVES, MIN_NEGATIVES = 20, 20  # dev questions a threshold is fitted on,
 # question reached 0.25; set on the dev halves of PolicyQA and genai-eu)
 MARGIN = 0.08
 MIN_PRODUCTS = 2  # products an index needs for its in-product threshold
+# the multilingual floors sit this far above the highest dev off-topic question that reaches
+# them (e5's cosines span about a fifth of MiniLM's range; two steps of the 0.005 grid)
+E5_MARGIN = 0.01
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,30 @@ def _fit_one(pos: list[float], neg: list[float]) -> float | None:
     return round(float(min(lo + MARGIN, lo + 0.5 * (hi - lo))), 3)
 
 
+def _multilingual_floors(dev: list[Observation], default: Thresholds) -> dict[str, float]:
+    """The multilingual floors: the package priors, raised above this index's own dev
+    off-topic questions where they reach them (e5's cosine between a stranger and a long
+    legal page can pass a floor set on encyclopaedia paragraphs), per pair: same script and
+    across. A pair with fewer than `MIN_NEGATIVES` such questions keeps the prior."""
+    best: dict[bool, list[float]] = {True: [], False: []}
+    for o in dev:
+        if o.question.positive or o.decided is not None:
+            continue
+        for same in (True, False):
+            got = [s.multilingual for s in o.signals if s.multilingual is not None
+                   and s.same_script is same and not (o.latin and s.latin)]
+            if got:
+                best[same].append(max(got))
+    out = {}
+    for same, name in ((True, "min_multilingual"), (False, "min_multilingual_across")):
+        prior = getattr(default, name)
+        if len(best[same]) >= MIN_NEGATIVES and max(best[same]) + E5_MARGIN > prior:
+            out[name] = round(float(np.ceil((max(best[same]) + E5_MARGIN) * 200) / 200), 3)
+        else:
+            out[name] = prior
+    return out
+
+
 def _stats(obs: list[Observation], th: Thresholds, half: Half) -> dict[str, float]:
     mine = [o for o in obs if o.question.half is half]
     pos = [o for o in mine if o.question.positive]
@@ -152,8 +181,9 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
     # positives cover >= 0.8, off-topic questions up to 0.67, natural questions a median 0.75
     # and a quarter under 0.59: a fitted 0.735 would refuse half of them)
     source, note = ThresholdSource.CALIBRATED, ("calibrated on this index's own dev questions "
-                                                "(min_cover and the multilingual floors: the "
-                                                "package priors)")
+                                                "(min_cover: the package prior; the "
+                                                "multilingual floors: the priors, raised above "
+                                                "this index's off-topic questions)")
     too_few = (f"fewer than {MIN_POSITIVES} dev on-topic or {MIN_NEGATIVES} off-topic questions "
                "scored by it")
     if cosine is None:
@@ -162,7 +192,8 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
         in_product = None
     th = Thresholds(min_cover=default.min_cover,
                     min_cosine=default.min_cosine if cosine is None else cosine,
-                    min_cosine_in_product=in_product, source=source, note=note)
+                    min_cosine_in_product=in_product, source=source, note=note,
+                    **_multilingual_floors(dev, default))
     return th.model_copy(update={"dev": _stats(obs, th, Half.DEV),
                                  "held_out": _stats(obs, th, Half.TEST)})
 
