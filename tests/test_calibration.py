@@ -218,3 +218,9 @@ def test_the_multilingual_floors_rise_above_this_indexs_own_off_topic_questions(
     assert th.min_multilingual == prior.min_multilingual
     low = fit(obs[:2 * MIN_POSITIVES] + [stranger(i, 0.5, False) for i in range(MIN_NEGATIVES)])
     assert low.min_multilingual_across == prior.min_multilingual_across  # never lowered
+    # a stranger the cover rule accepts anyway is no reason to raise the floor
+    q = Question("covered", False, Half.DEV, "test")
+    covered = Observation(q, latin=False, decided=None, cover=0.9, cosine=None, signals=(
+        Signals(cover=0.9, cosine=None, code=False, agree=True, multilingual=0.97, latin=True,
+                same_script=False),))
+    assert fit([*obs, covered]).min_multilingual_across == 0.86

@@ -127,14 +127,17 @@ def _fit_one(pos: list[float], neg: list[float]) -> float | None:
     return round(float(min(lo + MARGIN, lo + 0.5 * (hi - lo))), 3)
 
 
-def _multilingual_floors(dev: list[Observation], default: Thresholds) -> dict[str, float]:
-    """The multilingual floors: the package priors, raised above this index's own dev
+def _multilingual_floors(dev: list[Observation], base: Thresholds) -> dict[str, float]:
+    """The multilingual floors: the priors (`base`'s), raised above this index's own dev
     off-topic questions where they reach them (e5's cosine between a stranger and a long
     legal page can pass a floor set on encyclopaedia paragraphs), per pair: same script and
-    across. A pair with fewer than `MIN_NEGATIVES` such questions keeps the prior."""
+    across. Only strangers the floor decides count: one the other signals accept anyway (the
+    cover rule) is no reason to refuse the questions it would also refuse. A pair with fewer
+    than `MIN_NEGATIVES` dev off-topic questions scored keeps the prior."""
+    others = base.model_copy(update={"min_multilingual": 1.0, "min_multilingual_across": 1.0})
     best: dict[bool, list[float]] = {True: [], False: []}
     for o in dev:
-        if o.question.positive or o.decided is not None:
+        if o.question.positive or o.decided is not None or o.relevant(others):
             continue
         for same in (True, False):
             got = [s.multilingual for s in o.signals if s.multilingual is not None
@@ -143,7 +146,7 @@ def _multilingual_floors(dev: list[Observation], default: Thresholds) -> dict[st
                 best[same].append(max(got))
     out = {}
     for same, name in ((True, "min_multilingual"), (False, "min_multilingual_across")):
-        prior = getattr(default, name)
+        prior = getattr(base, name)
         if len(best[same]) >= MIN_NEGATIVES and max(best[same]) + E5_MARGIN > prior:
             out[name] = round(float(np.ceil((max(best[same]) + E5_MARGIN) * 200) / 200), 3)
         else:
@@ -193,7 +196,9 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
     th = Thresholds(min_cover=default.min_cover,
                     min_cosine=default.min_cosine if cosine is None else cosine,
                     min_cosine_in_product=in_product, source=source, note=note,
-                    **_multilingual_floors(dev, default))
+                    min_multilingual=default.min_multilingual,
+                    min_multilingual_across=default.min_multilingual_across)
+    th = th.model_copy(update=_multilingual_floors(dev, th))
     return th.model_copy(update={"dev": _stats(obs, th, Half.DEV),
                                  "held_out": _stats(obs, th, Half.TEST)})
 
