@@ -34,6 +34,7 @@ from pydantic import ConfigDict, PrivateAttr
 
 from situated.documents import extract_codes
 from situated.errors import ConfigError, ModelError
+from situated.index.sentences import filled
 from situated.index.text import Tokenizer, mostly_latin
 from situated.loaders.neutralise import is_instruction
 from situated.loaders.sentences import evidence_units
@@ -123,11 +124,7 @@ class ExtractiveChatModel(BaseChatModel):
         encoded now only for the others (a reply of a model that was given other text)."""
         if self.sentences is None:
             return self.embeddings.encode_few(units)
-        vectors, found = self.sentences(units)
-        if not found.all():
-            missing = np.flatnonzero(~found)
-            vectors[missing] = self.embeddings.encode_few([units[i] for i in missing])
-        return vectors
+        return filled(self.sentences(units), units, self.embeddings.encode_few)
 
     def _reply(self, messages: list[BaseMessage]) -> str:
         request = read_answer_request(messages)

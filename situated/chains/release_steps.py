@@ -28,10 +28,25 @@ from situated.chains.release_history import line_answer
 from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
 from situated.chains.wording import Lang
+from situated.documents import DocumentMeta
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
 
 MAX_BACK = 50  # releases of a family read back to say how far an answer's text stands
+
+
+@dataclasses.dataclass(frozen=True)
+class Stands:
+    """How far back a release block's text stands word for word in its line."""
+
+    first: DocumentMeta  # the first release whose document has the block word for word
+    meta: DocumentMeta  # the block's own release
+    members: list[DocumentMeta]  # the line's readable releases, in release order
+
+    @property
+    def everywhere(self) -> bool:
+        """The text stands in every readable release of the line."""
+        return self.first is self.members[0]
 
 
 class ReleaseSteps:
@@ -163,15 +178,14 @@ class ReleaseSteps:
         versions 0.18.2 to 0.28.1."), so a reader of an older release knows whether it is
         theirs. The supplied blocks are not read again; the other releases' are read once."""
         stands = self._stands(q, [s.block for s in supplied[:3]])
-        if stands is None or stands[0] is stands[1]:
+        if stands is None or stands.first is stands.meta:
             return []
-        first, meta, members = stands
-        return [same_text(first.version, meta.version, first is members[0], q.lang)]
+        return [same_text(stands.first.version, stands.meta.version, stands.everywhere,
+                          q.lang)]
 
-    def _stands(self, q: Question, blocks: list):
-        """(the first release whose document has the best release block word for word, that
-        block's release, the family's readable releases in order), or None when no block is
-        of a release document."""
+    def _stands(self, q: Question, blocks: list) -> Stands | None:
+        """How far back the best release block stands word for word, or None when no block
+        is of a release document."""
         readable = self.readable(q)
         best = next((b for b in blocks if b.fields.release_scoped
                      and self.versions.meta(b.source_id).version), None)
@@ -186,7 +200,7 @@ class ReleaseSteps:
                        for b in self.versions.blocks_of(m.source_id, readable)):
                 break
             first = m
-        return first, meta, members
+        return Stands(first, meta, members)
 
     def ask_unnamed(self, reading: Reading, decision: Decision) -> Decision:
         """`unnamed_release=clarify`: a question that names no release, answered from release
@@ -199,10 +213,10 @@ class ReleaseSteps:
         read = self.versions.read_blocks(list(decision.supply[:3]))
         for block_id in decision.supply[:3]:  # any release text the answer would quote
             stands = self._stands(q, [read[block_id]] if block_id in read else [])
-            if stands is not None and stands[0] is not stands[2][0]:
+            if stands is not None and not stands.everywhere:
                 return Decision(Route.CLARIFY, ["version"], ask_version_text(
-                    stands[1].family or stands[1].source_id,
-                    [releases.parse(m.version) for m in stands[2]], q.lang))
+                    stands.meta.family or stands.meta.source_id,
+                    [releases.parse(m.version) for m in stands.members], q.lang))
         return decision  # no release document, or the same text in every release
 
     def _holding(self, name: str, families: list[str], every, readable) -> list:

@@ -41,7 +41,6 @@ class EmbeddingCache:
             raise IndexError_(f"the embedding cache {self.path} is damaged ({exc}); delete it "
                               "(its vectors are computed again) and re-run the ingest") from None
         self.hits = 0
-        self.misses = 0
         self.misses_by_model: dict[str, int] = {}  # model id -> texts it had to embed
 
     def get_many(self, keys: list[str], dim: int | None = None) -> dict[str, np.ndarray]:
@@ -72,7 +71,6 @@ class EmbeddingCache:
         found = self.get_many(list(dict.fromkeys(keys)), getattr(encoder, "dim", None))
         todo = {k: t for k, t in zip(keys, texts) if k not in found}
         self.hits += len(keys) - sum(1 for k in keys if k in todo)
-        self.misses += len(todo)
         self.misses_by_model[encoder.model_id] = (
             self.misses_by_model.get(encoder.model_id, 0) + len(todo))
         if todo:
@@ -81,6 +79,11 @@ class EmbeddingCache:
             self.put_many(new)
             found.update(new)
         return np.stack([found[k] for k in keys]) if keys else np.zeros((0, 384), np.float32)
+
+    @property
+    def misses(self) -> int:
+        """Texts embedded because no cached vector had them, by every model."""
+        return sum(self.misses_by_model.values())
 
     def close(self) -> None:
         self._db.close()

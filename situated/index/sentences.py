@@ -59,6 +59,17 @@ def write_sentences(out: Path, units: list[str],
     return len(units)
 
 
+def filled(found_vectors: tuple[np.ndarray, np.ndarray], units: list[str],
+           encode: Callable[[list[str]], np.ndarray]) -> np.ndarray:
+    """`lookup`'s vectors with the units it did not find encoded now (a reply of a model that
+    was given other text)."""
+    vectors, found = found_vectors
+    if not found.all():
+        missing = np.flatnonzero(~found)
+        vectors[missing] = encode([units[i] for i in missing])
+    return vectors
+
+
 class SentenceVectors:
     """A generation's sentence vectors, read by memory map."""
 

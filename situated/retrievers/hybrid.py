@@ -157,9 +157,7 @@ class HybridSearch:
         codes = self._exact.query_codes(self.index, query)
         if not codes:
             return ()
-        absent = missing_codes(self.index, codes, flt.mask(self.index.columns))
-        surface = code_surfaces(query)
-        return tuple(surface.get(c, c) for c in absent)
+        return _as_written(query, missing_codes(self.index, codes, flt.mask(self.index.columns)))
 
     def rank(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None
@@ -285,8 +283,7 @@ class HybridSearch:
         mask = flt.readable().mask(self.index.columns)
         codes = missing_codes(self.index, codes, mask)
         if codes:
-            surface = code_surfaces(query)
-            return tuple(surface.get(c, c) for c in codes)
+            return _as_written(query, codes)
         rows = np.zeros(len(self.index.block_id_at), dtype=bool)
         rows[self.index.piece_block[mask]] = True
         return tuple(unheld_names(self._cover, self.index.tokenizer, query, rows))
@@ -330,6 +327,12 @@ class HybridSearch:
                 "signals": asdict(rb.signals) if rb.signals else None})
             docs.append(doc)
         return docs
+
+
+def _as_written(query: str, codes: list[str]) -> tuple[str, ...]:
+    """The codes as the question writes them (`e417` asked, `E-417` indexed)."""
+    surface = code_surfaces(query)
+    return tuple(surface.get(c, c) for c in codes)
 
 
 def block_document(block: Block) -> Document:
