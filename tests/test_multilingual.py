@@ -195,3 +195,25 @@ def test_the_offline_model_quotes_by_meaning_across_languages(app, embeddings):
     assert reply.startswith("The battery pack is covered for 36 months") and "[S2]" in reply
     reply = model.answer("Во сколько отправляются ночные поезда?", evidence)
     assert "22:40" in reply and "[S1]" in reply
+
+
+def test_a_damaged_or_missing_multilingual_folder_is_an_error_naming_the_fix(tmp_path,
+                                                                            embeddings):
+    """The manifest names the leg: its vectors missing, or fewer than the pieces, is a damaged
+    index (an error that names the rebuild), never an index that silently answers without it."""
+    import shutil
+
+    from situated.errors import IndexError_
+    from situated.index.reader import Index
+
+    _corpus(tmp_path)
+    app = indexed_app(tmp_path, embeddings)
+    gen = app.index.generation
+    app.close()
+    latin = np.load(gen / "multilingual" / "latin.npy")
+    np.save(gen / "multilingual" / "latin.npy", latin[:-1])
+    with pytest.raises(IndexError_, match=r"multilingual vectors for \d+ pieces; rebuild it"):
+        Index(tmp_path / "index", embeddings)
+    shutil.rmtree(gen / "multilingual")
+    with pytest.raises(IndexError_, match="no readable multilingual vectors.*situated ingest"):
+        Index(tmp_path / "index", embeddings)

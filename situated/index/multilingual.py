@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from situated.errors import IndexError_
-from situated.index.sentences import SentenceVectors, write_sentences
+from situated.index.sentences import SentenceVectors, filled, write_sentences
 from situated.index.text import mostly_latin
 
 DIR = "multilingual"
@@ -99,22 +99,13 @@ class MultilingualVectors:
                               f"vectors for {pieces} pieces; rebuild it with `situated ingest`")
         self.sentences = SentenceVectors(gen, SENTENCES)
 
-    @classmethod
-    def open(cls, gen: Path, pieces: int) -> MultilingualVectors | None:
-        """The generation's vectors, or None when it was built without the leg."""
-        return cls(gen, pieces) if (gen / DIR).is_dir() else None
-
     def encode_query(self, text: str) -> np.ndarray:
         return multilingual_model().encode_query(text)
 
     def sentence_vectors(self, units: list[str]) -> np.ndarray:
         """The units' multilingual vectors: from ingest where this generation holds them,
         encoded now for the others."""
-        vectors, found = self.sentences.lookup(units)
-        if not found.all():
-            missing = np.flatnonzero(~found)
-            vectors[missing] = multilingual_model().encode_few([units[i] for i in missing])
-        return vectors
+        return filled(self.sentences.lookup(units), units, multilingual_model().encode_few)
 
     def scores(self, query: str, rows: np.ndarray) -> np.ndarray:
         """The cosine of the question and each piece at `rows` (exact: a matrix product over

@@ -113,8 +113,7 @@ class Index:
                               "`situated ingest`") from None
         self.sentences = SentenceVectors(gen)  # the evidence sentences' vectors, by text
         # the multilingual leg's piece vectors (None: the index was built without it)
-        self.multilingual = MultilingualVectors.open(gen, m.pieces) \
-            if m.multilingual_model else None
+        self.multilingual = MultilingualVectors(gen, m.pieces) if m.multilingual_model else None
         self.products = frozenset(m.products)
         self.timezone = m.timezone
         self.facets = tuple(m.facets)  # the situation facets this index declares
