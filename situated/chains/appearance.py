@@ -13,6 +13,12 @@ renamed is followed); their versions are walked in order on the axis (release, e
 Both that version and the one before it are cited. The documents' own notes — a section of an
 unversioned document (a changelog) headed by a release and carrying X — are shown beside the
 computed answer, and said to disagree when their release is not the computed one.
+
+A note that *states* the change of X (`states`: "Add `X` parameter to `Y`", "`X` is now
+deprecated", «Удалён `X`»; X the object of the verb, not what it is added to) is the project
+saying when X changed; first mention in the pages is an inference (pages lag and lead the
+code). When such a note disagrees with the pages, it leads the answer and the pages' own
+finding is given beside it (docs/design.md "Releases").
 """
 
 from __future__ import annotations
@@ -49,6 +55,13 @@ class Kind(Mode):
     ADDED = "added"
     REMOVED = "removed"
     DEPRECATED = "deprecated"
+
+
+class Basis(Mode):
+    """What an appearance answer's release rests on."""
+
+    PAGES = "pages"  # the first version on the axis whose pages show the change
+    NOTES = "notes"  # a note of the documents that states it (a changelog entry, a history note)
 
 
 def kind_of(question: str) -> Kind:
@@ -209,6 +222,72 @@ def noted(blocks: list[Block], subject: Subject) -> list[tuple[str, Block]]:
     return [(str(v), b) for v, b in sorted(out, key=lambda x: x[0])]
 
 
-__all__ = ["Found", "Kind", "Step", "Subject", "axis_steps", "carries", "kind_of", "noted",
+_VERB = {
+    Kind.ADDED: r"add(?:ed|s)?|introduc\w*|new|supports?|supported|expose[sd]?|"
+                r"добавл\w*|добавил\w*|появил\w*|введ[её]н\w*",
+    Kind.REMOVED: r"remov\w*|drop(?:s|ped)?|delet\w*|удал[её]н\w*|удалил\w*|убран\w*|убрал\w*",
+    Kind.DEPRECATED: r"deprecat\w*|(?:объявлен\w*\s+)?устаревш\w*|устарел\w*",
+}
+# what may stand between the verb and its object ("Add support for `X`", "Drop the `X` flag")
+_FRAME_WORDS = re.compile(r"^(?:(?:the|a|an|new|missing|optional|support|for|of|"
+                          r"поддержк\w*|новы\w*)\s+)+", re.IGNORECASE)
+# where the verb's object ends: what it is added to, with, for …
+_GOVERNS = re.compile(r"\s(?:to|on|in|into|for|of|from|within|at|by|when|so|which|that|"
+                      r"allowing|using|instead|via|because|в|к|для|из|на|при|вместо)\s|[,;:]|"
+                      r"(?<![\w.])\(", re.IGNORECASE)  # "(Pull #1268)", not a call's "("
+_PRONOUN = re.compile(r"it|they|this|these|он|она|оно|они|это", re.IGNORECASE)
+_CALL = re.compile(r"[\w.]+\((?!\s*\))")
+_AUX = (r"(?:is|are|was|were|has\s+been|have\s+been|now|been|был\w*|теперь)\s+"
+        r"(?:(?:now|fully|also|officially|теперь|полностью)\s+){0,2}")
+
+
+def states(block: Block, subject: Subject, kind: Kind) -> bool:
+    """A line of the note states this kind of change of the subject itself: the verb leads and
+    the subject is its object ("Add `chunk_size` parameter to `iter_raw()`" states `chunk_size`,
+    not `iter_raw`), or the subject leads and the verb follows it ("`X` is now deprecated")."""
+    verb = _VERB[kind]
+    active = re.compile(rf"^\W*(?:{verb})(?!\w)\s+(.*)$", re.IGNORECASE)
+    passive = re.compile(rf"^(.{{0,80}}?)\s+{_AUX}(?:{verb})(?!\w)", re.IGNORECASE)
+    before = ""
+    for line in re.split(r"\n|(?<=[.!?])\s+", block.text):
+        line = line.strip(" -*•\t")
+        if (m := active.match(line)) is not None:
+            obj = _FRAME_WORDS.sub("", m.group(1))
+            if _about(_head(obj), subject):
+                return True
+        if (m := passive.match(line)) is not None:
+            said = m.group(1)
+            if _PRONOUN.fullmatch(said.strip()):  # "… deprecated. It is now fully removed."
+                said = _head(before)
+            if "previous" not in m.group(1).lower() and _about(said, subject):
+                return True
+        before = line
+    return False
+
+
+def _head(text: str) -> str:
+    """`text` up to the first word that governs something else ("to", "in favour", ","),
+    outside the parentheses of a call (`Timeout(5.0, connect_timeout=60.0)` is one name)."""
+    for m in _GOVERNS.finditer(text):
+        if text.count("(", 0, m.start()) <= text.count(")", 0, m.start()):
+            return text[:m.start()]
+    return text
+
+
+def _about(text: str, subject: Subject) -> bool:
+    """`text` names the subject itself, not a call of it with arguments
+    (`httpx.Timeout(5.0, connect_timeout=60.0)` is about an argument)."""
+    if not carries_line(text, subject):
+        return False
+    return not any(_CALL.match(text[m.start():]) for x in subject.identifiers
+                   for m in re.finditer(rf"(?<![\w.]){re.escape(x)}", text))
+
+
+def heads(block: Block, subject: Subject) -> bool:
+    """The block's own heading names the subject (its history note is the subject's)."""
+    return carries_line(f"{' '.join(block.path)} {block.title}", subject)
+
+
+__all__ = ["Basis", "Found", "Kind", "heads", "states", "Step", "Subject", "axis_steps", "carries", "kind_of", "noted",
            "page_notes",
            "carries_line", "subject_of", "walk"]

@@ -9,13 +9,16 @@ import re
 from packaging.version import InvalidVersion, Version
 
 from situated.chains.appearance import (
+    Basis,
     Found,
     Kind,
     axis_steps,
     carries_line,
+    heads,
     kind_of,
     noted,
     page_notes,
+    states,
     subject_of,
     walk,
 )
@@ -87,20 +90,27 @@ class AppearanceSteps:
         kind = kind_of(q.text)
         steps = axis_steps(self.versions, metas, subject, readable) if metas and subject else []
         result = walk(steps, kind)
-        notes = [*page_notes(steps, kind), *_of_kind(
-            self._notes([*held.blocks, *found.blocks], subject, readable), kind, subject)]
+        pages = page_notes(steps, kind)
+        changelog = _of_kind(self._notes([*held.blocks, *found.blocks], subject, readable),
+                             kind, subject)
+        notes = [*pages, *changelog]
+        stated = _earliest([*(n for n in pages if heads(n[1], subject)),
+                            *(n for n in changelog if states(n[1], subject, kind))])
         said = subject.said(query)
         if result is None and notes:
-            return self._notes_only(notes, said, kind, v.situation, q.lang, found)
+            return self._notes_only(notes, stated, said, kind, v.situation, q.lang, found)
         if result is None:
             text = _none_text(said, kind, any(x.block for x in steps), q.lang)
             return Answer.unanswered(Status.NO_EVIDENCE, text, v.situation,
                                      relevance=self.steps.relevance(found))
+        if stated is not None and not _agrees(result, [stated[0]]):
+            return self._stated(result, stated, notes, said, v.situation, q.lang, found)
         return self._answer(result, notes, said, v.situation, q.lang, found)
 
-    def _notes_only(self, notes: list, subject: str, kind: Kind, situation: Situation,
-                    lang: Lang, result) -> Answer:
-        """The versions do not show it; the documents' own notes do: say both."""
+    def _notes_only(self, notes: list, stated, subject: str, kind: Kind,
+                    situation: Situation, lang: Lang, result) -> Answer:
+        """The versions do not show it; the documents' own notes do: say both (the release a
+        note states is the answer's)."""
         supplied = pack([b for _, b in notes[:3]], self.steps.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
         lead = (f"По версиям документов не видно, когда «{subject}» {_VERB[(kind, lang)]}."
@@ -108,10 +118,49 @@ class AppearanceSteps:
                 f"The versions themselves do not show when “{subject}” was {kind.value}.")
         text = f"{lead} {_notes_text(notes, label, True, lang)}"
         out = AppearanceOut(
-            kind=kind.value, subject=subject, release=None, source_id=notes[0][1].source_id,
-            previous_release=None, previous_source_id=None, effective=None,
-            notes=_notes_out(notes, label), agrees=None)
+            kind=kind.value, subject=subject, release=stated[0] if stated else None,
+            source_id=(stated or notes[0])[1].source_id, basis=Basis.NOTES.value,
+            pages_release=None, previous_release=None, previous_source_id=None,
+            effective=None, notes=_notes_out(notes, label), agrees=None)
         return self._cited(text, supplied, out, situation, lang, result)
+
+    def _stated(self, found: Found, stated: tuple, notes: list, subject: str,
+                situation: Situation, lang: Lang, result) -> Answer:
+        """A note states the change at a release the pages do not show it at: the note leads,
+        the pages' own finding follows, all cited."""
+        release, note = stated
+        cited = [b for b in (note, found.at.block or found.at.first,
+                             found.before and (found.before.block or found.before.first))
+                 if b is not None]
+        supplied = pack(cited, self.steps.budget_of)
+        label = {s.evidence.block_id: s.evidence.label for s in supplied}
+        ref = f" [{label[note.block_id]}]" if note.block_id in label else ""
+        lead = (f"«{subject}» {_VERB[(found.kind, lang)]} в версии {release}, как сказано в "
+                f"собственных заметках документов{ref}. По самим страницам: "
+                if lang is Lang.RU else
+                f"“{subject}” was {found.kind.value} in version {release}, as the documents' "
+                f"own notes say{ref}. By the pages themselves: ")
+        text = lead + self._pages_text(found, subject, label, lang)
+        out = AppearanceOut(
+            kind=found.kind.value, subject=subject, release=release, source_id=note.source_id,
+            basis=Basis.NOTES.value, pages_release=found.at.meta.version,
+            previous_release=None, previous_source_id=None, effective=None,
+            notes=_notes_out(notes, label), agrees=False)
+        return self._cited(text, supplied, out, situation, lang, result)
+
+    def _pages_text(self, found: Found, subject: str, label: dict, lang: Lang) -> str:
+        """What the pages show: “X” first appears in version 0.23.3 [S1]; version 0.22.0, the
+        version before it, does not have it [S2]."""
+        tz = self.versions.timezone
+        at, before = found.at, found.before
+        a_block = at.block or at.first
+        b_block = before and (before.block or before.first)
+        before_text = _BEFORE[(found.kind, lang)].format(
+            at=version_name(before.meta, lang, tz), a=label.get(b_block.block_id, "")) \
+            if before is not None and b_block is not None and b_block.block_id in label else ""
+        return _TEXT[(found.kind, lang)].format(x=subject, at=version_name(at.meta, lang, tz),
+                                                a=label.get(a_block.block_id, ""),
+                                                before=before_text)
 
     def _cited(self, text: str, supplied: list, out: AppearanceOut, situation: Situation,
                lang: Lang, result) -> Answer:
@@ -134,30 +183,34 @@ class AppearanceSteps:
 
     def _answer(self, found: Found, notes: list, subject: str, situation: Situation, lang: Lang,
                 result) -> Answer:
-        tz = self.versions.timezone
         at, before = found.at, found.before
         cited = [b for b in (at.block or at.first, before and (before.block or before.first))
                  if b is not None]
         supplied = pack([*cited, *(b for _, b in notes[:2])], self.steps.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
-        a_block = at.block or at.first
-        b_block = before and (before.block or before.first)
-        before_text = _BEFORE[(found.kind, lang)].format(
-            at=version_name(before.meta, lang, tz), a=label.get(b_block.block_id, "")) \
-            if before is not None and b_block is not None and b_block.block_id in label else ""
-        text = _TEXT[(found.kind, lang)].format(x=subject, at=version_name(at.meta, lang, tz),
-                                                a=label.get(a_block.block_id, ""),
-                                                before=before_text)
+        text = self._pages_text(found, subject, label, lang)
         agrees = _agrees(found, [r for r, _ in notes]) if notes else None
         if notes:
             text += " " + _notes_text(notes, label, agrees, lang)
         out = AppearanceOut(
             kind=found.kind.value, subject=subject, release=at.meta.version,
-            source_id=at.meta.source_id, previous_release=before.meta.version if before else None,
+            source_id=at.meta.source_id, basis=Basis.PAGES.value, pages_release=at.meta.version,
+            previous_release=before.meta.version if before else None,
             previous_source_id=before.meta.source_id if before else None,
             effective=at.meta.valid_from.isoformat() if at.meta.valid_from else None,
             notes=_notes_out(notes, label), agrees=agrees)
         return self._cited(text, supplied, out, situation, lang, result)
+
+
+def _earliest(notes: list) -> tuple[str, object] | None:
+    """The note of the earliest release among those that state the change."""
+    dated = []
+    for r, b in notes:
+        try:
+            dated.append((Version(r), r, b))
+        except InvalidVersion:
+            continue
+    return min(dated, key=lambda x: x[0])[1:] if dated else None
 
 
 def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
@@ -192,7 +245,8 @@ def _notes_text(notes: list, label: dict, agrees: bool | None, lang: Lang) -> st
 
 
 _VERB = {(Kind.ADDED, Lang.RU): "появилось", (Kind.REMOVED, Lang.RU): "удалено",
-         (Kind.DEPRECATED, Lang.RU): "объявлено устаревшим"}
+         (Kind.DEPRECATED, Lang.RU): "объявлено устаревшим", (Kind.ADDED, Lang.EN): "added",
+         (Kind.REMOVED, Lang.EN): "removed", (Kind.DEPRECATED, Lang.EN): "deprecated"}
 _KIND_WORD = {Kind.ADDED: re.compile(r"add|introduc|new|support|добав|появ", re.IGNORECASE),
               Kind.REMOVED: re.compile(r"remov|drop|delet|удал|убра", re.IGNORECASE),
               Kind.DEPRECATED: re.compile(r"deprecat|устарел", re.IGNORECASE)}
@@ -203,8 +257,9 @@ def _of_kind(notes: list, kind: Kind, subject) -> list:
     deprecated `proxies` argument has now been removed" for "removed"); for "added", else
     every note that carries the subject."""
     def says(block) -> bool:
-        return any(_KIND_WORD[kind].search(line) and carries_line(line, subject)
-                   for line in re.split(r"\n|(?<=[.!?])\s+", block.text))
+        return states(block, subject, kind) or any(
+            _KIND_WORD[kind].search(line) and carries_line(line, subject)
+            for line in re.split(r"\n|(?<=[.!?])\s+", block.text))
     said = [n for n in notes if says(n[1])]
     return said or (notes if kind is Kind.ADDED else [])
 

@@ -180,9 +180,16 @@ class AppearanceOut(_Strict):
     kind: str = Field(description="added | removed | deprecated")
     subject: str = Field(description="what was looked for, as the question says it")
     release: str | None = Field(description="the version the answer names (its release)")
-    source_id: str = Field(description="that version's document")
-    previous_release: str | None = Field(description="the version before it; null when it "
-                                         "is the first")
+    source_id: str = Field(description="the document that shows it: that version's page, or "
+                           "for basis \"notes\" the note's document (a changelog)")
+    basis: str = Field(description="pages: the first version whose pages show the change | "
+                       "notes: a note of the documents states it (it leads when the pages "
+                       "disagree)")
+    pages_release: str | None = Field(description="the version the pages themselves show it "
+                                      "at; null when they show none")
+    previous_release: str | None = Field(description="the version before it on the pages' "
+                                         "axis; null when it is the first, or for basis "
+                                         "\"notes\"")
     previous_source_id: str | None
     effective: str | None = Field(description="valid_from of that version, for dated families")
     notes: list[NoteOut] = Field(default_factory=list)

@@ -42,9 +42,23 @@ from situated.eval.probe import Version as Doc
 from situated.eval.probe import pick_phrase, splits
 
 _RELEASE_HEAD = re.compile(r"^\s*v?(\d+(?:\.\d+){1,3})\b")
-# a changelog entry whose first words say what is new: the identifiers in those words
+# a changelog entry whose first words say what is new: "Add `X` parameter to `Y`" adds X, not
+# Y ("to", "on", "for", "," … end what is added); "Support `get(..., auth=None)`" adds an
+# argument, not `get` (a call written with arguments is skipped). The probe's own reading of
+# the changelog, kept apart from the product's (`chains.appearance.states`).
 _NEW = re.compile(r"\s*(?:Add(?:ed|s)?|Supports?|Supported|New|Introduc\w*|Expose[sd]?)\s+"
-                  r"(?:(?:the|a|an|support|for)\s+){0,3}((?:\S+\s+){0,5}\S+)", re.IGNORECASE)
+                  r"(?:(?:the|a|an|support|for|new)\s+){0,3}(.*)", re.IGNORECASE | re.DOTALL)
+_OBJECT_END = re.compile(r"\s(?:to|on|in|into|for|of|from|within|at|by|so|when|that|"
+                         r"which|allowing|using|instead)\s|[,;:]|\((?!\))", re.IGNORECASE)
+_WITH_ARGUMENTS = re.compile(r"^[\w.]+\((?!\s*\))")
+_ARGUMENTS = re.compile(r"\((?!\s*\))")
+_DROP = re.compile(r"(?:Drop(?:s|ped)?|Remove[sd]?)\s+(.*)", re.DOTALL)
+_DROP_FRAME = re.compile(r"^(?:(?:the|a|an|deprecated|unnecessary|support|for)\s+)+",
+                         re.IGNORECASE)
+_GONE = re.compile(r"(?:The\s+)?(.{1,80}?)\s(?:has|have)\s+(?:now\s+)?been\s+removed")
+_FULLY_GONE = re.compile(r"\bIt is now (?:fully )?removed")
+_DEPRECATED_NOW = re.compile(r"(?:The\s+)?(.{1,80}?)\s(?:(?:is|are)\s+(?:now\s+)?|"
+                             r"(?:has|have)\s+been\s+)deprecated")
 _FORMS = ("in version {v}", "in v{v}", "for {p} {v}", "in release {v}")
 
 
@@ -178,25 +192,71 @@ def line_cases(docs: list[LoadedDocument], notes: list[tuple[Version, str]]) -> 
     return cases
 
 
-def changelog_notes(docs: list[LoadedDocument]) -> list[tuple[Version, str]]:
-    """(release, identifier) of every `Added` entry of an unversioned document's sections
-    headed by a release."""
-    out = []
+def _sections(docs: list[LoadedDocument]):
+    """(release, block) of an unversioned document's sections headed by a release."""
     for d in docs:
         if d.meta.version is not None or d.meta.valid_from is not None:
             continue
         for b in d.blocks:
             head = next((h for h in b.path if _RELEASE_HEAD.match(h)), None)
-            if head is None or not any(p.strip().lower() == "added" for p in b.path):
+            if head is None:
                 continue
             try:
-                v = Version(_RELEASE_HEAD.match(head).group(1))
+                yield Version(_RELEASE_HEAD.match(head).group(1)), b
             except InvalidVersion:
                 continue
-            for entry in re.split(r"\n\s*-\s+", b.text):
-                m = _NEW.match(entry)  # "Add `X`", "Support for `X`", "New `X`": X is new
-                if m:
-                    out += [(v, x) for x in identifiers(m.group(1))]
+
+
+def _entries(block) -> list[str]:
+    return [e.strip() for e in re.split(r"\n\s*-\s+", block.text)]
+
+
+def _plain(text: str) -> list[str]:
+    """The identifiers `text` names, less the names of calls written with arguments
+    (`httpx.Timeout(5.0, connect_timeout=60.0)` is about `connect_timeout`)."""
+    return [x for x in identifiers(text)
+            if not any(_ARGUMENTS.match(text, m.end())
+                       for m in re.finditer(rf"(?<![\w.]){re.escape(x)}", text))]
+
+
+def _object(text: str) -> list[str]:
+    """The identifiers a verb's object names."""
+    if _WITH_ARGUMENTS.match(text):
+        return []
+    return _plain(_OBJECT_END.split(text, 1)[0])
+
+
+def changelog_notes(docs: list[LoadedDocument]) -> list[tuple[Version, str]]:
+    """(release, identifier) of every `Added` entry of an unversioned document's sections
+    headed by a release."""
+    out = []
+    for v, b in _sections(docs):
+        if not any(p.strip().lower() == "added" for p in b.path):
+            continue
+        for entry in _entries(b):
+            m = _NEW.match(entry)  # "Add `X`", "Support for `X`", "New `X`": X is new
+            if m:
+                out += [(v, x) for x in _object(m.group(1))]
+    return out
+
+
+def changelog_endings(docs: list[LoadedDocument]) -> list[tuple[str, Version, str]]:
+    """(kind, release, identifier) of the entries, in any section, that remove or deprecate
+    something: "Drop `X` …", "The deprecated `X` argument has now been removed", "`X` had
+    previously been deprecated … It is now fully removed", "The `X` argument is now
+    deprecated"."""
+    out = []
+    for v, b in _sections(docs):
+        for entry in _entries(b):
+            if (m := _DROP.match(entry)) is not None:
+                out += [("removed", v, x) for x in _object(_DROP_FRAME.sub("", m.group(1)))]
+            elif (m := _GONE.match(entry)) is not None:
+                out += [("removed", v, x) for x in _plain(m.group(1))]
+            elif "previously been deprecated" in entry and _FULLY_GONE.search(entry):
+                head = entry.split("previously been deprecated", 1)[0]
+                out += [("removed", v, x) for x in _plain(head)[:1]]
+            elif (m := _DEPRECATED_NOW.match(entry)) is not None:
+                out += [("deprecated", v, x) for x in _plain(m.group(1))]
     return out
 
 
@@ -221,22 +281,34 @@ def _earlier(x: str, v: Version, docs: list[LoadedDocument]) -> bool:
     return False
 
 
+_ASKED = {"added": ("In which version was `{x}` added?",
+                    "Since which version is `{x}` available?", "When was `{x}` introduced?"),
+          "removed": ("In which version was `{x}` removed?", "When was `{x}` dropped?"),
+          "deprecated": ("In which version was `{x}` deprecated?",
+                         "Since which version is `{x}` deprecated?")}
+
+
 def appearance_cases(docs: list[LoadedDocument], notes: list[tuple[Version, str]],
-                     ) -> list[Case]:
+                     endings: list[tuple[str, Version, str]] = ()) -> list[Case]:
+    """"In which version was X added / removed / deprecated?", gold the changelog's release:
+    added (not named by an earlier section), removed or deprecated (some earlier page names
+    it), each after the first documented release (any answer would pass at it)."""
     pages = [d for d in docs if d.meta.version]
     first = min((Version(d.meta.version) for d in pages), default=None)
-    forms = ("In which version was `{x}` added?", "Since which version is `{x}` available?",
-             "When was `{x}` introduced?")
     cases, seen = [], set()
-    for v, x in sorted(notes):
-        if x in seen or first is None or v <= first or len(x) < 5 or _earlier(x, v, docs):
+    for kind, v, x in sorted([*(("added", v, x) for v, x in notes), *endings]):
+        if (kind, x) in seen or first is None or v <= first or len(x) < 5:
             continue
-        if not any(holds(b.text, x) for d in pages for b in d.blocks):
+        if kind == "added" and _earlier(x, v, docs):
             continue
-        seen.add(x)
-        cid = f"rprobe.first.{x}"
-        cases.append(Case(id=cid, question=forms[len(cases) % len(forms)].format(x=x),
-                          tags=[half_of(cid), "first"],
+        if not any(holds(b.text, x) for d in pages for b in d.blocks
+                   if kind == "added" or Version(d.meta.version) < v):
+            continue
+        seen.add((kind, x))
+        cid = f"rprobe.first.{x}" if kind == "added" else f"rprobe.{kind}.{x}"
+        forms = _ASKED[kind]
+        cases.append(Case(id=cid, question=forms[len(seen) % len(forms)].format(x=x),
+                          tags=[half_of(cid), "first", kind],
                           expect=Expect(status="answered", appearance=str(v))))
     return cases
 
@@ -250,9 +322,9 @@ def release_probe_cases(docs: list[LoadedDocument], seed: int = 0,
     for group in families:
         cases += family_cases(group, seed, docs, skipped, halves[group[0].meta.family or ""])
     notes = changelog_notes(docs)
-    cases += line_cases(docs, notes) + appearance_cases(docs, notes)
+    cases += line_cases(docs, notes) + appearance_cases(docs, notes, changelog_endings(docs))
     return cases, dict(skipped)
 
 
-__all__ = ["appearance_cases", "changelog_notes", "half_of", "line_cases",
+__all__ = ["appearance_cases", "changelog_endings", "changelog_notes", "half_of", "line_cases",
            "release_families", "release_probe_cases"]

@@ -1,0 +1,138 @@
+"""First appearance when the pages and the documents' own notes disagree (issue 34 item 5):
+a note that *states* the change of X leads, the pages' finding is given beside it; a note that
+only mentions X (X is what something was added *to*) does not. The probe's own reading of a
+changelog (its gold) is checked here too."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROUTING_TODAY, indexed_app, md, write
+
+from situated.chains.appearance import Kind, Subject, states
+from situated.documents import Block, BlockKind, FilterFields
+from situated.situation import Scope
+
+
+def _block(text: str) -> Block:
+    return Block(block_id="CL-s1", source_id="CL", kind=BlockKind.SECTION, title="Added",
+                 path=("2.0", "Added"), text=text, link="/documents/CL#s1",
+                 fields=FilterFields(source_id="CL"))
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("line", "x", "kind", "said"), [
+    ("- Add chunk_size parameter to iter_raw(), iter_bytes().", "chunk_size", Kind.ADDED, True),
+    ("- Add chunk_size parameter to iter_raw(), iter_bytes().", "iter_bytes", Kind.ADDED, False),
+    ("- Add repr to httpx.Cookies to display cookies.", "httpx.Cookies", Kind.ADDED, False),
+    ("- Add httpx.HTTPTransport() and httpx.AsyncHTTPTransport() default transports.",
+     "httpx.AsyncHTTPTransport", Kind.ADDED, True),
+    ("- Support client.get(..., auth=None) to bypass authentication.", "client.get",
+     Kind.ADDED, False),
+    ("- Added support for monitoring progress with response.num_bytes_downloaded. (Pull #1)",
+     "response.num_bytes_downloaded", Kind.ADDED, True),
+    ("- The proxy_mode argument is now deprecated.", "proxy_mode", Kind.DEPRECATED, True),
+    ("- The httpx.Limits(max_keepalive=...) argument is now deprecated.", "httpx.Limits",
+     Kind.DEPRECATED, False),
+    ("- The PoolLimits class had previously been deprecated in favour of Limits. It is now "
+     "fully removed.", "PoolLimits", Kind.REMOVED, True),
+    ("- The PoolLimits class had previously been deprecated in favour of Limits.",
+     "PoolLimits", Kind.DEPRECATED, False),
+    ("- The verbose httpx.Timeout(5.0, connect_timeout=60.0) style had previously been "
+     "deprecated in favour of httpx.Timeout(5.0, connect=60.0). It is now fully removed.",
+     "connect_timeout", Kind.REMOVED, True),
+    ("- The verbose httpx.Timeout(5.0, connect_timeout=60.0) style had previously been "
+     "deprecated in favour of httpx.Timeout(5.0, connect=60.0). It is now fully removed.",
+     "httpx.Timeout", Kind.REMOVED, False),
+    ("- Drop request.timer attribute, which was used internally.", "request.timer",
+     Kind.REMOVED, True),
+    ("- Drop request.timer attribute, which was used internally.", "request.timer",
+     Kind.ADDED, False),
+    ("- Добавлен параметр retry_limit для Client.", "retry_limit", Kind.ADDED, True),
+    ("- Удалён метод Client.send_all.", "Client.send_all", Kind.REMOVED, True),
+])
+def test_a_note_states_a_change_only_of_what_the_verb_governs(line, x, kind, said):
+    assert states(_block(line), Subject(identifiers=(x,)), kind) is said
+
+
+_PAGES = {"1.0": "## Client\n\nClient(timeout) sends requests.\n",
+          "2.0": "## Client\n\nClient(timeout) sends requests.\n",
+          "3.0": "## Client\n\nClient(timeout, retry_limit) sends requests; `retry_limit` "
+                 "caps the retries.\n"}
+_CHANGELOG = ("# Changelog\n\n## 3.0\n\n### Fixed\n\n- Add retry_limit to the docs of Client.\n\n"
+              "## 2.0\n\n### Added\n\n- Add `retry_limit` parameter to `Client`.\n\n"
+              "## 1.5\n\n### Added\n\n- Add `timeout` argument to `Client`.\n")
+
+
+@pytest.fixture
+def lagging(tmp_path, embeddings):
+    """Pages that first show `retry_limit` at 3.0, a changelog saying it was added in 2.0."""
+    for v, body in _PAGES.items():
+        write(tmp_path / "docs" / f"client-{v}.md",
+              md(f"CLI-{v}", body=body, family="client", version=v, title="Client"))
+    write(tmp_path / "docs" / "changelog.md", md("CL", body=_CHANGELOG, title="Changelog"))
+    return indexed_app(tmp_path, embeddings)
+
+
+@pytest.mark.integration
+def test_a_note_that_states_the_release_leads_and_the_pages_finding_stands_beside(lagging,
+                                                                                   model):
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(lagging, model=model, clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "In which version was `retry_limit` added?",
+                      "scope": Scope()})
+    assert a.status.value == "answered" and not model.calls
+    out = a.appearance
+    assert (out.release, out.basis, out.pages_release, out.agrees) == ("2.0", "notes", "3.0",
+                                                                       False)
+    assert out.source_id == "CL" and out.previous_release is None
+    assert a.answer.startswith("“retry_limit” was added in version 2.0, as the documents' own "
+                               "notes say [")
+    assert "By the pages themselves: “retry_limit” first appears in version 3.0 [" in a.answer
+    assert {"CL", "CLI-3.0", "CLI-2.0"} <= {c.source_id for c in a.citations}
+    ru = chain.invoke({"question": "В какой версии появился `retry_limit`?", "scope": Scope()})
+    assert ru.appearance.release == "2.0" and ru.answer.startswith(
+        "«retry_limit» появилось в версии 2.0, как сказано в собственных заметках документов")
+
+
+@pytest.mark.integration
+def test_a_note_that_only_names_it_as_a_target_leaves_the_pages_answer(lagging, model):
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(lagging, model=model, clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "In which version was `timeout` added?", "scope": Scope()})
+    # "Add `timeout` argument to `Client`" states `timeout` at 1.5 although the 1.0 page
+    # already shows it: the statement leads (pages lead and lag the code alike), 1.0 beside it
+    assert (a.appearance.basis, a.appearance.release, a.appearance.pages_release) == (
+        "notes", "1.5", "1.0")
+    b = chain.invoke({"question": "In which version was `Client` added?", "scope": Scope()})
+    # the changelog adds things *to* Client; it never states Client itself was added
+    assert b.appearance.basis == "pages" and b.appearance.release == "1.0"
+
+
+@pytest.mark.unit
+def test_the_probe_reads_a_changelog_entry_as_adding_its_object_not_its_target(tmp_path):
+    from situated.eval.release_probe import appearance_cases, changelog_endings, changelog_notes
+    from situated.loaders.corpus import load_corpus
+
+    log = ("# Changelog\n\n## 2.0\n\n### Added\n\n- Add `retry_limit` parameter to "
+           "`Client.send_all()`.\n- Support `Client.get(..., auth=None)`.\n\n### Removed\n\n"
+           "- The `PoolLimits` class had previously been deprecated. It is now fully removed.\n"
+           "- The verbose `Timeout(5.0, connect_timeout=60.0)` style had previously been "
+           "deprecated. It is now fully removed.\n- Drop `request_timer` attribute.\n\n"
+           "## 1.5\n\n### Changed\n\n- The `pool_limits` argument is now deprecated.\n")
+    write(tmp_path / "docs" / "changelog.md", md("CL", body=log, title="Changelog"))
+    for v in ("1.0", "3.0"):
+        write(tmp_path / "docs" / f"p-{v}.md", md(
+            f"P-{v}", family="p", version=v, title="P", body="## Client\n\nUses PoolLimits, "
+            "pool_limits, request_timer, Client.send_all() and retry_limit.\n"))
+    docs = list(load_corpus([tmp_path / "docs"]).documents)
+    assert [(str(v), x) for v, x in changelog_notes(docs)] == [("2.0", "retry_limit")]
+    assert [(k, str(v), x) for k, v, x in changelog_endings(docs)] == [
+        ("removed", "2.0", "PoolLimits"), ("removed", "2.0", "connect_timeout"),
+        ("removed", "2.0", "request_timer"),
+        ("deprecated", "1.5", "pool_limits")]
+    cases = appearance_cases(docs, changelog_notes(docs), changelog_endings(docs))
+    assert {(c.id, c.expect.appearance) for c in cases} == {
+        ("rprobe.first.retry_limit", "2.0"), ("rprobe.removed.PoolLimits", "2.0"),
+        ("rprobe.removed.request_timer", "2.0"), ("rprobe.deprecated.pool_limits", "1.5")}
