@@ -45,6 +45,9 @@ def end_of_day(day: dt.date, timezone: str = "UTC") -> int:
     return instant(day + dt.timedelta(days=1), timezone) - 1
 
 
+# the facet every index has (docs/design.md "Facets"): the index's declared facets follow it
+PRODUCT = "product"
+
 # the front-matter keys of the document format (DESIGN "Documents"); any other key is kept as
 # ordinary metadata, or is a situation facet an index declares (`Settings.facets`)
 KNOWN_KEYS = {
@@ -164,7 +167,16 @@ class FilterFields(BaseModel):
     facets: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def facet(self, name: str) -> tuple[str, ...]:
+        """The values this document applies to on facet `name` (empty: any); the product is
+        the facet every index has."""
+        if name == PRODUCT:
+            return self.products
         return next((values for key, values in self.facets if key == name), ())
+
+    @property
+    def every_facet(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The product, then the index's declared facets, each with its values."""
+        return ((PRODUCT, self.products), *self.facets)
 
     @property
     def date_scoped(self) -> bool:
@@ -184,7 +196,6 @@ class FilterFields(BaseModel):
             "valid_for": self.valid_for.value,
             "valid_from_s": self.valid_from_s,
             "valid_to_s": self.valid_to_s,
-            "product_any": not self.products,
             "access_any": not self.roles,
             "assets_any": not self.assets,
             "recorded_s": self.recorded_s,
@@ -192,15 +203,13 @@ class FilterFields(BaseModel):
             "release_hi": self.release_hi,
             "release_latest": self.release_latest,
         }
-        for key, values in self.facets:  # like products: a flag and one key per value
+        for key, values in self.every_facet:  # per facet a flag and one key per value
             md[facet_any_key(key)] = not values
             for v in values:
                 md[facet_key(key, v)] = True
         for j in range(MAX_CORRECTIONS):  # every key always present, neutral when unused
             a, b, r = self.corrected[j] if j < len(self.corrected) else (OPEN_END,) * 3
             md[f"corr{j}_from_s"], md[f"corr{j}_to_s"], md[f"corr{j}_known_s"] = a, b, r
-        for p in self.products:
-            md[product_key(p)] = True
         for r in self.roles:
             md[role_key(r)] = True
         for a in self.assets:
@@ -213,11 +222,12 @@ def product_key(value: str) -> str:
 
 
 def facet_key(name: str, value: str) -> str:
-    return f"facet::{name}::{value}"
+    """Chroma's key for one value of a facet (the product's keys predate declared facets)."""
+    return product_key(value) if name == PRODUCT else f"facet::{name}::{value}"
 
 
 def facet_any_key(name: str) -> str:
-    return f"facet_any::{name}"
+    return "product_any" if name == PRODUCT else f"facet_any::{name}"
 
 
 def role_key(value: str) -> str:

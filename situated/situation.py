@@ -7,7 +7,7 @@ import datetime as dt
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from situated.documents import ValidFor
+from situated.documents import PRODUCT, ValidFor
 
 FIRST_DAY, LAST_DAY = dt.date(1900, 1, 1), dt.date(2199, 12, 31)  # dates a situation may hold
 
@@ -64,11 +64,26 @@ class Situation(BaseModel):
             if not isinstance(name, str) or not isinstance(v, str) or not v.strip():
                 raise ValueError(f"facet {pair!r} must be a name and a non-empty value, e.g. "
                                  "{\"region\": \"EU\"}")
+            if name == PRODUCT:
+                raise ValueError(f"facet {pair!r}: the product is given as `product`, not "
+                                 "among the facets")
             out[name] = v.strip()
         return tuple(sorted(out.items()))
 
     def facet(self, name: str) -> str | None:
-        return dict(self.facets).get(name)
+        """The asker's value of facet `name` (the product is the facet every index has)."""
+        return self.product if name == PRODUCT else dict(self.facets).get(name)
+
+    @property
+    def every_facet(self) -> tuple[tuple[str, str], ...]:
+        """The facets the asker's case gives, the product first."""
+        return (((PRODUCT, self.product),) if self.product else ()) + self.facets
+
+    def with_facet(self, name: str, value: str) -> Situation:
+        if name == PRODUCT:
+            return self.model_copy(update={"product": value})
+        return self.model_copy(update={"facets": tuple(sorted({**dict(self.facets),
+                                                               name: value}.items()))})
 
     @field_validator("version")
     @classmethod

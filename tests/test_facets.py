@@ -47,9 +47,19 @@ def test_versions_for_different_facet_values_do_not_overlap_and_bad_values_are_r
         load_corpus([tmp_path], facets=("region",))
 
 
+def _region_app(root, embeddings) -> App:
+    """An `App` over `root / "docs"` with `region` declared, sharing the session's model."""
+    from situated.index.ingest import ingest
+
+    settings = Settings(index_dir=root / "index", cache_dir=root / "cache", facets=("region",))
+    ingest([root / "docs"], settings.index_dir, embeddings, settings)
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings
+    return app
+
+
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory, embeddings):
-    from situated.index.ingest import ingest
 
     root = tmp_path_factory.mktemp("facets")
     write(root / "docs" / "eu.md", md("REF-EU", body=REFUND.format(n=30), family="refunds",
@@ -58,11 +68,7 @@ def shop(tmp_path_factory, embeddings):
                                       region="US"))
     write(root / "docs" / "ship.md", md("SHIP", body="## 1 Shipping\n\nOrders ship within two "
                                         "business days.\n"))
-    settings = Settings(index_dir=root / "index", cache_dir=root / "cache", facets=("region",))
-    ingest([root / "docs"], settings.index_dir, embeddings, settings)
-    app = App(settings)
-    app.__dict__["embeddings"] = embeddings
-    return app
+    return _region_app(root, embeddings)
 
 
 @pytest.mark.integration
@@ -122,3 +128,60 @@ def test_a_named_or_replied_facet_value_picks_its_version(ask_shop):
     assert a.answer.startswith("For region EU: ")
     a = ask_shop("US", follows="How many days do I have to return a product?")
     assert a.status.value == "answered" and {e.source_id for e in a.evidence} == {"REF-US"}
+
+
+# -- the product is the facet every index has (issue 34 item 3) -------------------------------
+
+@pytest.mark.unit
+def test_the_product_is_read_as_a_facet_by_every_record_and_cannot_be_given_twice():
+    from situated.documents import PRODUCT, FilterFields, facet_any_key, facet_key
+
+    f = FilterFields(source_id="A", products=("C-3",), facets=(("region", ("EU",)),))
+    assert f.facet(PRODUCT) == ("C-3",) and f.every_facet == (
+        (PRODUCT, ("C-3",)), ("region", ("EU",)))
+    s = Situation(product="C-3", facets={"region": "EU"})
+    assert s.facet(PRODUCT) == "C-3" and s.every_facet == ((PRODUCT, "C-3"), ("region", "EU"))
+    assert s.with_facet(PRODUCT, "S-2").product == "S-2"
+    assert s.with_facet("region", "US").facets == (("region", "US"),)
+    # the product's Chroma keys are those every index already holds
+    md_ = f.to_chroma("A-1")
+    assert md_[facet_any_key(PRODUCT)] is False and md_[facet_key(PRODUCT, "C-3")] is True
+    assert md_["product_any"] is False and md_["product::C-3"] is True
+    with pytest.raises(ValidationError, match="the product is given as `product`"):
+        Situation(facets={"product": "C-3"})
+
+
+DATED = "## 1 Refund window\n\nYou may return a product within {n} days of purchase.\n"
+
+
+@pytest.fixture(scope="module")
+def dated_shop(tmp_path_factory, embeddings):
+    """An EU version in force throughout; two US versions that change on 1 January 2026."""
+    root = tmp_path_factory.mktemp("dated-facets")
+    for sid, region, start, end, n in (("RF-EU", "EU", "2025-01-01", None, 30),
+                                       ("RF-US1", "US", "2025-01-01", "2026-01-01", 14),
+                                       ("RF-US2", "US", "2026-01-01", None, 21)):
+        meta = {"family": "refunds", "region": region, "valid_from": start,
+                **({"valid_to": end} if end else {})}
+        write(root / "docs" / f"{sid}.md", md(sid, body=DATED.format(n=n), **meta))
+    return _region_app(root, embeddings)
+
+
+@pytest.mark.integration
+def test_a_date_is_asked_only_among_the_versions_of_the_askers_case_on_every_facet(
+        dated_shop, model):
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(dated_shop, model=model, clock=lambda: ROUTING_TODAY)
+    ask = lambda q, **kw: chain.invoke({"question": q, "scope": Scope(), **kw})
+    a = ask("How many days do I have to return a product in the EU?")
+    # one EU version: the date cannot change the answer (the US versions are another case)
+    assert a.status.value == "answered" and {e.source_id for e in a.evidence} == {"RF-EU"}
+    a = ask("How many days do I have to return a product in the US?")
+    assert a.status.value == "clarify" and a.missing == ["purchase date"]
+    assert "1 January 2026" in a.answer
+    a = ask("How many days do I have to return a product?")  # the region first, then a date
+    assert a.status.value == "clarify" and a.missing[0] == "region"
+    assert "Which region: EU or US?" in a.answer
+    ru = ask("Сколько дней на возврат товара?")
+    assert ru.status.value == "clarify" and "Какой region: EU или US?" in ru.answer

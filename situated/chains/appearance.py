@@ -288,6 +288,20 @@ def heads(block: Block, subject: Subject) -> bool:
     return carries_line(f"{' '.join(block.path)} {block.title}", subject)
 
 
-__all__ = ["Basis", "Found", "Kind", "heads", "states", "Step", "Subject", "axis_steps", "carries", "kind_of", "noted",
-           "page_notes",
-           "carries_line", "subject_of", "walk"]
+__all__ = [
+    "Basis",
+    "Found",
+    "Kind",
+    "Step",
+    "Subject",
+    "axis_steps",
+    "carries",
+    "carries_line",
+    "heads",
+    "kind_of",
+    "noted",
+    "page_notes",
+    "states",
+    "subject_of",
+    "walk",
+]

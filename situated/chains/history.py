@@ -43,7 +43,15 @@ from situated.chains.intent import names_nothing, since_cue
 from situated.chains.listing import Line, last_day, listing_lines, versions_out, when
 from situated.chains.route import Decision, Route
 from situated.chains.wording import Lang
-from situated.documents import OPEN_END, OPEN_START, Block, DocumentMeta, end_of_day, instant
+from situated.documents import (
+    OPEN_END,
+    OPEN_START,
+    PRODUCT,
+    Block,
+    DocumentMeta,
+    end_of_day,
+    instant,
+)
 from situated.index.versions import Versions
 from situated.loaders.neutralise import inline
 from situated.modes import Mode
@@ -98,7 +106,7 @@ def find_lines(versions: Versions, named: set[str], product: str | None, readabl
     lines = lines_of(versions, families[0], readable, product)
     if len({x.products for x in lines}) > 1 and product is None:
         names = sorted({p for x in lines for p in x.products})
-        return Lines([], Decision(Route.CLARIFY, ["product"], w.ask_product(names, lang)))
+        return Lines([], Decision(Route.CLARIFY, ["product"], w.ask_facet(PRODUCT, names, lang)))
     return Lines(lines)
 
 

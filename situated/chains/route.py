@@ -4,9 +4,10 @@ The rule is about the evidence, not about scores: a fact is asked for only when 
 depends on it. A block *depends* on a missing fact when its document is one of several versions
 of a family in the index and that fact decides which version applies:
 
+* a facet — the product, or one the index declares — is unknown and the family's versions
+  (of the block's case on the facets before it) hold more than one value of it;
 * the date its `valid_for` names (resolved by `Situation.date_for`: the as-of date stands in)
-  is unknown and the family has more than one version for the block's product;
-* the product is unknown and the family's versions name more than one product.
+  is unknown and the family has more than one version for the block's case.
 
 When the best block depends on a missing fact, the router asks for it, naming what separates
 the candidates ("Which product: C-3 or S-2?", "Was it bought before or from 1 April 2026?"), so
@@ -61,45 +62,44 @@ def deciding(versions: Versions, meta: DocumentMeta, situation: Situation,
     """The missing facts that decide whether this document is the version that applies,
     counting only the versions the caller may read (`flt`'s scope): a version only another
     role may read must not turn an answer into a clarification (that would tell the caller
-    it exists)."""
+    it exists).
+
+    The facets come first, the product then the index's declared ones in their order: one the
+    asker has not given decides when the family's readable versions that match this document
+    on the facets before it hold more than one set of values for it ("product" when the
+    versions name different products; "region" when this product has an EU and a US version).
+    Then the date, when the versions of this document's case on every facet are more than one.
+    """
     facts = []
     family = versions.admitted(meta, flt.readable())
-    if situation.product is None and meta.product and len(
-            {m.product for m in family}) > 1:  # versions for different products
-        facts.append("product")
-    facts += _deciding_facets(versions, meta, situation, family)
+    names: list[str] = []  # the facets compared so far
+    for name, values in versions.fields_of(meta.source_id).every_facet:
+        if values and situation.facet(name) is None and len(
+                {versions.fields_of(m.source_id).facet(name) for m in family
+                 if versions.same_case(m, meta, names)}) > 1:
+            facts.append(name)
+        names.append(name)
     if (meta.date_scoped and situation.date_for(meta.valid_for) is None
-            and sum(1 for m in family if versions.same_products(m, meta)) > 1):
+            and sum(1 for m in family if versions.same_case(m, meta, names)) > 1):
         facts.append(FACT_NAMES[meta.valid_for])
     return facts
-
-
-def _deciding_facets(versions: Versions, meta: DocumentMeta, situation: Situation,
-                     family: list[DocumentMeta]) -> list[str]:
-    """The declared facets the asker has not given whose values tell this document's readable
-    versions (of its products) apart: "region" when the family has an EU and a US version."""
-    own = versions.fields_of(meta.source_id)
-    out = []
-    for name, values in own.facets:
-        if not values or situation.facet(name) is not None:
-            continue
-        seen = {versions.fields_of(m.source_id).facet(name) for m in family
-                if versions.same_products(m, meta)}
-        if len(seen) > 1:
-            out.append(name)
-    return out
 
 
 def facet_candidates(versions: Versions, members: list[DocumentMeta], name: str) -> list[str]:
     return sorted({v for m in members for v in versions.fields_of(m.source_id).facet(name)})
 
 
-def _order(facts: set[str]) -> list[str]:
-    """Product first, then the facets (in their declared order), then the dates."""
+def _order(facts: set[str], facets: list[str]) -> list[str]:
+    """The facets first, in their order (`facets`: the product, then the declared ones), then
+    the dates."""
     dates = list(FACT_NAMES.values())
-    return [*(["product"] if "product" in facts else []),
-            *sorted(f for f in facts if f != "product" and f not in dates),
+    return [*(f for f in facets if f in facts),
+            *sorted(f for f in facts if f not in facets and f not in dates),
             *(n for n in dates if n in facts)]
+
+
+def _facets_of(versions: Versions, meta: DocumentMeta) -> list[str]:
+    return [name for name, _ in versions.fields_of(meta.source_id).every_facet]
 
 
 def _boundaries(versions: Versions, members: list[DocumentMeta], lang: Lang,
@@ -140,8 +140,10 @@ def _period_change(versions: Versions, supply: list[DocumentMeta], situation: Si
         if at_start.admits(versions.fields_of(meta.source_id)):
             continue  # one version covers the whole period
         members = [m for m in versions.admitted(meta, flt.model_copy(update={
-            "situation": Situation(product=situation.product), "sources": None}))
-                   if m.valid_for is meta.valid_for and versions.same_products(m, meta)]
+            "situation": Situation(product=situation.product, facets=situation.facets),
+            "sources": None}))
+                   if m.valid_for is meta.valid_for
+                   and versions.same_case(m, meta, _facets_of(versions, meta))]
         window = (instant(period[0], tz), end_of_day(period[1], tz))
         inside = _boundaries(versions, members, lang, within=window)
         fact = FACT_NAMES[meta.valid_for]
@@ -153,20 +155,19 @@ def _period_change(versions: Versions, supply: list[DocumentMeta], situation: Si
 def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filter,
              lang: Lang, partial: dict[str, str], unplaced: list[str]) -> Decision:
     members = versions.admitted(best, flt)
-    asks = []
-    if "product" in facts:
-        asks.append(w.ask_product(sorted({p for m in members for p in m.product}), lang))
-    asks += [w.ask_facet(f, facet_candidates(versions, members, f), lang) for f in facts
-             if f != "product" and f not in FACT_NAMES.values()]
+    facets = _facets_of(versions, best)
+    asks = [w.ask_facet(f, facet_candidates(versions, members, f), lang) for f in facts
+            if f not in FACT_NAMES.values()]
+    asked_facet = any(f in facets for f in facts)
     for vf in ValidFor:
         if FACT_NAMES[vf] not in facts:
             continue
         if unplaced:
             asks.append(w.ask_unplaced(unplaced, lang))
             continue
-        same_product = [m for m in members
-                        if "product" not in facts and versions.same_products(m, best)]
-        asks.append(w.ask_date(vf, _boundaries(versions, same_product, lang), lang,
+        same_case = [m for m in members  # a facet asked too: its versions' dates may differ
+                     if not asked_facet and versions.same_case(m, best, facets)]
+        asks.append(w.ask_date(vf, _boundaries(versions, same_case, lang), lang,
                                partial.get(vf.value) or partial.get(ValidFor.AS_OF.value)))
     return Decision(Route.CLARIFY, facts, f"{w.clarify_lead(facts, lang)} {' '.join(asks)}")
 
@@ -298,7 +299,8 @@ def decide(versions: Versions, result: SearchResult, asked: Validated, lang: Lan
         same = _date_does_not_decide(versions, result, metas, facts_of, facts, lang)
         if same is not None:
             return same
-        return _clarify(versions, metas[0], _order(facts), result.filter, lang, asked.partial,
+        return _clarify(versions, metas[0], _order(facts, _facets_of(versions, metas[0])),
+                        result.filter, lang, asked.partial,
                         asked.unplaced)
     supply = [(b.block_id, m) for b, m, f in zip(result.blocks, metas, facts_of, strict=True)
               if not f]
@@ -309,5 +311,6 @@ def decide(versions: Versions, result: SearchResult, asked: Validated, lang: Lan
         return changed
     notes = _same_day_notes(versions, [m for _, m in supply], situation, lang)
     if left:
-        notes.append(w.left_out_text(left, _order({x for f in facts_of for x in f}), lang))
+        notes.append(w.left_out_text(left, _order({x for f in facts_of for x in f},
+                                                  _facets_of(versions, metas[0])), lang))
     return Decision(Route.ANSWER, [], supply=tuple(b for b, _ in supply), notes=tuple(notes))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from situated.documents import ValidFor
+from situated.documents import PRODUCT, ValidFor
 from situated.index.text import script_counts
 from situated.modes import Mode
 from situated.months import RU_MONTHS
@@ -72,20 +72,19 @@ _BEFORE_OR_FROM = {
 }
 
 
-def ask_product(candidates: list[str], lang: Lang) -> str:
-    if lang is Lang.RU:
-        return f"Какой продукт: {listing(candidates, lang)}?" if candidates else \
-            "О каком продукте речь?"
-    return f"Which product: {listing(candidates, lang)}?" if candidates else \
-        "Which product is it?"
+_FACET_WORDS = {PRODUCT: "продукт"}  # a declared facet is named by its key in both languages
 
 
 def ask_facet(name: str, candidates: list[str], lang: Lang) -> str:
-    """"Which region: EU or US?" — a declared facet, its candidates named so that a one-word
-    reply completes the situation."""
+    """"Which product: C-3 or S-2?", "Which region: EU or US?" — a facet (the product, or one
+    the index declares), its candidates named so that a one-word reply completes the
+    situation."""
     if lang is Lang.RU:
-        return f"Какой {name}: {listing(candidates, lang)}?"
-    return f"Which {name}: {listing(candidates, lang)}?"
+        word = _FACET_WORDS.get(name, name)
+        return f"Какой {word}: {listing(candidates, lang)}?" if candidates else \
+            f"Какой {word} имеется в виду?"
+    return f"Which {name}: {listing(candidates, lang)}?" if candidates else \
+        f"Which {name} is it?"
 
 
 def ask_date(vf: ValidFor, boundaries: list[str], lang: Lang, partial: str | None) -> str:

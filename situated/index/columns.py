@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from situated.documents import MAX_CORRECTIONS, OPEN_END, FilterFields, ValidFor
+from situated.documents import MAX_CORRECTIONS, OPEN_END, PRODUCT, FilterFields, ValidFor
 
 _VF_CODES = {v: i for i, v in enumerate(ValidFor)}
 _SCALARS = ("valid_from", "valid_to", "valid_for", "product_any", "role_any", "asset_any",
@@ -87,6 +87,8 @@ class FilterColumns:
     def facet_mask(self, name: str, value: str) -> np.ndarray:
         """Groups that apply to `value` of facet `name` (a facet the index does not declare
         excludes nothing)."""
+        if name == PRODUCT:  # the facet every index has, in its own columns
+            return self.any_of(self.product_any, self.products, [value])
         if name not in self.facet_any:
             return np.ones(self.n, dtype=bool)
         return self.any_of(self.facet_any[name], self.facet_values[name], [value])

@@ -20,7 +20,7 @@ from typing import Protocol
 from packaging.version import Version
 
 from situated import releases
-from situated.documents import OPEN_END, OPEN_START, Block, DocumentMeta, FilterFields
+from situated.documents import OPEN_END, OPEN_START, PRODUCT, Block, DocumentMeta, FilterFields
 
 
 class Admits(Protocol):
@@ -175,10 +175,16 @@ class Versions:
                 if flt.admits(self.fields_of(m.source_id))
                 and not (product and m.product and product not in m.product)]
 
-    @staticmethod
-    def same_products(a: DocumentMeta, b: DocumentMeta) -> bool:
+    def same_case(self, a: DocumentMeta, b: DocumentMeta, facets) -> bool:
+        """True when the two apply to a common value of each of `facets` (the product, a
+        declared facet; a document without values for one applies to all of them)."""
+        fa, fb = self.fields_of(a.source_id), self.fields_of(b.source_id)
+        return all(not (x := fa.facet(n)) or not (y := fb.facet(n)) or bool(set(x) & set(y))
+                   for n in facets)
+
+    def same_products(self, a: DocumentMeta, b: DocumentMeta) -> bool:
         """True when the two apply to a common product (a document without one: to all)."""
-        return not a.product or not b.product or bool(set(a.product) & set(b.product))
+        return self.same_case(a, b, (PRODUCT,))
 
     # -- releases -----------------------------------------------------------------------------
 

@@ -22,7 +22,6 @@ from situated.documents import (
     end_of_day,
     facet_any_key,
     facet_key,
-    product_key,
     role_key,
 )
 from situated.index.columns import FilterColumns
@@ -75,8 +74,10 @@ class Filter(BaseModel):
     # -- the reference semantics: every other form must agree with this ----------------------
     def admits(self, f: FilterFields) -> bool:
         s = self.situation
-        if s.product and f.products and s.product not in f.products:
-            return False
+        for name, value in s.every_facet:  # the product, then the declared facets
+            values = f.facet(name)
+            if values and value not in values:
+                return False
         t = self.moment(f.valid_for)
         if t is not None and not (f.valid_from_s <= t < f.valid_to_s):
             return False
@@ -85,11 +86,6 @@ class Filter(BaseModel):
             return False  # not recorded yet on the day the records are read at
         if t is not None and any(a <= t < b and (k is None or r <= k) for a, b, r in f.corrected):
             return False  # a correction known by then replaces this version on that day
-        declared = dict(f.facets)
-        for name, value in s.facets:
-            values = declared.get(name, ())
-            if values and value not in values:
-                return False
         r = self.release
         if r is not None and not (f.release_lo <= r < f.release_hi):
             return False
@@ -107,9 +103,7 @@ class Filter(BaseModel):
     def chroma_where(self) -> dict[str, Any]:
         clauses: list[dict[str, Any]] = []
         s = self.situation
-        if s.product:
-            clauses.append({"$or": [{"product_any": True}, {product_key(s.product): True}]})
-        for name, value in s.facets:  # only the index's declared facets (`App.filter`)
+        for name, value in s.every_facet:  # only the index's declared ones (`App.filter`)
             clauses.append({"$or": [{facet_any_key(name): True},
                                     {facet_key(name, value): True}]})
         for vf in ValidFor:
@@ -155,9 +149,7 @@ class Filter(BaseModel):
         """Admitted groups (documents)."""
         s = self.situation
         m = np.ones(cols.n, dtype=bool)
-        if s.product:
-            m &= cols.any_of(cols.product_any, cols.products, [s.product])
-        for name, value in s.facets:
+        for name, value in s.every_facet:
             m &= cols.facet_mask(name, value)
         for vf in ValidFor:
             t = self.moment(vf)
