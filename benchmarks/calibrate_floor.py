@@ -15,8 +15,9 @@ build serves both). Then:
    package default (`index.store.DEFAULT_MIN_COSINE`) was set from.
 2. Every off-topic question (both halves, and `--fresh`: questions written after the rule was
    fixed and never used to set or choose anything, some of them near the corpus' topic) goes
-   through the whole ask chain with the offline model: how many are `no_evidence`, how many are
-   clarified (must be 0) or answered.
+   through the whole ask chain with the offline model, across the index and within each of
+   three products (", in product": an asker whose situation names it): how many are
+   `no_evidence`, how many are clarified (must be 0) or answered.
 
 Prints tables and writes JSON (`calibrate_floor.json`). The on-topic side through the chain is
 the temporal probe (`temporal_probe.py`: right version, stale, status on dev and test).
@@ -41,7 +42,7 @@ from ota_to_corpus import convert
 
 from situated.app import App
 from situated.calibration.fit import calibrate, index_calibrator
-from situated.calibration.questions import Half, Question
+from situated.calibration.questions import Question
 from situated.chains.ask import build_ask_chain
 from situated.chains.models import ExtractiveChatModel
 from situated.index.ingest import ingest
@@ -91,16 +92,8 @@ def main() -> None:
     negatives = list(dict.fromkeys(o.question for o in observations if not o.question.positive))
     fresh = yaml.safe_load(args.fresh.read_text("utf-8")) if args.fresh.exists() else {}
     negatives += [Question(q, False, "fresh", group) for group, qs in fresh.items() for q in qs]
-    routed: dict[str, Counter] = {h.value: Counter() for h in Half}
-    routed |= {"fresh": Counter()}
-    wrong: list[dict] = []
-    for q in negatives:
-        answer = chain.invoke({"question": q.text})
-        half = q.half if isinstance(q.half, str) else q.half.value
-        routed[half][answer.status.value] += 1
-        if answer.status.value != "no_evidence":
-            wrong.append({"half": half, "question": q.text,
-                          "status": answer.status.value, "answer": answer.answer[:200]})
+    products = sorted(app.index.products)[:3]
+    routed, wrong = _through_chain(chain, negatives, [None, *products])
     chain_table = Table(title="off-topic questions through the whole chain")
     for col in ("half", "questions", "no_evidence", "clarify", "answered", "no_evidence rate"):
         chain_table.add_column(col, justify="right")
@@ -125,6 +118,27 @@ def main() -> None:
                           "unheld": o.unheld, "question": o.question.text}
                          for o in observations],
     })
+
+
+def _through_chain(chain, negatives: list, products: list) -> tuple[dict, list[dict]]:
+    """Every off-topic question across the index (None) and within each product in
+    `products` (an asker whose situation names it): the statuses per half (", in product"
+    for the latter), and every one not refused."""
+    from situated.situation import Situation
+
+    routed: dict[str, Counter] = {}
+    wrong: list[dict] = []
+    for product in products:
+        situation = Situation(product=product) if product else None
+        for q in negatives:
+            answer = chain.invoke({"question": q.text, "situation": situation})
+            half = q.half if isinstance(q.half, str) else q.half.value
+            half += ", in product" if product else ""
+            routed.setdefault(half, Counter())[answer.status.value] += 1
+            if answer.status.value != "no_evidence":
+                wrong.append({"half": half, "product": product, "question": q.text,
+                              "status": answer.status.value, "answer": answer.answer[:200]})
+    return routed, wrong
 
 
 if __name__ == "__main__":
