@@ -94,17 +94,7 @@ def main() -> None:
     negatives += [Question(q, False, "fresh", group) for group, qs in fresh.items() for q in qs]
     products = sorted(app.index.products)[:3]
     routed, wrong = _through_chain(chain, negatives, [None, *products])
-    chain_table = Table(title="off-topic questions through the whole chain")
-    for col in ("half", "questions", "no_evidence", "clarify", "answered", "no_evidence rate"):
-        chain_table.add_column(col, justify="right")
-    summary = {}
-    for half, counts in routed.items():
-        n = sum(counts.values())
-        summary[half] = {"questions": n, **dict(counts),
-                         "no_evidence_rate": round(counts["no_evidence"] / n, 4) if n else None}
-        chain_table.add_row(half, str(n), str(counts["no_evidence"]), str(counts["clarify"]),
-                            str(counts["answered"]), f"{summary[half]['no_evidence_rate']:.3f}")
-    console.print(chain_table)
+    summary = _chain_table(routed, console)
     for w in wrong:
         console.print(f"  [{w['half']}] {w['status']}: {w['question']}", highlight=False)
     write_result(args.out / "calibrate_floor.json", {
@@ -118,6 +108,22 @@ def main() -> None:
                           "unheld": o.unheld, "question": o.question.text}
                          for o in observations],
     })
+
+
+def _chain_table(routed: dict[str, Counter], console: Console) -> dict:
+    """Print the statuses per half; return them with the refusal rate."""
+    chain_table = Table(title="off-topic questions through the whole chain")
+    for col in ("half", "questions", "no_evidence", "clarify", "answered", "no_evidence rate"):
+        chain_table.add_column(col, justify="right")
+    summary = {}
+    for half, counts in routed.items():
+        n = sum(counts.values())
+        summary[half] = {"questions": n, **dict(counts),
+                         "no_evidence_rate": round(counts["no_evidence"] / n, 4) if n else None}
+        chain_table.add_row(half, str(n), str(counts["no_evidence"]), str(counts["clarify"]),
+                            str(counts["answered"]), f"{summary[half]['no_evidence_rate']:.3f}")
+    console.print(chain_table)
+    return summary
 
 
 def _through_chain(chain, negatives: list, products: list) -> tuple[dict, list[dict]]:
