@@ -45,9 +45,6 @@ _FRAME = re.compile(
     r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|появил\w*|"
     r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*)(?!\w)",
     re.IGNORECASE)
-_KIND_REMOVED = re.compile(r"\b(?:removed|dropped|deleted|gone)\b|удал|убра", re.IGNORECASE)
-_KIND_DEPRECATED = re.compile(r"\bdeprecat\w*|устарел|deprecat", re.IGNORECASE)
-_DEPRECATED = re.compile(r"deprecat|устарел", re.IGNORECASE)
 _HEADING_RELEASE = re.compile(r"^\s*v?(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|post|dev)\d*)?)\b")
 
 
@@ -64,10 +61,29 @@ class Basis(Mode):
     NOTES = "notes"  # a note of the documents that states it (a changelog entry, a history note)
 
 
+# the words of each kind of change, in questions and in notes: the one list of them
+_VERB = {
+    Kind.ADDED: r"add(?:ed|s)?|introduc\w*|new|supports?|supported|expose[sd]?|"
+                r"добавл\w*|добавил\w*|появил\w*|введ[её]н\w*",
+    Kind.REMOVED: r"remov\w*|drop(?:s|ped)?|delet\w*|gone|удал[её]н\w*|удалил\w*|убран\w*|убрал\w*",
+    Kind.DEPRECATED: r"deprecat\w*|(?:объявлен\w*\s+)?устаревш\w*|устарел\w*",
+}
+
+
+@lru_cache(maxsize=8)
+def _kind_words(kind: Kind) -> re.Pattern:
+    return re.compile(rf"(?<!\w)(?:{_VERB[kind]})(?!\w)", re.IGNORECASE)
+
+
+def says_kind(text: str, kind: Kind) -> bool:
+    """`text` uses a word of this kind of change ("deprecated", «удалён», "Added")."""
+    return _kind_words(kind).search(text) is not None
+
+
 def kind_of(question: str) -> Kind:
-    if _KIND_DEPRECATED.search(question):
+    if says_kind(question, Kind.DEPRECATED):
         return Kind.DEPRECATED
-    if _KIND_REMOVED.search(question):
+    if says_kind(question, Kind.REMOVED):
         return Kind.REMOVED
     return Kind.ADDED
 
@@ -156,7 +172,7 @@ def walk(steps: list[Step], kind: Kind) -> Found | None:
             return Found(kind, step, prev)
         if kind is Kind.REMOVED and not here and prev is not None and prev.block is not None:
             return Found(kind, step, prev)
-        if kind is Kind.DEPRECATED and here and _DEPRECATED.search(step.block.text):
+        if kind is Kind.DEPRECATED and here and says_kind(step.block.text, Kind.DEPRECATED):
             return Found(kind, step, prev)
         prev = step
     return None
@@ -222,12 +238,6 @@ def noted(blocks: list[Block], subject: Subject) -> list[tuple[str, Block]]:
     return [(str(v), b) for v, b in sorted(out, key=lambda x: x[0])]
 
 
-_VERB = {
-    Kind.ADDED: r"add(?:ed|s)?|introduc\w*|new|supports?|supported|expose[sd]?|"
-                r"добавл\w*|добавил\w*|появил\w*|введ[её]н\w*",
-    Kind.REMOVED: r"remov\w*|drop(?:s|ped)?|delet\w*|удал[её]н\w*|удалил\w*|убран\w*|убрал\w*",
-    Kind.DEPRECATED: r"deprecat\w*|(?:объявлен\w*\s+)?устаревш\w*|устарел\w*",
-}
 # what may stand between the verb and its object ("Add support for `X`", "Drop the `X` flag")
 _FRAME_WORDS = re.compile(r"^(?:(?:the|a|an|new|missing|optional|support|for|of|"
                           r"поддержк\w*|новы\w*)\s+)+", re.IGNORECASE)

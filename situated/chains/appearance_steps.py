@@ -18,6 +18,7 @@ from situated.chains.appearance import (
     kind_of,
     noted,
     page_notes,
+    says_kind,
     states,
     subject_of,
     walk,
@@ -247,9 +248,6 @@ def _notes_text(notes: list, label: dict, agrees: bool | None, lang: Lang) -> st
 _VERB = {(Kind.ADDED, Lang.RU): "появилось", (Kind.REMOVED, Lang.RU): "удалено",
          (Kind.DEPRECATED, Lang.RU): "объявлено устаревшим", (Kind.ADDED, Lang.EN): "added",
          (Kind.REMOVED, Lang.EN): "removed", (Kind.DEPRECATED, Lang.EN): "deprecated"}
-_KIND_WORD = {Kind.ADDED: re.compile(r"add|introduc|new|support|добав|появ", re.IGNORECASE),
-              Kind.REMOVED: re.compile(r"remov|drop|delet|удал|убра", re.IGNORECASE),
-              Kind.DEPRECATED: re.compile(r"deprecat|устарел", re.IGNORECASE)}
 
 
 def _of_kind(notes: list, kind: Kind, subject) -> list:
@@ -258,7 +256,7 @@ def _of_kind(notes: list, kind: Kind, subject) -> list:
     every note that carries the subject."""
     def says(block) -> bool:
         return states(block, subject, kind) or any(
-            _KIND_WORD[kind].search(line) and carries_line(line, subject)
+            says_kind(line, kind) and carries_line(line, subject)
             for line in re.split(r"\n|(?<=[.!?])\s+", block.text))
     said = [n for n in notes if says(n[1])]
     return said or (notes if kind is Kind.ADDED else [])
