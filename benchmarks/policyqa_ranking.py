@@ -28,6 +28,7 @@ from _provenance import default_data, write_result
 from natural_questions import _norm, halves
 from rich.console import Console
 from rich.table import Table
+from scifact_quality import rrf
 
 from situated.calibration.questions import shipped_negatives
 from situated.index.e5 import E5Embeddings
@@ -35,13 +36,6 @@ from situated.index.text import mostly_latin
 
 HERE = Path(__file__).resolve().parent
 FLOORS = {"minilm": (0.25, 0.27, 0.30, 0.32), "e5": (0.80, 0.82, 0.84, 0.86)}
-
-
-def _rr(scores: np.ndarray) -> np.ndarray:
-    order = np.argsort(-scores)
-    rank = np.empty(len(scores))
-    rank[order] = np.arange(len(scores))
-    return 1.0 / (60 + rank)
 
 
 def _bm25(paragraphs: list[str], question: str, index: bm25s.BM25) -> np.ndarray:
@@ -66,12 +60,13 @@ def rankings(sites: dict[str, list[str]], qs: list[tuple[str, int, str]], vec: d
     for i, (s, gold, q) in enumerate(qs):
         m, e = vec["minilm"][s] @ qvec["minilm"][i], vec["e5"][s] @ qvec["e5"][i]
         b = _bm25(sites[s], q, bm[s]) + 1e-9 * m  # ties in BM25 broken by MiniLM
-        for name, score in (("MiniLM", m), ("e5-small", e), ("BM25", b),
-                            ("RRF MiniLM+BM25", _rr(m) + _rr(b)),
-                            ("RRF MiniLM+e5", _rr(m) + _rr(e)),
-                            ("RRF all three", _rr(m) + _rr(e) + _rr(b)),
-                            ("MiniLM + e5 cosines", m + e)):
-            order = list(np.argsort(-score))
+        om, oe, ob = (list(np.argsort(-x)) for x in (m, e, b))
+        fused = lambda *orders: rrf([(o, 1.0) for o in orders], 60)
+        for name, order in (("MiniLM", om), ("e5-small", oe), ("BM25", ob),
+                            ("RRF MiniLM+BM25", fused(om, ob)),
+                            ("RRF MiniLM+e5", fused(om, oe)),
+                            ("RRF all three", fused(om, oe, ob)),
+                            ("MiniLM + e5 cosines", list(np.argsort(-(m + e))))):
             out[name]["exact"].append(order.index(gold))
             out[name]["any"].append(min(order.index(g) for g in golds[(s, _norm(q))]))
     return out

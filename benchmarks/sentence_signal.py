@@ -36,9 +36,8 @@ from situated.situation import Scope, Situation
 HERE = Path(__file__).resolve().parent
 
 
-def best_cosines(app: App, text: str, product: str | None) -> tuple[float, float]:
+def best_cosines(app: App, snap, text: str, product: str | None) -> tuple[float, float]:
     """(best piece cosine, best sentence cosine) over the first five ranked blocks."""
-    snap = app.snapshot()
     flt = snap.filter(Situation(product=product), Scope())
     ranked = app.engine.rank(text, flt, top=5)
     signals = app.engine.signals(text, ranked.blocks, Scope())
@@ -68,8 +67,9 @@ def main() -> None:
     fresh = yaml.safe_load((HERE / "questions" / "offtopic_fresh.yaml").read_text("utf-8"))
     strangers = shipped_negatives() + [q for v in fresh.values() for q in v]
     sites = sorted({q.group for q in dev})[:3]
-    pos = np.array([best_cosines(app, q.text, q.product) for q in dev])
-    neg = np.array([best_cosines(app, t, s) for s in sites for t in strangers])
+    snap = app.snapshot()
+    pos = np.array([best_cosines(app, snap, q.text, q.product) for q in dev])
+    neg = np.array([best_cosines(app, snap, t, s) for s in sites for t in strangers])
     table = Table(title=f"PolicyQA dev: {len(pos)} questions, {len(neg)} off-topic within "
                         f"{len(sites)} sites")
     for col in ("signal", "off-topic accepted", "floor", "questions refused"):

@@ -79,12 +79,6 @@ class Situation(BaseModel):
         """The facets the asker's case gives, the product first."""
         return (((PRODUCT, self.product),) if self.product else ()) + self.facets
 
-    def with_facet(self, name: str, value: str) -> Situation:
-        if name == PRODUCT:
-            return self.model_copy(update={"product": value})
-        return self.model_copy(update={"facets": tuple(sorted({**dict(self.facets),
-                                                               name: value}.items()))})
-
     @field_validator("version")
     @classmethod
     def _a_version(cls, value: str | None) -> str | None:

@@ -101,8 +101,7 @@ def test_calibrate_bad_paths(tmp_path, monkeypatch):
 
 def _obs(cosine: float, positive: bool, half: Half) -> Observation:
     q = Question(f"q{cosine}{positive}{half}", positive, half, "test")
-    return Observation(q, latin=True, decided=None, cover=0.0, cosine=cosine,
-                       signals=(_block(cosine),))
+    return Observation(q, latin=True, decided=None, signals=(_block(cosine),))
 
 
 def _block(cosine: float):
@@ -134,8 +133,8 @@ def test_fit_puts_the_threshold_just_above_the_off_topic_questions_and_reports_h
 def test_questions_asked_within_one_product_get_their_own_threshold():
     def one(cosine, positive, in_product):
         q = Question(f"q{cosine}{positive}{in_product}", positive, Half.DEV, "test")
-        return Observation(q, latin=True, decided=None, cover=0.0, cosine=cosine,
-                           in_product=in_product, signals=(_block(cosine),))
+        return Observation(q, latin=True, decided=None, in_product=in_product,
+                           signals=(_block(cosine),))
 
     obs = [one(0.7, True, False) for _ in range(MIN_POSITIVES)]
     obs += [one(0.3 + i / 1000, False, False) for i in range(MIN_NEGATIVES)]  # across: ~0.32
@@ -194,8 +193,7 @@ def test_the_calibration_decides_as_the_product_does_for_a_russian_question():
     def seen(multilingual: float) -> Observation:
         sig = Signals(cover=0.2, cosine=None, code=False, agree=True, multilingual=multilingual,
                       latin=False, same_script=True)
-        return Observation(q, latin=False, decided=None, cover=0.2, cosine=None,
-                           signals=(sig,))
+        return Observation(q, latin=False, decided=None, signals=(sig,))
 
     assert seen(th.min_multilingual + 0.01).relevant(th)
     assert not seen(th.min_multilingual - 0.01).relevant(th)
@@ -213,8 +211,7 @@ def test_the_multilingual_floors_rise_above_this_indexs_own_off_topic_questions(
         q = Question(f"n{i}{same}", False, Half.DEV, "test")
         sig = Signals(cover=0.0, cosine=None, code=False, agree=False, multilingual=cosine,
                       latin=True, same_script=same)
-        return Observation(q, latin=False, decided=None, cover=0.0, cosine=None,
-                           signals=(sig,))
+        return Observation(q, latin=False, decided=None, signals=(sig,))
 
     obs = [_obs(0.6 + i / 200, True, Half.DEV) for i in range(MIN_POSITIVES)]
     obs += [_obs(0.1, False, Half.DEV) for _ in range(MIN_NEGATIVES)]
@@ -228,7 +225,7 @@ def test_the_multilingual_floors_rise_above_this_indexs_own_off_topic_questions(
     assert low.min_multilingual_across == prior.min_multilingual_across  # never lowered
     # a stranger the cover rule accepts anyway is no reason to raise the floor
     q = Question("covered", False, Half.DEV, "test")
-    covered = Observation(q, latin=False, decided=None, cover=0.9, cosine=None, signals=(
+    covered = Observation(q, latin=False, decided=None, signals=(
         Signals(cover=0.9, cosine=None, code=False, agree=True, multilingual=0.97, latin=True,
                 same_script=False),))
     assert fit([*obs, covered]).min_multilingual_across == 0.86

@@ -141,8 +141,6 @@ def test_the_product_is_read_as_a_facet_by_every_record_and_cannot_be_given_twic
         (PRODUCT, ("C-3",)), ("region", ("EU",)))
     s = Situation(product="C-3", facets={"region": "EU"})
     assert s.facet(PRODUCT) == "C-3" and s.every_facet == ((PRODUCT, "C-3"), ("region", "EU"))
-    assert s.with_facet(PRODUCT, "S-2").product == "S-2"
-    assert s.with_facet("region", "US").facets == (("region", "US"),)
     # the product's Chroma keys are those every index already holds
     md_ = f.to_chroma("A-1")
     assert md_[facet_any_key(PRODUCT)] is False and md_[facet_key(PRODUCT, "C-3")] is True

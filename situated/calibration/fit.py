@@ -57,11 +57,20 @@ class Observation:
     question: Question
     latin: bool  # the vector leg reads it
     decided: bool | None  # True/False whatever the thresholds (code, missing name, full cover)
-    cover: float  # the best cover of a block the legs agree on
-    cosine: float | None  # the best MiniLM cosine of a block MiniLM reads (the fitted signal)
     unheld: bool = False  # a name or code nothing holds: no signal was measured
     in_product: bool = False  # searched within one product's documents, as an asker with one
     signals: tuple[Signals, ...] = ()  # every fused block's, decided by `Signals.relevant`
+
+    @property
+    def cover(self) -> float:
+        """The best cover of a block the legs agree on."""
+        return max((s.cover for s in self.signals if s.agree), default=0.0)
+
+    @property
+    def cosine(self) -> float | None:
+        """The best MiniLM cosine of a block MiniLM reads (the fitted signal)."""
+        return max((s.cosine for s in self.signals if s.cosine is not None and s.latin),
+                   default=None)
 
     def relevant(self, th: Thresholds) -> bool:
         """The product's own decision (`Signals.relevant`) under trial thresholds."""
@@ -113,10 +122,7 @@ def _observe_one(engine: HybridSearch, q: Question, flt: Filter,
     full = reads and any(s.agree and s.cover >= FULL_COVER for s in sigs)
     decided = False if found.missing else (True if full or any(s.code for s in sigs)
                                            else None)
-    cosines = [s.cosine for s in sigs if s.cosine is not None and s.latin]
-    return Observation(q, reads, decided, max((s.cover for s in sigs if s.agree), default=0.0),
-                       max(cosines) if cosines else None, bool(found.missing), in_product,
-                       tuple(sigs))
+    return Observation(q, reads, decided, bool(found.missing), in_product, tuple(sigs))
 
 
 def _fit_one(pos: list[float], neg: list[float], margin: float = MARGIN) -> float | None:

@@ -251,15 +251,29 @@ _AUX = (r"(?:is|are|was|were|has\s+been|have\s+been|now|been|был\w*|тепе�
         r"(?:(?:now|fully|also|officially|теперь|полностью)\s+){0,2}")
 
 
+_SENTENCE_BREAK = re.compile(r"\n|(?<=[.!?])\s+")
+
+
+def sentences_of(text: str) -> list[str]:
+    """A note's lines and sentences, as its statements are read."""
+    return _SENTENCE_BREAK.split(text)
+
+
+@lru_cache(maxsize=8)
+def _statement(kind: Kind) -> tuple[re.Pattern, re.Pattern]:
+    """(verb first, subject first) forms of a statement of this kind of change."""
+    verb = _VERB[kind]
+    return (re.compile(rf"^\W*(?:{verb})(?!\w)\s+(.*)$", re.IGNORECASE),
+            re.compile(rf"^(.{{0,80}}?)\s+{_AUX}(?:{verb})(?!\w)", re.IGNORECASE))
+
+
 def states(block: Block, subject: Subject, kind: Kind) -> bool:
     """A line of the note states this kind of change of the subject itself: the verb leads and
     the subject is its object ("Add `chunk_size` parameter to `iter_raw()`" states `chunk_size`,
     not `iter_raw`), or the subject leads and the verb follows it ("`X` is now deprecated")."""
-    verb = _VERB[kind]
-    active = re.compile(rf"^\W*(?:{verb})(?!\w)\s+(.*)$", re.IGNORECASE)
-    passive = re.compile(rf"^(.{{0,80}}?)\s+{_AUX}(?:{verb})(?!\w)", re.IGNORECASE)
+    active, passive = _statement(kind)
     before = ""
-    for line in re.split(r"\n|(?<=[.!?])\s+", block.text):
+    for line in sentences_of(block.text):
         line = line.strip(" -*•\t")
         if (m := active.match(line)) is not None:
             obj = _FRAME_WORDS.sub("", m.group(1))
@@ -311,6 +325,7 @@ __all__ = [
     "kind_of",
     "noted",
     "page_notes",
+    "sentences_of",
     "states",
     "subject_of",
     "walk",

@@ -4,8 +4,6 @@ show the documents' own notes beside them. No model call."""
 
 from __future__ import annotations
 
-import re
-
 from packaging.version import InvalidVersion, Version
 
 from situated.chains.appearance import (
@@ -19,6 +17,7 @@ from situated.chains.appearance import (
     noted,
     page_notes,
     says_kind,
+    sentences_of,
     states,
     subject_of,
     walk,
@@ -92,11 +91,11 @@ class AppearanceSteps:
         steps = axis_steps(self.versions, metas, subject, readable) if metas and subject else []
         result = walk(steps, kind)
         pages = page_notes(steps, kind)
-        changelog = _of_kind(self._notes([*held.blocks, *found.blocks], subject, readable),
-                             kind, subject)
+        noted_ = self._notes([*held.blocks, *found.blocks], subject, readable)
+        stating = [n for n in noted_ if states(n[1], subject, kind)]
+        changelog = _of_kind(noted_, stating, kind, subject)
         notes = [*pages, *changelog]
-        stated = _earliest([*(n for n in pages if heads(n[1], subject)),
-                            *(n for n in changelog if states(n[1], subject, kind))])
+        stated = _earliest([*(n for n in pages if heads(n[1], subject)), *stating])
         said = subject.said(query)
         if result is None and notes:
             return self._notes_only(notes, stated, said, kind, v.situation, q.lang, found)
@@ -203,15 +202,10 @@ class AppearanceSteps:
         return self._cited(text, supplied, out, situation, lang, result)
 
 
-def _earliest(notes: list) -> tuple[str, object] | None:
-    """The note of the earliest release among those that state the change."""
-    dated = []
-    for r, b in notes:
-        try:
-            dated.append((Version(r), r, b))
-        except InvalidVersion:
-            continue
-    return min(dated, key=lambda x: x[0])[1:] if dated else None
+def _earliest(notes: list) -> tuple | None:
+    """The (release, block) of the earliest release among the notes that state the change
+    (their releases are versions already: `noted`, `page_notes`)."""
+    return min(notes, key=lambda n: Version(n[0])) if notes else None
 
 
 def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
@@ -246,19 +240,18 @@ def _notes_text(notes: list, label: dict, agrees: bool | None, lang: Lang) -> st
 
 
 _VERB = {(Kind.ADDED, Lang.RU): "появилось", (Kind.REMOVED, Lang.RU): "удалено",
-         (Kind.DEPRECATED, Lang.RU): "объявлено устаревшим", (Kind.ADDED, Lang.EN): "added",
-         (Kind.REMOVED, Lang.EN): "removed", (Kind.DEPRECATED, Lang.EN): "deprecated"}
+         (Kind.DEPRECATED, Lang.RU): "объявлено устаревшим"}
 
 
-def _of_kind(notes: list, kind: Kind, subject) -> list:
-    """The notes with a line that says the subject and this kind of change together ("The
-    deprecated `proxies` argument has now been removed" for "removed"); for "added", else
-    every note that carries the subject."""
+def _of_kind(notes: list, stating: list, kind: Kind, subject) -> list:
+    """The notes that state the change (`stating`, decided by `states`) or have a line that
+    says the subject and this kind of change together ("The deprecated `proxies` argument has
+    now been removed" for "removed"); for "added", else every note that carries the
+    subject."""
     def says(block) -> bool:
-        return states(block, subject, kind) or any(
-            says_kind(line, kind) and carries_line(line, subject)
-            for line in re.split(r"\n|(?<=[.!?])\s+", block.text))
-    said = [n for n in notes if says(n[1])]
+        return any(says_kind(line, kind) and carries_line(line, subject)
+                   for line in sentences_of(block.text))
+    said = [n for n in notes if n in stating or says(n[1])]  # `stating`: decided once
     return said or (notes if kind is Kind.ADDED else [])
 
 

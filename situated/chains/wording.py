@@ -135,7 +135,7 @@ def ask_unplaced(dates: list[str], lang: Lang) -> str:
 
 def clarify_lead(missing: list[str], lang: Lang) -> str:
     if lang is Lang.RU:
-        names = {"product": "продукт", "purchase date": "дату покупки",
+        names = {**_FACET_WORDS, "purchase date": "дату покупки",
                  "request date": "дату заявки", "date": "дату", "version": "версию"}
         return "Чтобы выбрать правило, которое применяется, нужно знать " + " и ".join(
             names.get(m, m) for m in missing) + "."
