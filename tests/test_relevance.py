@@ -16,6 +16,7 @@ from situated.chains.dates import DateRole, find_dates
 from situated.chains.extract import ExtractedSituation, validate_extraction
 from situated.chains.products import ProductMatcher
 from situated.retrievers.filter import Filter
+from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.relevance import Signals, names_in
 from situated.situation import Scope
 
@@ -86,7 +87,7 @@ def test_search_returns_only_relevant_blocks_with_their_signals(sample_app):
 
 @pytest.mark.unit
 def test_the_relevance_rule_by_language():
-    th = type("T", (), {"min_cosine": 0.4, "min_cover": 0.5})()
+    th = Thresholds(min_cover=0.5, min_cosine=0.4, source=ThresholdSource.SETTINGS)
     assert Signals(cover=0.2, cosine=0.45, code=False, agree=False).relevant(th, True)
     assert not Signals(cover=0.9, cosine=0.3, code=False, agree=True).relevant(th, True)
     assert Signals(cover=1.0, cosine=0.3, code=False, agree=True).relevant(th, True)
@@ -206,3 +207,36 @@ def test_a_model_proposed_date_needs_its_day_month_and_year_in_the_question():
                                    "bought on 3 July 2025", matcher, lambda: TODAY)
     assert grounded.situation.purchase_date == dt.date(2025, 7, 3)
     assert DateRole.PURCHASE.value not in grounded.periods
+
+
+@pytest.mark.unit
+def test_a_name_is_held_in_its_place_forms():
+    from situated.retrievers.relevance import name_forms
+
+    assert {"california"} <= name_forms("californian") and "european" in name_forms("europ")
+    assert {"canada", "japan", "mexico", "italian"} <= (
+        name_forms("canadian") | name_forms("japanes") | name_forms("mexican")
+        | name_forms("itali"))
+    assert name_forms("appl") == {"appl"}  # a short stem is only itself: Apple is not "apply"
+    assert "expedi" not in name_forms("expedia")  # a place ending for a place ending: no
+
+
+@pytest.mark.integration
+def test_a_place_named_as_its_people_is_held_and_another_company_is_not(tmp_path, embeddings):
+    """PolicyQA's "How is the data of Californian users treated?" was refused with "no document
+    mentions “Californian”" over a policy with a section for California residents."""
+    from conftest import indexed_app, md, write
+
+    write(tmp_path / "docs" / "policy.md", md(
+        "POL-1", "## Your rights\n\nCalifornia residents may ask us which personal data we "
+        "sold in the last twelve months.\n\n## Transfers\n\nWe transfer data outside the "
+        "European Economic Area only under standard contractual clauses.\n",
+        title="Privacy policy"))
+    app = indexed_app(tmp_path, embeddings)
+    chain = build_ask_chain(app, model=ScriptedChatModel(replies=[]), clock=lambda: TODAY)
+    for question in ("How is the data of Californian users treated?",
+                     "Do you send the data of users in Europe abroad?"):
+        a = chain.invoke({"question": question})
+        assert a.relevance.unheld == [], (question, a.answer)
+    other = chain.invoke({"question": "How is the data of Spotify users treated?"})
+    assert other.status is Status.NO_EVIDENCE and other.relevance.unheld == ["Spotify"]

@@ -192,20 +192,45 @@ def names_in(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# endings that turn a place into its people or language and back, on the tokenizer's stems
+# ("california" / "californian", "europ" / "european", "mexico" / "mexican", "japan" /
+# "japanes"): a question names the place the way its asker says it. Only a place ending for a
+# people ending or back: two place endings would make "Expedia" the stem "expedi" (expedient)
+_PLACE_ENDINGS = ("", "a", "e", "i", "o", "y")
+_PEOPLE_ENDINGS = ("n", "an", "ian", "ean", "es", "ese", "ish")
+MIN_NAME_STEM = 5  # shorter stems are left alone ("appl" is Apple, not "apply")
+
+
+def name_forms(term: str) -> set[str]:
+    """`term` (a tokenizer stem of a name) and its forms one place-or-people ending away."""
+    forms = {term}
+    for cut in range(4):
+        stem, rest = term[:len(term) - cut], term[len(term) - cut:]
+        if len(stem) < MIN_NAME_STEM:
+            continue
+        if rest in _PLACE_ENDINGS:
+            forms.update(stem + ending for ending in _PEOPLE_ENDINGS)
+        if rest in _PEOPLE_ENDINGS:
+            forms.update(stem + ending for ending in _PLACE_ENDINGS)
+    return forms
+
+
 def unheld_names(cover: TermCover, tokenizer, text: str, admitted_rows: np.ndarray) -> list[str]:
-    """The names the question gives that no block the caller may read contains. The asker
-    asked about something else: answering from a document about another thing would be wrong,
-    and the reply is the same whether or not a document the caller may not read names it."""
+    """The names the question gives that no block the caller may read contains, in any of
+    their forms (`name_forms`). The asker asked about something else: answering from a
+    document about another thing would be wrong, and the reply is the same whether or not a
+    document the caller may not read names it."""
     missing = []
     for name in names_in(text):
         terms = tokenizer(name)
-        if terms and not all(admitted_rows[cover.holders(t)].any() for t in terms):
+        if terms and not all(any(admitted_rows[cover.holders(form)].any()
+                                 for form in name_forms(t)) for t in terms):
             missing.append(name)
     return missing
 
 
 __all__ = ["AGREE", "FULL_COVER", "QueryTerms", "Signals", "TermCover", "Thresholds",
-           "missing_codes", "names_in", "unheld_names"]
+           "missing_codes", "name_forms", "names_in", "unheld_names"]
 
 
 def thresholds_for(index, settings) -> Thresholds:
