@@ -19,7 +19,7 @@ Russian over English): answered, gold paragraph in the evidence, gold paragraph 
 first five blocks of the search (before the relevance rule).
 
 Each set runs twice in the same run: under the thresholds `situated ingest` calibrates now, and
-under the package default (today's rule for these indexes: each was "too small to calibrate").
+under the same thresholds without their sentence floors (the rule before them).
 A second table sends the shipped and the fresh off-topic questions through the chain on the
 same indexes (PolicyQA: across the index and within three websites): refused, clarified.
 
@@ -128,18 +128,25 @@ def _built(docs: Path, index: Path, **settings) -> App:
     return app
 
 
-def build(docs: Path, index: Path, without_leg: bool = False) -> dict[str, App]:
-    """The index as `situated ingest` builds and calibrates it now, and the same index under
-    the package default thresholds (before the calibration of issue 35 each of these indexes
-    was "too small to calibrate" and used the default). `without_leg`: also the index built
-    without the multilingual leg (`SITUATED_MULTILINGUAL_LEG=false`), the rule before it."""
-    from situated.index.store import DEFAULT_MIN_COSINE, DEFAULT_MIN_COVER
+def without_sentence(app: App) -> App:
+    """The same index under the same calibration without its sentence floors (`min_sentence`,
+    `min_sentence_in_product`): the rule before them. Set on this app's engine only; the index's
+    manifest keeps its own."""
+    other = App(Settings(index_dir=app.settings.index_dir))
+    other.__dict__["embeddings"] = app.embeddings
+    engine = other.engine
+    engine.thresholds = engine.thresholds.model_copy(
+        update={"min_sentence": None, "min_sentence_in_product": None})
+    return other
 
+
+def build(docs: Path, index: Path, without_leg: bool = False) -> dict[str, App]:
+    """The index as `situated ingest` builds and calibrates it now, and the same index without
+    the sentence floors of that calibration (`without_sentence`). `without_leg`: also the index
+    built without the multilingual leg (`SITUATED_MULTILINGUAL_LEG=false`), the rule before
+    it."""
     app = _built(docs, index)
-    today = App(Settings(index_dir=index, min_cosine=DEFAULT_MIN_COSINE,
-                         min_cover=DEFAULT_MIN_COVER))
-    today.__dict__["embeddings"] = app.embeddings
-    apps = {"calibrated": app, "package default": today}
+    apps = {"calibrated": app, "no sentence floor (before)": without_sentence(app)}
     if without_leg:
         apps["no multilingual leg"] = _built(docs, index.with_name(index.name + "-no-leg"),
                                              multilingual_leg=False)

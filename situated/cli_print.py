@@ -60,8 +60,11 @@ def print_thresholds(out, th, embedding_model: str | None = None) -> None:
     th = th or Thresholds.default(embedding_model)
     within = (f", within one product {th.min_cosine_in_product}"
               if th.min_cosine_in_product is not None else "")
-    out.print(f"relevance: {th.source.value}, min_cosine {th.min_cosine}{within}, min_cover "
-              f"{th.min_cover} ({th.note})", highlight=False)
+    sentence = "" if th.min_sentence is None else f", min_sentence {th.min_sentence}" + (
+        f" (within one product {th.min_sentence_in_product})"
+        if th.min_sentence_in_product is not None else "")
+    out.print(f"relevance: {th.source.value}, min_cosine {th.min_cosine}{within}{sentence}, "
+              f"min_cover {th.min_cover} ({th.note})", highlight=False)
     for name, stats in (("dev", th.dev), ("held-out", th.held_out)):
         if stats:
             out.print(f"  {name}: {_rates(stats)}", highlight=False)

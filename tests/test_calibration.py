@@ -151,6 +151,38 @@ def test_questions_asked_within_one_product_get_their_own_threshold():
 
 
 @pytest.mark.unit
+def test_the_sentence_floors_sit_above_the_off_topic_questions_the_other_signals_refuse():
+    from situated.retrievers.relevance import Signals
+
+    def one(cosine, sentence, positive, in_product):
+        q = Question(f"q{cosine}{sentence}{positive}{in_product}", positive, Half.DEV, "test")
+        return Observation(q, latin=True, decided=None, in_product=in_product, signals=(
+            Signals(cover=0.0, cosine=cosine, code=False, agree=False, sentence=sentence),))
+
+    obs = []
+    for within, top in ((False, 0.40), (True, 0.30)):
+        obs += [one(0.7, 0.8, True, within) for _ in range(MIN_POSITIVES)]
+        obs += [one(0.1, top - i / 1000, False, within) for i in range(MIN_NEGATIVES)]
+    # a stranger another signal accepts anyway (the legs agree, it covers every term) does
+    # not raise it
+    q = Question("covered", False, Half.DEV, "test")
+    obs.append(Observation(q, latin=True, decided=None, signals=(
+        Signals(cover=1.0, cosine=0.1, code=False, agree=True, sentence=0.95),)))
+    th = fit(obs)
+    assert th.min_sentence == round(0.40 + MARGIN, 3)
+    assert th.min_sentence_in_product == round(0.30 + MARGIN_IN_PRODUCT, 3)
+    assert th.scoped(True).min_sentence == th.min_sentence_in_product
+    # a question whose piece is under its floor but one of whose sentences is over it counts
+    paraphrase = one(0.15, 0.5, True, False)
+    assert paraphrase.relevant(th)
+    assert not paraphrase.relevant(th.model_copy(update={"min_sentence": None}))
+    assert not one(0.15, 0.46, True, False).relevant(th)
+    # too few strangers the sentence would decide: the sentence decides nothing
+    few = [o for o in obs if o.question.positive] + [one(0.1, 0.3, False, False)] * 3
+    assert fit(few).min_sentence is None
+
+
+@pytest.mark.unit
 def test_fit_keeps_the_default_without_enough_dev_questions():
     few = [_obs(0.8, True, Half.DEV) for _ in range(MIN_POSITIVES - 1)]
     few += [_obs(0.2, False, Half.DEV) for _ in range(MIN_NEGATIVES)]

@@ -15,8 +15,8 @@ from situated.chains.contract import Status
 from situated.chains.dates import DateRole, find_dates
 from situated.chains.extract import ExtractedSituation, validate_extraction
 from situated.chains.products import ProductMatcher
-from situated.retrievers.filter import Filter
 from situated.index.store import Thresholds, ThresholdSource
+from situated.retrievers.filter import Filter
 from situated.retrievers.relevance import Signals, names_in
 from situated.situation import Scope
 
@@ -95,6 +95,30 @@ def test_the_relevance_rule_by_language():
     assert Signals(cover=0.6, cosine=None, code=False, agree=True).relevant(th, False)
     assert not Signals(cover=0.6, cosine=0.99, code=False, agree=False).relevant(th, False)
     assert Signals(cover=0.0, cosine=None, code=True, agree=False).relevant(th, False)
+
+
+@pytest.mark.unit
+def test_the_sentence_floor_is_scoped_and_a_settings_floor_replaces_it():
+    from types import SimpleNamespace
+
+    from situated.retrievers.relevance import thresholds_for
+
+    th = Thresholds(min_cover=0.5, min_cosine=0.4, min_cosine_in_product=0.3, min_sentence=0.45,
+                    min_sentence_in_product=0.35, source=ThresholdSource.CALIBRATED)
+    assert (th.scoped(True).min_cosine, th.scoped(True).min_sentence) == (0.3, 0.35)
+    assert th.scoped(False) is th
+    sig = Signals(cover=0.0, cosine=0.1, code=False, agree=False, sentence=0.4)
+    assert sig.relevant(th.scoped(True), True) and not sig.relevant(th, True)
+    index = SimpleNamespace(manifest=SimpleNamespace(relevance=th, embedding_model="x"))
+    stored = thresholds_for(index, SimpleNamespace(min_cover=None, min_cosine=None))
+    assert stored is th
+    # a cosine floor from the settings is the only MiniLM floor: the calibrated ones would
+    # disagree with it
+    set_ = thresholds_for(index, SimpleNamespace(min_cover=None, min_cosine=0.5))
+    assert (set_.min_cosine, set_.min_sentence, set_.scoped(True).min_cosine) == (0.5, None, 0.5)
+    assert set_.source is ThresholdSource.SETTINGS and set_.dev is None
+    cover = thresholds_for(index, SimpleNamespace(min_cover=0.7, min_cosine=None))
+    assert (cover.min_cover, cover.min_sentence) == (0.7, 0.45)
 
 
 @pytest.mark.unit
@@ -240,3 +264,36 @@ def test_a_place_named_as_its_people_is_held_and_another_company_is_not(tmp_path
         assert a.relevance.unheld == [], (question, a.answer)
     other = chain.invoke({"question": "How is the data of Spotify users treated?"})
     assert other.status is Status.NO_EVIDENCE and other.relevance.unheld == ["Spotify"]
+
+
+@pytest.mark.integration
+def test_a_sentence_floor_admits_a_paraphrase_the_piece_hides(tmp_path, embeddings,
+                                                              monkeypatch):
+    """A piece is embedded with its title and heading path: "Do I have to give notice in
+    writing?" scores about 0.15 to the cancellation piece and 0.39 to its sentence. Thresholds
+    that carry a sentence floor (a calibrated index's) answer it from that block; without one
+    (the package default) it is refused as before; a stranger stays refused under both."""
+    from conftest import indexed_app, md, write
+
+    write(tmp_path / "docs" / "terms.md", md(
+        "GYM-TERMS", "## 1 Cancellation\n\nYou may cancel your membership with one month's "
+        "notice, given in writing at the front desk.\n\n## 2 Guests\n\nMembers may "
+        "bring one guest per visit. A guest pays a day fee of 10 EUR.\n",
+        title="Riverside Gym membership terms"))
+    app = indexed_app(tmp_path, embeddings)
+    engine = app.engine
+    question = "Do I have to give notice in writing?"
+    assert engine.search(question, Filter()).blocks == []  # the package default: no floor
+    found = engine.assess(question, Filter(), 10).ranked
+    assert found[0].signals.sentence > found[0].signals.cosine + 0.1
+    engine.thresholds = engine.thresholds.model_copy(update={"min_sentence": 0.35})
+    kept = engine.search(question, Filter()).blocks
+    assert [b.block_id for b in kept][:1] == [found[0].block_id]
+    assert "Cancellation" in app.index.read_blocks([kept[0].block_id])[kept[0].block_id].text
+    assert engine.search("How do I bake sourdough bread?", Filter()).blocks == []
+    # the generation's block map gives what the blocks' own text gives (an older generation)
+    from situated.retrievers.relevance import sentence_cosines
+
+    mapped = sentence_cosines(app.index, question, found)
+    monkeypatch.setattr(app.index.sentences, "block_ptr", None)
+    assert sentence_cosines(app.index, question, found) == mapped

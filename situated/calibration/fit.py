@@ -8,7 +8,9 @@ block carrying a named code, is decided without a threshold. `min_cosine` is fit
 questions the vector leg reads across the index, `min_cosine_in_product` on those asked within a
 product: each is the threshold with the fewest dev errors, placed `MARGIN` above the low end of
 the run of thresholds that tie (just above the off-topic questions; `MARGIN_IN_PRODUCT` within a
-product), or in its middle when the run is narrow. `min_cover` stays the package prior (see `fit`). The multilingual leg's two floors
+product), or in its middle when the run is narrow. The sentence cosine's floors sit the same
+margins above the dev off-topic questions the other signals refuse (`_sentence_floors`).
+`min_cover` stays the package prior (see `fit`). The multilingual leg's two floors
 start from their priors and are raised above the dev off-topic questions of their pair that
 reach them (`_multilingual_floors`). A cosine floor with fewer than
 `MIN_POSITIVES` dev positives or `MIN_NEGATIVES` negatives keeps the package default, and the
@@ -166,6 +168,25 @@ def _multilingual_floors(dev: list[Observation], base: Thresholds) -> dict[str, 
     return out
 
 
+def _sentence_floors(dev: list[Observation], th: Thresholds) -> dict[str, float | None]:
+    """The sentence floors, across the index and within a product: `MARGIN` (within a product
+    `MARGIN_IN_PRODUCT`) above the best sentence cosine of the dev off-topic questions the other
+    signals refuse under `th` (one they accept anyway is no reason to refuse more), on the
+    grid's next step. None — the sentence decides nothing there — with fewer than
+    `MIN_NEGATIVES` such questions. The positives quote the documents, so the piece cosine
+    accepts them all and they cannot place it; natural questions are what it is for."""
+    out: dict[str, float | None] = {}
+    for in_product, name, margin in ((False, "min_sentence", MARGIN),
+                                     (True, "min_sentence_in_product", MARGIN_IN_PRODUCT)):
+        best = [max((s.sentence for s in o.signals if s.sentence is not None and s.latin),
+                    default=-1.0) for o in dev
+                if not o.question.positive and o.decided is None and o.latin
+                and o.in_product is in_product and not o.relevant(th)]
+        step = np.ceil(round((max(best, default=0.0) + margin) * 200, 6)) / 200
+        out[name] = min(1.0, round(float(step), 3)) if len(best) >= MIN_NEGATIVES else None
+    return out
+
+
 def _stats(obs: list[Observation], th: Thresholds, half: Half) -> dict[str, float]:
     mine = [o for o in obs if o.question.half is half]
     pos = [o for o in mine if o.question.positive]
@@ -211,6 +232,8 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
                     min_multilingual=default.min_multilingual,
                     min_multilingual_across=default.min_multilingual_across)
     th = th.model_copy(update=_multilingual_floors(dev, th))
+    if cosine is not None:
+        th = th.model_copy(update=_sentence_floors(dev, th))
     return th.model_copy(update={"dev": _stats(obs, th, Half.DEV),
                                  "held_out": _stats(obs, th, Half.TEST)})
 

@@ -346,7 +346,7 @@ class AskSteps(HistorySteps):
         th = self.engine.thresholds if found is None else self.engine.thresholds_of(found.filter)
         leg = self.snap.index.multilingual is not None
         return RelevanceOut(source=th.source.value, min_cosine=th.min_cosine,
-                            min_cover=th.min_cover, note=th.note,
+                            min_sentence=th.min_sentence, min_cover=th.min_cover, note=th.note,
                             min_multilingual=th.min_multilingual if leg else None,
                             min_multilingual_across=th.min_multilingual_across if leg else None,
                             unheld=list(found.missing) if found is not None else [])

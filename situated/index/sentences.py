@@ -6,6 +6,7 @@ cache, and stored with the generation:
 
     sentences/keys.npy      uint64, sorted: a 64-bit hash of each distinct unit's text
     sentences/vectors.npy   float32 (n, dim), normalised, row i for keys[i]; memory-mapped
+    sentences/block_ptr.npy, block_keys.npy   the hashes of each block's units, by block row
 
 Keyed by text, not by block: versions of a page repeat most of their sentences, and the model
 reads its evidence from the prompt's messages (it never sees a block id), so it finds a
@@ -32,9 +33,24 @@ def text_hash(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
 
 
+def units_of(text: str) -> list[str]:
+    """One block text's distinct quotable units, as a prompt would carry them."""
+    return list(dict.fromkeys(evidence_units(neutralise(text))))
+
+
 def block_units(texts: Iterable[str]) -> list[str]:
     """The distinct quotable units of these block texts, as a prompt would carry them."""
-    return list(dict.fromkeys(u for t in texts for u in evidence_units(neutralise(t))))
+    return list(dict.fromkeys(u for t in texts for u in units_of(t)))
+
+
+def write_block_units(out: Path, per_block: list[list[str]], folder: str = DIR) -> None:
+    """Which units each block holds, in block-row order (`columns/block_ids.npy`), as the
+    hashes of their texts: `block_ptr.npy` (n_blocks + 1 offsets) and `block_keys.npy`. The
+    relevance rule reads a block's sentence vectors through it without reading the block."""
+    keys = [text_hash(u) for units in per_block for u in units]
+    ptr = np.cumsum([0] + [len(units) for units in per_block], dtype=np.int64)
+    np.save(out / folder / "block_ptr.npy", ptr)
+    np.save(out / folder / "block_keys.npy", np.asarray(keys, dtype=np.uint64))
 
 
 def write_sentences(out: Path, units: list[str],
@@ -84,16 +100,31 @@ class SentenceVectors:
         if len(self.keys) != len(self.vectors):
             raise IndexError_(f"index generation {gen}: {len(self.keys)} sentence keys but "
                               f"{len(self.vectors)} vectors; rebuild it with `situated ingest`")
+        # which units each block holds (`write_block_units`); None in generations written
+        # before it, whose blocks are read for their units instead
+        ptr, keys = folder / "block_ptr.npy", folder / "block_keys.npy"
+        self.block_ptr = np.load(ptr, mmap_mode="r") if ptr.exists() else None
+        self.block_keys = np.load(keys, mmap_mode="r") if self.block_ptr is not None else None
 
     def __len__(self) -> int:
         return len(self.keys)
 
+    def of_block_row(self, row: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """`lookup` of the units block row `row` holds; None without the block map."""
+        if self.block_ptr is None or not 0 <= row < len(self.block_ptr) - 1:
+            return None
+        return self.lookup_hashes(np.asarray(
+            self.block_keys[self.block_ptr[row]:self.block_ptr[row + 1]], dtype=np.uint64))
+
     def lookup(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """(vectors, found): row i is the vector of texts[i] where found[i]; zeros elsewhere."""
-        wanted = np.asarray([text_hash(t) for t in texts], dtype=np.uint64)
+        return self.lookup_hashes(np.asarray([text_hash(t) for t in texts], dtype=np.uint64))
+
+    def lookup_hashes(self, wanted: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """`lookup` by the texts' hashes (`text_hash`)."""
         if not len(self.keys) or not len(wanted):
-            return np.zeros((len(texts), self.vectors.shape[1] if self.vectors.ndim == 2 else 0),
-                            dtype=np.float32), np.zeros(len(texts), dtype=bool)
+            return np.zeros((len(wanted), self.vectors.shape[1] if self.vectors.ndim == 2 else 0),
+                            dtype=np.float32), np.zeros(len(wanted), dtype=bool)
         pos = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
         found = self.keys[pos] == wanted
         vectors = np.asarray(self.vectors[pos], dtype=np.float32)

@@ -66,6 +66,15 @@ class Thresholds(BaseModel):
         default=None, ge=-1, le=1, description="The cosine floor of a question asked within one "
         "product's documents (fewer candidates, so off-topic questions score lower there than "
         "across the index); None: `min_cosine`.")
+    min_sentence: float | None = Field(
+        default=None, ge=-1, le=1, description="The floor of a block's best sentence cosine "
+        "(its quotable units, embedded bare at ingest; a piece is embedded with its title and "
+        "headings, which hides a short paraphrase of one sentence): a block over it is relevant "
+        "as one over `min_cosine` is. None: the sentence cosine decides nothing (the package "
+        "default, and thresholds written before it).")
+    min_sentence_in_product: float | None = Field(
+        default=None, ge=-1, le=1, description="The same within one product's documents; None: "
+        "`min_sentence`.")
     min_multilingual: float = Field(
         default=DEFAULT_MIN_MULTILINGUAL, ge=-1, le=1, description="The multilingual leg's "
         "cosine floor for a question and a block in the same script, where all-MiniLM-L6-v2 "
@@ -88,9 +97,14 @@ class Thresholds(BaseModel):
     def scoped(self, in_product: bool) -> Thresholds:
         """The thresholds of a question asked within one product's documents (`in_product`)
         or across the index."""
-        if in_product and self.min_cosine_in_product is not None:
-            return self.model_copy(update={"min_cosine": self.min_cosine_in_product})
-        return self
+        if not in_product:
+            return self
+        update = {}
+        if self.min_cosine_in_product is not None:
+            update["min_cosine"] = self.min_cosine_in_product
+        if self.min_sentence_in_product is not None:
+            update["min_sentence"] = self.min_sentence_in_product
+        return self.model_copy(update=update) if update else self
 
     @classmethod
     def default(cls, embedding_model: str | None = None) -> Thresholds:

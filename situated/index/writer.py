@@ -35,7 +35,7 @@ from situated.index.publisher import (
     publish,
     writer_lock,
 )
-from situated.index.sentences import block_units, write_sentences
+from situated.index.sentences import units_of, write_block_units, write_sentences
 from situated.index.store import (
     SAMPLE_STAMP,
     SCHEMA_VERSION,
@@ -196,10 +196,12 @@ def _write_generation(
     if col.count() != len(pieces):
         raise IndexError_(f"Chroma holds {col.count()} pieces after the build, expected "
                           f"{len(pieces)}; nothing was published, re-run the ingest")
-    units = block_units(b.text for d in corpus.documents for b in d.blocks)
+    per_block = [units_of(b.text) for d in corpus.documents for b in d.blocks]
+    units = list(dict.fromkeys(u for block in per_block for u in block))
     write_sentences(out, units, lambda batch: cache.encode(embeddings, batch),
                     batch=settings.chroma_write_batch,
                     progress=lambda done, total: progress("sentences", done, total))
+    write_block_units(out, per_block)
     multilingual = _write_multilingual(out, pieces, units, embeddings, settings, progress,
                                        cache)
     manifest = Manifest(

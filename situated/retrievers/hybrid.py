@@ -48,10 +48,12 @@ from situated.retrievers.fusion import PieceHit, RankedBlock, fuse
 from situated.retrievers.legs import Leg, LegHit, Legs
 from situated.retrievers.relevance import (
     AGREE,
+    SENTENCE_DEPTH,
     Signals,
     TermCover,
     missing_codes,
     names_in,
+    sentence_cosines,
     thresholds_for,
     unheld_names,
 )
@@ -299,12 +301,15 @@ class HybridSearch:
         agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if self.vector_reads(query) else [])
         latin = latin_of(self.index.multilingual, [b.best_piece for b in ranked])
         query_latin = mostly_latin(query)
+        first = ranked[:SENTENCE_DEPTH] if self.vector_reads(query) else []
+        sentence = sentence_cosines(self.index, query, first)
+        sentence += [None] * (len(ranked) - len(sentence))
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
                         agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),
                         multilingual=b.leg_scores.get(Leg.MULTILINGUAL.value), latin=lat,
-                        same_script=lat == query_latin)
-                for b, c, lat in zip(ranked, cover.tolist(), latin, strict=True)]
+                        same_script=lat == query_latin, sentence=s)
+                for b, c, lat, s in zip(ranked, cover.tolist(), latin, sentence, strict=True)]
 
     def leg_search(self, leg: Leg, query: str, flt: Filter, k: int) -> list[LegHit]:
         """One leg alone: the k best admitted pieces, best first (`retrievers.parts`)."""

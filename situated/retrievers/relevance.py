@@ -14,6 +14,12 @@ are shares and similarities:
 * `cosine`: the best cosine similarity between the question and one of the block's pieces (the
   vector leg). Its scale belongs to the embedding model, not the corpus; all-MiniLM-L6-v2 is
   trained on English, so it vouches only for questions in a Latin script (`mostly_latin`).
+* `sentence`: the best cosine between the question and one of the block's quotable units
+  (embedded bare at ingest, `index.sentences`), on the first `SENTENCE_DEPTH` fused blocks. A
+  piece is embedded with its document title and heading path, which hides a short paraphrase of
+  one of its sentences ("Do I have to give notice in writing?": 0.149 to the cancellation
+  piece, 0.392 to its sentence). It decides only where the thresholds carry its own floor
+  (`min_sentence`, set by the calibration above the index's off-topic questions).
 * a code (`E-417`, `P-2`) the question names and the block carries (the exact leg) vouches
   alone; a code the question names that *no admitted piece* carries makes the whole question
   unanswerable (`missing_codes`): the asker asked about something else.
@@ -21,7 +27,7 @@ are shares and similarities:
 A block is relevant when it carries a code the question names, or:
 
 * for a question the vector leg reads (Latin script, vector leg running): `cosine >=
-  min_cosine`, or the BM25 and vector legs both rank it among their first `AGREE` blocks and it
+  min_cosine`, or `sentence >= min_sentence`, or the BM25 and vector legs both rank it among their first `AGREE` blocks and it
   covers *every* content term of the question. Partial cover does not count here: on real terms
   pages off-topic questions reach cover 0.63 on a block both legs rank first ("Recommend a good
   science fiction novel."), and "What is the capital of France?" covers 1.0 of a legal notice
@@ -44,6 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from situated.index.sentences import units_of
 from situated.index.store import Thresholds, ThresholdSource
 from situated.months import is_calendar_word
 
@@ -146,6 +153,7 @@ class Signals:
     multilingual: float | None = None  # the multilingual leg's cosine; None: not returned
     latin: bool = True  # the block's best piece is mostly Latin script
     same_script: bool = True  # ... and so is the question, or neither is
+    sentence: float | None = None  # its best quotable unit's cosine; None: not measured
 
     def relevant(self, th: Thresholds, vector_reads: bool) -> bool:
         """`vector_reads`: the question is in the embedding model's script (`mostly_latin`)
@@ -156,11 +164,35 @@ class Signals:
             return True
         if vector_reads and self.latin:
             return (self.cosine is not None and self.cosine >= th.min_cosine) or (
+                None not in (self.sentence, th.min_sentence)
+                and self.sentence >= th.min_sentence) or (
                 self.agree and self.cover >= FULL_COVER)
         if self.multilingual is not None and (
                 self.multilingual >= th.multilingual_floor(self.same_script)):
             return True
         return self.agree and self.cover >= th.min_cover
+
+
+SENTENCE_DEPTH = 5  # fused blocks whose sentences are measured (deeper ones: by their piece)
+
+
+def sentence_cosines(index, query: str, blocks: list) -> list[float | None]:
+    """Each ranked block's best cosine between the question and one of its quotable units, from
+    the vectors computed at ingest (`index.sentences`), found through the generation's block
+    map without reading the block (an older generation's blocks are read for their units);
+    None for a block none of whose units has one. Only blocks the filter admitted are given."""
+    if not blocks:
+        return []
+    q = index.embeddings.encode_query(query)
+    rows = index.piece_block[np.asarray([b.best_piece for b in blocks], dtype=np.int64)]
+    found_by_row = [index.sentences.of_block_row(int(r)) for r in rows.tolist()]
+    if any(f is None for f in found_by_row):
+        read = index.read_blocks([b.block_id for b in blocks])
+        found_by_row = [index.sentences.lookup(units_of(read[b.block_id].text)
+                                               if b.block_id in read else [])
+                        for b in blocks]
+    return [round(float((vectors[found] @ q).max()), 4) if found.any() else None
+            for vectors, found in found_by_row]
 
 
 def missing_codes(index, codes: list[str], mask: np.ndarray) -> list[str]:
@@ -229,19 +261,35 @@ def unheld_names(cover: TermCover, tokenizer, text: str, admitted_rows: np.ndarr
     return missing
 
 
-__all__ = ["AGREE", "FULL_COVER", "QueryTerms", "Signals", "TermCover", "Thresholds",
-           "missing_codes", "name_forms", "names_in", "unheld_names"]
+__all__ = [
+    "AGREE",
+    "FULL_COVER",
+    "SENTENCE_DEPTH",
+    "QueryTerms",
+    "Signals",
+    "TermCover",
+    "Thresholds",
+    "missing_codes",
+    "name_forms",
+    "names_in",
+    "sentence_cosines",
+    "unheld_names",
+]
 
 
 def thresholds_for(index, settings) -> Thresholds:
     """The relevance thresholds that decide for this index: the settings' when given, else the
-    index's calibration (its manifest), else the package default."""
-    if settings.min_cover is not None or settings.min_cosine is not None:
-        base = index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
-        return Thresholds(
-            min_cover=base.min_cover if settings.min_cover is None else settings.min_cover,
-            min_cosine=base.min_cosine if settings.min_cosine is None else settings.min_cosine,
-            min_cosine_in_product=base.min_cosine_in_product if settings.min_cosine is None
-            else None, source=ThresholdSource.SETTINGS, note="set in the settings (SITUATED_MIN_COVER, "
-            "SITUATED_MIN_COSINE)")
-    return index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
+    index's calibration (its manifest), else the package default. A cosine floor from the
+    settings is the only MiniLM floor then (the calibrated ones, within a product and on
+    sentences, were set beside the index's own and would disagree with it)."""
+    base = index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
+    if settings.min_cover is None and settings.min_cosine is None:
+        return base
+    update = {"source": ThresholdSource.SETTINGS, "dev": None, "held_out": None,
+              "note": "set in the settings (SITUATED_MIN_COVER, SITUATED_MIN_COSINE)"}
+    if settings.min_cover is not None:
+        update["min_cover"] = settings.min_cover
+    if settings.min_cosine is not None:
+        update.update(min_cosine=settings.min_cosine, min_cosine_in_product=None,
+                      min_sentence=None, min_sentence_in_product=None)
+    return base.model_copy(update=update)
