@@ -122,6 +122,20 @@ def test_clarification_names_the_candidates_and_a_one_word_reply_completes_it(as
     assert model.calls and all("bought on 15 March 2026" in str(c) for c in model.calls)
 
 
+def test_nothing_is_asked_of_a_question_about_a_name_no_document_spells_out(ask, model):
+    """The fresh off-topic set's "What does the Apple Music subscription agreement say about
+    family sharing?" was asked which product: Apple and music are each named somewhere, and
+    the subscription sections are near it in meaning. "Atlas Battery" is the same here: the
+    documents name Atlas (Atlas Bikes) and batteries, never the two together."""
+    a = ask("What warranty does the Atlas Battery plan give for a bike bought on 15 March "
+            "2026?")
+    assert a.status is Status.NO_EVIDENCE and not model.calls, a.answer
+    assert a.relevance.unheld == ["Atlas Battery"] and "mentions “Atlas Battery”" in a.answer
+    spelt = ask("What battery warranty does Atlas Bikes give for a bike bought on 15 March "
+                "2026?")
+    assert spelt.status is Status.CLARIFY and spelt.missing == ["product"], spelt.answer
+
+
 def test_clarification_names_the_boundary_between_two_versions(ask, model):
     a = ask("How long is the battery warranty of the C-3?")
     assert a.missing == ["purchase date"]

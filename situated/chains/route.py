@@ -314,3 +314,18 @@ def decide(versions: Versions, result: SearchResult, asked: Validated, lang: Lan
         notes.append(w.left_out_text(left, _order({x for f in facts_of for x in f},
                                                   _facets_of(versions, metas[0])), lang))
     return Decision(Route.ANSWER, [], supply=tuple(b for b, _ in supply), notes=tuple(notes))
+
+
+def about_something_else(decision: Decision, result: SearchResult, unspelt: tuple[str, ...],
+                         situation: Situation, lang: Lang) -> tuple[Decision, SearchResult]:
+    """Nothing is asked of a question that names something, in more than one word, that no
+    document the caller may read spells out (`unspelt`, `HybridSearch.unspelt`): "What does
+    the Apple Music subscription agreement say about family sharing?" is near the
+    subscription sections in meaning, and Apple and music are each named somewhere, but no
+    product or date the asker could give answers a question about another thing. The reply
+    names it, as for a name nothing holds. Only where the router would ask: where it answers,
+    a name spelt otherwise ("East Germany" for "East German") is for the relevance rule."""
+    if decision.route is not Route.CLARIFY or not unspelt:
+        return decision, result
+    return (Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(situation, lang, list(unspelt))),
+            SearchResult.empty(result.filter, unspelt))

@@ -39,7 +39,12 @@ from situated.chains.intent import Intent, read_cue
 from situated.chains.models import NO_ANSWER, is_model_failure, model_failure
 from situated.chains.products import ProductMatcher
 from situated.chains.release_steps import ReleaseSteps
-from situated.chains.route import Route, decide, not_yet_recorded
+from situated.chains.route import (
+    Route,
+    about_something_else,
+    decide,
+    not_yet_recorded,
+)
 from situated.chains.state import (
     AskInput,
     Compared,
@@ -181,6 +186,9 @@ class AskSteps(HistorySteps):
         decision = self.releases.unknown(q, v) or self._not_recorded(reading, found)
         if decision is None:
             decision = decide(self.versions, found, v, q.lang, q.named, shadow)
+            if decision.route is Route.CLARIFY:
+                decision, found = about_something_else(decision, found, self.engine.unspelt(
+                    reading.query, q.scope), v.situation, q.lang)
             by_release = found.filter.release is not None or found.filter.latest_only
             if by_release and decision.route is Route.NO_EVIDENCE:
                 decision = self.releases.elsewhere(reading, found, decision)

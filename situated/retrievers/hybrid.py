@@ -56,6 +56,7 @@ from situated.retrievers.relevance import (
     sentence_cosines,
     thresholds_for,
     unheld_names,
+    unheld_phrases,
 )
 from situated.settings import Settings
 from situated.situation import Scope, Situation
@@ -289,6 +290,11 @@ class HybridSearch:
         rows = np.zeros(len(self.index.block_id_at), dtype=bool)
         rows[self.index.piece_block[mask]] = True
         return tuple(unheld_names(self._cover, self.index.tokenizer, query, rows))
+
+    def unspelt(self, query: str, scope: Scope) -> tuple[str, ...]:
+        """The compound names of the question no block `scope` may read spells out
+        (`unheld_phrases`)."""
+        return tuple(unheld_phrases(self.index, self._cover, query, self.readable_rows(scope)))
 
     def signals(self, query: str, ranked: list[RankedBlock], scope: Scope) -> list[Signals]:
         """Each fused block's relevance signals (`retrievers.relevance`), their term weights

@@ -209,19 +209,59 @@ _NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)[\s\"«“„'(]*$")
 
 
+def _name_matches(text: str) -> list[re.Match]:
+    """The capitalised words of `names_in`, as matches (their places in the text)."""
+    from situated.index.text import STOP_WORDS
+
+    return [m for m in _NAME.finditer(text)
+            if not (m.group(0).lower() in STOP_WORDS or is_calendar_word(m.group(0))
+                    or _SENTENCE_START.search(text[:m.start()]))]  # months, weekdays: not names
+
+
 def names_in(text: str) -> list[str]:
     """Capitalised words that are not the first of a sentence: names the question gives
     (`Samsung`, `IKEA`, `Старт`); the tokenizer's stop words and one-letter words are not."""
-    from situated.index.text import STOP_WORDS
+    return list(dict.fromkeys(m.group(0) for m in _name_matches(text)))
 
+
+def compound_names(text: str) -> list[str]:
+    """Runs of two or more `names_in` words with only spaces between them: one name the
+    question gives ("Apple Music", "Google Analytics")."""
+    runs: list[list[re.Match]] = []
+    for m in _name_matches(text):
+        if runs and not text[runs[-1][-1].end():m.start()].strip(" "):
+            runs[-1].append(m)
+        else:
+            runs.append([m])
+    return list(dict.fromkeys(" ".join(m.group(0) for m in run) for run in runs
+                              if len(run) > 1))
+
+
+PHRASE_BLOCKS = 256  # blocks read to find a compound name; more holding its words: held
+
+
+def unheld_phrases(index, cover: TermCover, text: str, readable: np.ndarray) -> list[str]:
+    """The compound names of the question (`compound_names`) that no block the caller may
+    read spells out, word after word, in its text, its section title or its document's title
+    ("Apple Music" where the documents name Apple and music apart). Reads only blocks that hold
+    every word of the name and that the caller may read."""
     out = []
-    for m in _NAME.finditer(text):
-        word = m.group(0)
-        if (word.lower() in STOP_WORDS or is_calendar_word(word)  # months, weekdays: not names
-                or _SENTENCE_START.search(text[:m.start()])):
+    for phrase in compound_names(text):
+        rows = None
+        for term in index.tokenizer(phrase):
+            held = cover.holders(term)
+            held = held[readable[held]]
+            rows = held if rows is None else np.intersect1d(rows, held)
+        if rows is not None and len(rows) > PHRASE_BLOCKS:
             continue
-        out.append(word)
-    return list(dict.fromkeys(out))
+        spelt = re.compile(r"(?<!\w)" + r"[\s‐‑-]+".join(map(re.escape, phrase.split()))
+                           + r"(?!\w)", re.IGNORECASE)
+        ids = [] if rows is None else index.block_id_at[rows].tolist()
+        blocks = index.read_blocks(ids).values()
+        if not any(spelt.search(t or "") for b in blocks for t in (
+                b.text, b.title, getattr(index.document(b.source_id), "title", ""))):
+            out.append(phrase)
+    return out
 
 
 # endings that turn a place into its people or language and back, on the tokenizer's stems
@@ -272,6 +312,8 @@ __all__ = [
     "missing_codes",
     "name_forms",
     "names_in",
+    "compound_names",
+    "unheld_phrases",
     "sentence_cosines",
     "unheld_names",
 ]
