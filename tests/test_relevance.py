@@ -245,18 +245,22 @@ def test_a_name_is_held_in_its_place_forms():
     assert "expedi" not in name_forms("expedia")  # a place ending for a place ending: no
 
 
+def _one_document(tmp_path, embeddings, source_id: str, title: str, body: str):
+    """An app over one Markdown document, ingested under `tmp_path`."""
+    from conftest import indexed_app, md, write
+
+    write(tmp_path / "docs" / "doc.md", md(source_id, body, title=title))
+    return indexed_app(tmp_path, embeddings)
+
+
 @pytest.mark.integration
 def test_a_place_named_as_its_people_is_held_and_another_company_is_not(tmp_path, embeddings):
     """PolicyQA's "How is the data of Californian users treated?" was refused with "no document
     mentions “Californian”" over a policy with a section for California residents."""
-    from conftest import indexed_app, md, write
-
-    write(tmp_path / "docs" / "policy.md", md(
-        "POL-1", "## Your rights\n\nCalifornia residents may ask us which personal data we "
-        "sold in the last twelve months.\n\n## Transfers\n\nWe transfer data outside the "
-        "European Economic Area only under standard contractual clauses.\n",
-        title="Privacy policy"))
-    app = indexed_app(tmp_path, embeddings)
+    app = _one_document(tmp_path, embeddings, "POL-1", "Privacy policy", (
+        "## Your rights\n\nCalifornia residents may ask us which personal data we sold in the "
+        "last twelve months.\n\n## Transfers\n\nWe transfer data outside the European "
+        "Economic Area only under standard contractual clauses.\n"))
     chain = build_ask_chain(app, model=ScriptedChatModel(replies=[]), clock=lambda: TODAY)
     for question in ("How is the data of Californian users treated?",
                      "Do you send the data of users in Europe abroad?"):
@@ -273,14 +277,10 @@ def test_a_sentence_floor_admits_a_paraphrase_the_piece_hides(tmp_path, embeddin
     writing?" scores about 0.15 to the cancellation piece and 0.39 to its sentence. Thresholds
     that carry a sentence floor (a calibrated index's) answer it from that block; without one
     (the package default) it is refused as before; a stranger stays refused under both."""
-    from conftest import indexed_app, md, write
-
-    write(tmp_path / "docs" / "terms.md", md(
-        "GYM-TERMS", "## 1 Cancellation\n\nYou may cancel your membership with one month's "
-        "notice, given in writing at the front desk.\n\n## 2 Guests\n\nMembers may "
-        "bring one guest per visit. A guest pays a day fee of 10 EUR.\n",
-        title="Riverside Gym membership terms"))
-    app = indexed_app(tmp_path, embeddings)
+    app = _one_document(tmp_path, embeddings, "GYM-TERMS", "Riverside Gym membership terms", (
+        "## 1 Cancellation\n\nYou may cancel your membership with one month's notice, given "
+        "in writing at the front desk.\n\n## 2 Guests\n\nMembers may bring one guest per "
+        "visit. A guest pays a day fee of 10 EUR.\n"))
     engine = app.engine
     question = "Do I have to give notice in writing?"
     assert engine.search(question, Filter()).blocks == []  # the package default: no floor
@@ -297,3 +297,14 @@ def test_a_sentence_floor_admits_a_paraphrase_the_piece_hides(tmp_path, embeddin
     mapped = sentence_cosines(app.index, question, found)
     monkeypatch.setattr(app.index.sentences, "block_ptr", None)
     assert sentence_cosines(app.index, question, found) == mapped
+
+
+@pytest.mark.unit
+def test_compound_names_are_runs_of_names_a_possessive_ends():
+    from situated.retrievers.relevance import compound_names
+
+    assert compound_names("What does the Apple Music agreement say?") == ["Apple Music"]
+    assert compound_names("Is Apple Music's family plan free?") == ["Apple Music"]
+    assert compound_names("What do DeepSeek's Developer Terms say?") == ["Developer Terms"]
+    assert compound_names("Apple Music: is it free?") == []  # a sentence's first word
+    assert compound_names("Do Apple and Google share data?") == []

@@ -206,6 +206,7 @@ def missing_codes(index, codes: list[str], mask: np.ndarray) -> list[str]:
 
 
 _NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]*[а-яёА-ЯЁ])(?![\w‐‑-])")
+_POSSESSIVE = re.compile(r"['’]s$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)[\s\"«“„'(]*$")
 
 
@@ -226,15 +227,19 @@ def names_in(text: str) -> list[str]:
 
 def compound_names(text: str) -> list[str]:
     """Runs of two or more `names_in` words with only spaces between them: one name the
-    question gives ("Apple Music", "Google Analytics")."""
-    runs: list[list[re.Match]] = []
+    question gives ("Apple Music", "Google Analytics"). A possessive ends a run: "DeepSeek's
+    Developer Terms" names DeepSeek and its Developer Terms, not one thing."""
+    runs: list[list[str]] = []
+    open_run = False
+    end = 0
     for m in _name_matches(text):
-        if runs and not text[runs[-1][-1].end():m.start()].strip(" "):
-            runs[-1].append(m)
+        word = _POSSESSIVE.sub("", m.group(0))
+        if open_run and not text[end:m.start()].strip(" "):
+            runs[-1].append(word)
         else:
-            runs.append([m])
-    return list(dict.fromkeys(" ".join(m.group(0) for m in run) for run in runs
-                              if len(run) > 1))
+            runs.append([word])
+        open_run, end = word == m.group(0), m.end()
+    return list(dict.fromkeys(" ".join(run) for run in runs if len(run) > 1))
 
 
 PHRASE_BLOCKS = 256  # blocks read to find a compound name; more holding its words: held
