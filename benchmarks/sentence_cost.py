@@ -22,8 +22,8 @@ from natural_questions import questions
 from rich.console import Console
 from rich.table import Table
 
-import situated.retrievers.hybrid as hybrid
 from situated.app import App
+from situated.retrievers import hybrid
 from situated.settings import Settings
 from situated.situation import Scope, Situation
 

@@ -141,6 +141,12 @@ def _fit_one(pos: list[float], neg: list[float], margin: float = MARGIN) -> floa
     return round(float(min(lo + margin, lo + 0.5 * (hi - lo))), 3)
 
 
+def _step_above(value: float, margin: float) -> float:
+    """`value + margin` raised to the threshold grid's next step (0.005), read to the grid (a
+    sum that lands on a step in decimals stays on it: 0.40 + 0.08 is 0.48, not 0.485)."""
+    return round(float(np.ceil(round((value + margin) * 200, 6)) / 200), 3)
+
+
 def _multilingual_floors(dev: list[Observation], base: Thresholds) -> dict[str, float]:
     """The multilingual floors: the priors (`base`'s), raised above this index's own dev
     off-topic questions where they reach them (e5's cosine between a stranger and a long
@@ -162,7 +168,7 @@ def _multilingual_floors(dev: list[Observation], base: Thresholds) -> dict[str, 
     for same, name in ((True, "min_multilingual"), (False, "min_multilingual_across")):
         prior = getattr(base, name)
         if len(best[same]) >= MIN_NEGATIVES and max(best[same]) + E5_MARGIN > prior:
-            out[name] = round(float(np.ceil((max(best[same]) + E5_MARGIN) * 200) / 200), 3)
+            out[name] = _step_above(max(best[same]), E5_MARGIN)
         else:
             out[name] = prior
     return out
@@ -182,8 +188,8 @@ def _sentence_floors(dev: list[Observation], th: Thresholds) -> dict[str, float 
                     default=-1.0) for o in dev
                 if not o.question.positive and o.decided is None and o.latin
                 and o.in_product is in_product and not o.relevant(th)]
-        step = np.ceil(round((max(best, default=0.0) + margin) * 200, 6)) / 200
-        out[name] = min(1.0, round(float(step), 3)) if len(best) >= MIN_NEGATIVES else None
+        out[name] = (min(1.0, _step_above(max(best), margin)) if len(best) >= MIN_NEGATIVES
+                     else None)
     return out
 
 

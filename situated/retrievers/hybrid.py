@@ -304,10 +304,11 @@ class HybridSearch:
         rows = self.index.piece_block[np.asarray([b.best_piece for b in ranked], dtype=np.int64)]
         terms = self._cover.terms(query, self.readable_rows(scope), self.products_for(scope))
         cover = self._cover.cover(terms, rows)
-        agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if self.vector_reads(query) else [])
+        reads = self.vector_reads(query)
+        agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if reads else [])
         latin = latin_of(self.index.multilingual, [b.best_piece for b in ranked])
         query_latin = mostly_latin(query)
-        first = ranked[:SENTENCE_DEPTH] if self.vector_reads(query) else []
+        first = ranked[:SENTENCE_DEPTH] if reads else []
         sentence = sentence_cosines(self.index, query, first)
         sentence += [None] * (len(ranked) - len(sentence))
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),

@@ -27,8 +27,8 @@ are shares and similarities:
 A block is relevant when it carries a code the question names, or:
 
 * for a question the vector leg reads (Latin script, vector leg running): `cosine >=
-  min_cosine`, or `sentence >= min_sentence`, or the BM25 and vector legs both rank it among their first `AGREE` blocks and it
-  covers *every* content term of the question. Partial cover does not count here: on real terms
+  min_cosine`, or `sentence >= min_sentence`, or the BM25 and vector legs both rank it among
+  their first `AGREE` blocks and it covers *every* content term of the question. Partial cover does not count here: on real terms
   pages off-topic questions reach cover 0.63 on a block both legs rank first ("Recommend a good
   science fiction novel."), and "What is the capital of France?" covers 1.0 of a legal notice
   that neither leg ranks near the top, while a short on-topic question like "How do I file the
@@ -314,13 +314,13 @@ __all__ = [
     "Signals",
     "TermCover",
     "Thresholds",
+    "compound_names",
     "missing_codes",
     "name_forms",
     "names_in",
-    "compound_names",
-    "unheld_phrases",
     "sentence_cosines",
     "unheld_names",
+    "unheld_phrases",
 ]
 
 
