@@ -18,8 +18,9 @@ over the Russian index, English over the English one, and across (English over R
 Russian over English): answered, gold paragraph in the evidence, gold paragraph among the
 first five blocks of the search (before the relevance rule).
 
-Each set runs twice in the same run: under the thresholds `situated ingest` calibrates now, and
-under the same thresholds without their sentence floors (the rule before them).
+Each set runs twice in the same run: as the product answers now (the evidence fills the
+allowance from the documents the router chose, `Settings.fill_blocks`), and with the evidence
+of the routed blocks alone (`fill_blocks` 0, the rule before).
 A second table sends the shipped and the fresh off-topic questions through the chain on the
 same indexes (PolicyQA: across the index and within three websites): refused, clarified.
 
@@ -128,25 +129,21 @@ def _built(docs: Path, index: Path, **settings) -> App:
     return app
 
 
-def without_sentence(app: App) -> App:
-    """The same index under the same calibration without its sentence floors (`min_sentence`,
-    `min_sentence_in_product`): the rule before them. Set on this app's engine only; the index's
-    manifest keeps its own."""
-    other = App(Settings(index_dir=app.settings.index_dir))
+def routed_only(app: App) -> App:
+    """The same index and calibration with the evidence made of the routed blocks alone
+    (`fill_blocks` 0): the rule before the evidence filled the allowance."""
+    other = App(app.settings.model_copy(update={"fill_blocks": 0}))
     other.__dict__["embeddings"] = app.embeddings
-    engine = other.engine
-    engine.thresholds = engine.thresholds.model_copy(
-        update={"min_sentence": None, "min_sentence_in_product": None})
     return other
 
 
 def build(docs: Path, index: Path, without_leg: bool = False) -> dict[str, App]:
-    """The index as `situated ingest` builds and calibrates it now, and the same index without
-    the sentence floors of that calibration (`without_sentence`). `without_leg`: also the index
+    """The index as `situated ingest` builds and calibrates it now, and the same index with the
+    evidence of the routed blocks alone (`routed_only`). `without_leg`: also the index
     built without the multilingual leg (`SITUATED_MULTILINGUAL_LEG=false`), the rule before
     it."""
     app = _built(docs, index)
-    apps = {"calibrated": app, "no sentence floor (before)": without_sentence(app)}
+    apps = {"calibrated": app, "routed blocks only (before)": routed_only(app)}
     if without_leg:
         apps["no multilingual leg"] = _built(docs, index.with_name(index.name + "-no-leg"),
                                              multilingual_leg=False)

@@ -64,6 +64,11 @@ class Settings(BaseSettings):
     # retrieval
     leg_k: int = Field(default=20, ge=1, description="Pieces each leg returns.")
     top_blocks: int = Field(default=6, ge=1, description="Blocks the fused retriever returns.")
+    fill_blocks: int = Field(
+        default=40, ge=0, description="Further blocks, beyond `top_blocks`, the "
+        "evidence may take while the allowance holds: only blocks of the documents the answer "
+        "already reads, in rank order, marked as further context (0: the routed blocks alone; "
+        "40 chosen on PolicyQA's dev half over 18).")
     rrf_k: int = Field(default=10, ge=1, description="Tuned on SciFact train queries.")
     weight_exact: float = Field(default=1.5, ge=0)
     weight_bm25: float = Field(default=1.0, ge=0)

@@ -18,9 +18,9 @@ from situated.chains.budget import fit as pack
 from situated.chains.contract import Status, shipped_answer_schema
 from situated.chains.models import ExtractiveChatModel, make_chat_model
 from situated.errors import ConfigError
-from situated.prompts.answer import ANSWER_PROMPT
+from situated.prompts.answer import ANSWER_PROMPT, read_answer_request
 from situated.settings import BudgetPolicy, ModelKind, Settings
-from situated.situation import Scope
+from situated.situation import Scope, Situation
 
 SCHEMA = shipped_answer_schema()
 TODAY = dt.date(2026, 11, 29)
@@ -74,6 +74,90 @@ def test_budget_figures_and_packing_through_the_chain(sample_app, policy):
     assert a.budget.used == sum(e.tokens for e in a.evidence) <= 200
     for e in a.evidence:
         assert e.tokens == sample_app.embeddings.count_tokens(e.text)
+
+
+@pytest.mark.integration
+def test_evidence_fills_the_allowance_from_the_documents_the_router_chose(sample_app):
+    """PolicyQA's answering paragraph reached the evidence for 45% of questions: six blocks of a
+    policy where the allowance holds twenty. After the routed blocks the evidence takes the
+    search's other blocks of the same documents, in rank order, within the allowance; never a
+    block of a document the router did not choose (another version, another product)."""
+    q = "What battery warranty applies to a C-3 bought on 15 March 2026?"
+
+    def asked(fill: int):
+        app = App(sample_app.settings.model_copy(update={"fill_blocks": fill}))
+        app.__dict__["embeddings"] = sample_app.embeddings
+        return app, build_ask_chain(app, clock=lambda: TODAY).invoke({"question": q})
+
+    _, routed = asked(0)
+    app, filled = asked(18)
+    assert routed.status is filled.status is Status.ANSWERED
+    ids = [e.block_id for e in filled.evidence]
+    assert len(routed.evidence) <= app.settings.top_blocks < len(ids)
+    assert ids[: len(routed.evidence)] == [e.block_id for e in routed.evidence]
+    assert {e.source_id for e in filled.evidence} == {e.source_id for e in routed.evidence}
+    assert filled.budget.used == sum(e.tokens for e in filled.evidence) <= filled.budget.allowance
+    # the further blocks are in the fused ranking's order, after the routed ones
+    flt = app.snapshot().filter(Situation(product="C-3", purchase_date=dt.date(2026, 3, 15)),
+                                Scope())
+    ranked = [b.block_id for b in app.engine.rank(q, flt, top=40).blocks]
+    deeper = ids[len(routed.evidence):]
+    assert [i for i in ranked if i in deeper] == deeper
+
+
+@pytest.mark.integration
+def test_further_blocks_are_marked_in_the_prompt_and_the_offline_model_quotes_the_routed_ones(
+        sample_app):
+    """A model that reads gets the further blocks marked "further context"; the offline model
+    quotes the routed ones only: quoting the specification's first section (a further block)
+    displaced the warranty's "36 months" from the sample answer."""
+    q = "What battery warranty applies to a C-3 bought on 15 March 2026?"
+    scripted = ScriptedChatModel(replies=["Covered for 36 months [S2]."])
+    a = chain_for(sample_app, scripted).invoke({"question": q})
+    human = scripted.calls[0][-1].content
+    request = read_answer_request(scripted.calls[0])
+    further = [e.label for e in a.evidence[len(a.evidence) - len(request.further):]]
+    assert request.further and sorted(request.further) == sorted(further)
+    headers = {line.split("]")[0][1:]: line for line in human.splitlines()
+               if line.startswith("[S")}
+    assert sorted(headers) == sorted(e.label for e in a.evidence)
+    for label, header in headers.items():
+        assert header.endswith("(further context)") is (label in request.further), header
+    offline = chain_for(sample_app, ExtractiveChatModel(
+        embeddings=sample_app.embeddings)).invoke({"question": q})
+    assert "36 months" in offline.answer
+    cited = {c.label for c in offline.citations}
+    assert cited and not cited & request.further
+
+
+@pytest.mark.unit
+def test_further_blocks_come_only_from_the_routed_documents_and_the_filter():
+    """`supplied_blocks` over a made-up result: the router supplied blocks of A; B's deeper
+    block is not taken, nor a deeper block of A the filter does not admit."""
+    from situated.chains.evidence import supplied_blocks
+    from situated.documents import FilterFields
+    from situated.retrievers.filter import Filter
+    from situated.retrievers.fusion import RankedBlock
+    from situated.retrievers.hybrid import SearchResult
+
+    class Read:
+        def __init__(self, fields):
+            self.fields, self.asked = fields, []
+
+        def __call__(self, ids):
+            self.asked.append(list(ids))
+            return {i: type("B", (), {"block_id": i, "fields": self.fields[i]})() for i in ids}
+
+    open_, hidden = FilterFields(source_id="A"), FilterFields(source_id="A", roles=("auditor",))
+    head = [RankedBlock("a1", 1.0, 0, source_id="A"), RankedBlock("b1", 0.9, 1, source_id="B")]
+    deeper = (RankedBlock("b2", 0.5, 2, source_id="B"), RankedBlock("a2", 0.4, 3, source_id="A"),
+              RankedBlock("a3", 0.3, 4, source_id="A"), RankedBlock("c1", 0.2, 5, source_id="C"))
+    read = Read({"a1": open_, "a2": hidden, "a3": open_, "b1": open_, "b2": open_, "c1": open_})
+    result = SearchResult(filter=Filter(), blocks=head, hits=[], leg_hits={})
+    got = supplied_blocks(result, ("a1",), read, deeper)
+    assert [b.block_id for b in got] == ["a1", "a3"]
+    assert read.asked == [["a1", "a2", "a3"]]  # one look-up; B and C never read
+    assert [b.block_id for b in supplied_blocks(result, ("a1",), read)] == ["a1"]
 
 
 # -- citations --------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from situated.chains.contract import Evidence, Flagged, Hit
 from situated.documents import Block
 from situated.index.reader import Index
 from situated.loaders.neutralise import findings, instruction_sentences, neutralise
+from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import SearchResult
 
 
@@ -23,6 +24,7 @@ from situated.retrievers.hybrid import SearchResult
 class Supplied:
     evidence: Evidence  # what the model receives and the contract shows
     block: Block  # the stored block it was made from (original text, link)
+    further: bool = False  # taken beyond the routed blocks (`Settings.fill_blocks`)
 
 
 def pack(blocks: list[Block], budget: Budget) -> list[Supplied]:
@@ -37,12 +39,16 @@ def pack(blocks: list[Block], budget: Budget) -> list[Supplied]:
             for n, i in enumerate(fit(costs, budget.allowance, budget.policy), start=1)]
 
 
-def supplied_blocks(result: SearchResult, supply: tuple[str, ...], read) -> list[Block]:
-    """The result's blocks the router lets the answer use (`supply`), in rank order, read in
-    one look-up (`read`: ids → blocks), each re-checked against the filter (defence in
-    depth)."""
+def supplied_blocks(result: SearchResult, supply: tuple[str, ...], read,
+                    deeper: tuple[RankedBlock, ...] = ()) -> list[Block]:
+    """The result's blocks the router lets the answer use (`supply`), in rank order, then the
+    `deeper` relevant blocks of the same documents (never another document: the router chose
+    the documents and versions that apply), read in one look-up (`read`: ids → blocks), each
+    re-checked against the filter (defence in depth)."""
     allowed = set(supply)
     ids = [rb.block_id for rb in result.blocks if rb.block_id in allowed]
+    sources = {rb.source_id for rb in result.blocks if rb.block_id in allowed}
+    ids += [rb.block_id for rb in deeper if rb.source_id in sources and rb.block_id not in ids]
     blocks = read(ids)
     return [blocks[i] for i in ids if i in blocks and result.filter.admits(blocks[i].fields)]
 

@@ -128,7 +128,10 @@ class ExtractiveChatModel(BaseChatModel):
 
     def _reply(self, messages: list[BaseMessage]) -> str:
         request = read_answer_request(messages)
-        return self.answer(request.question, request.evidence) if request.evidence else NO_ANSWER
+        # it quotes the blocks the search ranked for the question; the further context is for
+        # a model that reads (quoting it displaced the routed blocks' answer in the sample)
+        evidence = [e for e in request.evidence if e[0] not in request.further]
+        return self.answer(request.question, evidence) if evidence else NO_ANSWER
 
     def _generate(
         self, messages: list[BaseMessage], stop: list[str] | None = None,

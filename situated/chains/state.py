@@ -12,7 +12,7 @@ The pinned index generation is not in any record: each chain is built for one ge
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +29,7 @@ from situated.chains.proposal import Proposal
 from situated.chains.route import Decision
 from situated.chains.wording import Lang
 from situated.errors import QuestionError
+from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Scope, Situation
 
@@ -112,6 +113,9 @@ class Retrieved:
 
     reading: Reading
     found: SearchResult
+    # relevant blocks ranked below `found`'s: further evidence of the documents the answer
+    # reads, as the allowance holds (`Settings.fill_blocks`); never routed on
+    deeper: tuple[RankedBlock, ...] = field(default=(), kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -165,15 +165,24 @@ class AskSteps(HistorySteps):
         top, q = self.settings.top_blocks, reading.question
         flt = self.snap.filter(reading.validated.situation, q.scope, latest_release=True)
         lead = (top + 1) // 2
-        result = self.search(reading.query, flt, top + lead if q.named else top)
+        result = self.search(reading.query, flt, top + lead if q.named else top,
+                             further=self.settings.fill_blocks)
         if not q.named:
-            return Retrieved(reading, result)
+            return self._with_deeper(reading, result, result.head(top))
         found = result.only([b.block_id for b in result.blocks if b.family in q.named][:lead])
         if not found.blocks:
             sources = self.versions.sources(q.named)
             found = self.search(reading.query, flt.model_copy(update={"sources": sources}),
                                 lead)
-        return Retrieved(reading, result.head(top).led_by(found, top))
+        return self._with_deeper(reading, result, result.head(top).led_by(found, top))
+
+    def _with_deeper(self, reading: Reading, result: SearchResult,
+                     found: SearchResult) -> Retrieved:
+        """`found` routed on; `result`'s other blocks, relevant first, then those ranked below
+        them (at most `fill_blocks`), kept as further evidence."""
+        kept = {b.block_id for b in found.blocks}
+        deeper = [b for b in [*result.blocks, *result.further] if b.block_id not in kept]
+        return Retrieved(reading, found, deeper=tuple(deeper[: self.settings.fill_blocks]))
 
     def route(self, retrieved: Retrieved) -> Routed:
         reading, found = retrieved.reading, retrieved.found
@@ -197,7 +206,7 @@ class AskSteps(HistorySteps):
                 if self.settings.unnamed_release is UnnamedRelease.CLARIFY:
                     decision = self.releases.ask_unnamed(reading, decision)
         log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in found.blocks])
-        return Routed(reading, found, decision)
+        return Routed(reading, found, decision, deeper=retrieved.deeper)
 
     def _not_recorded(self, reading: Reading, found: SearchResult):
         """"As known on D" about a record made after D (`route.not_yet_recorded`)."""
@@ -213,16 +222,20 @@ class AskSteps(HistorySteps):
         supplied: tuple = ()
         if routed.decision.route is Route.ANSWER:
             blocks = supplied_blocks(routed.found, routed.decision.supply,
-                                     self.versions.read_blocks)
-            supplied = tuple(pack(blocks, self.budget_of))
+                                     self.versions.read_blocks, routed.deeper)
+            chosen = set(routed.decision.supply)
+            supplied = tuple(dataclasses.replace(s, further=s.block.block_id not in chosen)
+                             for s in pack(blocks, self.budget_of))
             log.debug("prompt labels=%s", [(s.evidence.label, s.evidence.block_id)
                                            for s in supplied])
-        return Packed(routed.reading, routed.found, routed.decision, supplied)
+        return Packed(routed.reading, routed.found, routed.decision, supplied,
+                      deeper=routed.deeper)
 
     def prompt_input(self, packed: Packed) -> dict[str, str]:
         blocks = "\n\n".join(
-            evidence_label_line(e.label, e.source_id, e.section, e.page) + "\n" + e.text
-            for e in evidence_of(list(packed.supplied)))
+            evidence_label_line(s.evidence.label, s.evidence.source_id, s.evidence.section,
+                                s.evidence.page, s.further) + "\n" + s.evidence.text
+            for s in packed.supplied)
         q = packed.reading.question
         return {"facts": packed.reading.validated.situation.known_facts() or "none",
                 "evidence": blocks, "question": f"{q.follows} {q.text}" if q.follows else q.text}
@@ -338,8 +351,8 @@ class AskSteps(HistorySteps):
         return dataclasses.replace(v, query=query, situation=v.situation.model_copy(
             update={"facets": tuple(sorted(given.items()))}))
 
-    def search(self, query: str, flt: Filter, top: int) -> SearchResult:
-        return self.engine.search(query, flt, top=top)
+    def search(self, query: str, flt: Filter, top: int, further: int = 0) -> SearchResult:
+        return self.engine.search(query, flt, top=top, further=further)
 
     def budget_out(self, evidence: list) -> BudgetOut:
         s = self.settings
@@ -393,3 +406,4 @@ def _holds(found: SearchResult, named: frozenset[str]) -> bool:
 
 
 __all__ = ["AskSteps"]
+

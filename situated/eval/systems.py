@@ -96,8 +96,8 @@ class BaselineSteps(AskSteps):
         q = super().question(text, follows, carried, scope, slice_of=True)
         return replace(q, named=frozenset(), comparison=None, cue=Intent.AT)
 
-    def search(self, query: str, flt: Filter, top: int) -> SearchResult:
-        return self.search_fn(query, flt)
+    def search(self, query: str, flt: Filter, top: int, further: int = 0) -> SearchResult:
+        return self.search_fn(query, flt)  # its own depth, no further blocks
 
     def route(self, retrieved: Retrieved) -> Routed:
         supply = tuple(b.block_id for b in retrieved.found.blocks)

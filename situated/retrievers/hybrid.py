@@ -74,6 +74,9 @@ class SearchResult:
     # codes the question gives that readable documents hold, but none the situation admits
     # ("check R07" asked for the S-2: only the C-3's specification has it)
     absent: tuple[str, ...] = ()
+    # the fused blocks not kept, relevant or not, in rank order (`search(further=N)`):
+    # context for an answer the kept blocks decided on, never decided on themselves
+    further: tuple[RankedBlock, ...] = ()
 
     @classmethod
     def empty(cls, flt: Filter, missing: tuple[str, ...] = ()) -> SearchResult:
@@ -133,10 +136,12 @@ class HybridSearch:
         self._exact = self._legs.exact
 
     def search(
-        self, query: str, flt: Filter, k: int | None = None, top: int | None = None
+        self, query: str, flt: Filter, k: int | None = None, top: int | None = None,
+        further: int = 0,
     ) -> SearchResult:
         """`k` pieces per leg, then at most `top` blocks that are relevant
-        (`Signals.relevant`)."""
+        (`Signals.relevant`) and, when `further`, that many of the other fused blocks, in rank
+        order (`SearchResult.further`)."""
         k, top = self._depth(k, top)
         found = self.assess(query, flt, max(k, top))
         if found.missing:  # the question is about something no admitted document holds
@@ -146,7 +151,11 @@ class HybridSearch:
         kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
         result = self._result(flt, kept, found)
         if kept:
-            return result
+            if not further:
+                return result
+            ids = {b.block_id for b in kept}
+            return dataclasses.replace(result, further=tuple(self.locate(
+                [b for b in found.ranked if b.block_id not in ids][:further])))
         return dataclasses.replace(result, absent=self.absent_codes(query, flt))
 
     def thresholds_of(self, flt: Filter) -> Thresholds:
