@@ -349,6 +349,15 @@ def test_misspelt_setting_in_the_environment_is_an_error(monkeypatch):
         Settings()
 
 
+@pytest.mark.unit
+def test_a_negative_number_of_further_blocks_is_refused_naming_the_setting(monkeypatch):
+    monkeypatch.setenv("SITUATED_FILL_BLOCKS", "-1")
+    with pytest.raises(ValidationError, match="fill_blocks"):
+        Settings()
+    monkeypatch.setenv("SITUATED_FILL_BLOCKS", "0")
+    assert Settings().fill_blocks == 0  # 0: the routed blocks alone
+
+
 def test_a_question_naming_a_code_is_answered_by_its_row_not_the_whole_table():
     table = ("1 Error codes\n\n| Code | Meaning |\n|---|---|\n| E-101 | Display lost contact |\n"
              "| E-205 | Throttle out of range |\n| E-417 | Cell imbalance |\n"

@@ -42,8 +42,8 @@ def pack(blocks: list[Block], budget: Budget) -> list[Supplied]:
 def supplied_blocks(result: SearchResult, supply: tuple[str, ...], read,
                     deeper: tuple[RankedBlock, ...] = ()) -> list[Block]:
     """The result's blocks the router lets the answer use (`supply`), in rank order, then the
-    `deeper` relevant blocks of the same documents (never another document: the router chose
-    the documents and versions that apply), read in one look-up (`read`: ids → blocks), each
+    `deeper` blocks of the same documents (never another document: the router chose the
+    documents and versions that apply), read in one look-up (`read`: ids → blocks), each
     re-checked against the filter (defence in depth)."""
     allowed = set(supply)
     ids = [rb.block_id for rb in result.blocks if rb.block_id in allowed]

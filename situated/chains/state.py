@@ -113,8 +113,9 @@ class Retrieved:
 
     reading: Reading
     found: SearchResult
-    # relevant blocks ranked below `found`'s: further evidence of the documents the answer
-    # reads, as the allowance holds (`Settings.fill_blocks`); never routed on
+    # the search's other blocks, relevant or not, in rank order: further evidence of the
+    # documents the answer reads, as the allowance holds (`Settings.fill_blocks`); never
+    # routed on
     deeper: tuple[RankedBlock, ...] = field(default=(), kw_only=True)
 
 

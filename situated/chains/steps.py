@@ -406,4 +406,3 @@ def _holds(found: SearchResult, named: frozenset[str]) -> bool:
 
 
 __all__ = ["AskSteps"]
-
