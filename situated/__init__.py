@@ -32,9 +32,9 @@ _EXPORTS = {
     "make_chat_model": "situated.chains.models",
     "extraction_runnable": "situated.chains.proposal",
     "ANSWER_PROMPT": "situated.prompts.answer",
-    "SituatedRetriever": "situated.retrievers.hybrid",
+    "SituatedRetriever": "situated.retrievers.retriever",
     "HybridSearch": "situated.retrievers.hybrid",
-    "search_runnable": "situated.retrievers.hybrid",
+    "search_runnable": "situated.retrievers.retriever",
     "Filter": "situated.retrievers.filter",
     "Leg": "situated.retrievers.legs",
     "LegRetriever": "situated.retrievers.parts",
@@ -89,9 +89,10 @@ if TYPE_CHECKING:
     from situated.loaders.corpus import load_corpus
     from situated.prompts.answer import ANSWER_PROMPT
     from situated.retrievers.filter import Filter
-    from situated.retrievers.hybrid import HybridSearch, SituatedRetriever, search_runnable
+    from situated.retrievers.hybrid import HybridSearch
     from situated.retrievers.legs import Leg
     from situated.retrievers.parts import LegRetriever, parent_swap
+    from situated.retrievers.retriever import SituatedRetriever, search_runnable
     from situated.settings import BudgetPolicy, ModelKind, Settings
     from situated.situation import Scope, Situation
 

@@ -29,7 +29,8 @@ from situated.index.reader import Index
 from situated.index.store import SAMPLE_STAMP, sample_stamp
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
-from situated.retrievers.hybrid import HybridSearch, SituatedRetriever
+from situated.retrievers.hybrid import HybridSearch
+from situated.retrievers.retriever import SituatedRetriever
 from situated.settings import Settings
 from situated.situation import Scope, Situation
 

@@ -20,8 +20,9 @@ from situated.index.reader import Index
 from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus
 from situated.retrievers.filter import Filter
-from situated.retrievers.hybrid import HybridSearch, SituatedRetriever
+from situated.retrievers.hybrid import HybridSearch
 from situated.retrievers.legs import BM25Leg, ExactLeg, VectorLeg
+from situated.retrievers.retriever import SituatedRetriever
 from situated.settings import Settings
 from situated.situation import Scope, Situation
 

@@ -8,7 +8,7 @@ import pytest
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
 from situated.retrievers.filter import Filter
-from situated.retrievers.hybrid import SituatedRetriever, search_runnable
+from situated.retrievers.retriever import SituatedRetriever, search_runnable
 from situated.situation import Scope, Situation
 
 pytestmark = pytest.mark.integration

@@ -23,6 +23,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,22 @@ from situated.prompts.answer import read_answer_request
 from situated.settings import ModelKind, Settings
 
 NO_ANSWER = "The evidence I was given does not answer this question."
+
+
+@dataclass(frozen=True)
+class Quotable:
+    """One unit of the evidence the offline model may quote, and how well it answers: `rank`
+    and `pos`, its block's place in the evidence and its own in the block; `lexical`, the
+    weight of the question's words it shares; `meaning`, its cosine with the question (None
+    without embeddings); `score`, what the model ranks by."""
+
+    rank: int
+    pos: int
+    text: str
+    label: str
+    lexical: float
+    meaning: float | None
+    score: float
 
 
 class ExtractiveChatModel(BaseChatModel):
@@ -68,7 +85,18 @@ class ExtractiveChatModel(BaseChatModel):
 
     def answer(self, question: str, evidence: list[tuple[str, str]]) -> str:
         """Quote from `evidence` — (label, text) pairs — the sentences most relevant to
-        `question`; instruction-like sentences never."""
+        `question` (`ranked`), in evidence order; instruction-like sentences never."""
+        chosen = self.ranked(question, evidence)[: self.max_sentences]
+        if not chosen:
+            return NO_ANSWER
+        chosen.sort(key=lambda x: (x.rank, x.pos))  # read in evidence order
+        return " ".join(f"{x.text if x.text.endswith(('.', '!', '?')) else x.text + '.'} "
+                        f"[{x.label}]" for x in chosen)
+
+    def ranked(self, question: str, evidence: list[tuple[str, str]]) -> list[Quotable]:
+        """Every unit of `evidence` the model may quote, best first: without embeddings, those
+        sharing a word with the question, by the weight of the words (rare ones, a code like
+        E-417, weigh more); with them, every unit, by its cosine plus a share of that weight."""
         q_terms = set(self._tok(question))
         units: list[tuple[int, int, str, str, set[str], set[str]]] = []
         for rank, (label, body) in enumerate(evidence):
@@ -76,7 +104,6 @@ class ExtractiveChatModel(BaseChatModel):
             for pos, unit in enumerate(evidence_units(body)):
                 if not is_instruction(unit):
                     units.append((rank, pos, unit, label, set(self._tok(unit)), heading))
-        # words rare among the given sentences (a code like E-417) weigh more than common ones
         df: dict[str, int] = {}
         for *_, terms, heading in units:
             for t in (terms | heading) & q_terms:
@@ -88,26 +115,22 @@ class ExtractiveChatModel(BaseChatModel):
             if common:  # a sentence must share a word itself; its heading's words add half
                 weight = sum(math.log(1 + n / df[t]) for t in common)
                 weight += 0.5 * sum(math.log(1 + n / df[t]) for t in (q_terms & heading) - terms)
-                scored.append((-weight / math.sqrt(len(terms)), rank, pos, unit, label))
+                scored.append((weight / math.sqrt(len(terms)), rank, pos, unit, label))
             elif self.embeddings is not None:  # a paraphrase shares no word: meaning decides
-                scored.append((-0.0, rank, pos, unit, label))
+                scored.append((0.0, rank, pos, unit, label))
         rows = {rank: _table_rows(body) for rank, (_, body) in enumerate(evidence)}
         scored = _naming_asked_codes(question, scored, rows)
         if not scored:
-            return NO_ANSWER
-        if self.embeddings is not None:  # re-rank the lexical candidates by meaning
+            return []
+        if self.embeddings is None:
+            out = [Quotable(r, p, u, lab, lex, None, lex) for lex, r, p, u, lab in scored]
+        else:  # re-rank the lexical candidates by meaning
             q_vec, vecs, share = self._meaning(question, [x[3] for x in scored])
-            lexical = [-x[0] for x in scored]
-            top = max(lexical) or 1.0
-            scored = [(-(float(v @ q_vec) + share * lex / top), *x[1:])
-                      for x, v, lex in zip(scored, vecs, lexical)]
-        chosen = sorted(scored)[: self.max_sentences]
-        chosen.sort(key=lambda x: (x[1], x[2]))  # read in evidence order
-        parts = []
-        for _, _, _, unit, label in chosen:
-            unit = unit if unit.endswith((".", "!", "?")) else unit + "."
-            parts.append(f"{unit} [{label}]")
-        return " ".join(parts)
+            top = max(x[0] for x in scored) or 1.0
+            out = [Quotable(r, p, u, lab, lex, float(v @ q_vec),
+                            float(v @ q_vec) + share * lex / top)
+                   for (lex, r, p, u, lab), v in zip(scored, vecs, strict=True)]
+        return sorted(out, key=lambda x: (-x.score, x.rank, x.pos))
 
     def _meaning(self, question: str, units: list[str]) -> tuple[np.ndarray, np.ndarray, float]:
         """The question's and the units' vectors, and the most the shared words may add to a

@@ -14,30 +14,19 @@ and the pieces collection *are* available as stock parts: `retrievers.parts`)? M
 Here one compiled `Filter` runs inside every leg before its top-k (numpy mask for the exact and
 BM25 legs, Chroma `where` for the vector leg), fusion is on block ids with scores kept.
 
-`SituatedRetriever` is a plain `BaseRetriever` (only `_get_relevant_documents` is implemented,
-so tracing, callbacks, batch and async come from LangChain): the public LangChain adapter over
-`HybridSearch`. The ask chain calls the engine directly and routes on its `SearchResult` (each
-ranked block carrying its document, family and filter fields). Its caller scope is fixed when it
-is built (from authentication); the situation and an optional narrowing to some sources can be
-bound per request with `with_situation(...)` or passed as invoke kwargs
-(`retriever.invoke(q, situation=Situation(...))`). Nothing passed at invoke time can change the
-scope, so the permission clauses are always in the filter.
+The ask chain calls the engine directly and routes on its `SearchResult` (each ranked block
+carrying its document, family and filter fields); `retrievers.retriever` is the public LangChain
+adapter over it (`SituatedRetriever`, `search_runnable`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import asdict, dataclass, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 import numpy as np
-from langchain_core.callbacks import CallbackManagerForRetrieverRun
-from langchain_core.documents import Document
-from langchain_core.retrievers import BaseRetriever
-from langchain_core.runnables import Runnable, RunnableLambda
-from pydantic import ConfigDict, Field
 
-from situated.documents import Block, code_surfaces, extract_codes
+from situated.documents import code_surfaces, extract_codes
 from situated.index.multilingual import latin_of
 from situated.index.reader import Index
 from situated.index.store import Thresholds
@@ -59,7 +48,7 @@ from situated.retrievers.relevance import (
     unheld_phrases,
 )
 from situated.settings import Settings
-from situated.situation import Scope, Situation
+from situated.situation import Scope
 
 
 @dataclass(frozen=True)
@@ -334,87 +323,8 @@ class HybridSearch:
     def _run_leg(self, leg: Leg, query: str, flt: Filter, mask, k: int) -> list[LegHit]:
         return self._legs.run(leg, self.index, query, flt, mask, k)
 
-    def result_documents(self, result: SearchResult) -> list[Document]:
-        """The result's blocks as fresh `Document`s for LangChain callers (`SituatedRetriever`):
-        the block's text and metadata, its fused score, leg ranks and scores, its relevance
-        signals. The ask chain reads the `SearchResult` itself, not these."""
-        blocks = self.index.read_blocks([rb.block_id for rb in result.blocks])
-        docs = []
-        for rb in result.blocks:
-            doc = block_document(blocks[rb.block_id])
-            doc.metadata.update({
-                "score": rb.score, "leg_ranks": dict(rb.leg_ranks),
-                "leg_scores": dict(rb.leg_scores),
-                "signals": asdict(rb.signals) if rb.signals else None})
-            docs.append(doc)
-        return docs
-
 
 def _as_written(query: str, codes: list[str]) -> tuple[str, ...]:
     """The codes as the question writes them (`e417` asked, `E-417` indexed)."""
     surface = code_surfaces(query)
     return tuple(surface.get(c, c) for c in codes)
-
-
-def block_document(block: Block) -> Document:
-    """A fresh `Document` for a stored block (the block itself is never handed out)."""
-    return Document(id=block.block_id, page_content=block.text, metadata={
-        "block_id": block.block_id, "source_id": block.source_id, "kind": block.kind.value,
-        "section": block.section, "title": block.title, "page": block.page,
-        "link": block.link})
-
-
-class SituatedRetriever(BaseRetriever):
-    """Hybrid retriever over a `situated` index returning parent blocks with fused scores."""
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    engine: HybridSearch
-    scope: Scope = Field(default_factory=Scope)
-    situation: Situation = Field(default_factory=Situation)
-    sources: frozenset[str] | None = None
-    k: int | None = Field(default=None, ge=1, description="Blocks to return (default: settings).")
-
-    def with_situation(
-        self, situation: Situation, sources: frozenset[str] | None = None
-    ) -> SituatedRetriever:
-        """A copy bound to one request's situation (the scope is kept as it is)."""
-        return self.model_copy(update={"situation": situation, "sources": sources})
-
-    def make_filter(
-        self, situation: Situation | None = None, sources: frozenset[str] | None = None
-    ) -> Filter:
-        narrowed = self.sources if sources is None else (
-            sources if self.sources is None else self.sources & sources
-        )
-        return Filter(situation=situation or self.situation, scope=self.scope, sources=narrowed,
-                      timezone=self.engine.index.timezone)
-
-    def _get_relevant_documents(
-        self, query: str, *, run_manager: CallbackManagerForRetrieverRun,
-        situation: Situation | None = None, sources: frozenset[str] | None = None,
-        k: int | None = None,
-    ) -> list[Document]:
-        top = k or self.k
-        result = self.engine.search(query, self.make_filter(situation, sources), top=top)
-        return self.engine.result_documents(result)
-
-
-def search_runnable(engine: HybridSearch) -> Runnable[dict[str, Any], list[Document]]:
-    """A Runnable over `{question, situation, scope}` for notebooks and trusted code.
-
-    The scope here is taken from the input, so only pass one that came from authentication; the
-    server builds it from the API key, never from the request body.
-    """
-
-    def _run(inp: dict[str, Any]) -> list[Document]:
-        scope = inp.get("scope") or Scope()
-        situation = inp.get("situation") or Situation()
-        if isinstance(scope, dict):
-            scope = Scope.model_validate(scope)
-        if isinstance(situation, dict):
-            situation = Situation.model_validate(situation)
-        retriever = SituatedRetriever(engine=engine, scope=scope, situation=situation)
-        return retriever.invoke(inp["question"])
-
-    return RunnableLambda(_run, name="situated_search")

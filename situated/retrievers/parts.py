@@ -32,8 +32,9 @@ from pydantic import ConfigDict, Field
 from situated.documents import Block
 from situated.index.reader import Index
 from situated.retrievers.filter import Filter
-from situated.retrievers.hybrid import HybridSearch, block_document
+from situated.retrievers.hybrid import HybridSearch
 from situated.retrievers.legs import Leg
+from situated.retrievers.retriever import block_document
 from situated.situation import Scope, Situation
 
 SCOPE_KEY, SITUATION_KEY = "situated_scope", "situated_situation"
