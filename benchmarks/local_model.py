@@ -21,6 +21,12 @@ rate, latency, and per request the largest `max_tokens` and the longest time (ev
 must carry the output cap and end before the timeout), and writes JSON (with the raw replies)
 to benchmarks/results/local_model.json. `--record FILE` also writes the extraction replies the
 server gave for a few questions, as `tests/test_local_model_replies.py` replays them.
+
+`--policyqa FILE --policyqa-index DIR --limit N` instead asks the first N questions of PolicyQA's
+test half (split by website as `natural_questions.py` splits it; DIR is the index it built),
+each with its website as the product, through the offline model and through SmolLM2 reading
+all the evidence (rules extraction), on the same index in one run: status shares and the gold
+span in the answer. Writes `local_model_policyqa.json`.
 """
 
 from __future__ import annotations
@@ -64,7 +70,7 @@ class Recorder:
             def log_message(self, *args):
                 pass
 
-            def do_POST(self):  # noqa: N802 - http.server API
+            def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 started = time.perf_counter()
                 request = urllib.request.Request(upstream + self.path, data=body, headers={
@@ -158,6 +164,45 @@ def record(base_url: str, path: Path) -> None:
     print(f"recorded {len(out)} questions' extraction replies → {path}")
 
 
+def run_policyqa(base_url: str, path: Path, index: Path, limit: int, out: Path) -> None:
+    """PolicyQA's test half through the offline model and SmolLM2 on one index (module doc)."""
+    from natural_questions import _norm, halves, questions
+
+    from situated.app import App
+    from situated.chains.ask import build_ask_chain
+    from situated.settings import ModelKind, Settings
+    from situated.situation import Situation
+
+    os.environ.setdefault("LOCAL_MODEL_KEY", "sk-local")
+    qs = questions(json.loads(path.read_text(encoding="utf-8"))["data"], with_product=True)
+    split = halves([q.group for q in qs])
+    qs = [q for q in qs if split[q.group] == "test"][:limit]
+    offline = App(Settings(index_dir=index))
+    reader = App(Settings(index_dir=index, model=ModelKind.OPENAI, openai_base_url=base_url,
+                          openai_model="smollm2-135m", openai_api_key_env="LOCAL_MODEL_KEY",
+                          openai_timeout_s=120.0, use_model_for_extraction=False))
+    reader.__dict__["embeddings"] = offline.embeddings
+    results, table = {}, Table(title=f"PolicyQA test half, first {len(qs)} questions")
+    for col in ("model", "answered", "no_evidence", "withheld", "span in answer", "p50 ms"):
+        table.add_column(col, justify="right")
+    for name, app in (("offline", offline), ("smollm2 (reads all evidence)", reader)):
+        chain, rows = build_ask_chain(app), []
+        for q in qs:
+            started = time.perf_counter()
+            a = chain.invoke({"question": q.text, "situation": Situation(product=q.product)})
+            rows.append({"question": q.text, "status": a.status.value, "answer": a.answer[:400],
+                         "ms": (time.perf_counter() - started) * 1000,
+                         "span": any(_norm(s) in _norm(a.answer) for s in q.gold_spans)})
+        share = {k: round(sum(r["status"] == k for r in rows) / len(rows), 3)
+                 for k in ("answered", "no_evidence", "withheld")}
+        span = round(sum(r["span"] for r in rows) / len(rows), 3)
+        p50 = sorted(r["ms"] for r in rows)[len(rows) // 2]
+        results[name] = {**share, "span_in_answer": span, "p50_ms": round(p50), "rows": rows}
+        table.add_row(name, *(f"{share[k]:.3f}" for k in share), f"{span:.3f}", f"{p50:.0f}")
+    Console().print(table)
+    write_result(out / "local_model_policyqa.json", {"questions": len(qs), **results})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=8089)
@@ -165,7 +210,20 @@ def main() -> None:
     ap.add_argument("--every", type=int, default=1, help="every Nth sample case")
     ap.add_argument("--record", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=HERE / "results")
+    ap.add_argument("--policyqa", type=Path, default=None, help="PolicyQA dev.json")
+    ap.add_argument("--policyqa-index", type=Path,
+                    default=HERE / "cache" / "natural-questions" / "policyqa-index")
+    ap.add_argument("--limit", type=int, default=200)
     args = ap.parse_args()
+    if args.policyqa:
+        server = start_server(args.port, args.threads)
+        try:
+            run_policyqa(f"http://127.0.0.1:{args.port}/v1", args.policyqa, args.policyqa_index,
+                         args.limit, args.out)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        return
     from situated.eval.cases import load_cases
     from situated.eval.runner import run
 

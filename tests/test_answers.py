@@ -343,6 +343,23 @@ def test_extractive_model_quotes_the_best_sentence_with_its_label():
 
 
 @pytest.mark.unit
+def test_the_offline_models_ranking_is_what_its_answer_quotes():
+    evidence = [("S1", "1 Returns\n\nReturns are accepted for 30 days. Shipping is free.\n"
+                       "Returns of opened software are refused."),
+                ("S2", "2 Care\n\nClean the frame with water.")]
+    m = ExtractiveChatModel(max_sentences=2)
+    ranked = m.ranked("Are returns of opened software refused?", evidence)
+    # only units sharing a word, best first, each with its block's label and place
+    assert [(u.label, u.pos) for u in ranked] == [("S1", 2), ("S1", 0)]
+    assert ranked[0].score > ranked[1].score and ranked[0].meaning is None
+    assert ranked[0].text == "Returns of opened software are refused."
+    # the answer quotes the first `max_sentences` of that ranking, in evidence order
+    assert m.answer("Are returns of opened software refused?", evidence) == (
+        "Returns are accepted for 30 days. [S1] Returns of opened software are refused. [S1]")
+    assert m.ranked("What about zebras?", evidence) == []
+
+
+@pytest.mark.unit
 def test_misspelt_setting_in_the_environment_is_an_error(monkeypatch):
     monkeypatch.setenv("SITUATED_WINDW", "5")
     with pytest.raises(ValidationError, match="did you mean SITUATED_WINDOW"):
