@@ -25,8 +25,10 @@ server gave for a few questions, as `tests/test_local_model_replies.py` replays 
 `--policyqa FILE --policyqa-index DIR --limit N` instead asks the first N questions of PolicyQA's
 test half (split by website as `natural_questions.py` splits it; DIR is the index it built),
 each with its website as the product, through the offline model and through SmolLM2 reading
-all the evidence (rules extraction), on the same index in one run: status shares and the gold
-span in the answer. Writes `local_model_policyqa.json`.
+all the evidence (rules extraction), on the same index in one run: status shares, the gold
+span in the answer, and — for SmolLM2 — the gold span in its raw reply, whether or not the reply
+cited as it must (a reply without valid labels is withheld, so its text never reaches the
+answer). Writes `local_model_policyqa.json`.
 """
 
 from __future__ import annotations
@@ -178,28 +180,37 @@ def run_policyqa(base_url: str, path: Path, index: Path, limit: int, out: Path) 
     split = halves([q.group for q in qs])
     qs = [q for q in qs if split[q.group] == "test"][:limit]
     offline = App(Settings(index_dir=index))
-    reader = App(Settings(index_dir=index, model=ModelKind.OPENAI, openai_base_url=base_url,
+    recorder = Recorder(base_url.removesuffix("/v1"))
+    reader = App(Settings(index_dir=index, model=ModelKind.OPENAI,
+                          openai_base_url=recorder.base_url,
                           openai_model="smollm2-135m", openai_api_key_env="LOCAL_MODEL_KEY",
                           openai_timeout_s=120.0, use_model_for_extraction=False))
     reader.__dict__["embeddings"] = offline.embeddings
     results, table = {}, Table(title=f"PolicyQA test half, first {len(qs)} questions")
-    for col in ("model", "answered", "no_evidence", "withheld", "span in answer", "p50 ms"):
+    for col in ("model", "answered", "no_evidence", "withheld", "span in answer",
+                "span in raw reply", "p50 ms"):
         table.add_column(col, justify="right")
     for name, app in (("offline", offline), ("smollm2 (reads all evidence)", reader)):
         chain, rows = build_ask_chain(app), []
         for q in qs:
-            started = time.perf_counter()
+            started, before = time.perf_counter(), len(recorder.exchanges)
             a = chain.invoke({"question": q.text, "situation": Situation(product=q.product)})
+            raw = " ".join(str((x["reply"].get("choices") or [{}])[0].get("message", {})
+                               .get("content") or "") for x in recorder.exchanges[before:])
             rows.append({"question": q.text, "status": a.status.value, "answer": a.answer[:400],
-                         "ms": (time.perf_counter() - started) * 1000,
-                         "span": any(_norm(s) in _norm(a.answer) for s in q.gold_spans)})
+                         "reply": raw[:400], "ms": (time.perf_counter() - started) * 1000,
+                         "span": any(_norm(s) in _norm(a.answer) for s in q.gold_spans),
+                         "span_in_reply": any(_norm(s) in _norm(raw) for s in q.gold_spans)})
         share = {k: round(sum(r["status"] == k for r in rows) / len(rows), 3)
                  for k in ("answered", "no_evidence", "withheld")}
         span = round(sum(r["span"] for r in rows) / len(rows), 3)
+        in_reply = round(sum(r["span_in_reply"] for r in rows) / len(rows), 3)
         p50 = sorted(r["ms"] for r in rows)[len(rows) // 2]
-        results[name] = {**share, "span_in_answer": span, "p50_ms": round(p50), "rows": rows}
-        table.add_row(name, *(f"{share[k]:.3f}" for k in share), f"{span:.3f}", f"{p50:.0f}")
-    Console().print(table)
+        results[name] = {**share, "span_in_answer": span, "span_in_raw_reply": in_reply,
+                         "p50_ms": round(p50), "rows": rows}
+        table.add_row(name, *(f"{share[k]:.3f}" for k in share), f"{span:.3f}",
+                      f"{in_reply:.3f}" if app is reader else "-", f"{p50:.0f}")
+    Console(width=160).print(table)
     write_result(out / "local_model_policyqa.json", {"questions": len(qs), **results})
 
 
