@@ -1,6 +1,5 @@
 """Filtered hybrid query latency at 10k and 100k pieces: situated vs the stock LangChain pipeline.
 
-    pip install -e ".[baseline]"
     python benchmarks/latency.py [--sizes 10000 100000] [--queries 200] [--out benchmarks/results]
 
 Synthetic corpus: documents of 5 paragraphs built from a pool of 400 generated sentences, with

@@ -217,22 +217,3 @@ def test_many_blocks_are_read_in_one_look_up_and_unknown_ids_left_out(sample_ind
     ids = list(sample_index.blocks)[:3]
     got = sample_index.blocks.many([*ids, "NO-SUCH-BLOCK", ids[0]])
     assert list(got) == ids and all(got[b] == sample_index.blocks[b] for b in ids)
-
-
-def test_the_eval_says_how_to_get_the_stock_baseline_when_it_is_missing(sample_app, caplog,
-                                                                         monkeypatch):
-    import builtins
-
-    from situated.eval.systems import stock_search
-
-    real = builtins.__import__
-
-    def no_community(name, *args, **kwargs):
-        if name.startswith("langchain_community"):
-            raise ImportError(f"No module named {name!r}", name=name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_community)
-    with caplog.at_level("WARNING", logger="situated.eval.systems"):
-        assert stock_search(sample_app) is None
-    assert 'pip install -e ".[baseline]"' in caplog.text

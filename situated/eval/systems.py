@@ -6,12 +6,11 @@ same budget, prompt, offline model and citation parser so that only retrieval di
   filter (a scope holding every role and asset of the index), and no clarification step.
 * `bm25_only`, `dense_only`: one leg, with the product's filter; no clarification step.
 * `stock_langchain`: `EnsembleRetriever([BM25Retriever, ParentDocumentRetriever over Chroma])`
-  with default settings and no filter (needs the `baseline` extra; skipped without it).
+  with default settings and no filter.
 """
 
 from __future__ import annotations
 
-import logging
 import tempfile
 from collections.abc import Callable
 from dataclasses import replace
@@ -34,25 +33,20 @@ from situated.settings import ModelKind
 from situated.situation import Scope
 
 System = tuple[str, Runnable]
-log = logging.getLogger(__name__)
 
 
 def _admin_scope(index) -> Scope:
     return Scope(roles=list(index.columns.roles), assets=list(index.columns.assets))
 
 
-def stock_search(app) -> Callable[[str, Filter], SearchResult] | None:
-    try:
-        from langchain_chroma import Chroma
-        from langchain_classic.retrievers import EnsembleRetriever, ParentDocumentRetriever
-        from langchain_classic.storage import InMemoryStore
-        from langchain_community.retrievers import BM25Retriever
-        from langchain_core.documents import Document
-        from langchain_text_splitters import RecursiveCharacterTextSplitter
-    except ImportError as exc:
-        log.warning("the stock LangChain baseline is left out of this evaluation (%s is not "
-                    "installed); install it with: pip install -e \".[baseline]\"", exc.name)
-        return None
+def stock_search(app) -> Callable[[str, Filter], SearchResult]:
+    from langchain_chroma import Chroma
+    from langchain_classic.retrievers import EnsembleRetriever, ParentDocumentRetriever
+    from langchain_classic.storage import InMemoryStore
+    from langchain_community.retrievers import BM25Retriever
+    from langchain_core.documents import Document
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
     index, k = app.index, app.settings.leg_k
     children = [Document(page_content=p.search_text,
                          metadata={"doc_id": p.block_id, "piece_id": p.piece_id})
@@ -140,7 +134,5 @@ def systems(app, baselines: bool = True, clock=None) -> list[System]:
         ("bm25_only", baseline_chain(app, bm25.search, clock)),
         ("dense_only", baseline_chain(app, dense.search, clock)),
     ]
-    stock = stock_search(app)
-    if stock is not None:
-        out.append(("stock_langchain", baseline_chain(app, stock, clock)))
+    out.append(("stock_langchain", baseline_chain(app, stock_search(app), clock)))
     return out
