@@ -34,6 +34,7 @@ answer). Writes `local_model_policyqa.json`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import json
 import os
@@ -43,6 +44,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -97,6 +99,17 @@ class Recorder:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+
+@contextlib.contextmanager
+def served(port: int, threads: int) -> Iterator[str]:
+    """The model server on 127.0.0.1:`port` while the block runs (its base URL), then stopped."""
+    server = start_server(port, threads)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
 
 
 def start_server(port: int, threads: int) -> subprocess.Popen:
@@ -168,7 +181,7 @@ def record(base_url: str, path: Path) -> None:
 
 def run_policyqa(base_url: str, path: Path, index: Path, limit: int, out: Path) -> None:
     """PolicyQA's test half through the offline model and SmolLM2 on one index (module doc)."""
-    from natural_questions import _norm, halves, questions
+    from natural_questions import halves, questions, spans_in
 
     from situated.app import App
     from situated.chains.ask import build_ask_chain
@@ -199,8 +212,8 @@ def run_policyqa(base_url: str, path: Path, index: Path, limit: int, out: Path) 
                                .get("content") or "") for x in recorder.exchanges[before:])
             rows.append({"question": q.text, "status": a.status.value, "answer": a.answer[:400],
                          "reply": raw[:400], "ms": (time.perf_counter() - started) * 1000,
-                         "span": any(_norm(s) in _norm(a.answer) for s in q.gold_spans),
-                         "span_in_reply": any(_norm(s) in _norm(raw) for s in q.gold_spans)})
+                         "span": spans_in(q.gold_spans, a.answer),
+                         "span_in_reply": spans_in(q.gold_spans, raw)})
         share = {k: round(sum(r["status"] == k for r in rows) / len(rows), 3)
                  for k in ("answered", "no_evidence", "withheld")}
         span = round(sum(r["span"] for r in rows) / len(rows), 3)
@@ -227,28 +240,22 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=200)
     args = ap.parse_args()
     if args.policyqa:
-        server = start_server(args.port, args.threads)
-        try:
-            run_policyqa(f"http://127.0.0.1:{args.port}/v1", args.policyqa, args.policyqa_index,
-                         args.limit, args.out)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+        if not args.policyqa_index.exists():
+            ap.error(f"no index at {args.policyqa_index}: run benchmarks/natural_questions.py "
+                     "--only policyqa first (or pass --policyqa-index)")
+        with served(args.port, args.threads) as upstream:
+            run_policyqa(upstream + "/v1", args.policyqa, args.policyqa_index, args.limit,
+                         args.out)
         return
     from situated.eval.cases import load_cases
     from situated.eval.runner import run
 
-    server = start_server(args.port, args.threads)
-    try:
-        upstream = f"http://127.0.0.1:{args.port}"
+    with served(args.port, args.threads) as upstream:
         if args.record:
             record(upstream + "/v1", args.record)
         recorder = Recorder(upstream)
         cases = load_cases()[::args.every]
         summary, per_case = run(_systems(recorder.base_url, args.every), cases)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     report(summary, per_case, recorder.exchanges, cases, args.out)
 
 

@@ -150,6 +150,11 @@ def build(docs: Path, index: Path, without_leg: bool = False) -> dict[str, App]:
     return apps
 
 
+def spans_in(spans: tuple[str, ...], text: str) -> bool:
+    """One of the gold `spans` stands in `text` (case, punctuation and spacing aside)."""
+    return any(_norm(s) in _norm(text) for s in spans)
+
+
 def _in(paragraph: str, texts: list[str]) -> bool:
     head = _norm(paragraph)[:120]
     return any(head in _norm(t) for t in texts)
@@ -171,13 +176,12 @@ def ask_all(app: App, qs: list[Question]) -> list[dict]:
             "question": q.text, "group": q.group, "status": answer.status.value, "ms": ms,
             "gold_in_evidence": _in(q.gold_paragraph, evidence),
             "gold_in_top5": _in(q.gold_paragraph, top5),
-            "span_in_answer": any(_norm(s) in _norm(answer.answer) for s in q.gold_spans),
+            "span_in_answer": spans_in(q.gold_spans, answer.answer),
             "any_gold_in_evidence": any(_in(p, evidence) for p in q.any_paragraphs or
                                         (q.gold_paragraph,)),
             "any_gold_in_top5": any(_in(p, top5) for p in q.any_paragraphs or
                                     (q.gold_paragraph,)),
-            "any_span_in_answer": any(_norm(s) in _norm(answer.answer)
-                                      for s in q.any_spans or q.gold_spans),
+            "any_span_in_answer": spans_in(q.any_spans or q.gold_spans, answer.answer),
             "answer": answer.answer[:300],
         })
     return rows

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 from _provenance import default_data, write_result
-from natural_questions import HERE, Question, _norm, halves, questions
+from natural_questions import HERE, Question, halves, questions, spans_in
 from rich.console import Console
 from rich.table import Table
 
@@ -53,10 +53,6 @@ class Recording(ExtractiveChatModel):
     def _reply(self, messages):
         self.last = read_answer_request(messages)
         return super()._reply(messages)
-
-
-def holds(q: Question, text: str) -> bool:
-    return any(_norm(s) in _norm(text) for s in q.gold_spans)
 
 
 def features(units: list[Quotable]) -> np.ndarray:
@@ -98,15 +94,14 @@ def record(app: App, qs: list[Question]) -> list[dict]:
     for q in qs:
         model["m"].last = None
         answer = chain.invoke({"question": q.text, "situation": Situation(product=q.product)})
-        row = {"q": q, "span_in_answer": holds(q, answer.answer), "units": None}
+        row = {"q": q, "span_in_answer": spans_in(q.gold_spans, answer.answer), "units": None}
         request = model["m"].last
         if request is not None:
-            routed = [e for e in request.evidence if e[0] not in request.further]
             every = model["m"].ranked(request.question, request.evidence)
-            row["routed_holds"] = any(holds(q, u.text) for u in
-                                      model["m"].ranked(request.question, routed))
             row["units"] = every
-            row["gold"] = np.array([holds(q, u.text) for u in every], dtype=bool)
+            row["gold"] = np.array([spans_in(q.gold_spans, u.text) for u in every], dtype=bool)
+            row["routed_holds"] = any(g and u.label not in request.further
+                                      for u, g in zip(every, row["gold"], strict=True))
         rows.append(row)
     return rows
 

@@ -120,3 +120,19 @@ def test_the_html_report_shows_document_html_as_text(tmp_path):
     page = html_report("| question | answer |\n|---|---|\n| q | <script>alert(1)</script> |\n",
                        tmp_path)
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page
+
+
+@pytest.mark.integration
+def test_the_stock_baselines_chroma_folder_goes_with_it(sample_app):
+    import gc
+    from pathlib import Path
+
+    from situated.eval.systems import stock_search
+
+    search = stock_search(sample_app)
+    folder = Path(search.folder.name)
+    assert folder.is_dir() and any(folder.iterdir())  # the stock pipeline's own Chroma
+    assert search("How long is the battery warranty?", None).blocks  # it answers from it
+    del search
+    gc.collect()
+    assert not folder.exists()  # was left behind in the temp folder on every eval run

@@ -54,8 +54,9 @@ def stock_search(app) -> Callable[[str, Filter], SearchResult]:
     store = InMemoryStore()
     store.mset([(b.block_id, Document(page_content=b.text, metadata={"block_id": b.block_id}))
                 for b in index.blocks.values()])
+    folder = tempfile.TemporaryDirectory(prefix="situated-stock-", ignore_cleanup_errors=True)
     vs = Chroma(collection_name="stock-baseline", embedding_function=index.embeddings,
-                persist_directory=tempfile.mkdtemp(prefix="situated-stock-"))
+                persist_directory=folder.name)
     vs.add_documents(children, ids=[c.metadata["piece_id"] for c in children])
     pdr = ParentDocumentRetriever(vectorstore=vs, docstore=store, search_kwargs={"k": k},
                                   child_splitter=RecursiveCharacterTextSplitter(chunk_size=400))
@@ -74,6 +75,7 @@ def stock_search(app) -> Callable[[str, Filter], SearchResult]:
                   for n, b in enumerate(ids) if b in index.blocks]
         return SearchResult(filter=everything, blocks=blocks, hits=[], leg_hits={})
 
+    search.folder = folder  # Chroma's folder, removed when the search is dropped
     return search
 
 
