@@ -64,8 +64,13 @@ class Snapshot:
         if any(name not in declared for name, _ in situation.facets):  # no clause to compile
             situation = situation.model_copy(update={"facets": tuple(
                 (n, v) for n, v in situation.facets if n in declared)})
+        superseded: frozenset[str] = frozenset()
+        if latest_release and situation.version is None:  # the latest within this scope
+            readable = Filter(scope=scope, timezone=self.index.timezone)
+            superseded = self.versions.superseded(readable, scope)
         return Filter(situation=situation, scope=scope, sources=sources,
-                      timezone=self.index.timezone, latest_release=latest_release)
+                      timezone=self.index.timezone, latest_release=latest_release,
+                      superseded=superseded)
 
     def sentence_vectors(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The ingest-time vectors of evidence sentences of this generation: `(vectors,

@@ -19,6 +19,7 @@ import hmac
 import logging
 import os
 import secrets
+import stat
 import threading
 from pathlib import Path
 
@@ -90,6 +91,12 @@ class KeyStore:
     @classmethod
     def load(cls, path: Path) -> KeyStore:
         try:
+            mode = os.stat(path).st_mode
+            if mode & (stat.S_IWGRP | stat.S_IWOTH):
+                raise ConfigError(
+                    f"keys file {path} may be written by other users (mode "
+                    f"{stat.S_IMODE(mode):o}), so any of them could add a principal; run "
+                    f"`chmod 600 {path}`")
             raw = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
             return cls(KeysFile.model_validate(raw).principals, Path(path))
         except FileNotFoundError:
@@ -110,7 +117,7 @@ class KeyStore:
         self._follow()
         found = None
         for p in self.principals:  # compare with every entry: no early exit to time
-            if hmac.compare_digest(p.key_sha256, digest):
+            if hmac.compare_digest(p.key_sha256.encode(), digest.encode("utf-8", "replace")):
                 found = p
         return found
 

@@ -156,12 +156,11 @@ class FilterFields(BaseModel):
     # parts of its period that later-recorded corrections replace: (from_s, to_s, known_from_s)
     recorded_s: int = OPEN_START
     corrected: tuple[tuple[int, int, int], ...] = ()
-    # the release axis (`situated.releases`): the releases covered as keys [lo, hi), and
-    # whether they include the latest release of the document's line (what a question that
-    # names no version reads); a document without a release axis covers all and is current
+    # the release axis (`situated.releases`): the releases covered as keys [lo, hi); a
+    # document without one covers all. Which release is a line's latest depends on who asks,
+    # so it is decided per caller (`Filter.superseded`), never stored
     release_lo: int = releases.ANY_LO
     release_hi: int = releases.ANY_HI
-    release_latest: bool = True
     # the index's declared facets (`Settings.facets`), each with the values the document
     # applies to (empty: any), in the order declared
     facets: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -201,7 +200,6 @@ class FilterFields(BaseModel):
             "recorded_s": self.recorded_s,
             "release_lo": self.release_lo,
             "release_hi": self.release_hi,
-            "release_latest": self.release_latest,
         }
         for key, values in self.every_facet:  # per facet a flag and one key per value
             md[facet_any_key(key)] = not values
@@ -285,6 +283,9 @@ class LoadedDocument(BaseModel):
     blocks: tuple[Block, ...]
     pieces: tuple[Piece, ...]
     content_hash: str
+    # what loading it degraded rather than refused (a heading read as body text), each naming
+    # the file; reported by the ingest that loads it
+    warnings: tuple[str, ...] = ()
 
 
 _CODE_RE = re.compile(r"(?<![\w-])([A-Za-zА-Яа-яЁё]{1,4})[-‐‑]?(\d{1,6})([A-Za-z]?)(?![\w-])")

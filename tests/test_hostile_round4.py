@@ -377,12 +377,6 @@ def test_rendered_answers_hold_only_the_parsers_links_and_no_images(document, re
 
 
 @pytest.mark.unit
-def test_a_heading_longer_than_a_title_is_refused(tmp_path):
-    write(tmp_path / "h.md", md("H", "## 1 " + "Very long heading " * 40 + "\n\nText.\n"))
-    assert any("h.md: a heading of" in p and "over the 500" in p for p in _problems(tmp_path))
-
-
-@pytest.mark.unit
 def test_a_listing_of_thousands_of_versions_shows_the_latest_and_counts_the_rest():
     import datetime as dt
 

@@ -16,6 +16,7 @@ from situated import releases
 from situated.chains.products import ProductMatcher
 from situated.chains.release import find_mentions, identifiers, read_release, strip_versions
 from situated.errors import DocumentError
+from situated.loaders.axes import superseded
 from situated.loaders.corpus import load_corpus
 from situated.retrievers.filter import Filter
 from situated.situation import Scope, Situation
@@ -133,8 +134,9 @@ def test_a_release_family_without_dates_is_accepted_and_a_repeated_release_is_re
     write(tmp_path / "a.md", _release("PM-1", "1.0", "## 1 Reset\n\nHold the button.\n"))
     write(tmp_path / "b.md", _release("PM-2", "2.0", "## 1 Reset\n\nPress twice.\n"))
     corpus = load_corpus([tmp_path])
-    fields = {d.meta.source_id: d.blocks[0].fields for d in corpus.documents}
-    assert fields["PM-2"].release_latest and not fields["PM-1"].release_latest
+    metas = [d.meta for d in corpus.documents]
+    spans = {m.source_id: m.release_span() for m in metas}
+    assert superseded(metas, lambda m: spans[m.source_id]) == {"PM-1"}
     write(tmp_path / "c.md", _release("PM-3", "2.0.0", "## 1 Reset\n\nPress thrice.\n"))
     with pytest.raises(DocumentError, match="one document per release") as err:
         load_corpus([tmp_path])
@@ -193,8 +195,7 @@ def pump(tmp_path_factory, embeddings):
 def test_every_compiled_form_admits_the_documents_of_the_asked_release(pump, version, latest,
                                                                        expected):
     index = pump.index
-    flt = Filter(situation=Situation(version=version), latest_release=latest,
-                 timezone=index.timezone)
+    flt = pump.snapshot().filter(Situation(version=version), Scope(), latest_release=latest)
     cols = index.columns
     by_mask = {str(s) for s in cols.source_ids[flt.group_mask(cols)]}
     by_admits = {sid for sid in DOCS if flt.admits(index.fields_of_source(sid))}

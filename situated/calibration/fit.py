@@ -267,7 +267,8 @@ def index_calibrator(settings, embeddings, negatives_file: Path | None = None):
     from situated.index.reader import Index
 
     def run(generation: Path, docs: list[LoadedDocument]) -> Thresholds:
-        index = Index(generation.parent.parent, embeddings, generation=generation)
+        index = Index(generation.parent.parent, embeddings, generation=generation,
+                      verify=False)  # the writer's own, before its checksums are recorded
         try:
             return calibrate(HybridSearch(index, settings), docs, negatives_file)[0]
         finally:

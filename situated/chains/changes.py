@@ -23,6 +23,7 @@ import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain
 
 from situated.documents import Block
 from situated.loaders.neutralise import neutralise
@@ -75,10 +76,7 @@ class _Unit:
     text: str  # neutralised, as an answer may quote it
     key: tuple[str, ...]
     block: Block
-
-    @property
-    def section(self) -> tuple[str, ...]:
-        return section_key(self.block.path)
+    section: tuple[str, ...]  # `section_key(block.path)`, read once per block
 
 
 def section_key(path: tuple[str, ...]) -> tuple[str, ...]:
@@ -98,10 +96,11 @@ def _units(blocks: list[Block]) -> list[_Unit]:
         text = neutralise(b.text)
         heading = [_PART.sub("", text.splitlines()[0].lstrip("#").strip())] \
             if text and b.part == 1 else []
+        section = section_key(b.path)
         for unit in [*heading, *evidence_units(text)]:
             key = substance(unit)
             if key:
-                out.append(_Unit(unit, key, b))
+                out.append(_Unit(unit, key, b, section))
     return out
 
 
@@ -135,7 +134,7 @@ def diff_blocks(old: list[Block], new: list[Block],
     for i1, i2, j1, j2 in ops:
         gone = _unmoved(a[i1:i2], moved_old)
         came = _unmoved(b[j1:j2], moved_new)
-        if sum((u.key for u in gone), ()) == sum((u.key for u in came), ()):
+        if _words(gone) == _words(came):
             continue  # the same words, split into lines or sentences another way
         for u in gone:
             s = section(u)
@@ -203,16 +202,29 @@ def _anchor(units: list[_Unit], at: int, section: tuple[str, ...]) -> _Unit | No
     return next((u for u in near if u.section == section), near[0] if near else None)
 
 
+def _words(units: list[_Unit]) -> list[str]:
+    return list(chain.from_iterable(u.key for u in units))
+
+
 def _replacing(gone: list[_Unit], came: list[_Unit]) -> list[tuple[_Unit, _Unit]]:
     """Removed and added units of one section that read as one sentence edited (in order, most
-    words kept, at most three edits): shown as a word change rather than as two sentences."""
-    out = []
-    for section in dict.fromkeys(u.section for u in gone):
-        olds = [u for u in gone if u.section == section]
-        news = [u for u in came if u.section == section]
-        for x, y in zip(olds, news, strict=False):
-            if len(x.key) * len(y.key) > MAX_DIFF_WORK // 16:
-                continue  # a giant sentence is shown whole, not word by word
+    words kept, at most three edits): shown as a word change rather than as two sentences.
+    Grouped in one pass; all the word alignments of one diff together compare at most
+    `MAX_DIFF_WORK` word pairs, and past that a sentence is shown whole (removed and added),
+    which says the same change in more words (docs/design.md "Every answer path is bounded")."""
+    news: dict[tuple[str, ...], list[_Unit]] = {}
+    for u in came:
+        news.setdefault(u.section, []).append(u)
+    olds: dict[tuple[str, ...], list[_Unit]] = {}
+    for u in gone:
+        olds.setdefault(u.section, []).append(u)
+    out, budget = [], MAX_DIFF_WORK
+    for section, units in olds.items():
+        for x, y in zip(units, news.get(section, ()), strict=False):
+            work = len(x.key) * len(y.key)
+            if work > MAX_DIFF_WORK // 16 or work > budget:
+                continue  # a giant sentence, or the diff's budget spent: shown whole
+            budget -= work
             m = difflib.SequenceMatcher(None, x.key, y.key, autojunk=False)
             edits = sum(op != "equal" for op, *_ in m.get_opcodes())
             if m.ratio() >= 0.5 and edits <= 3:

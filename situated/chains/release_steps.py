@@ -29,6 +29,7 @@ from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
 from situated.chains.wording import Lang
 from situated.documents import DocumentMeta
+from situated.loaders.axes import line_of
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
 
@@ -123,13 +124,12 @@ class ReleaseSteps:
         every = self.steps.snap.filter(v.situation.model_copy(update={"version": None}),
                                        q.scope)
         other = self.steps.search(reading.query, every, 3 * self.steps.settings.top_blocks)
-        having = sorted({releases.parse(m.version) for b in other.blocks
-                         if (m := self.versions.meta(b.source_id)).version is not None})
-        if not having:
-            return decision
-        asked = v.situation.version or self._latest(q, v)
-        if asked is None:
-            return decision
+        holding = [self.versions.meta(b.source_id) for b in other.blocks]
+        asked = v.situation.version or self._latest(q, holding)
+        having = sorted({releases.parse(m.version) for m in holding if m.version is not None}
+                        - ({releases.parse(asked)} if asked else set()))
+        if asked is None or not having:
+            return decision  # the asked release holds what was found: nothing to redirect to
         return Decision(Route.NO_EVIDENCE, [], elsewhere_text(
             asked, v.situation.version is None, having, q.lang))
 
@@ -161,9 +161,10 @@ class ReleaseSteps:
                                        q.scope)
         for name in names:
             holding = self._holding(name, families, every, readable)
-            asked = v.situation.version or self._latest(q, v)
+            asked = v.situation.version or self._latest(q, holding)
             having = sorted({releases.parse(m.version) for m in holding
-                             if m.version is not None})
+                             if m.version is not None} - ({releases.parse(asked)} if asked
+                                                          else set()))
             if asked is None or not having or any(
                     found.filter.admits(self.versions.fields_of(m.source_id))
                     for m in holding):
@@ -229,9 +230,13 @@ class ReleaseSteps:
                 if m.release_scoped and any(holds(b.text, name) for b in
                                             self.versions.blocks_of(m.source_id, readable))]
 
-    def _latest(self, q: Question, v: Validated) -> str | None:
-        declared, _ = self.line(q, v.situation.product)
-        return str(declared[-1]) if declared else None
+    def _latest(self, q: Question, holding: list[DocumentMeta]) -> str | None:
+        """The latest release the caller may read of the lines `holding` belong to (a line is
+        a family: another family's higher numbers are not this one's latest)."""
+        lines = {line_of(m) for m in holding if m.release_scoped}
+        declared = [releases.parse(m.version) for m in self.versions.released(self.readable(q))
+                    if m.version is not None and line_of(m) in lines]
+        return str(max(declared)) if declared else None
 
     def latest_slice(self, situation: Situation, supplied: list, lang: Lang) -> str:
         """"For version 0.28.1 (the latest; …): " when the question named no release and the

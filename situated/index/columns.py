@@ -20,7 +20,7 @@ from situated.documents import MAX_CORRECTIONS, OPEN_END, PRODUCT, FilterFields,
 
 _VF_CODES = {v: i for i, v in enumerate(ValidFor)}
 _SCALARS = ("valid_from", "valid_to", "valid_for", "product_any", "role_any", "asset_any",
-            "recorded", "source_ids", "release_lo", "release_hi", "release_latest")
+            "recorded", "source_ids", "release_lo", "release_hi")
 _LISTS = {"products": "products", "roles": "roles", "assets": "assets"}
 
 
@@ -70,7 +70,6 @@ class FilterColumns:
         self.recorded = np.fromiter((f.recorded_s for f in fields), np.int64, n)
         self.release_lo = np.fromiter((f.release_lo for f in fields), np.int64, n)
         self.release_hi = np.fromiter((f.release_hi for f in fields), np.int64, n)
-        self.release_latest = np.fromiter((f.release_latest for f in fields), bool, n)
         # corrections: (from, to, known-from) columns, one triple per slot any group uses
         used = max((len(f.corrected) for f in fields), default=0)
         self.corr = [tuple(np.fromiter(((f.corrected[j][i] if j < len(f.corrected) else OPEN_END)

@@ -1,25 +1,28 @@
-"""A published generation's integrity: each one records the checksums of its files when it is
-written (`checksums.json`), and a re-ingest of an unchanged corpus verifies the published one
-— checksums, then that it opens and holds what its manifest says — and rebuilds a damaged one
-instead of reporting "nothing changed".
+"""A published generation's integrity: each one records the checksums of every file it holds
+when it is written (`checksums.json`), Chroma's folder included. A reader verifies them when it
+opens the generation and refuses a tampered one naming the file (`tampered`); a re-ingest of an
+unchanged corpus verifies them too — then that it opens and holds what its manifest says — and
+rebuilds a damaged one instead of reporting "nothing changed".
 
-Chroma's own files are not checksummed (Chroma writes to them as it opens them); the store is
-checked by opening its collection and counting its records against the manifest.
+Chroma writes to its files when a client opens and closes them (`chroma.sqlite3`, the HNSW
+`length.bin`), even for reads. So a reader never opens the published folder: it opens a
+private copy (`private_chroma`), removed when it closes, and the published generation stays
+byte for byte what was recorded (docs/design.md "Generations verified when read").
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import shutil
+import tempfile
 from pathlib import Path
 
 CHECKSUMS = "checksums.json"
-_UNCHECKED = ("chroma",)  # written by Chroma itself on open
 
 
 def _files(gen: Path) -> list[Path]:
-    return sorted(p for p in gen.rglob("*") if p.is_file() and p.name != CHECKSUMS
-                  and p.relative_to(gen).parts[0] not in _UNCHECKED)
+    return sorted(p for p in gen.rglob("*") if p.is_file() and p != gen / CHECKSUMS)
 
 
 def _digest(path: Path) -> str:
@@ -45,28 +48,52 @@ def record(gen: Path) -> None:
 def damage(root: Path, gen: Path, embeddings) -> str | None:
     """Why the generation cannot be trusted, or None: a file changed, missing or added since it
     was written, or an index that does not open or holds other counts than its manifest."""
-    sums_file = gen / CHECKSUMS
-    if sums_file.exists():
-        try:
-            sums = json.loads(sums_file.read_text(encoding="utf-8"))
-        except ValueError:
-            return f"{CHECKSUMS} is unreadable"
-        now = {str(p.relative_to(gen)) for p in _files(gen)}
-        for rel in sorted(set(sums) | now):
-            if rel not in now:
-                return f"{rel} is missing"
-            if rel not in sums:
-                return f"{rel} was added after the generation was written"
-            if _digest(gen / rel) != sums[rel]:
-                return f"{rel} changed after the generation was written"
-    return _opens(root, gen, embeddings)
+    return tampered(gen) or _opens(root, gen, embeddings)
+
+
+def tampered(gen: Path) -> str | None:
+    """Which file of the generation differs from its checksums (changed, missing or added
+    since it was written), or None. No checksums at all is tampering too (fail closed): every
+    generation this version writes has them."""
+    try:
+        sums = json.loads((gen / CHECKSUMS).read_text(encoding="utf-8"))
+    except OSError:
+        return f"{CHECKSUMS} is missing"
+    except ValueError:
+        return f"{CHECKSUMS} is unreadable"
+    if not isinstance(sums, dict):
+        return f"{CHECKSUMS} is unreadable"
+    now = {str(p.relative_to(gen)) for p in _files(gen)}
+    for rel in sorted(set(sums) | now):
+        if rel not in now:
+            return f"{rel} is missing"
+        if rel not in sums:
+            return f"{rel} was added after the generation was written"
+        if _digest(gen / rel) != sums[rel]:
+            return f"{rel} changed after the generation was written"
+    return None
+
+
+def private_chroma(gen: Path) -> Path:
+    """A copy of the generation's Chroma folder for one reader to open (Chroma writes to what
+    it opens); the caller removes it (`drop_private_chroma`)."""
+    copy = Path(tempfile.mkdtemp(prefix=f"situated-chroma-{gen.name}-"))
+    shutil.copytree(gen / "chroma", copy, dirs_exist_ok=True, copy_function=shutil.copyfile)
+    return copy
+
+
+def drop_private_chroma(copy: Path) -> None:
+    from situated.index.store import release_chroma
+
+    release_chroma(copy)
+    shutil.rmtree(copy, ignore_errors=True)
 
 
 def _opens(root: Path, gen: Path, embeddings) -> str | None:
     from situated.index.reader import Index
 
     try:
-        index = Index(root, embeddings, generation=gen)
+        index = Index(root, embeddings, generation=gen, verify=False)  # checked just before
     except Exception as exc:  # noqa: BLE001 - any failure to open is damage to report
         return f"it does not open ({type(exc).__name__}: {str(exc)[:200]})"
     try:
@@ -81,4 +108,5 @@ def _opens(root: Path, gen: Path, embeddings) -> str | None:
         index.close()
 
 
-__all__ = ["CHECKSUMS", "damage", "record"]
+__all__ = ["CHECKSUMS", "damage", "drop_private_chroma", "private_chroma", "record",
+           "tampered"]

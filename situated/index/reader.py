@@ -5,6 +5,7 @@ and loads nothing per piece at open."""
 from __future__ import annotations
 
 import contextlib
+import weakref
 from pathlib import Path
 
 import bm25s
@@ -22,6 +23,7 @@ from situated.index.docstore import (
     PieceTable,
 )
 from situated.index.embeddings import Embedder
+from situated.index.integrity import drop_private_chroma, private_chroma, tampered
 from situated.index.multilingual import MultilingualVectors
 from situated.index.sentences import SentenceVectors
 from situated.index.store import SCHEMA_VERSION, Manifest, chroma_client, current_generation
@@ -59,7 +61,8 @@ def _manifest(root: Path, gen: Path, embeddings: Embedder) -> Manifest:
             f"index {root} has schema {manifest.schema_version}, this version reads "
             f"{SCHEMA_VERSION} (5 added the sentence vectors answers are ranked by, 6 the "
             f"piece ids the vector leg filters by, 7 keys the sentence vectors by the evidence "
-            f"text as it is now neutralised, 8 the release axis every piece is filtered by); "
+            f"text as it is now neutralised, 8 the release axis every piece is filtered by, 9 "
+            f"the latest release decided per caller, Chroma's files checksummed); "
             f"rebuild it with `situated ingest PATH... --index {root}` (unchanged texts "
             "come from the embedding cache)"
         )
@@ -76,14 +79,22 @@ def _manifest(root: Path, gen: Path, embeddings: Embedder) -> Manifest:
 class Index:
     """One opened generation: blocks, pieces, filter columns, code postings, bm25s and Chroma."""
 
-    def __init__(self, root: Path, embeddings: Embedder, generation: Path | None = None):
-        """Open `generation` (default: the published one) of the index at `root`."""
+    def __init__(self, root: Path, embeddings: Embedder, generation: Path | None = None,
+                 verify: bool = True):
+        """Open `generation` (default: the published one) of the index at `root`, after
+        checking every file against the checksums it was written with (`verify=False`: only
+        for the writer's own generation before it records them, or one just checked)."""
         self.root = Path(root)
         self.generation = generation if generation is not None else current_generation(self.root)
         if not (self.generation / "manifest.json").exists():
             raise IndexError_(f"index {root}: generation {self.generation.name} is gone (pruned "
                               "while opening?); open the index again")
         self.manifest = _manifest(root, self.generation, embeddings)
+        if verify and (problem := tampered(self.generation)) is not None:
+            raise IndexError_(
+                f"index {root}: generation {self.generation.name} does not match the checksums "
+                f"it was written with ({problem}); it is not read. Rebuild it with `situated "
+                f"ingest PATH... --index {root}` (a re-ingest replaces a damaged generation)")
         self.embeddings = embeddings
         self.tokenizer = Tokenizer()
         gen = self.generation
@@ -122,8 +133,10 @@ class Index:
         field_dir = gen / "bm25-blocks"
         self.bm25_blocks = bm25s.BM25.load(str(field_dir), mmap=True, show_progress=False) \
             if field_dir.is_dir() else None
-        client = self.client = chroma_client(self.generation / "chroma",
-                                              self.manifest.chroma_url)
+        # Chroma writes to what it opens: this reader opens a private copy of the folder
+        copy = None if self.manifest.chroma_url else private_chroma(gen)
+        self._drop = weakref.finalize(self, drop_private_chroma, copy) if copy else None
+        client = self.client = chroma_client(copy or gen / "chroma", self.manifest.chroma_url)
         try:
             self.collection = client.get_collection(self.manifest.collection)
         except Exception as exc:  # noqa: BLE001 - chromadb's NotFoundError varies by client
@@ -206,6 +219,8 @@ class Index:
         if close is not None:
             with contextlib.suppress(Exception):  # closing twice, or a server already gone
                 close()
+        if self._drop is not None:
+            self._drop()  # the private copy (also at exit, for a reader never closed)
 
     def __len__(self) -> int:
         return len(self.piece_doc)

@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 # 2: epoch-second bounds, timezone; 3: recorded history; 4: row store + columns;
 # 5: sentence vectors (`index.sentences`); 6: piece ids by position (the vector leg's `ids`);
 # 7: evidence neutralised for any Markdown renderer — the sentence store is keyed by that text;
-# 8: the release axis (`release_lo`, `release_hi`, `release_latest` on every piece)
-SCHEMA_VERSION = 8
+# 8: the release axis (`release_lo`, `release_hi`, `release_latest` on every piece);
+# 9: no `release_latest`: the latest release is decided per caller (`Filter.superseded`)
+SCHEMA_VERSION = 9
 COLLECTION = "pieces"
 
 

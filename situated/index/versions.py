@@ -21,6 +21,7 @@ from packaging.version import Version
 
 from situated import releases
 from situated.documents import OPEN_END, OPEN_START, PRODUCT, Block, DocumentMeta, FilterFields
+from situated.loaders.axes import superseded
 
 
 class Admits(Protocol):
@@ -104,6 +105,7 @@ class Versions:
         self._meta = lru_cache(maxsize=65536)(catalogue.document)
         self._family = lru_cache(maxsize=4096)(self._read_family)
         self._released: list[DocumentMeta] | None = None
+        self._superseded: dict[object, frozenset[str]] = {}
 
     # -- documents ----------------------------------------------------------------------------
 
@@ -196,6 +198,19 @@ class Versions:
                 self.fields_of(m.source_id).release_lo, m.source_id))
         return [m for m in self._released if flt.admits(self.fields_of(m.source_id))
                 and not (product and m.product and product not in m.product)]
+
+    def superseded(self, readable: Admits, key: object) -> frozenset[str]:
+        """The release documents `readable` admits that do not cover their line's latest
+        release among those it admits (`loaders.axes.superseded`); kept per `key` (the
+        caller's scope) for this generation."""
+        found = self._superseded.get(key)
+        if found is None:
+            if len(self._superseded) > 1024:
+                self._superseded.clear()
+            found = self._superseded[key] = superseded(
+                self.released(readable), lambda m: (
+                    (f := self.fields_of(m.source_id)).release_lo, f.release_hi))
+        return found
 
     def release_line(self, flt: Admits, product: str | None = None) -> list[Version]:
         """The releases the readable documents declare (`version`), oldest first: the versions

@@ -264,7 +264,7 @@ def _open_vector_store(corpus: Corpus, out: Path, settings: Settings,
             name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
         ), pieces
     base_gen, base_manifest = base
-    shutil.copytree(base_gen / "chroma", out / "chroma")
+    shutil.copytree(base_gen / "chroma", out / "chroma", copy_function=shutil.copyfile)  # writable
     col = chroma_client(out / "chroma").get_collection(base_manifest.collection)
     now = {d.meta.source_id: d.content_hash for d in corpus.documents}
     stale = [sid for sid, h in base_manifest.sources.items() if now.get(sid) != h]

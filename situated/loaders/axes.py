@@ -1,37 +1,50 @@
-"""What the whole corpus decides about each document's axes beyond its own dates: whether it
-covers its release line's latest release, and the values of the index's declared facets."""
+"""What a set of documents decides about each one's axes beyond its own dates: the release
+line it belongs to, which readable documents a later release supersedes, and the values of the
+index's declared facets."""
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 
 from situated.documents import DocumentMeta
 
 
-def release_lines(metas: list[DocumentMeta], spans: dict[str, tuple[int, int]],
-                  ) -> tuple[list[str], dict[str, bool]]:
-    """Per line of releases (the documents of one product set with a release axis): which
-    documents cover its latest release (what a question naming no version reads); and the
-    problems: two different versions the key cannot tell apart (`releases.key`)."""
+def line_of(meta: DocumentMeta) -> tuple[str, ...]:
+    """The release line a document belongs to: its `family` (docs/design.md "Releases": a
+    line is a family, never a product set); a release document without a family shares the
+    line of the release documents without one for the same products."""
+    return ("family", meta.family) if meta.family else ("products", *sorted(meta.product))
+
+
+def superseded(metas: Iterable[DocumentMeta], spans: Callable[[DocumentMeta], tuple[int, int]],
+               ) -> frozenset[str]:
+    """Of the release documents `metas` (those one caller may read), the ones that do not cover
+    their line's latest release: the latest is the highest declared `version` of the line, or
+    the highest range start where none is declared. A question naming no release reads past
+    them. Computed over what the caller may read only, so a document the caller cannot read
+    never changes which release is latest (docs/design.md "Latest within the caller's scope")."""
     lines: dict[tuple[str, ...], list[DocumentMeta]] = defaultdict(list)
     for m in metas:
         if m.release_scoped:
-            lines[tuple(sorted(m.product))].append(m)
-    latest: dict[str, bool] = {}
-    problems: list[str] = []
+            lines[line_of(m)].append(m)
+    out: set[str] = set()
     for members in lines.values():
-        named: dict[int, set[str]] = defaultdict(set)
-        for m in members:
-            if m.version is not None:
-                named[spans[m.source_id][0]].add(m.version)
-        problems += [f"versions {' and '.join(sorted(v))} cannot be told apart in order (a "
-                     "pre-release's dev part); give one of them another number"
-                     for v in named.values() if len(v) > 1]
-        top = max(named) if named else max(spans[m.source_id][0] for m in members)
-        for m in members:
-            lo, hi = spans[m.source_id]
-            latest[m.source_id] = lo <= top < hi
-    return problems, latest
+        named = [spans(m)[0] for m in members if m.version is not None]
+        top = max(named) if named else max(spans(m)[0] for m in members)
+        out |= {m.source_id for m in members if not spans(m)[0] <= top < spans(m)[1]}
+    return frozenset(out)
+
+
+def release_problems(metas: list[DocumentMeta], spans: dict[str, tuple[int, int]]) -> list[str]:
+    """Two different versions the key cannot tell apart (`releases.key`), in any documents of
+    the index: a question's release is one key, read in every family."""
+    named: dict[int, set[str]] = defaultdict(set)
+    for m in metas:
+        if m.version is not None:
+            named[spans[m.source_id][0]].add(m.version)
+    return [f"versions {' and '.join(sorted(v))} cannot be told apart in order (a pre-release's "
+            "dev part); give one of them another number" for v in named.values() if len(v) > 1]
 
 
 def facet_values(meta: DocumentMeta, facets: tuple[str, ...], problems: list[str],
@@ -53,4 +66,4 @@ def facet_values(meta: DocumentMeta, facets: tuple[str, ...], problems: list[str
     return tuple(out)
 
 
-__all__ = ["facet_values", "release_lines"]
+__all__ = ["facet_values", "line_of", "release_problems", "superseded"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from collections import defaultdict
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from situated.documents import (
     LoadedDocument,
 )
 from situated.errors import DocumentError
-from situated.loaders.axes import facet_values, release_lines
+from situated.loaders.axes import facet_values, release_problems
 from situated.loaders.families import check_families
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
 from situated.loaders.markdown import parse_markdown
@@ -142,12 +143,13 @@ def load_file(path: Path, timezone: str = "UTC", limit: BlockLimit | None = None
 def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDocument:
     suffix = path.suffix.lower()
     digest = hashlib.sha256(path.read_bytes())
+    warnings: list[str] = []
     if suffix == ".pdf":
         raw = read_sidecar(path)
         digest.update(sidecar_path(path).read_bytes())
         title, sections = parse_pdf(path)
     elif suffix == ".json":
-        raw, title, sections = parse_json(path)
+        raw, title, sections, warnings = parse_json(path)
         _check_sections(sections, path)
         side = path.with_name(path.name + ".meta.yaml")
         if side.exists():
@@ -157,7 +159,7 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
             raise MetaProblems([f"{path}: not UTF-8 text; save it as UTF-8"]) from None
-        _check_work(text, path)
+        text, warnings = _check_work(text, path)
         raw, title, sections = parse_markdown(text, str(path))
     meta = parse_meta(raw, str(path))
     if meta.title is None and title:
@@ -166,8 +168,8 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
     if not blocks:
         raise MetaProblems([f"{path}: no text found; a document needs at least one paragraph"])
     return LoadedDocument(
-        meta=meta, blocks=tuple(blocks), pieces=tuple(pieces), content_hash=digest.hexdigest()
-    )
+        meta=meta, blocks=tuple(blocks), pieces=tuple(pieces), content_hash=digest.hexdigest(),
+        warnings=tuple(warnings))
 
 
 MAX_TABLE_ROWS = 20_000
@@ -175,26 +177,45 @@ MAX_HEADINGS = 5_000
 MAX_PARAGRAPH_CHARS = 200_000
 
 
-def _check_work(text: str, path: Path) -> None:
-    """Refuse, before parsing, a file whose shape would take unbounded time or memory (the
-    size cap bounds bytes, not work): too many table rows or headings, one giant paragraph, or
-    a heading longer than a title can be."""
+_HEADING_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_FENCE_RE = re.compile(r" {0,3}(?:```|~~~)")
+
+
+def _check_work(text: str, path: Path) -> tuple[str, list[str]]:
+    """The text to parse and its warnings. A heading is a title: one longer than
+    `MAX_HEADING_CHARS`, or past the `MAX_HEADINGS`-th, is read as body text (escaped, so its
+    words are kept and searchable), with a warning naming the file: real pages mark paragraphs
+    up as headings, and a cosmetic limit never refuses a document. Refused, before parsing, is
+    only a shape whose work has no bound (the size cap bounds bytes, not work): too many table
+    rows or one giant paragraph."""
     rows = headings = run = longest = 0
-    for line in text.splitlines():
+    lines, fenced, demoted = text.splitlines(keepends=True), False, []
+    for i, line in enumerate(lines):
         stripped = line.lstrip()
         rows += stripped.startswith("|")
-        headings += stripped.startswith("#")
-        if stripped.startswith("#") and len(stripped) > MAX_HEADING_CHARS:
-            raise MetaProblems([f"{path}: a heading of {len(stripped):,} characters, over the "
-                                f"{MAX_HEADING_CHARS} a heading may have; shorten it"])
+        fenced ^= bool(_FENCE_RE.match(line))
+        if not fenced and _HEADING_RE.match(line):
+            headings += 1
+            if len(stripped.rstrip()) > MAX_HEADING_CHARS or headings > MAX_HEADINGS:
+                lines[i] = "\\" + stripped
+                demoted.append(len(stripped.rstrip()))
         run = run + len(line) if stripped else 0
         longest = max(longest, run)
-    _refuse_over(path, rows, headings, longest)
+    _refuse_over(path, rows, longest)
+    warnings = []
+    if long := [n for n in demoted if n > MAX_HEADING_CHARS]:
+        warnings.append(f"{path}: {len(long)} heading(s) of up to {max(long):,} characters, "
+                        f"over the {MAX_HEADING_CHARS} a heading may have, read as body text; "
+                        "shorten them to keep them as headings")
+    if headings > MAX_HEADINGS:
+        warnings.append(f"{path}: {headings:,} headings, over the {MAX_HEADINGS:,} one document "
+                        "may have; the rest are read as body text (split the document to keep "
+                        "them as sections)")
+    return ("".join(lines) if demoted else text), warnings
 
 
-def _refuse_over(path: Path, rows: int, headings: int, longest: int) -> None:
-    for what, n, cap in (("table rows", rows, MAX_TABLE_ROWS), ("headings", headings,
-                                                               MAX_HEADINGS),
+def _refuse_over(path: Path, rows: int, longest: int) -> None:
+    for what, n, cap in (("table rows", rows, MAX_TABLE_ROWS),
                          ("characters in one paragraph", longest, MAX_PARAGRAPH_CHARS)):
         if n > cap:
             raise MetaProblems([f"{path}: {n:,} {what}, over the {cap:,} one document may have; "
@@ -206,7 +227,7 @@ def _check_sections(sections: list, path: Path) -> None:
     rows = sum(len(getattr(e, "rows", ())) for s in sections for e in s.elements)
     longest = max((len(getattr(e, "text", "") or "") for s in sections for e in s.elements),
                   default=0)
-    _refuse_over(path, rows, len(sections), longest)
+    _refuse_over(path, rows, longest)
 
 
 def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
@@ -261,21 +282,20 @@ def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | No
     overlap_problems, warnings, corrections = check_families([d.meta for d in docs], rec,
                                                               bounds, spans, faceted)
     problems += overlap_problems
-    release_problems, latest = release_lines([d.meta for d in docs], spans)
-    problems += release_problems
+    problems += release_problems([d.meta for d in docs], spans)
     if problems:
         raise DocumentError(problems)
     out = [_with_history(d, {
         "recorded_s": rec[d.meta.source_id],
         "corrected": tuple(sorted(corrections.get(d.meta.source_id, ()))),
-        "release_latest": latest.get(d.meta.source_id, True),
         "facets": faceted[d.meta.source_id]}) for d in docs]
-    return Corpus(documents=tuple(out), warnings=tuple(warnings))
+    loaded = [w for d in docs for w in d.warnings]  # what loading degraded, per file
+    return Corpus(documents=tuple(out), warnings=tuple(loaded + list(warnings)))
 
 
 def _with_history(d: LoadedDocument, update: dict) -> LoadedDocument:
     """The document with the fields only the whole corpus decides — its recorded instant,
-    corrections, whether it covers its line's latest release, its facets — in every block's
+    corrections, its facets — in every block's
     and piece's filter fields (a copy when they change; the loaded document is not mutated)."""
     fields = d.blocks[0].fields
     if all(getattr(fields, k) == v for k, v in update.items()):

@@ -49,7 +49,7 @@ def split_front_matter(text: str, path: str) -> tuple[dict, list[Token]]:
     tokens = _parser().parse(text)
     if not tokens or tokens[0].type != "front_matter":
         raise MetaProblems([f"{path}: front matter is not closed; add a line `---` after it"])
-    return load_yaml_mapping(tokens[0].content, path), tokens[1:]
+    return load_yaml_mapping(tokens[0].content, path, first_line=2), tokens[1:]
 
 
 class _TextOnly(HTMLParser):

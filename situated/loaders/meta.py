@@ -31,20 +31,20 @@ class MetaProblems(Exception):
 MAX_META_BYTES = 64_000  # front matter / sidecar: metadata, not content
 
 
-def load_yaml_mapping(text: str, path: str) -> dict[str, Any]:
+def load_yaml_mapping(text: str, path: str, first_line: int = 1) -> dict[str, Any]:
     """Parse YAML with every scalar kept as a string, so dates are parsed (and checked) by us.
 
     Bounded: metadata over `MAX_META_BYTES` is refused, and so are anchors and aliases (`&a`,
     `*a`), which no metadata needs and which let 1 KB expand to gigabytes; both are refused
-    before anything is expanded, and no error repeats the text."""
+    before anything is expanded, and no error repeats the text. A key given twice in one
+    mapping is refused naming the key and both lines (`first_line`: the file's line the text
+    starts on): YAML would keep the last silently, and a second `access:` would replace the
+    first."""
     if len(text.encode("utf-8")) > MAX_META_BYTES:
         raise MetaProblems([f"{path}: metadata is {len(text.encode('utf-8')):,} bytes, over "
                             f"the {MAX_META_BYTES:,} allowed; metadata holds keys, not content"])
     try:
-        for event in yaml.parse(text, Loader=yaml.BaseLoader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                raise MetaProblems([f"{path}: metadata uses YAML anchors or aliases (&name, "
-                                    "*name); write each value out"])
+        _check_events(yaml.parse(text, Loader=yaml.BaseLoader), path, first_line)
         data = yaml.load(text, Loader=yaml.BaseLoader)
     except yaml.YAMLError as exc:
         raise MetaProblems([f"{path}: metadata is not valid YAML ({exc}); fix the syntax"]) from None
@@ -53,6 +53,37 @@ def load_yaml_mapping(text: str, path: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise MetaProblems([f"{path}: metadata must be a mapping of keys, got {type(data).__name__}"])
     return data
+
+
+def _check_events(events, path: str, first_line: int) -> None:
+    """Refuse anchors, aliases and repeated keys, reading the parser's events (nothing is
+    expanded yet)."""
+    stack: list[dict[str, Any]] = []  # per open collection: a mapping's keys, key expected
+    problems: list[str] = []
+    for event in events:
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise MetaProblems([f"{path}: metadata uses YAML anchors or aliases (&name, "
+                                "*name); write each value out"])
+        if isinstance(event, yaml.CollectionStartEvent):
+            stack.append({"keys": {} if isinstance(event, yaml.MappingStartEvent) else None,
+                          "key": True})
+        elif isinstance(event, yaml.CollectionEndEvent):
+            stack.pop()
+            if stack:
+                stack[-1]["key"] = True
+        elif isinstance(event, yaml.ScalarEvent) and stack and stack[-1]["keys"] is not None:
+            top = stack[-1]
+            if top["key"]:
+                line = first_line + event.start_mark.line
+                if event.value in top["keys"]:
+                    before = top["keys"][event.value]
+                    problems.append(
+                        f"{path}: key {event.value[:80]!r} is given twice (lines {before} and "
+                        f"{line}); keep one (YAML would silently use the last)")
+                top["keys"][event.value] = line
+            top["key"] = not top["key"]
+    if problems:
+        raise MetaProblems(problems)
 
 
 # line breaks, other control characters and bidirectional overrides: never inside a one-line

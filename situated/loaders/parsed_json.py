@@ -114,10 +114,30 @@ def _element(el, ew: str, problems: list[str]):
     return None
 
 
-def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
-    """(raw metadata, title, sections); raises `MetaProblems` naming the bad element."""
+class _Repeated(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each given once (`json.loads`' hook)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Repeated(key)
+        out[key] = value
+    return out
+
+
+def parse_json(path: Path) -> tuple[dict, str | None, list[Section], list[str]]:
+    """(raw metadata, title, sections, warnings); raises `MetaProblems` naming the bad
+    element."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_once)
+    except _Repeated as exc:
+        raise MetaProblems([f"{path}: key {exc.key[:80]!r} is given twice in one object; keep "
+                            "one (JSON readers would silently use the last)"]) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise MetaProblems([f"{path}: not valid JSON ({exc})"]) from None
     if not isinstance(data, dict) or not isinstance(data.get("sections"), list):
@@ -140,6 +160,7 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
             f"sidecar {side.name}")
         ])
     problems: list[str] = []
+    warnings: list[str] = []
     sections: list[Section] = []
     for s_i, raw in enumerate(data["sections"]):
         where = f"{path}: sections[{s_i}]"
@@ -149,12 +170,16 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
         number = raw.get("number")
         number = None if number in (None, "") else str(number)
         title = str(raw.get("title") or f"Section {s_i + 1}")
-        if len(title) > MAX_HEADING_CHARS:
-            problems.append(f"{where}: a title of {len(title):,} characters, over the "
-                            f"{MAX_HEADING_CHARS} a heading may have; shorten it")
-            continue
+        whole = None
+        if len(title) > MAX_HEADING_CHARS:  # a heading is a title: cut, the text kept
+            warnings.append(f"{where}: a title of {len(title):,} characters, over the "
+                            f"{MAX_HEADING_CHARS} a heading may have, is cut in the heading "
+                            "and kept as the section's first paragraph; shorten it")
+            whole, title = title, title[:MAX_HEADING_CHARS - 1].rstrip() + "…"
         sec = Section(title=title, number=number, page=_page(raw.get("page"), where, problems),
                       path=(f"{number} {title}" if number else title,))  # as a heading reads
+        if whole is not None:
+            sec.elements.append(Paragraph(text=whole, page=sec.page))
         for e_i, el in enumerate(raw.get("elements", [])):
             ew = f"{where}.elements[{e_i}]"
             element = _element(el, ew, problems)
@@ -164,4 +189,4 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section]]:
             sections.append(sec)
     if problems:
         raise MetaProblems(problems)
-    return raw_meta, data.get("title"), sections
+    return raw_meta, data.get("title"), sections, warnings

@@ -44,6 +44,11 @@ class Filter(BaseModel):
                                  "situation, admit only documents that cover the latest "
                                  "release of their line (a question about a moment; listings "
                                  "and changes read every release).")
+    superseded: frozenset[str] = Field(default=frozenset(), description="The release "
+                                       "documents this caller may read that do not cover "
+                                       "their line's latest readable release (`Snapshot."
+                                       "filter` computes them within the scope); excluded "
+                                       "when `latest_only`.")
 
     def readable(self) -> Filter:
         """What the caller may read at all: this filter's scope and narrowing, no situation (a
@@ -89,7 +94,7 @@ class Filter(BaseModel):
         r = self.release
         if r is not None and not (f.release_lo <= r < f.release_hi):
             return False
-        if self.latest_only and not f.release_latest:
+        if self.latest_only and f.source_id in self.superseded:
             return False
         if f.roles and not set(f.roles) & set(self.scope.roles):
             return False
@@ -120,8 +125,8 @@ class Filter(BaseModel):
         r = self.release
         if r is not None:
             clauses += [{"release_lo": {"$lte": r}}, {"release_hi": {"$gt": r}}]
-        if self.latest_only:
-            clauses.append({"release_latest": True})
+        if self.latest_only and self.superseded:
+            clauses.append({"source_id": {"$nin": sorted(self.superseded)}})
         clauses.append(_any("access_any", [role_key(r) for r in sorted(self.scope.roles)]))
         clauses.append(_any("assets_any", [asset_key(a) for a in sorted(self.scope.assets)]))
         if self.sources is not None:
@@ -167,8 +172,8 @@ class Filter(BaseModel):
         r = self.release
         if r is not None:
             m &= (cols.release_lo <= r) & (r < cols.release_hi)
-        if self.latest_only:
-            m &= cols.release_latest
+        if self.latest_only and self.superseded:
+            m &= ~np.isin(cols.source_ids, np.asarray(sorted(self.superseded), dtype=str))
         m &= cols.any_of(cols.role_any, cols.roles, self.scope.roles)
         m &= cols.any_of(cols.asset_any, cols.assets, self.scope.assets)
         if self.sources is not None:

@@ -14,7 +14,7 @@ from importlib import resources
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from situated.web.sessions import COOKIE, CSRF_HEADER, BrowserSessions
 
@@ -60,14 +60,24 @@ def add_page_routes(api: FastAPI, sessions: BrowserSessions) -> None:
             raise HTTPException(status_code=404, detail=f"no page asset {name!r}")
         return Response(assets[name], media_type=_ASSETS[name], headers=PAGE_HEADERS)
 
-    @api.post("/session", tags=["browser"])
-    def login(body: Login, request: Request) -> JSONResponse:
+    @api.post("/session", tags=["browser"],
+              openapi_extra={"requestBody": {"required": True, "content": {
+                  "application/json": {"schema": Login.model_json_schema()}}}})
+    async def login(request: Request) -> JSONResponse:
         """Exchange an API key for a session cookie (`HttpOnly; SameSite=Strict`) and the CSRF
         token to send as `X-CSRF-Token` with each POST. JSON only: a form of another site can
-        post `text/plain` without a preflight, never `application/json` (no login CSRF)."""
-        if not request.headers.get("content-type", "").startswith("application/json"):
+        post `text/plain` without a preflight, never `application/json` (no login CSRF). The
+        body is read here, after the media type is checked, and an error never echoes it (it
+        holds a key)."""
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() \
+                != "application/json":
             raise HTTPException(status_code=415, detail="send the key as JSON: Content-Type: "
                                 "application/json, body {\"key\": KEY}")
+        try:
+            body = Login.model_validate_json(await request.body())
+        except ValidationError:
+            raise HTTPException(status_code=422, detail="the body must be {\"key\": KEY} "
+                                "with one key of 1 to 200 characters") from None
         made = sessions.issue(body.key)
         if made is None:
             raise HTTPException(status_code=401, detail="unknown API key; paste a key "
@@ -92,10 +102,12 @@ def add_page_routes(api: FastAPI, sessions: BrowserSessions) -> None:
 
     @api.delete("/session", tags=["browser"])
     def logout(request: Request) -> JSONResponse:
-        """Sign out: the cookie is cleared (it needs the CSRF token, like every write)."""
+        """Sign out: the session ends on the server (its cookie is refused from now on, by
+        every worker) and the cookie is cleared; it needs the CSRF token, like every write."""
         cookie = request.cookies.get(COOKIE)
         if cookie and not sessions.csrf_ok(cookie, request.headers.get(CSRF_HEADER)):
             raise HTTPException(status_code=403, detail=f"missing or wrong {CSRF_HEADER}")
+        sessions.end(cookie)
         reply = JSONResponse({"signed_out": True})
         reply.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
         return reply
