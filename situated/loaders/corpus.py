@@ -196,9 +196,10 @@ def _check_work(text: str, path: Path) -> tuple[str, list[str]]:
         fenced ^= bool(_FENCE_RE.match(line))
         if not fenced and _HEADING_RE.match(line):
             headings += 1
-            if len(stripped.rstrip()) > MAX_HEADING_CHARS or headings > MAX_HEADINGS:
+            length = len(stripped.rstrip("\r\n"))
+            if length > MAX_HEADING_CHARS or headings > MAX_HEADINGS:
                 lines[i] = "\\" + stripped
-                demoted.append(len(stripped.rstrip()))
+                demoted.append(length)
         run = run + len(line) if stripped else 0
         longest = max(longest, run)
     _refuse_over(path, rows, longest)

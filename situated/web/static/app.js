@@ -45,7 +45,6 @@ function signedOut(message) {
   $("key").focus();
 }
 
-const LINK = /\[((?:\\.|[^\]\\])*)\]\(([^()\s]+)\)/g;
 
 function safeHref(target) {
   if (target.startsWith("/") && !target.startsWith("//") && !target.includes("\\")) return target;
@@ -76,15 +75,34 @@ function link(text, href) {
   return a;
 }
 
-function renderAnswer(node, text) {
+// A citation's visible text as the output parser writes it (`citations.link_text`): the
+// source and section, every Markdown-active character escaped.
+function citationText(c) { return c.source_id + (c.section ? ", section " + c.section : ""); }
+function escapeMarkdown(text) { return text.replace(/([\\`*_{}\[\]()<>#!|])/g, "\\$1"); }
+
+// Links come from the answer's structured citations only: the exact `[text](link)` the parser
+// wrote for each one becomes a link whose text is the citation's own; any other bracket or
+// link in the answer (a document's, a model's) stays plain text.
+function renderAnswer(node, text, citations) {
   node.replaceChildren();
+  const made = new Map();
+  for (const c of citations) {
+    const href = safeHref(c.link);
+    if (href) made.set("[" + escapeMarkdown(citationText(c)) + "](" + c.link + ")", [citationText(c), href]);
+  }
+  const forms = [...made.keys()].sort((a, b) => b.length - a.length);
   let last = 0;
-  for (const m of text.matchAll(LINK)) {
-    appendText(node, text.slice(last, m.index));
-    const href = safeHref(m[2]);
-    if (href) node.appendChild(link(unescapeMarkdown(m[1]), href));
-    else appendText(node, m[0]);
-    last = m.index + m[0].length;
+  while (forms.length) {
+    let at = -1, form = null;
+    for (const f of forms) {
+      const i = text.indexOf(f, last);
+      if (i >= 0 && (at < 0 || i < at)) { at = i; form = f; }
+    }
+    if (form === null) break;
+    appendText(node, text.slice(last, at));
+    const [label, href] = made.get(form);
+    node.appendChild(link(label, href));
+    last = at + form.length;
   }
   appendText(node, text.slice(last));
 }
@@ -104,7 +122,7 @@ function render(answer) {
   $("status").textContent = answer.status;
   $("status").dataset.status = answer.status;
   $("missing").textContent = answer.missing.length ? "(needs: " + answer.missing.join(", ") + ")" : "";
-  renderAnswer($("answer"), answer.answer);
+  renderAnswer($("answer"), answer.answer, answer.citations);
   show("cited", answer.citations.length > 0);
   renderList("citations", answer.citations, (li, c) => {
     const href = safeHref(c.link);
