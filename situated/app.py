@@ -60,10 +60,7 @@ class Snapshot:
         """The one place a chain builds a Filter: situation and scope, in the index's zone
         (`latest_release`: a question about a moment that names no version reads the latest
         release of each line)."""
-        declared = set(self.index.facets)
-        if any(name not in declared for name, _ in situation.facets):  # no clause to compile
-            situation = situation.model_copy(update={"facets": tuple(
-                (n, v) for n, v in situation.facets if n in declared)})
+        situation = self.declared(situation)  # an undeclared facet: no clause to compile
         superseded: frozenset[str] = frozenset()
         if latest_release and situation.version is None:  # the latest within this scope
             readable = Filter(scope=scope, timezone=self.index.timezone)
@@ -71,6 +68,15 @@ class Snapshot:
         return Filter(situation=situation, scope=scope, sources=sources,
                       timezone=self.index.timezone, latest_release=latest_release,
                       superseded=superseded)
+
+    def declared(self, situation: Situation) -> Situation:
+        """`situation` without the facets this index does not declare (a client's carried
+        situation may name any: they are dropped, never compiled, never echoed)."""
+        declared = set(self.index.facets)
+        if all(name in declared for name, _ in situation.facets):
+            return situation
+        return situation.model_copy(update={"facets": tuple(
+            (n, v) for n, v in situation.facets if n in declared)})
 
     def sentence_vectors(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The ingest-time vectors of evidence sentences of this generation: `(vectors,

@@ -279,6 +279,19 @@ def _authenticator(keys: KeyStore, sessions: BrowserSessions):
     return principal_of
 
 
+def _readable_blocks(index, source_id: str, scope: Scope) -> list:
+    """The blocks of one document the scope may read, in document order; none for a document
+    that is absent or forbidden alike. Permission comes from the documents table first, by one
+    key look-up: a restricted document costs what an absent one does (no block is read), so
+    timing discloses nothing."""
+    flt = Filter(scope=scope, timezone=index.timezone)
+    try:
+        readable = flt.admits(index.fields_of_source(source_id))
+    except KeyError:
+        readable = False
+    return [b for b in index.blocks_of(source_id) if flt.admits(b.fields)] if readable else []
+
+
 def _document_routes(api: FastAPI, application, principal_of) -> None:
     """`GET /documents/{source_id}`: the blocks of one document the key may read, as HTML or
     JSON; absent and forbidden look the same."""
@@ -286,15 +299,8 @@ def _document_routes(api: FastAPI, application, principal_of) -> None:
     @api.get("/documents/{source_id}", response_model=None)
     def document(source_id: str, request: Request, format: str = "html",
                  principal: Principal = Depends(principal_of)):
-        flt, index = Filter(scope=principal.scope), application.index
-        # permission from the documents table first, by one key look-up: a restricted document
-        # costs what an absent one does (no block is read), so timing discloses nothing
-        try:
-            readable = flt.admits(index.fields_of_source(source_id))
-        except KeyError:
-            readable = False
-        blocks = [b for b in index.blocks_of(source_id) if flt.admits(b.fields)] \
-            if readable else []
+        with application.pinned() as snap:  # one generation for the whole read
+            blocks = _readable_blocks(snap.index, source_id, principal.scope)
         if not blocks:  # absent and forbidden look the same: existence is not disclosed
             raise HTTPException(status_code=404,
                                 detail=f"no document {source_id!r} that this key may read")

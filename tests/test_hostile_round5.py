@@ -350,3 +350,82 @@ def test_a_document_of_more_headings_than_the_cap_keeps_the_rest_as_text(tmp_pat
     text = "\n".join(b.text for b in loaded.documents[0].blocks)
     assert "Part 5" in text and "Text of part 5" in text
     assert any("5 headings, over the 3" in w for w in loaded.warnings)
+
+
+# -- what a carried situation or a question may set --------------------------------------------
+
+@pytest.fixture(scope="module")
+def regional(tmp_path_factory, embeddings):
+    from test_facets import _region_app
+
+    root = tmp_path_factory.mktemp("regional")
+    for region, days in (("EU", 30), ("US", 14)):
+        write(root / "docs" / f"{region}.md", md(
+            f"RET-{region}", f"## 1 Returns\n\nYou may return an R-1 within {days} days of "
+            "delivery.\n", family="returns", product="R-1", region=region))
+    return _region_app(root, embeddings)
+
+
+@pytest.mark.integration
+def test_a_declared_facet_named_in_the_question_picks_its_version(regional):
+    chain = build_ask_chain(regional, clock=lambda: TODAY)
+    a = chain.invoke({"question": "How many days do I have to return an R-1 in the EU?"})
+    assert a.status.value == "answered" and a.situation.facets == {"region": "EU"}
+    assert {e.source_id for e in a.evidence} == {"RET-EU"} and "30 days" in a.answer
+
+
+@pytest.mark.integration
+def test_an_undeclared_facet_in_a_carried_situation_is_dropped_not_echoed(regional):
+    from situated.situation import Situation
+
+    chain = build_ask_chain(regional, clock=lambda: TODAY)
+    carried = Situation(facets={"access": "staff", "region": "US"})
+    a = chain.invoke({"question": "How many days do I have to return an R-1?",
+                      "situation": carried})
+    assert a.situation.facets == {"region": "US"}
+    assert "access" not in json.dumps(a.model_dump(mode="json"))
+
+
+@pytest.mark.integration
+def test_a_carried_version_is_checked_like_one_the_question_names(widgets):
+    from situated.situation import Situation
+
+    chain = build_ask_chain(widgets[False], clock=lambda: TODAY)
+    carried = chain.invoke({"question": "What is the default timeout?",
+                            "situation": Situation(version="5.0")})
+    named = chain.invoke({"question": "What is the default timeout in version 5.0?"})
+    assert carried.status.value == named.status.value == "no_evidence"
+    assert "5.0 is not among the versions" in carried.answer
+    assert carried.answer == named.answer
+
+
+@pytest.mark.integration
+def test_a_document_read_holds_its_generation_across_a_swap(tmp_path, embeddings, monkeypatch):
+    """`/documents/{id}` pins the generation published when it starts: a new generation
+    published mid-read neither closes what it reads nor mixes the two."""
+    from situated import server as server_module
+    from situated.index.ingest import ingest
+
+    write(tmp_path / "docs" / "a.md", md("A", "## 1 Timeout\n\nThe timeout is 30 seconds.\n"))
+    app = indexed_app(tmp_path, embeddings)
+    path = tmp_path / "keys.yaml"
+    path.write_text(yaml.safe_dump({"principals": [Principal(
+        name="desk", key_sha256=hash_key(KEY)).model_dump()]}))
+    read = server_module._readable_blocks
+
+    def swapped_midway(index, source_id, scope):
+        write(tmp_path / "docs" / "a.md", md("A", "## 1 Timeout\n\nThe timeout is 45 "
+                                                  "seconds.\n"))
+        ingest([tmp_path / "docs"], app.settings.index_dir, embeddings, app.settings)
+        app.snapshot()  # another request opens the new generation and retires this one
+        return read(index, source_id, scope)
+
+    monkeypatch.setattr(server_module, "_readable_blocks", swapped_midway)
+    with running_server(create_app(app, KeyStore.load(path))) as base:
+        r = httpx.get(base + "/documents/A?format=json", headers={"X-API-Key": KEY},
+                      timeout=120)
+        assert r.status_code == 200, r.text
+        assert "30 seconds" in r.json()["blocks"][0]["text"]
+        monkeypatch.setattr(server_module, "_readable_blocks", read)
+        r = httpx.get(base + "/documents/A?format=json", headers={"X-API-Key": KEY})
+        assert "45 seconds" in r.json()["blocks"][0]["text"]

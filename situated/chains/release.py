@@ -121,10 +121,21 @@ def _proposed(proposed: str, question: str, declared: list[Version]) -> ReleaseR
     if not text or not re.search(rf"(?<![\w.]){re.escape(text.lstrip('vV'))}(?![\w.]*\d)",
                                  question):
         return ReleaseReading()
+    return checked_release(text, declared)
+
+
+def checked_release(text: str, declared: list[Version],
+                    ranges: list[tuple[int, int]] = ()) -> ReleaseReading:
+    """A release given outside the question's words (a model's proposal found in it, the
+    situation a client carries) checked as a named one is: a release of the index, one inside
+    a document's range, else `unknown` (reported with the nearest, never read as given)."""
     asked = releases.asked(text)
     if asked is None:
-        return ReleaseReading()
+        return ReleaseReading(unknown=text, said=text)
     v = releases.resolve(asked, declared)
+    if v is None and not asked.series and any(lo <= releases.key(asked.version) < hi
+                                              for lo, hi in ranges):
+        v = asked.version
     return ReleaseReading(version=str(v), said=text) if v is not None else ReleaseReading(
         unknown=text, said=text)
 
@@ -221,6 +232,6 @@ def elsewhere_text(version: str, latest: bool, having: list[Version], lang: Lang
             f"“in version {having[-1]}”.")
 
 
-__all__ = ["Mention", "ReleaseReading", "elsewhere_text", "find_mentions", "holds",
-           "identifiers", "latest_text",
+__all__ = ["Mention", "ReleaseReading", "checked_release", "elsewhere_text", "find_mentions",
+           "holds", "identifiers", "latest_text",
            "read_release", "same_text", "strip_versions", "unknown_text", "version_list"]

@@ -14,6 +14,7 @@ from situated.chains.extract import Validated
 from situated.chains.intent import names_nothing
 from situated.chains.release import (
     ask_version_text,
+    checked_release,
     elsewhere_text,
     find_mentions,
     holds,
@@ -97,6 +98,9 @@ class ReleaseSteps:
             return v
         reading = read_release(find_mentions(q.text, q.matcher), declared, ranges, proposed,
                                q.text)
+        carried = v.situation.version  # from the client's situation: checked the same way
+        if reading.version is None and reading.unknown is None and carried is not None:
+            reading = checked_release(carried, declared, ranges)
         situation = v.situation
         if reading.version is not None:
             situation = situation.model_copy(update={"version": reading.version})

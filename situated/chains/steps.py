@@ -130,9 +130,10 @@ class AskSteps(HistorySteps):
         """The question checked once (`check_question`), its dates found once."""
         inp = inp if isinstance(inp, AskInput) else AskInput.model_validate(inp)
         most = self.settings.max_question_chars
+        carried = None if inp.situation is None else self.snap.declared(inp.situation)
         return self.question(check_question(inp.question, most),
                              check_question(inp.follows or "", most, "previous question"),
-                             inp.situation, inp.scope)
+                             carried, inp.scope)
 
     def question(self, text: str, follows: str, carried: Situation | None, scope: Scope,
                  slice_of: bool = False) -> Question:
