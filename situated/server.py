@@ -20,6 +20,7 @@ label must not be shown at all.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import html
 import os
@@ -125,8 +126,14 @@ def _chunks(answer: Answer) -> Iterator[AddableDict]:
     yield AddableDict(body)
 
 
+TURNS_KEY = "situated_turns"  # per request: how many of its inputs may be answered at once
+
+
 def serving_runnable(chain: Runnable) -> Runnable:
-    """The ask chain as a generator: scope from config, answer in chunks, then the rest."""
+    """The ask chain as a generator: scope from config, answer in chunks, then the rest. The
+    inputs of one request take turns (`TURNS_KEY`, a semaphore the server puts in each request's
+    config): a batch of slow questions occupies `batch_concurrency` worker threads, not the
+    pool, so a concurrent question of another request is not starved."""
 
     def _inputs(inp: Any, config: RunnableConfig) -> dict[str, Any]:
         scope = (config.get("configurable") or {}).get(SCOPE_KEY)
@@ -154,9 +161,11 @@ def serving_runnable(chain: Runnable) -> Runnable:
 
     async def atransform(inputs: AsyncIterator[Any], config: RunnableConfig
                          ) -> AsyncIterator[AddableDict]:
+        turns = (config.get("configurable") or {}).get(TURNS_KEY) or contextlib.nullcontext()
         async for inp in inputs:
-            answer = await asyncio.create_task(
-                chain.ainvoke(_inputs(inp, config), inner(config)), context=detached())
+            async with turns:
+                answer = await asyncio.create_task(
+                    chain.ainvoke(_inputs(inp, config), inner(config)), context=detached())
             for chunk in _chunks(answer):
                 yield chunk
 
@@ -227,7 +236,9 @@ def create_app(application, keys: KeyStore, model=None,
     def scope_config(config: dict[str, Any], request: Request) -> dict[str, Any]:
         principal = principal_of(request)
         config = dict(config)
-        config["configurable"] = {SCOPE_KEY: principal.scope}
+        if not hasattr(request.state, "turns"):  # one per request, however its configs come
+            request.state.turns = asyncio.Semaphore(settings.batch_concurrency)
+        config["configurable"] = {SCOPE_KEY: principal.scope, TURNS_KEY: request.state.turns}
         config["metadata"] = {**config.get("metadata", {}), "principal": principal.name}
         return config
 

@@ -139,6 +139,10 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(default=2000, ge=1)
     max_batch_inputs: int = Field(default=32, ge=1, description="Most inputs one /ask/batch "
                                   "request may carry.")
+    batch_concurrency: int = Field(default=1, ge=1, le=32, description="Inputs of one request "
+                                   "(an /ask/batch) answered at once: one, so a caller's batch "
+                                   "takes one worker thread, never all of them, and others' "
+                                   "questions are not starved (`benchmarks/batch_fairness.py`).")
     body_timeout_s: float = Field(default=30.0, gt=0, description="Seconds a request body may "
                                   "take to arrive (a trickling client is answered 408).")
     session_hours: float = Field(default=8.0, gt=0, le=24 * 30, description="How long a "

@@ -429,3 +429,50 @@ def test_a_document_read_holds_its_generation_across_a_swap(tmp_path, embeddings
         monkeypatch.setattr(server_module, "_readable_blocks", read)
         r = httpx.get(base + "/documents/A?format=json", headers={"X-API-Key": KEY})
         assert "45 seconds" in r.json()["blocks"][0]["text"]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("configs", [None, "one per input"])
+def test_a_batchs_inputs_take_turns_and_another_question_runs_beside_them(
+        sample_app, session_server, configs):
+    """One caller's batch takes one worker thread (`batch_concurrency`), however its configs
+    are sent, and a question of another request is answered while the batch runs."""
+    import threading
+
+    from fakes import ScriptedChatModel
+
+    class Overlaps(ScriptedChatModel):
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+            text = str(messages[-1].content)
+            who = "single" if "E-417" in text else "batch"
+            with lock:
+                active.append(who)
+                seen.append(tuple(active))
+            time.sleep(0.3)  # a slow model: long enough for requests to overlap
+            with lock:
+                active.remove(who)
+            return super()._generate(messages, stop, run_manager, **kwargs)
+
+    import time
+
+    lock, active, seen = threading.Lock(), [], []
+    _, keys_path = session_server
+    batch = [{"question": q} for q in ("What is the battery warranty of the C-3 bought on "
+                                       "15 March 2026?", "How do I assemble the C-3?",
+                                       "What does the S-2 manual say about charging?",
+                                       "What is the return period of Старт in May 2026?")]
+    body = {"inputs": batch} | ({"config": [{} for _ in batch]} if configs else {})
+    model = Overlaps(replies=["From the evidence [S1]."])
+    with running_server(create_app(sample_app, KeyStore.load(keys_path), model=model)) as base:
+        headers = {"X-API-Key": KEY}
+        worker = threading.Thread(target=lambda: httpx.post(
+            base + "/ask/batch", json=body, headers=headers, timeout=300))
+        worker.start()
+        while not any("batch" in s for s in seen) and worker.is_alive():
+            time.sleep(0.02)
+        single = httpx.post(base + "/ask/invoke", headers=headers, timeout=300, json={
+            "input": {"question": "What does error E-417 mean?"}})
+        worker.join()
+    assert single.status_code == 200
+    assert max(s.count("batch") for s in seen) == 1  # the batch never ran two at once
+    assert any("single" in s and "batch" in s for s in seen)  # nor held the other back
