@@ -128,8 +128,10 @@ def test_an_index_without_sentence_vectors_is_refused_with_the_fix(tmp_path, emb
     rebuilt = Index(tmp_path, embeddings)
     assert rebuilt.manifest.schema_version == SCHEMA_VERSION and len(rebuilt.sentences) > 0
     shutil.rmtree(tmp_path / "current" / "sentences")  # a damaged generation: never read
+    with pytest.raises(IndexError_, match="sentences/.* is missing.*situated ingest"):
+        Index(tmp_path, embeddings)  # the checksums name the first missing file
     with pytest.raises(IndexError_, match="no readable sentence vectors.*situated ingest"):
-        Index(tmp_path, embeddings)
+        Index(tmp_path, embeddings, verify=False)  # the reader's own check, behind them
 
 
 @pytest.mark.unit

@@ -35,6 +35,10 @@ _NOT_BEFORE = re.compile(r"(?:section|sections|§|clause|chapter|step|table|figu
                          r"рис\w*|стр\.?|стать\w*)\s*$", re.IGNORECASE)
 # the words that govern a version and go with it out of the query: "in version", «в версии»
 _GOVERNING = r"(?:(?:in|for|of|on|at|since|from|with|to|в|во|для|с|со|до|на)\s+)?"
+_GOVERNS = re.compile(rf"{_GOVERNING}$", re.IGNORECASE)
+# how far before a number those words are looked for (a question of 2,000 characters naming
+# hundreds of numbers is read in linear time, not by rescanning its whole head per number)
+_LOOKBEHIND = 48
 
 
 @dataclass(frozen=True)
@@ -56,10 +60,10 @@ def find_mentions(text: str, matcher: ProductMatcher | None = None) -> list[Ment
         if asked is None or m.start(group) in found or any(
                 s <= m.start(group) and m.end(group) <= e for s, e in quoted):
             return
-        lead = re.search(rf"{_GOVERNING}$", text[:start if start is not None else m.start()],
-                         re.IGNORECASE)
-        begin = lead.start() if lead and lead.group(0) else (
-            start if start is not None else m.start())
+        at = start if start is not None else m.start()
+        window = max(0, at - _LOOKBEHIND)  # the words just before: linear in the question
+        lead = _GOVERNS.search(text[window:at])
+        begin = window + lead.start() if lead and lead.group(0) else at
         found[m.start(group)] = Mention((begin, m.end(group)), asked, bare)
 
     for m in _CUED.finditer(text):
@@ -71,7 +75,8 @@ def find_mentions(text: str, matcher: ProductMatcher | None = None) -> list[Ment
         if m:
             add(m, 1, False, start=m.start(1))
     for m in _BARE.finditer(text):
-        if not _NOT_BEFORE.search(text[:m.start()]):  # "16.x" is a series, cue or not
+        if not _NOT_BEFORE.search(text[max(0, m.start() - _LOOKBEHIND):m.start()]):  # "16.x":
+            # a series, cue or not
             add(m, 1, not re.search(r"\.[xX*]$", m.group(1)))
     return sorted(found.values(), key=lambda m: (m.bare, m.span[0]))
 
