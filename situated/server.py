@@ -255,6 +255,11 @@ def create_app(application, keys: KeyStore, model=None,
                            "output_schema"],
     )
 
+    # LangServe prints a banner at start-up ending "See all available routes at None/" (the
+    # docs pages are off): `situated serve` says where it listens itself
+    api.router.on_startup[:] = [h for h in api.router.on_startup
+                                if getattr(h, "__module__", "") != "langserve.server"]
+
     @api.get("/health")
     def health() -> dict[str, Any]:
         snap = application.snapshot()

@@ -476,3 +476,38 @@ def test_a_batchs_inputs_take_turns_and_another_question_runs_beside_them(
     assert single.status_code == 200
     assert max(s.count("batch") for s in seen) == 1  # the batch never ran two at once
     assert any("single" in s and "batch" in s for s in seen)  # nor held the other back
+
+
+@pytest.mark.integration
+def test_the_server_starts_without_langserves_banner(sample_app, capsys):
+    """`serve` printed LangServe's banner ending "See all available routes at None/" (its docs
+    pages are off); the server says where it listens itself."""
+    api = create_app(sample_app, KeyStore([]))
+    with running_server(api) as base:
+        assert httpx.get(base + "/health").status_code == 200
+    out = capsys.readouterr().out
+    assert "LANGSERVE" not in out and "None/" not in out
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("line", "meant"), [("valid_form: 2026-01-01", "valid_from"),
+                                             ("valid_form: as_of", "valid_for"),
+                                             ("acess: [hr]", "access")])
+def test_a_misspelt_key_is_read_by_its_value_too(tmp_path, line, meant):
+    write(tmp_path / "a.md", f"---\nsource_id: A\n{line}\n---\n## 1 Rule\n\nText.\n")
+    assert any(f"looks like a misspelt '{meant}'" in p for p in _problems(tmp_path))
+
+
+@pytest.mark.unit
+def test_a_series_given_as_version_points_to_applies_to_versions(tmp_path):
+    write(tmp_path / "a.md", md("A", family="api", version="v2.x"))
+    assert any('applies_to_versions: "2.x"' in p for p in _problems(tmp_path))
+
+
+@pytest.mark.unit
+def test_a_file_named_pdf_that_is_not_one_is_refused_without_pypdfs_noise(tmp_path, caplog):
+    (tmp_path / "a.pdf").write_text("just some text, not a PDF at all\n")
+    (tmp_path / "a.pdf.meta.yaml").write_text("source_id: A\n")
+    problems = _problems(tmp_path)
+    assert any("a.pdf: not a PDF (no %PDF- header)" in p for p in problems), problems
+    assert not [r for r in caplog.records if r.name.startswith("pypdf")]

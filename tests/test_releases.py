@@ -451,3 +451,17 @@ def test_with_that_setting_a_text_every_release_has_needs_no_version(tmp_path, e
     a = chain.invoke({"question": "What must I do before opening the pump casing?",
                       "scope": Scope()})
     assert a.status.value == "answered", (a.status, a.answer)
+
+
+@pytest.mark.unit
+def test_a_listing_of_a_line_of_several_products_reads_as_english():
+    from situated.chains.release import ReleaseReading
+    from situated.chains.release_history import PLURAL_LINE, line_text
+    from situated.chains.wording import Lang
+
+    declared = [Version("1.0"), Version("2.0"), Version("3.0")]
+    text, _ = line_text("Which versions exist?", ReleaseReading(), declared, PLURAL_LINE,
+                        Lang.EN)
+    assert text == "The documents have 3 versions, oldest first: 1.0, 2.0, 3.0."
+    text, _ = line_text("Which versions exist?", ReleaseReading(), declared, "httpx", Lang.EN)
+    assert text.startswith("httpx has 3 versions")

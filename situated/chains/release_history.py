@@ -27,6 +27,10 @@ def _range(declared: list[Version], lang: Lang) -> str:
     return f"{first} – {last}"
 
 
+# how a line of several products is named (`ReleaseSteps.line_name`)
+PLURAL_LINE = "the documents"
+
+
 def line_text(question: str, reading: ReleaseReading, declared: list[Version], line: str,
               lang: Lang) -> tuple[str, list[Version]]:
     """The answer's text and the releases it shows."""
@@ -54,8 +58,9 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
                 f"{declared[0]} ({n} versions; the latest is {declared[-1]}).")
         return text, [declared[0]]
     names = ", ".join(str(v) for v in declared)
+    named = "The documents have" if line == PLURAL_LINE else f"{line} has"  # "httpx has …"
     text = (f"Версии {line} ({n}, от ранней к последней): {names}." if ru else
-            f"{line} has {n} versions, oldest first: {names}.")
+            f"{named} {n} versions, oldest first: {names}.")
     return text, list(declared)
 
 

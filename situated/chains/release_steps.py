@@ -25,7 +25,7 @@ from situated.chains.release import (
     strip_versions,
     unknown_text,
 )
-from situated.chains.release_history import line_answer
+from situated.chains.release_history import PLURAL_LINE, line_answer
 from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
 from situated.chains.wording import Lang
@@ -89,7 +89,7 @@ class ReleaseSteps:
         products = {p for m in self.versions.released(self.readable(q)) for p in m.product}
         if len(products) == 1:
             return next(iter(products))
-        return "документов" if q.lang is Lang.RU else "the documents"
+        return "документов" if q.lang is Lang.RU else PLURAL_LINE
 
     def validate(self, q: Question, v: Validated, proposed: str | None) -> Validated:
         """`v` with the release the question names (or its carried one), the query without it."""

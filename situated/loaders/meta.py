@@ -251,6 +251,9 @@ def _period(raw: dict[str, Any], path: str, problems: list[str]):
     return valid_from, valid_to
 
 
+_SERIES = re.compile(r"[vV]?(\d+(?:\.\d+)*)\.[xX*]")  # "v2.x", "16.*": a series, not one release
+
+
 def _releases(raw: dict[str, Any], path: str, problems: list[str],
               ) -> tuple[str | None, str | None]:
     """`version` (normalised: `v1.0.0-beta.1` → `1.0.0b1`) and `applies_to_versions`; the
@@ -263,7 +266,11 @@ def _releases(raw: dict[str, Any], path: str, problems: list[str],
             parsed = releases.parse(version)
             version = str(parsed)
         except releases.ReleaseError as exc:
-            problems.append(f"{path}: version {exc}")
+            series = _SERIES.fullmatch(version.strip())
+            problems.append(f"{path}: version {exc}" + (
+                f"; a document that covers a series of releases says so with "
+                f"`applies_to_versions: \"{series.group(1)}.x\"` (or a range such as "
+                f"\">=2.0,<3.0\") instead of `version`" if series else ""))
     if covers is not None:
         try:
             lo, hi = releases.span(covers)
@@ -314,15 +321,25 @@ def _distance(a: str, b: str) -> int:
     return row[-1]
 
 
-def near_key(key: str) -> str | None:
+_DATE_KEYS = frozenset({"valid_from", "valid_to", "applies_through", "recorded_at"})
+_DATE_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def near_key(key: str, value: Any = None) -> str | None:
     """The known key an unknown one looks like a misspelling of: the same after folding case,
     spaces, hyphens and underscores, or within edit distance 2 of it (1 for a key of five
-    letters or fewer, so that `lang` stays `lang` and is not read as `link`)."""
+    letters or fewer, so that `lang` stays `lang` and is not read as `link`). Among the keys
+    that near, one whose values look like `value` comes first: `valid_form: 2026-01-01` means
+    `valid_from` (a date), `valid_form: as_of` means `valid_for`."""
     folded = re.sub(r"[\s\-]+", "_", key.strip().lower())
     if folded in KNOWN_KEYS:
         return folded
-    best = min(KNOWN_KEYS, key=lambda k: (_distance(folded, k), k))
-    return best if _distance(folded, best) <= (2 if len(best) > 5 else 1) else None
+    near = sorted((k for k in KNOWN_KEYS if _distance(folded, k) <= (2 if len(k) > 5 else 1)),
+                  key=lambda k: (_distance(folded, k), k))
+    if value is None or not near:
+        return near[0] if near else None
+    dated = bool(_DATE_VALUE.match(str(value).strip()))
+    return next((k for k in near if (k in _DATE_KEYS) is dated), near[0])
 
 
 def _key_problems(raw: dict[str, Any], path: str) -> list[str]:
@@ -334,7 +351,7 @@ def _key_problems(raw: dict[str, Any], path: str) -> list[str]:
     for key in raw:
         if not isinstance(key, str) or key in KNOWN_KEYS:
             continue
-        meant = near_key(key)
+        meant = near_key(key, raw[key])
         if meant is not None and key.strip().lower() == meant:
             problems.append(f"{path}: key {key!r} is not {meant!r}; keys are lower case: "
                             f"write `{meant}:`")

@@ -63,7 +63,13 @@ INFLATION_FLOOR = 200_000
 
 
 def _read_pages(pdf: Path) -> tuple[str | None, list[tuple[int, str]]]:
-    """The PDF's title and each page's text, within the bounds `parse_pdf` names."""
+    """The PDF's title and each page's text, within the bounds `parse_pdf` names. A file that
+    does not open as a PDF (`%PDF-` in its first KB, as readers look for it) is refused before
+    pypdf reads it, so its warnings never print above the error."""
+    with pdf.open("rb") as f:
+        if b"%PDF-" not in f.read(1024):
+            raise MetaProblems([f"{pdf}: not a PDF (no %PDF- header); export it as PDF, or "
+                                "give it the suffix of what it is (.md, .json)"])
     try:
         reader = PdfReader(str(pdf))
         if len(reader.pages) > MAX_PDF_PAGES:
