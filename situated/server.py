@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import html
 import os
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -45,7 +44,7 @@ from situated.guard import MAX_BODY_BYTES, BodyLimit, ErrorShield, JsonGuard
 from situated.retrievers.filter import Filter
 from situated.retrievers.parts import SCOPE_KEY
 from situated.situation import Scope
-from situated.web import PAGE_HEADERS, add_page_routes
+from situated.web import PAGE_HEADERS, add_page_routes, document_page
 from situated.web.sessions import COOKIE, CSRF_HEADER, SECRET_ENV, BrowserSessions, new_secret
 
 KEYS_ENV, INDEX_ENV = "SERVE_SITUATED_KEYS", "SERVE_SITUATED_INDEX"
@@ -317,23 +316,14 @@ def _document_routes(api: FastAPI, application, principal_of) -> None:
                  principal: Principal = Depends(principal_of)):
         with application.pinned() as snap:  # one generation for the whole read
             blocks = _readable_blocks(snap.index, source_id, principal.scope)
-        if not blocks:  # absent and forbidden look the same: existence is not disclosed
+            meta = snap.index.document(source_id) if blocks else None
+        if not blocks or meta is None:  # absent and forbidden look the same
             raise HTTPException(status_code=404,
                                 detail=f"no document {source_id!r} that this key may read")
-        items = [{"block_id": b.block_id, "anchor": b.link.partition("#")[2] or None,
-                  "section": b.section, "page": b.page, "kind": b.kind.value, "text": b.text}
-                 for b in blocks]
         wants_json = format == "json" or "application/json" in request.headers.get("accept", "")
         if wants_json:
-            return {"source_id": source_id, "blocks": items}
-        parts = [f"<!doctype html><meta charset='utf-8'><title>{html.escape(source_id)}</title>",
-                 "<link rel='stylesheet' href='/ui/app.css'>",
-                 f"<h1>{html.escape(source_id)}</h1>"]
-        seen: set[str] = set()
-        for it in items:  # a section's text and its table share an anchor: the first gets it
-            anchor = ""
-            if it["anchor"] and it["anchor"] not in seen:
-                seen.add(it["anchor"])
-                anchor = f" id='{html.escape(it['anchor'])}'"
-            parts.append(f"<section{anchor}><pre>{html.escape(it['text'])}</pre></section>")
-        return HTMLResponse("\n".join(parts), headers=PAGE_HEADERS)
+            return {"source_id": source_id, "blocks": [
+                {"block_id": b.block_id, "anchor": b.link.partition("#")[2] or None,
+                 "section": b.section, "page": b.page, "kind": b.kind.value, "text": b.text}
+                for b in blocks]}
+        return HTMLResponse(document_page(meta, blocks), headers=PAGE_HEADERS)

@@ -91,7 +91,7 @@ def _ask(driver, text: str, previous_status: str | None = None) -> str:
     _wait(driver, lambda d: d.find_element(By.ID, "result").is_displayed()
           and d.find_element(By.ID, "answer").text != before
           and not d.find_element(By.ID, "busy").is_displayed())
-    return driver.find_element(By.ID, "status").text
+    return driver.find_element(By.ID, "status").get_attribute("data-status")
 
 
 def _severe(driver, base: str) -> list[str]:
@@ -122,6 +122,9 @@ def test_sign_in_ask_cite_clarify_and_be_refused_without_the_cookie(server, brow
     assert browser.execute_script("return document.cookie") == ""  # not readable by script
 
     assert _ask(browser, HEADLINE) == "answered"
+    assert browser.find_element(By.ID, "status").text == "Answered"  # words, not the contract's
+    assert browser.find_element(By.ID, "considered").text.startswith("Documents read: WARR-R2")
+    assert "for C-3, bought 2026-03-15" in browser.find_element(By.ID, "considered").text
     answer = browser.find_element(By.ID, "answer").text
     assert "36 months" in answer and "For a purchase on 15 March 2026" in answer
     assert "[" not in answer.replace("[S", "")  # links drawn as links, not Markdown
@@ -137,15 +140,25 @@ def test_sign_in_ask_cite_clarify_and_be_refused_without_the_cookie(server, brow
     page, document = browser.window_handles
     browser.switch_to.window(document)
     _wait(browser, lambda d: d.find_elements(By.ID, "section-2"))
-    assert browser.find_element(By.TAG_NAME, "h1").text == "WARR-R2"
-    assert "36 months" in browser.find_element(By.ID, "section-2").text
+    assert browser.find_element(By.TAG_NAME, "h1").text != "WARR-R2"  # the title, not the id
+    assert browser.find_element(By.CLASS_NAME, "doc-meta").text.startswith("WARR-R2")
+    cited = browser.find_element(By.ID, "section-2")
+    assert "36 months" in cited.text and cited.find_element(By.TAG_NAME, "h2").text
+    assert browser.execute_script(  # the cited section is the one highlighted
+        "return getComputedStyle(document.getElementById('section-2')).outlineStyle") == "solid"
     browser.save_screenshot(str(ARTIFACTS / "browser-citation.png"))
     browser.close()
     browser.switch_to.window(page)
 
     assert _ask(browser, "How long is the battery warranty?") == "clarify"
+    assert browser.find_element(By.ID, "status").text == "Needs one more detail"
     assert "Which product" in browser.find_element(By.ID, "answer").text
     assert browser.find_element(By.ID, "clarifying").is_displayed()
+    # the clarification stands above the box that answers it
+    assert "Which product" in browser.find_element(By.ID, "clarification").text
+    assert browser.find_element(By.ID, "clarifying").location["y"] < \
+        browser.find_element(By.ID, "question").location["y"]
+    browser.save_screenshot(str(ARTIFACTS / "browser-clarifying.png"))
     assert browser.find_element(By.ID, "budget").text.startswith("Budget: none spent")
     assert _ask(browser, "a C-3 bought on 15 March 2026") == "answered"
     assert "36 months" in browser.find_element(By.ID, "answer").text

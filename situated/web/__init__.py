@@ -10,6 +10,7 @@ answers as text nodes and makes links only from the answer's own citation links.
 
 from __future__ import annotations
 
+import html
 from importlib import resources
 
 from fastapi import FastAPI, HTTPException, Request
@@ -113,4 +114,38 @@ def add_page_routes(api: FastAPI, sessions: BrowserSessions) -> None:
         return reply
 
 
-__all__ = ["PAGE_HEADERS", "add_page_routes"]
+def _validity(meta) -> str:
+    if meta.valid_from is None and meta.valid_to is None:
+        return ""
+    start = f" from {meta.valid_from}" if meta.valid_from is not None else ""
+    end = "" if meta.valid_to is None else (
+        f" {'to' if start else 'until'} {meta.valid_to} (exclusive)")
+    return f"valid{start}{end}, by {meta.valid_for.value.replace('_', ' ')}"
+
+
+def document_page(meta, blocks) -> str:
+    """One document as a person reads it: its title, id, version and validity, each section
+    under its heading (the text, never markup: escaped), the cited one highlighted
+    (`section:target`)."""
+    facts = [meta.source_id, *([f"version {meta.version}"] if meta.version else []),
+             *([f"versions {meta.applies_to_versions}"] if meta.applies_to_versions else []),
+             *([_validity(meta)] if _validity(meta) else [])]
+    title = meta.title or meta.source_id
+    parts = [f"<!doctype html><meta charset='utf-8'><title>{html.escape(title)}</title>",
+             "<link rel='stylesheet' href='/ui/app.css'>", f"<h1>{html.escape(title)}</h1>",
+             f"<p class='doc-meta'>{html.escape(' · '.join(facts))}</p>"]
+    seen: set[str] = set()
+    for b in blocks:  # a section's text and its table share an anchor: the first gets it
+        anchor = b.link.partition("#")[2]
+        own = f" id='{html.escape(anchor)}'" if anchor and anchor not in seen else ""
+        seen.add(anchor)
+        heading = b.path[-1] if b.path else (b.title or "")
+        first, _, rest = b.text.partition("\n")
+        body = rest if first.lstrip("#").strip() == heading.strip() else b.text
+        shown = heading if b.part == 1 else f"{heading} (continued)"
+        parts.append(f"<section{own}><h2>{html.escape(shown)}</h2>"
+                     f"<pre>{html.escape(body.strip())}</pre></section>")
+    return "\n".join(parts)
+
+
+__all__ = ["PAGE_HEADERS", "add_page_routes", "document_page"]

@@ -117,11 +117,37 @@ function renderList(id, items, draw) {
   }
 }
 
+// what each status tells a person (the contract's word stays in data-status)
+const STATUS_WORDS = {
+  answered: "Answered",
+  clarify: "Needs one more detail",
+  no_evidence: "Nothing in the documents you can read answers this",
+  withheld: "Withheld: the answer cited a source it was not given",
+};
+
+// "Read WARR-R2, ERR-CAT — for C-3, bought 2026-03-15": the documents and the situation the
+// answer comes from, so a reader sees which version applied
+function considered(answer) {
+  const s = answer.situation || {};
+  const facts = [];
+  if (s.product) facts.push(s.product);
+  if (s.version) facts.push("version " + s.version);
+  for (const [name, value] of Object.entries(s.facets || {})) facts.push(name + " " + value);
+  if (s.purchase_date) facts.push("bought " + s.purchase_date);
+  if (s.request_date) facts.push("requested " + s.request_date);
+  if (s.as_of) facts.push("as of " + s.as_of);
+  if (s.known_on) facts.push("as known on " + s.known_on);
+  const sources = [...new Set(answer.evidence.map((e) => e.source_id))];
+  const read = sources.length ? "Documents read: " + sources.join(", ") : "No document was read";
+  return read + (facts.length ? " — for " + facts.join(", ") : "") + ".";
+}
+
 function render(answer) {
   show("result", true);
-  $("status").textContent = answer.status;
+  $("status").textContent = STATUS_WORDS[answer.status] || answer.status;
   $("status").dataset.status = answer.status;
   $("missing").textContent = answer.missing.length ? "(needs: " + answer.missing.join(", ") + ")" : "";
+  $("considered").textContent = considered(answer);
   renderAnswer($("answer"), answer.answer, answer.citations);
   show("cited", answer.citations.length > 0);
   renderList("citations", answer.citations, (li, c) => {
@@ -155,6 +181,7 @@ function clarifying(question, answer) {
   show("clarifying", state.follows !== null);
   show("restart", state.follows !== null);
   $("follows").textContent = state.follows || "";
+  $("clarification").textContent = answer.status === "clarify" ? answer.answer : "";
   $("question-label").textContent = state.follows ? "Your reply" : "Question";
   $("ask").textContent = state.follows ? "Reply" : "Ask";
 }
