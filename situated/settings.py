@@ -5,6 +5,7 @@ Values come from arguments or `SITUATED_*` environment variables; unknown keys a
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from pathlib import Path
@@ -21,6 +22,18 @@ def _default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "situated"
 
+
+
+def install_key(package: Path | None = None) -> str:
+    """A short key of the installed package: where it is and which version (`sample_index_dir`)."""
+    from importlib import metadata
+
+    where = (package or Path(__file__).resolve().parent).as_posix()
+    try:
+        version = metadata.version("situated")
+    except metadata.PackageNotFoundError:
+        version = "source"
+    return hashlib.sha256(f"{where}|{version}".encode()).hexdigest()[:12]
 
 class BudgetPolicy(Mode):
     """How blocks are packed into the evidence allowance."""
@@ -239,7 +252,9 @@ class Settings(BaseSettings):
         return int(self.allowance / 2 / self.token_margin)
 
     def sample_index_dir(self) -> Path:
-        """One sample index per embedding model, so switching models never rebuilds the other."""
-        if self.embedding_model is EmbeddingModel.MINILM:
-            return self.cache_dir / "sample-index"
-        return self.cache_dir / f"sample-index-{self.embedding_model.value}"
+        """The sample index of this install: one per installed package (its location and
+        version: two checkouts in two environments never share or wait on one another's) and
+        per embedding model (switching models never rebuilds the other)."""
+        model = "" if self.embedding_model is EmbeddingModel.MINILM else \
+            f"-{self.embedding_model.value}"
+        return self.cache_dir / f"sample-index-{install_key()}{model}"

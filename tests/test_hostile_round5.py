@@ -511,3 +511,32 @@ def test_a_file_named_pdf_that_is_not_one_is_refused_without_pypdfs_noise(tmp_pa
     problems = _problems(tmp_path)
     assert any("a.pdf: not a PDF (no %PDF- header)" in p for p in problems), problems
     assert not [r for r in caplog.records if r.name.startswith("pypdf")]
+
+
+@pytest.mark.unit
+def test_the_sample_index_belongs_to_the_install(tmp_path):
+    from pathlib import Path
+
+    from situated.settings import Settings, install_key
+
+    one = Settings(cache_dir=tmp_path).sample_index_dir()
+    assert one.name == f"sample-index-{install_key()}"
+    assert install_key(Path("/other/checkout/situated")) != install_key()
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+def test_two_first_asks_at_once_both_answer(tmp_path):
+    """Two processes asking the sample for the first time at once: the second waits for the
+    first's build (saying so) instead of failing with "another ingest is writing"."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "SITUATED_CACHE_DIR": str(tmp_path / "cache"),
+           "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"}
+    cmd = [sys.executable, "-m", "situated.cli", "ask", "What does error E-417 mean?"]
+    procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    assert all(out.splitlines()[0] == "answered" for out, _ in outs), outs

@@ -97,5 +97,6 @@ def test_index_built_with_another_model_is_refused(tmp_path, embeddings):
 def test_sample_index_is_built_on_first_use_in_the_cache_dir(tmp_path, embeddings):
     app = App(Settings(cache_dir=tmp_path))
     app.__dict__["embeddings"] = embeddings
-    assert app.index.root == tmp_path / "sample-index"
-    assert (tmp_path / "sample-index" / "current" / "manifest.json").exists()
+    assert app.index.root == app.settings.sample_index_dir()
+    assert app.index.root.parent == tmp_path and app.index.root.name.startswith("sample-index-")
+    assert (app.index.root / "current" / "manifest.json").exists()

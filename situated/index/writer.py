@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import fcntl
 import json
 import shutil
+import sys
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -308,7 +310,6 @@ def _add_vectors(col, todo: list, embeddings: Embedder, settings: Settings,
 
 def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
     """Index the built-in sample corpus on first use (or after it changed) into the cache dir."""
-    from situated.index.multilingual import leg_as_wanted
     from situated.loaders.corpus import load_corpus
     from situated.loaders.sizing import BlockLimit
 
@@ -317,6 +318,32 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
                        piece_tokens=embeddings.max_tokens)
     corpus = load_corpus([sample_docs_dir()], timezone=settings.timezone, limit=limit,
                          max_mb=settings.max_file_mb, facets=settings.facets)
+    with _sample_turn(root):  # another process building it: wait, then use what it built
+        if not _sample_current(root, corpus, settings, embeddings):
+            build_index(corpus, root, embeddings, settings)
+        _write_stamp(root, settings, embeddings)
+    return root
+
+
+@contextlib.contextmanager
+def _sample_turn(root: Path):
+    """Hold the sample's build lock, waiting (and saying so) while another process of this
+    install builds it: a first `situated ask` run twice at once answers twice."""
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".sample-lock", "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            print(f"another process is building the sample index at {root}; waiting for it",
+                  file=sys.stderr, flush=True)
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        yield
+
+
+def _sample_current(root: Path, corpus, settings: Settings, embeddings: Embedder) -> bool:
+    """The published sample is this corpus, built as these settings would build it."""
+    from situated.index.multilingual import leg_as_wanted
+
     try:
         gen = current_generation(root)
         manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
@@ -328,13 +355,10 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
                 and manifest.timezone == settings.timezone
                 and manifest.block_limit == settings.block_limit
                 and leg_as_wanted(gen, manifest, settings, embeddings)):
-            _write_stamp(root, settings, embeddings)
-            return root
+            return True
     except (SituatedError, OSError, ValueError):
         pass
-    build_index(corpus, root, embeddings, settings)
-    _write_stamp(root, settings, embeddings)
-    return root
+    return False
 
 
 def _write_stamp(root: Path, settings: Settings, embeddings: Embedder) -> None:
