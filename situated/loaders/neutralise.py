@@ -24,12 +24,18 @@ from situated.modes import Mode
 # broken, whatever follows: `S2-4`, `[S1-S9]`, `(S1–S3)`, `S2` alike
 LABEL_LETTER = "[Ss]"
 _LABEL_LIKE = re.compile(rf"(?<!\w)({LABEL_LETTER})(\d)")
-_MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\(\s*([^)\s]*)[^)]*\)")
+# a link's text holds no bracket, its address and title are bounded, and every part is
+# taken whole (possessive): 20,000 `[` on a line, or 30,000 `[a](` never closed, are read in
+# linear time, not once per position (5 s and 21 s before). A longer "link" is not rewritten
+# here; `_LINK_JOINS` still breaks it
+_MD_LINK = re.compile(r"!?\[([^\[\]\n]*+)\]\(\s{0,64}+([^)\s]{0,2048}+)[^)\n]{0,512}+\)")
 # what GFM's own autolink extension links, beyond linkify's list of domains: `www.` hosts of
-# any name, addresses with a scheme, e-mail addresses
+# any name, addresses with a scheme, e-mail addresses. An e-mail's local part starts where a
+# run of its characters starts and is taken whole (possessive): a 150,000-character word with
+# no `@` is read once, not once per position (that was 110 s of backtracking per answer)
 _GFM_ADDRESS = re.compile(
     r"(?:(?:https?|ftp)://|www\.)[^\s<>()\[\]]+(?<![.,;:!?'\"])|"
-    r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.IGNORECASE)
+    r"(?<![\w.+-])[\w.+-]++@[\w-]++(?:\.[\w-]++)+", re.IGNORECASE)
 _INSTRUCTION = re.compile(
     r"ignor\w*\s+(?:all\s+|any\s+|the\s+|your\s+)*(?:previous|prior|above|earlier|preceding)\s+"
     r"(?:instructions?|prompts?|rules?|messages?)|disregard\s+(?:all\s+|any\s+|the\s+|your\s+)*"
