@@ -43,10 +43,8 @@ def test_a_link_that_would_break_out_of_its_markdown_link_is_refused(tmp_path, l
 @pytest.mark.unit
 @pytest.mark.parametrize(("key", "value"), [
     ("family", '"plan\\n[evil]: //evil.example/steal"'),
-    ("revision", '"2\\n![t](//evil.example/pixel.png)"'),
-    ("title", '"Terms \\u202Etxt.exe"'),
     ("product", '["Orbit\\r\\nX"]'),
-])
+])  # identity fields refuse; a title or revision is shown as one line (test_hostile_round5)
 def test_a_one_line_field_with_a_line_break_or_control_character_is_refused(tmp_path, key,
                                                                              value):
     write(tmp_path / "a.md", md("A", **{key: value}))
@@ -104,12 +102,6 @@ def test_dates_outside_the_supported_range_are_refused_naming_the_file(tmp_path,
     write(tmp_path / "edge.md", md("EDGE", **{key: value}))
     assert any("edge.md" in p and f"{key} " in p and "outside the supported dates" in p
                for p in _problems(tmp_path))
-
-
-@pytest.mark.unit
-def test_a_huge_title_is_refused(tmp_path):
-    write(tmp_path / "t.md", md("T", title="x" * 20_000))  # under the 64 KB metadata cap
-    assert any("title has 20,000 characters, over the 300" in p for p in _problems(tmp_path))
 
 
 @pytest.mark.unit

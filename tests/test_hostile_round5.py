@@ -555,3 +555,20 @@ def test_backtracking_shapes_are_neutralised_and_make_no_link(text):
     out = neutralise(text)
     assert "<a href" not in MarkdownIt("gfm-like").render(out[:5000])
     assert len(out) >= len(text) // 2  # the text is kept, not dropped
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("key", "value", "shown"), [
+    ("title", '"x"' .replace("x", "x" * 20_000), "x" * 299 + "…"),
+    ("revision", '"2\\n![t](//evil.example/pixel.png)"', "2 ![t](//evil.example/pixel.png)"),
+    ("title", '"Terms \\u202Etxt.exe"', "Terms txt.exe"),
+])
+def test_a_field_only_shown_to_people_degrades_to_one_line_with_a_warning(tmp_path, key,
+                                                                           value, shown):
+    """A title or revision over the cap, or holding line breaks or bidi overrides, is shown as
+    one line of at most 300 characters (no answer line can be forged with it), a warning
+    naming the file; the document is loaded."""
+    write(tmp_path / "a.md", md("A", **{key: value}))
+    corpus = load_corpus([tmp_path])
+    assert getattr(corpus.documents[0].meta, key) == shown
+    assert any("a.md" in w and f"{key} (" in w for w in corpus.warnings)

@@ -161,7 +161,7 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
             raise MetaProblems([f"{path}: not UTF-8 text; save it as UTF-8"]) from None
         text, warnings = _check_work(text, path)
         raw, title, sections = parse_markdown(text, str(path))
-    meta = parse_meta(raw, str(path))
+    meta = parse_meta(raw, str(path), warnings)
     if meta.title is None and title:
         meta = meta.model_copy(update={"title": title})
     blocks, pieces = build_forms(meta, sections, timezone, limit)

@@ -108,6 +108,26 @@ def _one_line(text: str, key: str, path: str, problems: list[str]) -> str:
     return text
 
 
+def _shown(value: Any, key: str, path: str, problems: list[str],
+           warnings: list[str]) -> str | None:
+    """A field only shown to people (`title`, `revision`): a cosmetic limit degrades, never
+    refuses — line breaks, control characters and bidirectional overrides become spaces (so
+    it stays one line no answer can be forged with) and it is cut at `MAX_FIELD_CHARS`, each
+    a warning naming the file. Identity and permission fields (`source_id`, `family`,
+    `product`, `access`, `assets`, `link`) still refuse."""
+    text = _as_str(value, key, path, problems, check=False)
+    if text is None:
+        return None
+    shown = " ".join(_NOT_ONE_LINE.sub(" ", text).split())
+    if len(shown) > MAX_FIELD_CHARS:
+        shown = shown[:MAX_FIELD_CHARS - 1].rstrip() + "…"
+    if shown != text:
+        warnings.append(f"{path}: {key} ({len(text):,} characters) is shown as one line of at "
+                        f"most {MAX_FIELD_CHARS} characters: {shown[:60]!r}…; shorten it or "
+                        "remove the line breaks and control characters")
+    return shown or None
+
+
 def _as_list(value: Any, key: str, path: str, problems: list[str]) -> tuple[str, ...]:
     if value is None or value == "":
         return ()
@@ -163,11 +183,14 @@ def _as_bound(value: Any, key: str, path: str, problems: list[str]) -> dt.date |
     return _supported(moment, key, path, problems)
 
 
-def _as_str(value: Any, key: str, path: str, problems: list[str]) -> str | None:
+def _as_str(value: Any, key: str, path: str, problems: list[str],
+            check: bool = True) -> str | None:
+    """One value as text; `check`: refused unless one line within the cap (`_one_line`)."""
     if value is None or value == "":
         return None
     if isinstance(value, (str, int, float)):
-        return _one_line(str(value).strip(), key, path, problems)
+        text = str(value).strip()
+        return _one_line(text, key, path, problems) if check else text
     problems.append(f"{path}: {key} must be a single value, got {value!r}")
     return None
 
@@ -190,8 +213,10 @@ def safe_link(link: str) -> bool:
     return not decoded.startswith("//")  # a path of this site (backslashes refused above)
 
 
-def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
-    """Validate one document's metadata; raise `MetaProblems` listing every problem found."""
+def parse_meta(raw: dict[str, Any], path: str,
+               warnings: list[str] | None = None) -> DocumentMeta:
+    """Validate one document's metadata; raise `MetaProblems` listing every problem found.
+    What a cosmetic limit degrades is appended to `warnings`."""
     problems: list[str] = []
     source_id = _as_str(raw.get("source_id"), "source_id", path, problems)
     if not source_id:
@@ -211,8 +236,9 @@ def parse_meta(raw: dict[str, Any], path: str) -> DocumentMeta:
             problems.append(f"{path}: {key} is empty ({raw[key]!r}); list who may read it "
                             f"(e.g. `{key}: [technician]`), or remove the key to make the "
                             "document public")
-    title = _as_str(raw.get("title"), "title", path, problems)
-    revision = _as_str(raw.get("revision"), "revision", path, problems)
+    warnings = [] if warnings is None else warnings
+    title = _shown(raw.get("title"), "title", path, problems, warnings)
+    revision = _shown(raw.get("revision"), "revision", path, problems, warnings)
     family = _as_str(raw.get("family"), "family", path, problems)
     version, covers = _releases(raw, path, problems)
     link = _as_str(raw.get("link"), "link", path, problems)
