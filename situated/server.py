@@ -232,15 +232,7 @@ def create_app(application, keys: KeyStore, model=None,
                                hours=settings.session_hours)
     principal_of = _authenticator(keys, sessions)
 
-    def scope_config(config: dict[str, Any], request: Request) -> dict[str, Any]:
-        principal = principal_of(request)
-        config = dict(config)
-        if not hasattr(request.state, "turns"):  # one per request, however its configs come
-            request.state.turns = asyncio.Semaphore(settings.batch_concurrency)
-        config["configurable"] = {SCOPE_KEY: principal.scope, TURNS_KEY: request.state.turns}
-        config["metadata"] = {**config.get("metadata", {}), "principal": principal.name}
-        return config
-
+    scope_config = _scope_config(principal_of, settings.batch_concurrency)
     add_routes(
         api, serving_runnable(chain), path="/ask", input_type=AskRequest, output_type=Answer,
         # "configurable" passes LangServe's batch path, which keeps only these keys of the
@@ -254,11 +246,7 @@ def create_app(application, keys: KeyStore, model=None,
                            "output_schema"],
     )
 
-    # LangServe prints a banner at start-up ending "See all available routes at None/" (the
-    # docs pages are off): `situated serve` says where it listens itself
-    api.router.on_startup[:] = [h for h in api.router.on_startup
-                                if getattr(h, "__module__", "") != "langserve.server"]
-
+    _without_langserve_banner(api)
     @api.get("/health")
     def health() -> dict[str, Any]:
         snap = application.snapshot()
@@ -267,6 +255,29 @@ def create_app(application, keys: KeyStore, model=None,
     _document_routes(api, application, principal_of)
     add_page_routes(api, sessions)
     return api
+
+
+def _scope_config(principal_of, concurrency: int):
+    """The per-request config modifier: the key's scope replaces whatever `configurable` a
+    client sent, and the request's inputs share one semaphore of `concurrency` turns."""
+
+    def scope_config(config: dict[str, Any], request: Request) -> dict[str, Any]:
+        principal = principal_of(request)
+        config = dict(config)
+        if not hasattr(request.state, "turns"):  # one per request, however its configs come
+            request.state.turns = asyncio.Semaphore(concurrency)
+        config["configurable"] = {SCOPE_KEY: principal.scope, TURNS_KEY: request.state.turns}
+        config["metadata"] = {**config.get("metadata", {}), "principal": principal.name}
+        return config
+
+    return scope_config
+
+
+def _without_langserve_banner(api: FastAPI) -> None:
+    """LangServe prints a banner at start-up ending "See all available routes at None/" (the
+    docs pages are off): `situated serve` says where it listens itself."""
+    api.router.on_startup[:] = [h for h in api.router.on_startup
+                                if getattr(h, "__module__", "") != "langserve.server"]
 
 
 def _authenticator(keys: KeyStore, sessions: BrowserSessions):

@@ -86,9 +86,9 @@ def test_a_public_caller_sees_the_same_release_axis_with_or_without_restricted_d
 
 
 @pytest.mark.unit
-def test_the_property_can_fail_when_latest_is_computed_over_every_document():
-    """The check above tells: computed over everything (the round-4 rule), a restricted 4.0
-    turns the public line's 3.0 into a superseded version."""
+def test_a_staff_only_release_supersedes_for_staff_alone():
+    """Computed over what staff read, 4.0 supersedes 3.0; over what the public reads it does
+    not (the round-4 rule computed it over everything, and the property above fails then)."""
     metas = [DocumentMeta(source_id=f"W{v}", path="w.md", family="widget-api", version=v)
              for v in ("1.0", "2.0", "3.0")]
     staff = DocumentMeta(source_id="W4", path="w.md", family="widget-api", version="4.0",

@@ -76,6 +76,15 @@ def _manifest(root: Path, gen: Path, embeddings: Embedder) -> Manifest:
     return manifest
 
 
+def _verified(root: Path, gen: Path) -> None:
+    """Refuse a generation whose files differ from the checksums it was written with."""
+    if (problem := tampered(gen)) is not None:
+        raise IndexError_(
+            f"index {root}: generation {gen.name} does not match the checksums it was written "
+            f"with ({problem}); it is not read. Rebuild it with `situated ingest PATH... "
+            f"--index {root}` (a re-ingest replaces a damaged generation)")
+
+
 class Index:
     """One opened generation: blocks, pieces, filter columns, code postings, bm25s and Chroma."""
 
@@ -90,11 +99,8 @@ class Index:
             raise IndexError_(f"index {root}: generation {self.generation.name} is gone (pruned "
                               "while opening?); open the index again")
         self.manifest = _manifest(root, self.generation, embeddings)
-        if verify and (problem := tampered(self.generation)) is not None:
-            raise IndexError_(
-                f"index {root}: generation {self.generation.name} does not match the checksums "
-                f"it was written with ({problem}); it is not read. Rebuild it with `situated "
-                f"ingest PATH... --index {root}` (a re-ingest replaces a damaged generation)")
+        if verify:
+            _verified(root, self.generation)
         self.embeddings = embeddings
         self.tokenizer = Tokenizer()
         gen = self.generation
@@ -133,15 +139,20 @@ class Index:
         field_dir = gen / "bm25-blocks"
         self.bm25_blocks = bm25s.BM25.load(str(field_dir), mmap=True, show_progress=False) \
             if field_dir.is_dir() else None
-        # Chroma writes to what it opens: this reader opens a private copy of the folder
-        copy = None if self.manifest.chroma_url else private_chroma(gen)
+        self._open_chroma()
+
+    def _open_chroma(self) -> None:
+        """The collection, from a private copy of the generation's Chroma folder (Chroma
+        writes to what it opens), removed on `close` or at exit; or from the Chroma server."""
+        m, gen = self.manifest, self.generation
+        copy = None if m.chroma_url else private_chroma(gen)
         self._drop = weakref.finalize(self, drop_private_chroma, copy) if copy else None
-        client = self.client = chroma_client(copy or gen / "chroma", self.manifest.chroma_url)
+        client = self.client = chroma_client(copy or gen / "chroma", m.chroma_url)
         try:
-            self.collection = client.get_collection(self.manifest.collection)
+            self.collection = client.get_collection(m.collection)
         except Exception as exc:  # noqa: BLE001 - chromadb's NotFoundError varies by client
             raise IndexError_(
-                f"index {root}: Chroma collection {self.manifest.collection!r} is missing "
+                f"index {self.root}: Chroma collection {m.collection!r} is missing "
                 f"({exc}); re-run `situated ingest`") from None
 
     # -- the `index.versions.Catalogue` API: what chains read, by key -------------------------

@@ -207,9 +207,7 @@ class Versions:
         if found is None:
             if len(self._superseded) > 1024:
                 self._superseded.clear()
-            found = self._superseded[key] = superseded(
-                self.released(readable), lambda m: (
-                    (f := self.fields_of(m.source_id)).release_lo, f.release_hi))
+            found = self._superseded[key] = superseded(self.released(readable))
         return found
 
     def release_line(self, flt: Admits, product: str | None = None) -> list[Version]:

@@ -5,7 +5,7 @@ index's declared facets."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from situated.documents import DocumentMeta
 
@@ -17,8 +17,7 @@ def line_of(meta: DocumentMeta) -> tuple[str, ...]:
     return ("family", meta.family) if meta.family else ("products", *sorted(meta.product))
 
 
-def superseded(metas: Iterable[DocumentMeta], spans: Callable[[DocumentMeta], tuple[int, int]],
-               ) -> frozenset[str]:
+def superseded(metas: Iterable[DocumentMeta]) -> frozenset[str]:
     """Of the release documents `metas` (those one caller may read), the ones that do not cover
     their line's latest release: the latest is the highest declared `version` of the line, or
     the highest range start where none is declared. A question naming no release reads past
@@ -30,9 +29,10 @@ def superseded(metas: Iterable[DocumentMeta], spans: Callable[[DocumentMeta], tu
             lines[line_of(m)].append(m)
     out: set[str] = set()
     for members in lines.values():
-        named = [spans(m)[0] for m in members if m.version is not None]
-        top = max(named) if named else max(spans(m)[0] for m in members)
-        out |= {m.source_id for m in members if not spans(m)[0] <= top < spans(m)[1]}
+        spans = {m.source_id: m.release_span() for m in members}  # what the filter stores
+        named = [spans[m.source_id][0] for m in members if m.version is not None]
+        top = max(named) if named else max(lo for lo, _ in spans.values())
+        out |= {sid for sid, (lo, hi) in spans.items() if not lo <= top < hi}
     return frozenset(out)
 
 

@@ -44,11 +44,9 @@ class Filter(BaseModel):
                                  "situation, admit only documents that cover the latest "
                                  "release of their line (a question about a moment; listings "
                                  "and changes read every release).")
-    superseded: frozenset[str] = Field(default=frozenset(), description="The release "
-                                       "documents this caller may read that do not cover "
-                                       "their line's latest readable release (`Snapshot."
-                                       "filter` computes them within the scope); excluded "
-                                       "when `latest_only`.")
+    superseded: frozenset[str] = Field(default=frozenset(), description="Readable release "
+                                       "documents past which a question naming no release "
+                                       "reads (`Snapshot.filter`, within the scope).")
 
     def readable(self) -> Filter:
         """What the caller may read at all: this filter's scope and narrowing, no situation (a

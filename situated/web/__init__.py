@@ -43,6 +43,20 @@ class Login(BaseModel):
     key: str = Field(min_length=1, max_length=200)
 
 
+async def _login(request: Request) -> Login:
+    """The sign-in body, read only once its media type is JSON; an error never echoes it (it
+    holds a key)."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() \
+            != "application/json":
+        raise HTTPException(status_code=415, detail="send the key as JSON: Content-Type: "
+                            "application/json, body {\"key\": KEY}")
+    try:
+        return Login.model_validate_json(await request.body())
+    except ValidationError:
+        raise HTTPException(status_code=422, detail="the body must be {\"key\": KEY} with "
+                            "one key of 1 to 200 characters") from None
+
+
 def add_page_routes(api: FastAPI, sessions: BrowserSessions) -> None:
     page = _asset("index.html")
     assets = {name: _asset(name) for name in _ASSETS}
@@ -70,16 +84,7 @@ def add_page_routes(api: FastAPI, sessions: BrowserSessions) -> None:
         post `text/plain` without a preflight, never `application/json` (no login CSRF). The
         body is read here, after the media type is checked, and an error never echoes it (it
         holds a key)."""
-        if request.headers.get("content-type", "").split(";")[0].strip().lower() \
-                != "application/json":
-            raise HTTPException(status_code=415, detail="send the key as JSON: Content-Type: "
-                                "application/json, body {\"key\": KEY}")
-        try:
-            body = Login.model_validate_json(await request.body())
-        except ValidationError:
-            raise HTTPException(status_code=422, detail="the body must be {\"key\": KEY} "
-                                "with one key of 1 to 200 characters") from None
-        made = sessions.issue(body.key)
+        made = sessions.issue((await _login(request)).key)
         if made is None:
             raise HTTPException(status_code=401, detail="unknown API key; paste a key "
                                 "`situated keys new` printed")
@@ -129,11 +134,11 @@ def document_page(meta, blocks) -> str:
     (`section:target`)."""
     facts = [meta.source_id, *([f"version {meta.version}"] if meta.version else []),
              *([f"versions {meta.applies_to_versions}"] if meta.applies_to_versions else []),
-             *([_validity(meta)] if _validity(meta) else [])]
+             _validity(meta)]
     title = meta.title or meta.source_id
     parts = [f"<!doctype html><meta charset='utf-8'><title>{html.escape(title)}</title>",
              "<link rel='stylesheet' href='/ui/app.css'>", f"<h1>{html.escape(title)}</h1>",
-             f"<p class='doc-meta'>{html.escape(' · '.join(facts))}</p>"]
+             f"<p class='doc-meta'>{html.escape(' · '.join(f for f in facts if f))}</p>"]
     seen: set[str] = set()
     for b in blocks:  # a section's text and its table share an anchor: the first gets it
         anchor = b.link.partition("#")[2]
