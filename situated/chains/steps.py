@@ -365,7 +365,8 @@ class AskSteps(HistorySteps):
         """The thresholds that decided, and what the question named that nothing held (every
         answer but a comparison's merge carries it: a question stopped before any search
         too)."""
-        th = self.engine.thresholds if found is None else self.engine.thresholds_of(found.filter)
+        th = (self.engine.thresholds if found is None
+              else self.engine.thresholds_of(found.filter, found.admitted))
         leg = self.snap.index.multilingual is not None
         return RelevanceOut(source=th.source.value, min_cosine=th.min_cosine,
                             min_sentence=th.min_sentence, min_cover=th.min_cover, note=th.note,

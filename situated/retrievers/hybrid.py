@@ -59,6 +59,7 @@ class SearchResult:
     blocks: list[RankedBlock]
     hits: list[PieceHit]
     leg_hits: dict[str, int]  # how many pieces each leg returned (for traces and benchmarks)
+    admitted: int = 0  # pieces the filter admitted (the candidates the thresholds were sized to)
     missing: tuple[str, ...] = ()  # codes and names the question gives that nothing admitted holds
     # codes the question gives that readable documents hold, but none the situation admits
     # ("check R07" asked for the S-2: only the C-3's specification has it)
@@ -100,6 +101,7 @@ class Assessment:
     ranked: list[RankedBlock]
     hits: list[PieceHit]
     leg_hits: dict[str, int]
+    admitted: int = 0  # pieces the filter admits: the candidates (`Thresholds.sized`)
 
 
 class HybridSearch:
@@ -136,7 +138,7 @@ class HybridSearch:
         if found.missing:  # the question is about something no admitted document holds
             return SearchResult.empty(flt, found.missing)
         reads = self.vector_reads(query)
-        th = self.thresholds_of(flt)
+        th = self.thresholds_of(flt, found.admitted)
         kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
         result = self._result(flt, kept, found)
         if kept:
@@ -147,10 +149,12 @@ class HybridSearch:
                 [b for b in found.ranked if b.block_id not in ids][:further])))
         return dataclasses.replace(result, absent=self.absent_codes(query, flt))
 
-    def thresholds_of(self, flt: Filter) -> Thresholds:
+    def thresholds_of(self, flt: Filter, admitted: int = 0) -> Thresholds:
         """The thresholds that decide under `flt`: within one product's documents when its
-        situation names a product (`Thresholds.scoped`), else across the index."""
-        return self.thresholds.scoped(flt.situation.product is not None)
+        situation names a product (`Thresholds.scoped`), else across the index; sized to the
+        `admitted` pieces (`Thresholds.sized`; 0: not searched)."""
+        th = self.thresholds.scoped(flt.situation.product is not None)
+        return th.sized(admitted) if admitted else th
 
     def absent_codes(self, query: str, flt: Filter) -> tuple[str, ...]:
         """The codes the question gives that no piece the filter admits carries (the caller
@@ -182,7 +186,8 @@ class HybridSearch:
         kept_ids = {b.block_id for b in kept}
         return SearchResult(
             filter=flt, blocks=self.locate(kept),
-            hits=[h for h in found.hits if h.block_id in kept_ids], leg_hits=found.leg_hits)
+            hits=[h for h in found.hits if h.block_id in kept_ids], leg_hits=found.leg_hits,
+            admitted=found.admitted)
 
     def locate(self, blocks: list[RankedBlock]) -> list[RankedBlock]:
         """Each block with its document, family key and stored filter fields, read from the
@@ -211,7 +216,8 @@ class HybridSearch:
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
         for b, sig in zip(ranked, self.signals(query, ranked, flt.scope), strict=True):
             b.signals = sig  # fusion made these blocks for this request
-        return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()})
+        return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()},
+                          int(np.count_nonzero(mask)))
 
     def about_named_assets(self, query: str, flt: Filter) -> Filter:
         """A question that names an asset (`P-4`) is about that asset: documents that list

@@ -329,7 +329,8 @@ def thresholds_for(index, settings) -> Thresholds:
     index's calibration (its manifest), else the package default. A cosine floor from the
     settings is the only MiniLM floor then (the calibrated ones, within a product and on
     sentences, were set beside the index's own and would disagree with it)."""
-    base = index.manifest.relevance or Thresholds.default(index.manifest.embedding_model)
+    package = Thresholds.default(index.manifest.embedding_model)
+    base = (index.manifest.relevance or package).floored(package)
     if settings.min_cover is None and settings.min_cosine is None:
         return base
     update = {"source": ThresholdSource.SETTINGS, "dev": None, "held_out": None,
@@ -338,5 +339,5 @@ def thresholds_for(index, settings) -> Thresholds:
         update["min_cover"] = settings.min_cover
     if settings.min_cosine is not None:
         update.update(min_cosine=settings.min_cosine, min_cosine_in_product=None,
-                      min_sentence=None, min_sentence_in_product=None)
+                      min_sentence=None, min_sentence_in_product=None, sentence_floor=None)
     return base.model_copy(update=update)
