@@ -94,11 +94,12 @@ def record(app: App, qs: list[Question]) -> list[dict]:
     for q in qs:
         model["m"].last = None
         answer = chain.invoke({"question": q.text, "situation": Situation(product=q.product)})
-        row = {"q": q, "span_in_answer": spans_in(q.gold_spans, answer.answer), "units": None}
+        row = {"q": q, "span_in_answer": spans_in(q.gold_spans, answer.answer), "units": None,
+               "further": frozenset()}
         request = model["m"].last
         if request is not None:
             every = model["m"].ranked(request.question, request.evidence)
-            row["units"] = every
+            row["units"], row["further"] = every, frozenset(request.further)
             row["gold"] = np.array([spans_in(q.gold_spans, u.text) for u in every], dtype=bool)
             row["routed_holds"] = any(g and u.label not in request.further
                                       for u, g in zip(every, row["gold"], strict=True))

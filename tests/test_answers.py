@@ -353,10 +353,30 @@ def test_the_offline_models_ranking_is_what_its_answer_quotes():
     assert [(u.label, u.pos) for u in ranked] == [("S1", 2), ("S1", 0)]
     assert ranked[0].score > ranked[1].score and ranked[0].meaning is None
     assert ranked[0].text == "Returns of opened software are refused."
-    # the answer quotes the first `max_sentences` of that ranking, in evidence order
+    # the answer quotes the first `max_sentences` of that ranking, the best first: the
+    # sentence that answers opens the answer
     assert m.answer("Are returns of opened software refused?", evidence) == (
-        "Returns are accepted for 30 days. [S1] Returns of opened software are refused. [S1]")
+        "Returns of opened software are refused. [S1] Returns are accepted for 30 days. [S1]")
     assert m.ranked("What about zebras?", evidence) == []
+
+
+@pytest.mark.unit
+def test_a_quoted_sentence_that_announces_a_list_brings_its_items():
+    """"… four categories of errors:" quoted alone says nothing: its list comes with it, up to
+    the first line that is not an item; an item already quoted is not quoted twice."""
+    evidence = [("S1", "3 Errors\n\nApplications experience four categories of errors:\n"
+                       "- Standard JavaScript errors.\n- System errors.\n"
+                       "1. User-specified errors.\n* Assertion errors.\n\n"
+                       "Errors are reported by the runtime.")]
+    m = ExtractiveChatModel(max_sentences=3)
+    got = m.answer("Which categories of errors do applications experience?", evidence)
+    assert got.startswith("Applications experience four categories of errors: - Standard "
+                          "JavaScript errors. - System errors. 1. User-specified errors. * "
+                          "Assertion errors. [S1]")
+    assert got.count("System errors") == 1 and "Errors are reported" in got
+    plain = [("S1", "1 Returns\n\nReturns are accepted for 30 days.\n- Shipping is free.")]
+    assert m.answer("Are returns accepted?", plain).startswith(
+        "Returns are accepted for 30 days. [S1]")  # no colon: no list
 
 
 @pytest.mark.unit

@@ -124,10 +124,13 @@ def test_the_facet_is_asked_for_only_when_it_decides(ask_shop, model):
 def test_a_named_or_replied_facet_value_picks_its_version(ask_shop):
     a = ask_shop("How many days do I have to return a product in the EU?")
     assert a.status.value == "answered" and a.situation.facets == {"region": "EU"}
-    assert {e.source_id for e in a.evidence} == {"REF-EU"}
-    assert a.answer.startswith("For region EU: ")
+    # the EU version, never the US one (the shipping page, for every region, may come along:
+    # its sentence is over the floor of a 3-piece index)
+    assert {e.source_id for e in a.evidence} - {"SHIP"} == {"REF-EU"}
+    assert a.answer.startswith("For region EU: ") and a.citations[0].source_id == "REF-EU"
     a = ask_shop("US", follows="How many days do I have to return a product?")
-    assert a.status.value == "answered" and {e.source_id for e in a.evidence} == {"REF-US"}
+    assert a.status.value == "answered"
+    assert {e.source_id for e in a.evidence} - {"SHIP"} == {"REF-US"}
 
 
 # -- the product is the facet every index has (issue 34 item 3) -------------------------------

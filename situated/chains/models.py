@@ -84,14 +84,26 @@ class ExtractiveChatModel(BaseChatModel):
         return "situated-extractive"
 
     def answer(self, question: str, evidence: list[tuple[str, str]]) -> str:
-        """Quote from `evidence` — (label, text) pairs — the sentences most relevant to
-        `question` (`ranked`), in evidence order; instruction-like sentences never."""
-        chosen = self.ranked(question, evidence)[: self.max_sentences]
-        if not chosen:
+        """Quote from `evidence` — (label, text) pairs — the units most relevant to `question`
+        (`ranked`), the best first (at most `max_sentences`: fewer, or only those near the
+        best one's score, cover the gold span less often, `benchmarks/quote_choice.py`); a
+        unit that announces a list (ends with a colon) brings the list (`_with_list`);
+        instruction-like units never."""
+        ranked = self.ranked(question, evidence)
+        if not ranked:
             return NO_ANSWER
-        chosen.sort(key=lambda x: (x.rank, x.pos))  # read in evidence order
-        return " ".join(f"{x.text if x.text.endswith(('.', '!', '?')) else x.text + '.'} "
-                        f"[{x.label}]" for x in chosen)
+        units = {rank: evidence_units(body) for rank, (_, body) in enumerate(evidence)}
+        quoted: set[tuple[int, int]] = set()
+        out: list[str] = []
+        for x in ranked:
+            if len(out) == self.max_sentences:
+                break
+            if (x.rank, x.pos) in quoted:  # an item of a list already quoted
+                continue
+            text, taken = _with_list(x, units[x.rank])
+            quoted.update((x.rank, p) for p in taken)
+            out.append(f"{text if text.endswith(('.', '!', '?')) else text + '.'} [{x.label}]")
+        return " ".join(out)
 
     def ranked(self, question: str, evidence: list[tuple[str, str]]) -> list[Quotable]:
         """Every unit of `evidence` the model may quote, best first: without embeddings, those
@@ -173,6 +185,26 @@ class ExtractiveChatModel(BaseChatModel):
             if run_manager:
                 run_manager.on_llm_new_token(piece, chunk=chunk)
             yield chunk
+
+
+MAX_LIST_ITEMS = 12  # list items a unit that announces a list brings with it
+_LIST_ITEM = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s")
+
+
+def _with_list(x: Quotable, units: list[str]) -> tuple[str, list[int]]:
+    """`x`'s text, and the list items that follow it when it announces a list ("… four
+    categories of errors:"): a lead sentence quoted without its list says nothing. Returns the
+    text and the positions quoted."""
+    taken = [x.pos]
+    if not x.text.rstrip().endswith(":"):
+        return x.text, taken
+    items = []
+    for pos in range(x.pos + 1, min(len(units), x.pos + 1 + MAX_LIST_ITEMS)):
+        if not _LIST_ITEM.match(units[pos]) or is_instruction(units[pos]):
+            break
+        items.append(units[pos])
+        taken.append(pos)
+    return " ".join([x.text, *items]), taken
 
 
 def _table_rows(body: str) -> set[str]:
