@@ -103,7 +103,7 @@ def _row(name: str, obs: Observation, ce: float | None, scope: str) -> dict:
             "positive": obs.question.positive, "kind": obs.question.kind,
             "text": obs.question.text, "product": obs.question.product,
             "latin": obs.latin, "decided": obs.decided, "unheld": obs.unheld,
-            "in_product": obs.in_product, "ce": ce,
+            "in_product": obs.in_product, "ce": ce, "admitted": obs.admitted,
             "signals": [asdict(s) for s in obs.signals]}
 
 
@@ -185,7 +185,8 @@ def answered(row: dict, rule: dict) -> bool:
     base = Thresholds.default()
     th = base.model_copy(update={k: v for k, v in rule.items() if k in Thresholds.model_fields})
     obs = Observation(Question(row["text"], row["positive"], Half(row["half"]), row["kind"]),
-                      row["latin"], None, row["unheld"], row["in_product"], _signals(row))
+                      row["latin"], None, row["unheld"], row["in_product"], _signals(row),
+                      row.get("admitted", 0) if rule.get("sized", True) else 0)
     product = obs.relevant(th)
     if "ce" not in rule or not row["latin"] or row["ce"] is None:
         return product
@@ -214,6 +215,7 @@ def rates(rows: list[dict], rule: dict) -> tuple[float, float, int, int]:
 def sweep(args) -> None:
     rows = [json.loads(line) for line in args.rows.read_text("utf-8").splitlines() if line]
     console = Console(width=200)
+    results: dict = {}
     for half in args.halves:
         table = Table(title=f"{half}: refused answerable / answered off-topic")
         by = groups(rows, half)
@@ -222,22 +224,30 @@ def sweep(args) -> None:
             table.add_column(f"{name} ({sum(r['positive'] for r in rs)}+/"
                              f"{sum(not r['positive'] for r in rs)}-)", justify="right")
         for label, rule in candidate_rules(args).items():
-            cells = [f"{a:.3f} / {b:.3f}" for a, b, *_ in (rates(rs, rule) for rs in by.values())]
-            table.add_row(label, *cells)
+            got = {name: rates(rs, rule) for name, rs in by.items()}
+            results[f"{half}/{label}"] = {name: {"refused_answerable": round(a, 3),
+                                                 "answered_off_topic": round(b, 3),
+                                                 "answerable": p, "off_topic": n}
+                                          for name, (a, b, p, n) in got.items()}
+            table.add_row(label, *(f"{a:.3f} / {b:.3f}" for a, b, *_ in got.values()))
         console.print(table)
+    write_result(args.out / "relevance_rule.json", results)
 
 
 def candidate_rules(args) -> dict[str, dict]:
-    out = {"today's package default": {}}
+    out = {"package rule (sized sentence floor)": {},
+           "before: piece 0.435, no sentence floor": {"sentence_floor": None}}
     for c in args.cosine:
         for s in args.sentence:
-            out[f"piece {c} | sentence {s}"] = {"min_cosine": c, "min_sentence": s}
+            out[f"piece {c} | flat sentence {s}"] = {"min_cosine": c, "min_sentence": s,
+                                                     "sentence_floor": None}
     for e in args.ce:
         out[f"cross-encoder {e}"] = {"ce": e, "join": "alone"}
         for c in args.cosine[:1]:
             for s in args.sentence[:1]:
-                out[f"piece {c} | sentence {s} | ce {e}"] = {
-                    "min_cosine": c, "min_sentence": s, "ce": e, "join": "or"}
+                out[f"piece {c} | flat sentence {s} | ce {e}"] = {
+                    "min_cosine": c, "min_sentence": s, "sentence_floor": None, "ce": e,
+                    "join": "or"}
     return out
 
 
@@ -297,6 +307,7 @@ def main() -> None:
     s.add_argument("--cosine", type=float, nargs="+", default=[0.435])
     s.add_argument("--sentence", type=float, nargs="+", default=[1.0])
     s.add_argument("--ce", type=float, nargs="*", default=[])
+    s.add_argument("--out", type=Path, default=HERE / "results")
     c = sub.add_parser("chain")
     c.add_argument("--work", type=Path, default=HERE / "cache" / "relevance-rule")
     c.add_argument("--out", type=Path, default=HERE / "results")

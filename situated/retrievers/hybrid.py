@@ -140,6 +140,14 @@ class HybridSearch:
         reads = self.vector_reads(query)
         th = self.thresholds_of(flt, found.admitted)
         kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
+        if kept and not any(b.signals.code for b in kept):
+            # a code the question gives that nothing admitted carries is what it asks about:
+            # blocks near it in meaning ("the S-2 battery warranty" for "check R07 on the
+            # S-2") do not answer it
+            absent = self.absent_codes(query, flt)
+            if absent:
+                return dataclasses.replace(SearchResult.empty(flt), absent=absent,
+                                           admitted=found.admitted)
         result = self._result(flt, kept, found)
         if kept:
             if not further:
