@@ -104,6 +104,16 @@ class Assessment:
     admitted: int = 0  # pieces the filter admits: the candidates (`Thresholds.sized`)
 
 
+def _asked_and_absent(engine: HybridSearch, query: str, flt: Filter,
+                      kept: list[RankedBlock]) -> tuple[str, ...]:
+    """The codes the question gives that nothing admitted carries, when no kept block carries
+    one: such a code is what the question asks about, and blocks near it in meaning ("the S-2
+    battery warranty" for "check R07 on the S-2") do not answer it."""
+    if not kept or any(b.signals.code for b in kept):
+        return ()
+    return engine.absent_codes(query, flt)
+
+
 class HybridSearch:
     """The engine behind the retriever; also used directly by chains and benchmarks."""
 
@@ -140,14 +150,8 @@ class HybridSearch:
         reads = self.vector_reads(query)
         th = self.thresholds_of(flt, found.admitted)
         kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
-        if kept and not any(b.signals.code for b in kept):
-            # a code the question gives that nothing admitted carries is what it asks about:
-            # blocks near it in meaning ("the S-2 battery warranty" for "check R07 on the
-            # S-2") do not answer it
-            absent = self.absent_codes(query, flt)
-            if absent:
-                return dataclasses.replace(SearchResult.empty(flt), absent=absent,
-                                           admitted=found.admitted)
+        if absent := _asked_and_absent(self, query, flt, kept):
+            return dataclasses.replace(SearchResult.empty(flt), absent=absent)
         result = self._result(flt, kept, found)
         if kept:
             if not further:
