@@ -240,7 +240,8 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
                     min_cosine=default.min_cosine if cosine is None else cosine,
                     min_cosine_in_product=in_product, source=source, note=note,
                     min_multilingual=default.min_multilingual,
-                    min_multilingual_across=default.min_multilingual_across).floored(default)
+                    min_multilingual_across=default.min_multilingual_across,
+                    sentence_floor=default.sentence_floor).floored(default)
     th = th.model_copy(update=_multilingual_floors(dev, th))
     if cosine is not None:
         th = th.model_copy(update=_sentence_floors(dev, th))

@@ -85,12 +85,10 @@ class Thresholds(BaseModel):
         default=DEFAULT_MIN_MULTILINGUAL_ACROSS, ge=-1, le=1, description="The same for a "
         "question and a block in different scripts (a Russian question and an English block): "
         "across languages, related pairs score lower, so one floor cannot serve both.")
-    cosine_floor: float | None = Field(
-        default=None, ge=-1, le=1, description="The package's floor of the piece cosine in a "
-        "search over `FLOOR_PIECES` candidates (`sized` raises it with the log of the admitted "
-        "pieces); None: `min_cosine` alone (a model without one, a floor from the settings).")
     sentence_floor: float | None = Field(
-        default=None, ge=-1, le=1, description="The same for a block's best sentence cosine.")
+        default=None, ge=-1, le=1, description="The package's floor of a block's best "
+        "sentence cosine in a search over `FLOOR_PIECES` candidates (`sized` raises it with "
+        "the log of the admitted pieces); None: no package floor (a model without one).")
     source: ThresholdSource
     note: str = Field(default="", description="How the thresholds were set, for the asker.")
     dev: dict[str, float] | None = Field(
@@ -107,25 +105,24 @@ class Thresholds(BaseModel):
         `Thresholds.default` of the index's model): a calibration may raise a floor, never
         lower it (an index's own off-topic questions put PolicyQA's at 0.185, where a quarter
         of off-topic questions asked within a site were answered)."""
-        update = {"cosine_floor": package.cosine_floor, "sentence_floor": package.sentence_floor}
+        update = {}
         for name in ("min_cosine", "min_cosine_in_product"):
             value = getattr(self, name)
             if value is not None and value < package.min_cosine:
                 update[name] = package.min_cosine
-        return self.model_copy(update=update)
+        if package.sentence_floor is not None:
+            update["sentence_floor"] = package.sentence_floor
+        return self.model_copy(update=update) if update else self
 
     def sized(self, admitted: int) -> Thresholds:
-        """The thresholds of a search over `admitted` pieces: each cosine floor at least the
-        package's for that many candidates (`package_floor`)."""
-        update = {}
-        for name, floor in (("min_cosine", self.cosine_floor),
-                            ("min_sentence", self.sentence_floor)):
-            if floor is None:
-                continue
-            sized = package_floor(floor, admitted)
-            if getattr(self, name) is None or getattr(self, name) < sized:
-                update[name] = sized
-        return self.model_copy(update=update) if update else self
+        """The thresholds of a search over `admitted` pieces: the sentence floor is at least
+        the package's for that many candidates (`package_sentence_floor`)."""
+        if self.sentence_floor is None:
+            return self
+        floor = package_sentence_floor(self.sentence_floor, admitted)
+        if self.min_sentence is not None and self.min_sentence >= floor:
+            return self
+        return self.model_copy(update={"min_sentence": floor})
 
     def scoped(self, in_product: bool) -> Thresholds:
         """The thresholds of a question asked within one product's documents (`in_product`)
@@ -148,8 +145,7 @@ class Thresholds(BaseModel):
         name = (embedding_model or "").split(" (")[0]
         return cls(min_cover=DEFAULT_MIN_COVER,
                    min_cosine=DEFAULT_MIN_COSINE_BY_MODEL.get(name, DEFAULT_MIN_COSINE),
-                   cosine_floor=FLOORS_BY_MODEL.get(name, FLOORS)[0],
-                   sentence_floor=FLOORS_BY_MODEL.get(name, FLOORS)[1],
+                   sentence_floor=SENTENCE_FLOOR_BY_MODEL.get(name, SENTENCE_FLOOR),
                    source=ThresholdSource.DEFAULT,
                    note="package default, set on the dev half of a corpus of real terms pages "
                         "(not this index): `situated calibrate --index DIR --write` sets this "
@@ -157,34 +153,33 @@ class Thresholds(BaseModel):
 
 
 DEFAULT_MIN_COVER = 0.5
-DEFAULT_MIN_COSINE = 0.345  # all-MiniLM-L6-v2 over 10 pieces; 0.435 over 10,000 (`package_floor`)
+DEFAULT_MIN_COSINE = 0.435  # all-MiniLM-L6-v2
 DEFAULT_MIN_COSINE_BY_MODEL = {
     "all-MiniLM-L6-v2": DEFAULT_MIN_COSINE,
     "multilingual-e5-small 4-bit": 0.865,  # genai-eu dev half, 2026-12-01 (docs/reference.md "Embedding models")
 }
 
 
-# The package floors of the piece cosine and of the best sentence cosine (all-MiniLM-L6-v2),
-# one rule for every index. The best of N strangers' cosines rises with N, so each floor rises
-# with the log of the candidates a search admits: its value at FLOOR_PIECES, plus
-# FLOOR_PER_DECADE for each tenfold more. The sentence floor (0.38 over 10 pieces, 0.44 over
-# 1,000) and the slope were set on the dev halves of four kinds of index at once
-# (`benchmarks/relevance_rule.py`: two small corpora of 3 documents in other domains, PolicyQA
-# within a site and across its 20 sites) with paraphrased and natural questions beside far and
-# near-domain off-topic ones; the piece floor is the former flat default (0.435, set on the
-# genai-eu corpus, ~10,000 pieces) carried down the same slope: 0.345 over 10 pieces.
-FLOORS = (DEFAULT_MIN_COSINE, 0.38)  # (piece, sentence) over FLOOR_PIECES
-FLOOR_PER_DECADE = 0.03
+# The package floor of the best sentence cosine (all-MiniLM-L6-v2), one rule for every index:
+# set on the dev halves of four kinds of index at once (`benchmarks/relevance_rule.py`: two
+# small corpora of 3 documents in other domains, PolicyQA within a site and across its 20
+# sites) with paraphrased and natural questions beside far and near-domain off-topic ones.
+# The best of N strangers' cosines rises with N, so the floor rises with the log of the
+# candidates a search admits: SENTENCE_FLOOR at FLOOR_PIECES, + SENTENCE_FLOOR_PER_DECADE for
+# each tenfold more (0.38 over 10 pieces, 0.44 over 1,000, 0.47 over 10,000).
+SENTENCE_FLOOR = 0.38
+SENTENCE_FLOOR_PER_DECADE = 0.03
 FLOOR_PIECES = 10
-FLOORS_BY_MODEL = {
-    "all-MiniLM-L6-v2": FLOORS,
-    "multilingual-e5-small 4-bit": (None, None),  # another scale: its flat default decides
+SENTENCE_FLOOR_BY_MODEL = {
+    "all-MiniLM-L6-v2": SENTENCE_FLOOR,
+    "multilingual-e5-small 4-bit": None,  # its cosines have another scale: not measured
 }
 
 
-def package_floor(floor: float, admitted: int) -> float:
-    """`floor` (the package's over `FLOOR_PIECES` candidates) for a search over `admitted`."""
-    return round(floor + FLOOR_PER_DECADE * math.log10(max(admitted, 1) / FLOOR_PIECES), 3)
+def package_sentence_floor(floor: float, admitted: int) -> float:
+    """`floor` (the package's at `FLOOR_PIECES` candidates) for a search over `admitted`."""
+    return round(floor + SENTENCE_FLOOR_PER_DECADE * math.log10(max(admitted, 1) / FLOOR_PIECES),
+                 3)
 
 
 class Manifest(BaseModel):

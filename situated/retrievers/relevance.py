@@ -339,6 +339,5 @@ def thresholds_for(index, settings) -> Thresholds:
         update["min_cover"] = settings.min_cover
     if settings.min_cosine is not None:
         update.update(min_cosine=settings.min_cosine, min_cosine_in_product=None,
-                      min_sentence=None, min_sentence_in_product=None, cosine_floor=None,
-                      sentence_floor=None)
+                      min_sentence=None, min_sentence_in_product=None, sentence_floor=None)
     return base.model_copy(update=update)
