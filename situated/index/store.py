@@ -103,8 +103,8 @@ class Thresholds(BaseModel):
     def floored(self, package: Thresholds) -> Thresholds:
         """These thresholds, each cosine floor raised to at least the package's (`package`:
         `Thresholds.default` of the index's model): a calibration may raise a floor, never
-        lower it (an index's own off-topic questions put PolicyQA's at 0.185, where a quarter
-        of off-topic questions asked within a site were answered)."""
+        lower it (its own off-topic questions put an index of 20 privacy policies at 0.185,
+        where a quarter of the off-topic questions asked within a site were answered)."""
         update = {}
         for name in ("min_cosine", "min_cosine_in_product"):
             value = getattr(self, name)

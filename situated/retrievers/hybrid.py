@@ -151,7 +151,8 @@ class HybridSearch:
         th = self.thresholds_of(flt, found.admitted)
         kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
         if absent := _asked_and_absent(self, query, flt, kept):
-            return dataclasses.replace(SearchResult.empty(flt), absent=absent)
+            return dataclasses.replace(SearchResult.empty(flt), absent=absent,
+                                       admitted=found.admitted)
         result = self._result(flt, kept, found)
         if kept:
             if not further:

@@ -18,8 +18,8 @@ are shares and similarities:
   (embedded bare at ingest, `index.sentences`), on the first `SENTENCE_DEPTH` fused blocks. A
   piece is embedded with its document title and heading path, which hides a short paraphrase of
   one of its sentences ("Do I have to give notice in writing?": 0.149 to the cancellation
-  piece, 0.392 to its sentence). It decides only where the thresholds carry its own floor
-  (`min_sentence`, set by the calibration above the index's off-topic questions).
+  piece, 0.392 to its sentence). Its floor is the package's, sized to the pieces the search
+  admits (`Thresholds.sized`: 0.38 over 10, +0.03 a decade), or a calibration's higher one.
 * a code (`E-417`, `P-2`) the question names and the block carries (the exact leg) vouches
   alone; a code the question names that *no admitted piece* carries makes the whole question
   unanswerable (`missing_codes`): the asker asked about something else.
@@ -37,9 +37,11 @@ A block is relevant when it carries a code the question names, or:
   (all-MiniLM-L6-v2 cannot vouch outside English).
 
 Figures in `benchmarks/calibrate_floor.py`. A question that gives a name or code nothing admitted
-holds is decided before any block (`unheld_names`, `missing_codes`). The two thresholds are set
-per index by `situated.calibration` on that index's own questions and stored in its manifest; an index
-without a calibration uses `Thresholds.default()`, set on a corpus other than the sample.
+holds is decided before any block (`unheld_names`, `missing_codes`). The thresholds are set
+per index by `situated.calibration` on that index's own questions and stored in its manifest, never
+below the package's (`Thresholds.floored`); an index without a calibration uses
+`Thresholds.default()`, set on corpora other than the sample (docs/design.md "One relevance rule
+for every index").
 """
 
 from __future__ import annotations
