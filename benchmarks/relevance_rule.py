@@ -25,10 +25,8 @@ best score over the first five fused blocks.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
-import statistics
 import time
 from dataclasses import asdict
 from pathlib import Path

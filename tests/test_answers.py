@@ -364,10 +364,11 @@ def test_the_offline_models_ranking_is_what_its_answer_quotes():
 def test_a_quoted_sentence_that_announces_a_list_brings_its_items():
     """"… four categories of errors:" quoted alone says nothing: its list comes with it, up to
     the first line that is not an item; an item already quoted is not quoted twice."""
-    evidence = [("S1", "3 Errors\n\nApplications experience four categories of errors:\n"
-                       "- Standard JavaScript errors.\n- System errors.\n"
-                       "1. User-specified errors.\n* Assertion errors.\n\n"
-                       "Errors are reported by the runtime.")]
+    body = ("3 Errors\n\nApplications experience four categories of errors:\n"
+            "- Standard JavaScript errors.\n- System errors.\n"
+            "1. User-specified errors.\n* Assertion errors.\n\n"
+            "Errors are reported by the runtime.")
+    evidence = [("S1", body)]
     m = ExtractiveChatModel(max_sentences=3)
     got = m.answer("Which categories of errors do applications experience?", evidence)
     assert got.startswith("Applications experience four categories of errors: - Standard "
