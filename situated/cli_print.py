@@ -55,6 +55,7 @@ def print_ingest(out, err, index, report) -> None:
 
 
 def print_thresholds(out, th, embedding_model: str | None = None) -> None:
+    from situated.index.store import FLOOR_PIECES, SENTENCE_FLOOR_PER_DECADE
     from situated.index.store import Thresholds
 
     th = th or Thresholds.default(embedding_model)
@@ -63,6 +64,9 @@ def print_thresholds(out, th, embedding_model: str | None = None) -> None:
     sentence = "" if th.min_sentence is None else f", min_sentence {th.min_sentence}" + (
         f" (within one product {th.min_sentence_in_product})"
         if th.min_sentence_in_product is not None else "")
+    if th.sentence_floor is not None:
+        sentence += (f", sentence floor {th.sentence_floor} over {FLOOR_PIECES} pieces "
+                     f"+{SENTENCE_FLOOR_PER_DECADE} per tenfold more")
     out.print(f"relevance: {th.source.value}, min_cosine {th.min_cosine}{within}{sentence}, "
               f"min_cover {th.min_cover} ({th.note})", highlight=False)
     for name, stats in (("dev", th.dev), ("held-out", th.held_out)):

@@ -147,9 +147,10 @@ class Thresholds(BaseModel):
                    min_cosine=DEFAULT_MIN_COSINE_BY_MODEL.get(name, DEFAULT_MIN_COSINE),
                    sentence_floor=SENTENCE_FLOOR_BY_MODEL.get(name, SENTENCE_FLOOR),
                    source=ThresholdSource.DEFAULT,
-                   note="package default, set on the dev half of a corpus of real terms pages "
-                        "(not this index): `situated calibrate --index DIR --write` sets this "
-                        "index's own")
+                   note="package default, set on the dev halves of other corpora (real terms "
+                        "pages, privacy policies, small corpora in other domains; not this "
+                        "index): `situated calibrate --index DIR --write` raises it to this "
+                        "index's own where they are higher")
 
 
 DEFAULT_MIN_COVER = 0.5
