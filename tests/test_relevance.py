@@ -121,6 +121,11 @@ def test_the_sentence_floor_is_scoped_and_a_settings_floor_replaces_it():
     assert stored == th.floored(package) and stored.sentence_floor == package.sentence_floor
     assert (stored.min_cosine, stored.scoped(True).min_cosine) == (package.min_cosine,) * 2
     assert stored.scoped(True).min_sentence == 0.35  # raised per search (`sized`), not here
+    # per search: a floor of its own under the package's is raised, a higher one is kept
+    assert stored.for_search(True, 10).min_sentence == 0.38
+    assert stored.for_search(True, 1000).min_sentence == 0.44
+    assert stored.for_search(False, 1000).min_sentence == 0.45  # its own is higher
+    assert stored.for_search(True, 0) == stored.scoped(True)  # nothing searched: not sized
     # a cosine floor from the settings is the only MiniLM floor: the calibrated ones would
     # disagree with it
     set_ = thresholds_for(index, SimpleNamespace(min_cover=None, min_cosine=0.5))

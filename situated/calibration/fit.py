@@ -79,9 +79,8 @@ class Observation:
         """The product's own decision (`Signals.relevant`) under trial thresholds."""
         if self.decided is not None:
             return self.decided
-        scoped = th.scoped(self.in_product)
-        scoped = scoped.sized(self.admitted) if self.admitted else scoped
-        return any(s.relevant(scoped, self.latin) for s in self.signals)
+        decides = th.for_search(self.in_product, self.admitted)
+        return any(s.relevant(decides, self.latin) for s in self.signals)
 
 
 def _reads_everything(docs: list[LoadedDocument]) -> Scope:

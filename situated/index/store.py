@@ -124,6 +124,12 @@ class Thresholds(BaseModel):
             return self
         return self.model_copy(update={"min_sentence": floor})
 
+    def for_search(self, in_product: bool, admitted: int) -> Thresholds:
+        """The thresholds that decide one search: within one product's documents or across
+        the index (`scoped`), sized to the `admitted` pieces (`sized`; 0: nothing searched)."""
+        th = self.scoped(in_product)
+        return th.sized(admitted) if admitted else th
+
     def scoped(self, in_product: bool) -> Thresholds:
         """The thresholds of a question asked within one product's documents (`in_product`)
         or across the index."""

@@ -163,11 +163,9 @@ class HybridSearch:
         return dataclasses.replace(result, absent=self.absent_codes(query, flt))
 
     def thresholds_of(self, flt: Filter, admitted: int = 0) -> Thresholds:
-        """The thresholds that decide under `flt`: within one product's documents when its
-        situation names a product (`Thresholds.scoped`), else across the index; sized to the
-        `admitted` pieces (`Thresholds.sized`; 0: not searched)."""
-        th = self.thresholds.scoped(flt.situation.product is not None)
-        return th.sized(admitted) if admitted else th
+        """The thresholds that decide under `flt` over `admitted` pieces
+        (`Thresholds.for_search`): within a product when its situation names one."""
+        return self.thresholds.for_search(flt.situation.product is not None, admitted)
 
     def absent_codes(self, query: str, flt: Filter) -> tuple[str, ...]:
         """The codes the question gives that no piece the filter admits carries (the caller
