@@ -272,3 +272,39 @@ def test_the_multilingual_floors_rise_above_this_indexs_own_off_topic_questions(
         Signals(cover=0.9, cosine=None, code=False, agree=True, multilingual=0.97, latin=True,
                 same_script=False),))
     assert fit([*obs, covered]).min_multilingual_across == 0.86
+
+
+@pytest.mark.integration
+def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddings):
+    """Decided before any search: with too few dev on-topic questions the package floors stand,
+    so the English off-topic questions over an English index (which no multilingual floor
+    reads) are not searched, and the thresholds are those searching every question gives. The
+    questions' vectors are kept in the embedding cache: a second calibration encodes none."""
+    from conftest import indexed_app
+
+    from situated.calibration.fit import calibrate, observe, questions_for, worth_searching
+    from situated.calibration.fit import _reads_everything
+    from situated.index.cache import EmbeddingCache
+    from situated.loaders.corpus import load_corpus
+    from situated.retrievers.hybrid import HybridSearch
+
+    _corpus(tmp_path / "docs", 3)
+    application = indexed_app(tmp_path, embeddings)
+    engine = HybridSearch(application.index, application.settings)
+    docs = list(load_corpus([tmp_path / "docs"]).documents)
+    every = questions_for(engine, docs)
+    chosen = worth_searching(engine, every)
+    english_off_topic = [q for q in every if not q.positive and engine.vector_reads(q.text)]
+    assert english_off_topic and not set(english_off_topic) & set(chosen)
+    assert {q for q in every if q.positive} <= set(chosen)
+    assert any(not q.positive for q in chosen)  # the Russian ones: the across floor reads them
+    scope = _reads_everything(docs)
+    whole = fit(observe(engine, every, scope)).model_dump(exclude={"dev", "held_out"})
+    cache = EmbeddingCache(tmp_path / "cache" / "calibration.sqlite")
+    th, obs = calibrate(engine, docs, cache=cache)
+    assert th.model_dump(exclude={"dev", "held_out"}) == whole
+    assert len({o.question for o in obs}) == len(chosen) and th.source is ThresholdSource.DEFAULT
+    assert cache.misses > 0
+    again = EmbeddingCache(cache.path)
+    assert calibrate(engine, docs, cache=again)[0] == th and again.misses == 0
+

@@ -83,3 +83,50 @@ def test_an_ask_never_imports_torch(sample_root):
     answer_text, _, heavy = done.stdout.rstrip().rpartition("\n")
     assert json.loads(heavy) == []
     assert json.loads(answer_text)["status"] == "answered"
+
+
+def test_a_small_batch_is_encoded_in_numpy_and_a_large_one_in_torch(torch_model, monkeypatch):
+    """While torch is not loaded, a batch under `NUMPY_BATCH_PIECES` word pieces is encoded in
+    numpy (rows in the order given, whatever their lengths); a larger one loads torch."""
+    from situated.index import embeddings as backend
+
+    fresh = backend.MiniLMEmbeddings()
+    texts = [*TEXTS, *(f"Rule {i}: " + "the pump runs " * i for i in range(12))]
+    vectors = fresh.encode(texts)
+    assert fresh._torch_model is None
+    expected = torch_model.encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+    assert vectors.shape == (len(texts), 384) and np.abs(vectors - expected).max() < 1e-5
+    monkeypatch.setattr(backend, "NUMPY_BATCH_PIECES", 50)
+    assert np.abs(fresh.encode(texts) - expected).max() < 1e-5
+    assert fresh._torch_model is not None
+
+
+@pytest.mark.slow
+def test_a_few_documents_ingest_without_torch(tmp_path):
+    """`situated ingest` of three short documents in a fresh process (the README's corpus
+    size): the pieces, their sentences and the calibration's questions are encoded in numpy,
+    so torch and sentence-transformers are never imported (~7-10 s saved)."""
+    for i, topic in enumerate(("cancellation", "guests", "opening hours")):
+        (tmp_path / "docs").mkdir(exist_ok=True)
+        (tmp_path / "docs" / f"d{i}.md").write_text(
+            f"---\nsource_id: GYM-{i}\ntitle: Gym {topic}\n---\n# {topic}\n\n## 1 Rule\n\n"
+            f"Members ask about {topic} at the front desk, which answers within two days.\n",
+            encoding="utf-8")
+    code = (
+        "import sys, json\n"
+        "from situated.cli import app\n"
+        "try:\n"
+        "    app(['ingest', sys.argv[1], '--index', sys.argv[2]])\n"
+        "except SystemExit as e:\n"
+        "    assert not e.code, e.code\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in\n"
+        "               ('torch', 'sentence_transformers', 'transformers'))\n"
+        "print(json.dumps(heavy))\n"
+    )
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False",
+           "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "docs"),
+                           str(tmp_path / "index")], env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "relevance:" in done.stdout and json.loads(done.stdout.rstrip().rpartition("\n")[2]) == []

@@ -20,6 +20,7 @@ used to fit).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,8 @@ import numpy as np
 from situated.calibration.questions import Half, Question, negatives, positives
 from situated.chains.dates import find_dates, strip_dates
 from situated.documents import LoadedDocument
+from situated.index.cache import EmbeddingCache
+from situated.index.multilingual import multilingual_model
 from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch
@@ -118,7 +121,7 @@ def observe(engine: HybridSearch, questions: list[Question], scope: Scope,
 
 def _observe_one(engine: HybridSearch, q: Question, flt: Filter,
                  in_product: bool = False) -> Observation:
-    query = strip_dates(q.text, find_dates(q.text)) or q.text
+    query = _query(q)
     found = engine.assess(query, flt, engine.settings.leg_k)
     sigs = [b.signals for b in found.ranked if b.signals is not None]
     reads = engine.vector_reads(query)
@@ -258,11 +261,52 @@ def questions_for(engine: HybridSearch, docs: list[LoadedDocument],
     return [*positives(docs), *negatives(docs, known, negatives_file)]
 
 
+def _query(q: Question) -> str:
+    """The text a question is searched with (its dates are the filter's, not the search's)."""
+    return strip_dates(q.text, find_dates(q.text)) or q.text
+
+
+def worth_searching(engine: HybridSearch, questions: list[Question]) -> list[Question]:
+    """The questions whose searches can move a threshold, decided before any is searched. The
+    cosine floors are fitted only with `MIN_POSITIVES` dev on-topic questions the vector leg
+    reads (`_fit_one`): then every question is searched. Too few (a README-sized index) and the
+    package floors stand whatever the searches find: the on-topic questions are searched for
+    the report, and the off-topic ones only where the multilingual floors read them (a question
+    MiniLM does not read, or an index holding text it does not read), so the thresholds are
+    those searching every question gives (`tests/test_calibration.py`)."""
+    fits = sum(q.positive and q.half is Half.DEV and engine.vector_reads(_query(q))
+               for q in questions) >= MIN_POSITIVES
+    legs = engine.index.multilingual
+    if fits:
+        return questions
+    other_script = legs is not None and not bool(np.all(legs.latin))
+    return [q for q in questions if q.positive or (legs is not None and (
+        other_script or not engine.vector_reads(_query(q))))]
+
+
+@contextlib.contextmanager
+def _vectors_known(engine: HybridSearch, questions: list[Question], cache: EmbeddingCache | None):
+    """The questions' vectors for both legs, computed in batches and kept in the embedding
+    cache, so a re-ingest searches the same questions without encoding them again."""
+    texts = list(dict.fromkeys(_query(q) for q in questions))
+    models = [engine.index.embeddings]
+    if engine.index.multilingual is not None:
+        models.append(multilingual_model())
+    with contextlib.ExitStack() as stack:
+        for model in models:
+            known = (cache.queries(model, texts) if cache is not None
+                     else dict(zip(texts, model.encode_queries(texts))))
+            stack.enter_context(model.knowing(known))
+        yield
+
+
 def calibrate(engine: HybridSearch, docs: list[LoadedDocument],
-              negatives_file: Path | None = None) -> tuple[Thresholds, list[Observation]]:
+              negatives_file: Path | None = None, cache: EmbeddingCache | None = None
+              ) -> tuple[Thresholds, list[Observation]]:
     """This index's thresholds, fitted on its dev questions, and every observation."""
-    obs = observe(engine, questions_for(engine, docs, negatives_file), _reads_everything(docs),
-                  _products(docs))
+    questions = worth_searching(engine, questions_for(engine, docs, negatives_file))
+    with _vectors_known(engine, questions, cache):
+        obs = observe(engine, questions, _reads_everything(docs), _products(docs))
     return fit(obs, Thresholds.default(engine.index.manifest.embedding_model)), obs
 
 
@@ -273,9 +317,11 @@ def index_calibrator(settings, embeddings, negatives_file: Path | None = None):
     def run(generation: Path, docs: list[LoadedDocument]) -> Thresholds:
         index = Index(generation.parent.parent, embeddings, generation=generation,
                       verify=False)  # the writer's own, before its checksums are recorded
+        cache = EmbeddingCache.of(settings)
         try:
-            return calibrate(HybridSearch(index, settings), docs, negatives_file)[0]
+            return calibrate(HybridSearch(index, settings), docs, negatives_file, cache)[0]
         finally:
+            cache.close()
             index.close()
 
     return run

@@ -28,6 +28,13 @@ def text_key(model_id: str, text: str) -> str:
 
 
 class EmbeddingCache:
+    FILE = "embeddings.sqlite"
+
+    @classmethod
+    def of(cls, settings) -> EmbeddingCache:
+        """The settings' cache (`settings.cache_dir / FILE`)."""
+        return cls(settings.cache_dir / cls.FILE)
+
     def __init__(self, path: Path):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -80,6 +87,12 @@ class EmbeddingCache:
             found.update(new)
         return np.stack([found[k] for k in keys]) if keys else np.zeros((0, 384), np.float32)
 
+    def queries(self, encoder, texts: list[str]) -> dict[str, np.ndarray]:
+        """Question vectors by text (`encoder.encode_queries`), through the cache under the
+        model's id and a query mark (e5 embeds a question and a passage differently)."""
+        as_queries = _Queries(encoder)
+        return dict(zip(texts, self.encode(as_queries, list(texts)))) if texts else {}
+
     @property
     def misses(self) -> int:
         """Texts embedded because no cached vector had them, by every model."""
@@ -87,3 +100,12 @@ class EmbeddingCache:
 
     def close(self) -> None:
         self._db.close()
+
+
+class _Queries:
+    """An encoder's question side as an `Encoder` (its own cache keys)."""
+
+    def __init__(self, encoder):
+        self.model_id = f"{encoder.model_id} (query)"
+        self.dim = encoder.dim
+        self.encode = lambda texts, show_progress=False: encoder.encode_queries(texts)

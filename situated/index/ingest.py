@@ -172,7 +172,7 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
 def _build(report: IngestReport, merged, root: Path, embeddings, settings: Settings,
            progress, calibrator) -> IngestReport:
     """Publish the merged corpus (a damaged published generation is not copied from)."""
-    cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
+    cache = EmbeddingCache.of(settings)
     try:
         report.manifest = build_index(merged, root, embeddings, settings, progress,
                                       cache=cache, locked=True, calibrator=calibrator,

@@ -78,7 +78,7 @@ def build_index(
     `reuse=False`: nothing is copied from the published generation (it is damaged)."""
     progress = progress or (lambda *_: None)
     own_cache = cache is None
-    cache = cache or EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
+    cache = cache or EmbeddingCache.of(settings)
     root = Path(root)
     with contextlib.nullcontext() if locked else writer_lock(root):
         gens = root / "generations"
