@@ -173,3 +173,11 @@ def indexed_app(root: Path, embeddings) -> App:
     app = App(settings)
     app.__dict__["embeddings"] = embeddings
     return app
+
+
+def pytest_collection_modifyitems(config, items):
+    """A notebook runs as one test of many cells in its own kernel (the sample, an evaluation
+    with baselines, a server): `slow`, so `pytest -m "not slow"` leaves it to the full run."""
+    for item in items:
+        if item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.slow)

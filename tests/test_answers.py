@@ -105,6 +105,7 @@ def test_evidence_fills_the_allowance_from_the_documents_the_router_chose(sample
     assert [i for i in ranked if i in deeper] == deeper
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_further_blocks_are_marked_in_the_prompt_and_the_offline_model_quotes_the_routed_ones(
         sample_app):

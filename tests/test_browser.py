@@ -18,7 +18,7 @@ from conftest import running_server
 from situated.auth import KeyStore, Principal, hash_key
 from situated.server import create_app
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]  # a real Chromium
 KEY = "key-browser-public-0123456789"
 HEADLINE = "What battery warranty applies to a C-3 bought on 15 March 2026?"
 ARTIFACTS = Path(os.environ.get("SITUATED_TEST_ARTIFACTS",

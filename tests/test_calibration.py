@@ -43,6 +43,7 @@ def _corpus(folder, n: int, seed: int = 7):
                                         family=f"unit-{i}-care"))
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_ingest_calibrates_and_answers_report_the_thresholds(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -274,6 +275,7 @@ def test_the_multilingual_floors_rise_above_this_indexs_own_off_topic_questions(
     assert fit([*obs, covered]).min_multilingual_across == 0.86
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddings):
     """Decided before any search: with too few dev on-topic questions the package floors stand,

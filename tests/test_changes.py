@@ -301,6 +301,7 @@ def test_the_model_proposes_an_intent_the_rules_did_not_find(sample_app, monkeyp
 
 
 # -- CLI and server --------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.integration
 def test_the_cli_shows_the_changes_as_a_diff():
     from typer.testing import CliRunner

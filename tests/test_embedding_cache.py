@@ -26,6 +26,7 @@ class CountingEncoder:
         return self.inner.encode(texts)
 
 
+@pytest.mark.slow
 def test_reingesting_the_unchanged_sample_embeds_nothing(tmp_path, embeddings):
     corpus = load_corpus([sample_docs_dir()])
     cache = EmbeddingCache(tmp_path / "emb.sqlite")
@@ -53,6 +54,7 @@ def test_cache_is_keyed_by_model_id(tmp_path, embeddings):
     assert b.texts == 1
 
 
+@pytest.mark.slow
 def test_the_model_can_be_used_from_many_threads_at_once(embeddings):
     """A server encodes queries and answer sentences in a thread pool; the tokenizer underneath
     is not thread-safe (a /ask/batch under CPU load failed with ValueError in

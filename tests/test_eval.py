@@ -122,6 +122,7 @@ def test_the_html_report_shows_document_html_as_text(tmp_path):
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_the_stock_baselines_chroma_folder_goes_with_it(sample_app):
     import gc

@@ -116,6 +116,7 @@ def test_a_request_in_flight_finishes_on_its_generation(corpus, tmp_path, embedd
     app.close()
 
 
+@pytest.mark.slow
 def test_a_pruning_ingest_never_deletes_a_generation_a_reader_holds(corpus, tmp_path,
                                                                     embeddings):
     app, settings = _indexed_app(corpus, tmp_path, embeddings)

@@ -132,6 +132,7 @@ def test_the_diff_of_two_reordered_2000_section_versions_does_bounded_work(monke
     assert sum(work) <= 2 * changes.MAX_DIFF_WORK
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_a_change_question_over_reordered_sections_answers_within_its_cap(tmp_path,
                                                                         embeddings):

@@ -94,6 +94,7 @@ def test_index_built_with_another_model_is_refused(tmp_path, embeddings):
         Index(tmp_path, embeddings)
 
 
+@pytest.mark.slow
 def test_sample_index_is_built_on_first_use_in_the_cache_dir(tmp_path, embeddings):
     app = App(Settings(cache_dir=tmp_path))
     app.__dict__["embeddings"] = embeddings

@@ -30,6 +30,7 @@ def torch_model(embeddings):
         return embeddings._sentence_transformer()
 
 
+@pytest.mark.slow
 def test_vectors_match_sentence_transformers(embeddings, torch_model):
     numpy_vectors = embeddings._numpy.encode(TEXTS)  # padded together, longest 256
     torch_vectors = torch_model.encode(TEXTS, normalize_embeddings=True, convert_to_numpy=True)
@@ -48,6 +49,7 @@ def test_encode_few_in_slices_matches_whole(embeddings):
     assert embeddings.encode_few([]).shape == (0, 384)
 
 
+@pytest.mark.slow
 def test_word_pieces_match_the_model_tokenizer(embeddings, torch_model):
     for text in TEXTS:
         assert embeddings.token_ids(text) == torch_model.tokenizer.encode(
@@ -60,6 +62,7 @@ def test_a_missing_model_file_names_it(tmp_path):
         NumpyMiniLM(tmp_path)
 
 
+@pytest.mark.slow
 def test_an_ask_never_imports_torch(sample_root):
     """The whole CLI path of one question (settings, index open, search, answer) in a fresh
     process: no torch, no sentence-transformers, and the question answered."""
@@ -85,6 +88,7 @@ def test_an_ask_never_imports_torch(sample_root):
     assert json.loads(answer_text)["status"] == "answered"
 
 
+@pytest.mark.slow
 def test_a_small_batch_is_encoded_in_numpy_and_a_large_one_in_torch(torch_model, monkeypatch):
     """While torch is not loaded, a batch under `NUMPY_BATCH_PIECES` word pieces is encoded in
     numpy (rows in the order given, whatever their lengths); a larger one loads torch."""

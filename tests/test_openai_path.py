@@ -141,6 +141,7 @@ def test_cli_ask_with_an_unreachable_model_exits_1_with_the_fix(sample_root, mon
     assert result.exception is None or isinstance(result.exception, SystemExit)
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_eval_evaluates_an_openai_compatible_model_beside_the_offline_one(
         sample_root, tmp_path, monkeypatch):

@@ -96,6 +96,7 @@ def test_the_walkthrough_parses_into_commands_with_outcomes():
     assert any("situated eval" in c for c, _ in steps)
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_your_own_documents_runs_as_written(tmp_path):
     steps = [c for b in bash_blocks(section(README, "Your own documents")) for c in commands(b)]
@@ -152,6 +153,7 @@ def test_every_number_stated_about_the_sample_is_the_repositorys():
     assert stated >= 3  # the README and the reference do state them
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_what_else_it_answers_runs_as_written(tmp_path):
     """The tour over the sample: each line a command and, after ` # `, what it prints."""
@@ -172,3 +174,49 @@ def test_what_else_it_answers_runs_as_written(tmp_path):
             assert flat.startswith(status), (cmd, done.stdout[:400])
         for fragment in fragments:
             assert fragment in flat, (cmd, fragment, done.stdout[:600])
+
+
+RESULTS = ROOT / "benchmarks" / "results"
+# every time the README states, the phrase that states it (with its conditions), and the
+# benchmark result it comes from: (file, keys to the value in seconds, seconds per unit)
+FIGURES = [
+    (r"install ~(\d+) min", "first_hour.json", ("install_s",), 60),
+    (r"the first ask indexes the sample: ~(\d+) s on two idle cores", "first_hour.json",
+     ("current", "first_ask_s"), 1),
+    (r"run every test: ~(\d+) min on two idle cores", "suite_time.json", ("full", "wall_s"),
+     60),
+    (r"~(\d+) min beside two busy processes", "suite_time_loaded.json", ("full", "wall_s"), 60),
+    (r"the quick ones in ~(\d+) min", "suite_time.json", ("quick", "wall_s"), 60),
+    (r"a warm `situated ask` takes about ([\d.]+) s on two idle cores", "first_hour.json",
+     ("current", "warm_ask_p50_s"), 1),
+    (r"ingests them in ~(\d+) s on two idle cores", "first_hour.json",
+     ("current", "walkthrough_ingest_s"), 1),
+]
+TIME = re.compile(r"~?\d+(?:\.\d+)?(?:[–-]\d+)? ?(?:s|min|seconds|minutes)\b")
+
+
+def _measured(name: str, keys: tuple[str, ...]) -> float:
+    import json
+
+    value = json.loads((RESULTS / name).read_text(encoding="utf-8"))["results"]
+    for key in keys:
+        value = value[key]
+    return float(value)
+
+
+def test_every_time_the_readme_states_is_a_benchmarks_with_its_conditions():
+    """Each time in the README is stated with the machine's load and comes from the JSON of
+    the benchmark that measured it, rounded as written (`benchmarks/first_hour.py`,
+    `benchmarks/suite_time.py`); a time with no entry here fails, so none is written by hand."""
+    flat = _flat(README)
+    tied = 0
+    for phrase, name, keys, unit in FIGURES:
+        found = re.findall(phrase, flat)
+        assert len(found) == 1, f"the README should state {phrase!r} once, found {found}"
+        written = found[0]
+        decimals = len(written.partition(".")[2])
+        measured = round(_measured(name, keys) / unit, decimals)
+        assert float(written) == measured, (phrase, written, measured, name)
+        tied += 1
+    stated = TIME.findall(flat)
+    assert len(stated) == tied, f"times in the README with no benchmark behind them: {stated}"

@@ -62,6 +62,7 @@ class _Counting:
         return getattr(self.inner, name)
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_answers_are_the_same_and_no_evidence_is_encoded(sample_app, embeddings):
     counting = _Counting(embeddings)
@@ -92,6 +93,7 @@ def test_the_store_reads_what_was_written_and_misses_the_rest(tmp_path):
     assert text_hash("x") == text_hash("x") != text_hash("y")
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_a_removed_document_takes_its_sentences_with_it(tmp_path, embeddings):
     docs = tmp_path / "docs"

@@ -171,6 +171,7 @@ def test_withheld_answer_text_is_never_streamed(sample_app):
     assert len(model.calls) == 3
 
 
+@pytest.mark.slow
 async def test_bounded_concurrency_has_no_errors(server):
     questions = ["What does error E-417 mean?", "How long is the battery warranty?",
                  "Do I need to fit a rear mudguard on a C-3?", "What is the capital of France?"]
