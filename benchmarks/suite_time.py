@@ -27,7 +27,7 @@ from rich.table import Table
 
 HERE = Path(__file__).resolve().parent
 RUNS = {"quick": ["-m", "not slow"], "full": []}
-DURATION = re.compile(r"^([\d.]+)s (call|setup|teardown)\s+(\S+)$", re.M)
+DURATION = re.compile(r"^([\d.]+)s (call|setup|teardown)\s+(\S+)$", re.MULTILINE)
 SUMMARY = re.compile(r"(\d+) passed")
 
 
@@ -75,6 +75,12 @@ def main() -> None:
                   f"{r['load_average_1min']:.2f}", f"{top['s']:.0f} s {top['test']}")
     Console().print(t)
     path = args.out / ("suite_time_loaded.json" if args.load else "suite_time.json")
+    idle = args.out / "suite_time.json"
+    if args.load and idle.exists():  # how much longer beside the busy processes
+        before = json.loads(idle.read_text("utf-8"))["results"]
+        for name, r in results.items():
+            if name in before:
+                r["ratio_to_idle"] = round(r["wall_s"] / before[name]["wall_s"], 2)
     kept = {}
     if args.only and path.exists():  # one run measured again: the other's figures are kept
         kept = {k: v for k, v in json.loads(path.read_text("utf-8"))["results"].items()

@@ -284,9 +284,16 @@ def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddi
     questions' vectors are kept in the embedding cache: a second calibration encodes none."""
     from conftest import indexed_app
 
-    from situated.calibration.fit import calibrate, observe, questions_for, worth_searching
-    from situated.calibration.fit import _reads_everything
+    from situated.calibration.fit import (
+        _query,
+        _reads_everything,
+        calibrate,
+        observe,
+        questions_for,
+        worth_searching,
+    )
     from situated.index.cache import EmbeddingCache
+    from situated.index.multilingual import multilingual_model
     from situated.loaders.corpus import load_corpus
     from situated.retrievers.hybrid import HybridSearch
 
@@ -307,6 +314,11 @@ def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddi
     assert th.model_dump(exclude={"dev", "held_out"}) == whole
     assert len({o.question for o in obs}) == len(chosen) and th.source is ThresholdSource.DEFAULT
     assert cache.misses > 0
-    again = EmbeddingCache(cache.path)
-    assert calibrate(engine, docs, cache=again)[0] == th and again.misses == 0
+    again = EmbeddingCache(cache.path)  # a re-ingest's calibration: every vector cached
+    texts = {_query(q) for q in chosen}
+    read = [t for t in texts if engine.vector_reads(t)]  # MiniLM's; e5 the Russian ones
+    assert read and len(again.queries(application.index.embeddings, read)) == len(read)
+    other = [t for t in texts if not engine.vector_reads(t)]
+    assert other and len(again.queries(multilingual_model(), other)) == len(other)
+    assert again.misses == 0
 

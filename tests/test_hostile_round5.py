@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import httpx
 import pytest
@@ -541,6 +542,36 @@ def test_two_first_asks_at_once_both_answer(tmp_path):
     outs = [p.communicate(timeout=600) for p in procs]
     assert all(p.returncode == 0 for p in procs), outs
     assert all(out.splitlines()[0] == "answered" for out, _ in outs), outs
+
+
+@pytest.mark.slow
+def test_two_installs_asking_the_sample_at_once_both_answer(tmp_path):
+    """Two installs of the package (this checkout and a copy of it elsewhere) on one machine,
+    one user cache, each asking the sample for the first time at the same moment: each builds
+    and reads its own sample index (`sample-index-KEY`, keyed by the install), neither waits
+    on or fails because of the other."""
+    import shutil
+    import subprocess
+    import sys
+
+    import situated
+
+    other = tmp_path / "other-install"
+    shutil.copytree(Path(situated.__file__).parent, other / "situated",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    base = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "HF_HUB_OFFLINE": "1",
+            "ANONYMIZED_TELEMETRY": "False"}
+    base.pop("SITUATED_CACHE_DIR", None)
+    cmd = [sys.executable, "-m", "situated.cli", "ask", "What does error E-417 mean?"]
+    procs = [subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, cwd=tmp_path)
+             for env in (base, {**base, "PYTHONPATH": str(other)})]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    assert all(out.splitlines()[0] == "answered" for out, _ in outs), outs
+    assert not any("another process is building" in err for _, err in outs)
+    built = sorted(d.name for d in (tmp_path / "cache" / "situated").glob("sample-index-*"))
+    assert len(built) == 2, built
 
 
 @pytest.mark.unit

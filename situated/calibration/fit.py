@@ -266,36 +266,43 @@ def _query(q: Question) -> str:
     return strip_dates(q.text, find_dates(q.text)) or q.text
 
 
+def _multilingual_reads(engine: HybridSearch, text: str) -> bool:
+    """The multilingual leg may run for this question: MiniLM does not read it, or the index
+    holds text MiniLM does not read (the leg runs where a pair is not Latin to Latin)."""
+    legs = engine.index.multilingual
+    return legs is not None and (not engine.vector_reads(text) or not bool(np.all(legs.latin)))
+
+
 def worth_searching(engine: HybridSearch, questions: list[Question]) -> list[Question]:
     """The questions whose searches can move a threshold, decided before any is searched. The
     cosine floors are fitted only with `MIN_POSITIVES` dev on-topic questions the vector leg
     reads (`_fit_one`): then every question is searched. Too few (a README-sized index) and the
     package floors stand whatever the searches find: the on-topic questions are searched for
-    the report, and the off-topic ones only where the multilingual floors read them (a question
-    MiniLM does not read, or an index holding text it does not read), so the thresholds are
-    those searching every question gives (`tests/test_calibration.py`)."""
+    the report, and the off-topic ones only where the multilingual floors read them
+    (`_multilingual_reads`), so the thresholds are those searching every question gives
+    (`tests/test_calibration.py`)."""
     fits = sum(q.positive and q.half is Half.DEV and engine.vector_reads(_query(q))
                for q in questions) >= MIN_POSITIVES
-    legs = engine.index.multilingual
     if fits:
         return questions
-    other_script = legs is not None and not bool(np.all(legs.latin))
-    return [q for q in questions if q.positive or (legs is not None and (
-        other_script or not engine.vector_reads(_query(q))))]
+    return [q for q in questions if q.positive or _multilingual_reads(engine, _query(q))]
 
 
 @contextlib.contextmanager
 def _vectors_known(engine: HybridSearch, questions: list[Question], cache: EmbeddingCache | None):
-    """The questions' vectors for both legs, computed in batches and kept in the embedding
-    cache, so a re-ingest searches the same questions without encoding them again."""
+    """The vectors of the questions each leg reads (MiniLM: those it reads; e5: those the
+    multilingual leg may run for), through the embedding cache, so a re-ingest searches the
+    same questions without encoding them again. A vector not primed here is encoded when a
+    search asks for it, as always."""
     texts = list(dict.fromkeys(_query(q) for q in questions))
-    models = [engine.index.embeddings]
+    wanted = [(engine.index.embeddings, [t for t in texts if engine.vector_reads(t)])]
     if engine.index.multilingual is not None:
-        models.append(multilingual_model())
+        wanted.append((multilingual_model(),
+                       [t for t in texts if _multilingual_reads(engine, t)]))
     with contextlib.ExitStack() as stack:
-        for model in models:
-            known = (cache.queries(model, texts) if cache is not None
-                     else dict(zip(texts, model.encode_queries(texts))))
+        for model, mine in wanted:
+            known = (cache.queries(model, mine) if cache is not None
+                     else dict(zip(mine, model.encode_queries(mine))))
             stack.enter_context(model.knowing(known))
         yield
 
