@@ -213,7 +213,15 @@ def main() -> None:
             s.add_row(name, f"{r['pieces']:,}", f"{r['units']:,}", f"{r['minilm_pieces_s']:.1f}",
                       *(f"{r[f'{leg}_s']:.1f} ({r[f'{leg}_share']:.2f}x)" for leg in legs))
         Console().print(s)
-    write_result(args.out / "ingest_scale.json", out)
+    path = args.out / "ingest_scale.json"
+    if path.exists():  # corpora not measured in this run keep their rows, with their stamp
+        before = json.loads(path.read_text("utf-8"))
+        mine = {r["corpus"] for r in rows}
+        out["rows"] += [{**r, "measured_at": r.get("measured_at", before["measured_at"])}
+                        for r in before["results"]["rows"] if r["corpus"] not in mine]
+        out["split"] = {**{k: {**v, "measured_at": v.get("measured_at", before["measured_at"])}
+                           for k, v in before["results"]["split"].items()}, **out["split"]}
+    write_result(path, out)
 
 
 if __name__ == "__main__":

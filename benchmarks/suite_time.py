@@ -49,6 +49,7 @@ def run(name: str) -> dict:
             "passed": int(passed.group(1)) if passed else None, "load_average_1min": load,
             "slowest": [{"s": float(s), "when": w, "test": t_}
                         for s, w, t_ in DURATION.findall(done.stdout)][:12],
+            "failed": re.findall(r"^FAILED (\S+)", done.stdout, re.MULTILINE),
             "tail": done.stdout.splitlines()[-1] if done.stdout else done.stderr[-300:]}
 
 

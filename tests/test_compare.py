@@ -69,6 +69,7 @@ def test_questions_that_are_not_comparisons(question):
     assert find_comparison(question) is None
 
 
+@pytest.mark.slow
 def test_history_questions_work_from_the_cli():
     import json
 

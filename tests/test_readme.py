@@ -185,7 +185,7 @@ FIGURES = [
      ("current", "first_ask_s"), 1),
     (r"run every test: ~(\d+) min on two idle cores", "suite_time.json", ("full", "wall_s"),
      60),
-    (r"~([\d.]+)× as long beside two busy processes", "suite_time_loaded.json",
+    (r"beside two busy processes they take ~([\d.]+)× as long", "suite_time_loaded.json",
      ("quick", "ratio_to_idle"), 1),
     (r"the quick ones in ~(\d+) min", "suite_time.json", ("quick", "wall_s"), 60),
     (r"a warm `situated ask` takes about ([\d.]+) s on two idle cores", "first_hour.json",
