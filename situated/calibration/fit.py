@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -266,11 +267,16 @@ def _query(q: Question) -> str:
     return strip_dates(q.text, find_dates(q.text)) or q.text
 
 
-def _multilingual_reads(engine: HybridSearch, text: str) -> bool:
-    """The multilingual leg may run for this question: MiniLM does not read it, or the index
-    holds text MiniLM does not read (the leg runs where a pair is not Latin to Latin)."""
+def _multilingual_reads(engine: HybridSearch) -> Callable[[str], bool]:
+    """Whether the multilingual leg may run for a question: MiniLM does not read it, or the
+    index holds text MiniLM does not read (the leg runs where a pair is not Latin to Latin).
+    The index's side is read once."""
     legs = engine.index.multilingual
-    return legs is not None and (not engine.vector_reads(text) or not bool(np.all(legs.latin)))
+    if legs is None:
+        return lambda text: False
+    if not bool(np.all(legs.latin)):
+        return lambda text: True
+    return lambda text: not engine.vector_reads(text)
 
 
 def worth_searching(engine: HybridSearch, questions: list[Question]) -> list[Question]:
@@ -285,7 +291,8 @@ def worth_searching(engine: HybridSearch, questions: list[Question]) -> list[Que
                for q in questions) >= MIN_POSITIVES
     if fits:
         return questions
-    return [q for q in questions if q.positive or _multilingual_reads(engine, _query(q))]
+    multilingual = _multilingual_reads(engine)
+    return [q for q in questions if q.positive or multilingual(_query(q))]
 
 
 @contextlib.contextmanager
@@ -297,8 +304,8 @@ def _vectors_known(engine: HybridSearch, questions: list[Question], cache: Embed
     texts = list(dict.fromkeys(_query(q) for q in questions))
     wanted = [(engine.index.embeddings, [t for t in texts if engine.vector_reads(t)])]
     if engine.index.multilingual is not None:
-        wanted.append((multilingual_model(),
-                       [t for t in texts if _multilingual_reads(engine, t)]))
+        multilingual = _multilingual_reads(engine)
+        wanted.append((multilingual_model(), [t for t in texts if multilingual(t)]))
     with contextlib.ExitStack() as stack:
         for model, mine in wanted:
             known = (cache.queries(model, mine) if cache is not None

