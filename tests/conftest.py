@@ -31,9 +31,56 @@ def embeddings() -> MiniLMEmbeddings:
 
 
 @pytest.fixture(scope="session")
-def sample_root(tmp_path_factory, embeddings) -> Path:
+def warm_vectors(tmp_path_factory, embeddings) -> Path:
+    """An embedding cache holding every vector the sample's ingest computes (MiniLM and e5,
+    pieces, units, calibration questions), built once per run: a cold ingest of the sample in
+    its own folder. Under pytest-xdist the first worker builds it while the others wait on a
+    lock. Tests that build the sample start from a copy (`seed_cache`), as a user who has
+    ingested before does; the cold path itself is this build, and tests that count what an
+    ingest embeds use caches of their own."""
+    import fcntl
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    warm = shared / "warm-vectors"
+    warm.mkdir(exist_ok=True)
+    with open(warm / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (warm / "done").exists():
+            settings = Settings(index_dir=warm / "index", cache_dir=warm / "cache")
+            build_index(load_corpus([sample_docs_dir()]), warm / "index", embeddings, settings)
+            (warm / "done").write_text("ok")
+    return warm / "cache" / "embeddings.sqlite"
+
+
+def seed_cache(cache_dir: Path, warm: Path) -> Path:
+    """Copy the warm embedding cache into `cache_dir` (SQLite's backup: a consistent copy
+    while other workers read it); returns `cache_dir`."""
+    import sqlite3
+
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    src = sqlite3.connect(f"file:{warm}?mode=ro", uri=True)
+    dst = sqlite3.connect(str(cache_dir / "embeddings.sqlite"))
+    try:
+        src.backup(dst)
+    finally:
+        dst.close()
+        src.close()
+    return cache_dir
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _seeded_session_cache(request):
+    """The session's cache (`SITUATED_CACHE_DIR`, which in-process and child CLIs read) starts
+    with the sample's vectors, for tests that load the model; unit-only runs skip it."""
+    if any(item.get_closest_marker("unit") is None for item in request.session.items):
+        seed_cache(Path(os.environ["SITUATED_CACHE_DIR"]), request.getfixturevalue("warm_vectors"))
+
+
+@pytest.fixture(scope="session")
+def sample_root(tmp_path_factory, embeddings, warm_vectors) -> Path:
     root = tmp_path_factory.mktemp("sample-index")
-    settings = Settings(index_dir=root, cache_dir=root / "cache")
+    settings = Settings(index_dir=root, cache_dir=seed_cache(root / "cache", warm_vectors))
     build_index(load_corpus([sample_docs_dir()]), root, embeddings, settings)
     return root
 
@@ -163,16 +210,28 @@ def ask(sample_app, model):
     return _ask
 
 
-def indexed_app(root: Path, embeddings) -> App:
+def indexed_app(root: Path, embeddings, **overrides) -> App:
     """An `App` over the documents written under `root / "docs"`, ingested into
-    `root / "index"` (its own cache), sharing the session's loaded model."""
+    `root / "index"` (its own cache), sharing the session's loaded model; `overrides` are
+    further settings."""
     from situated.index.ingest import ingest
 
-    settings = Settings(index_dir=root / "index", cache_dir=root / "cache")
+    settings = Settings(index_dir=root / "index", cache_dir=root / "cache", **overrides)
     ingest([root / "docs"], settings.index_dir, embeddings, settings)
     app = App(settings)
     app.__dict__["embeddings"] = embeddings
     return app
+
+
+def pytest_configure(config):
+    """Under pytest-xdist (`-n`, on by default in `addopts`) each worker, and every CLI a test
+    starts, computes on one thread: set here in the controller, before the workers start, so
+    numpy, torch and the e5 engine read it when they load. Two workers of two threads each on
+    two cores spent half their time waiting on each other (the quick tests took 260 s against
+    118 s on one thread)."""
+    if getattr(config.option, "numprocesses", None) and "PYTEST_XDIST_WORKER" not in os.environ:
+        for var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+            os.environ.setdefault(var, "1")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -181,3 +240,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if item.path.suffix == ".ipynb":
             item.add_marker(pytest.mark.slow)
+    _slow_files_first(items)
+
+
+def _slow_files_first(items) -> None:
+    """Files holding `slow` tests run first, each file's tests together and in their order (a
+    module's server starts once). Long tests then start while there is other work to share:
+    with them last, one worker ran a notebook alone while the other sat idle."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    first = {path: n for n, path in enumerate(dict.fromkeys(i.path for i in items if i.path in slow))}
+    items.sort(key=lambda item: first.get(item.path, len(first)))  # stable: the rest keep order

@@ -162,6 +162,67 @@ def test_a_sentence_too_long_is_cut_at_clauses_then_words():
     assert "".join(words) == "x" * 500 and all(len(w) <= 100 for w in words)
 
 
+
+def _greedy_fit(text, fits):
+    """The one-sentence-at-a-time cut `fit_text` made before it galloped (the reference)."""
+    from situated.loaders.sentences import _CLAUSE_BREAKS, is_exception
+
+    def cut(text, level=0):
+        if fits(text) or level >= len(_CLAUSE_BREAKS):
+            if fits(text):
+                return [text]
+            half = max(1, len(text) // 2)
+            return cut(text[:half], level) + cut(text[half:], level)
+        pieces = [p for p in _CLAUSE_BREAKS[level].split(text) if p]
+        if len(pieces) == 1:
+            return cut(text, level + 1)
+        out, current = [], ""
+        for p in pieces:
+            candidate = f"{current} {p}" if current else p
+            if fits(candidate):
+                current = candidate
+                continue
+            if current:
+                out.append(current)
+            current, out = (p, out) if fits(p) else ("", out + cut(p, level + 1))
+        return out + [current] if current else out
+
+    if fits(text):
+        return [text]
+    out, current = [], []
+    for sentence in split_sentences(text):
+        if fits(" ".join([*current, sentence])):
+            current.append(sentence)
+            continue
+        carried = []
+        if len(current) > 1 and is_exception(sentence) and fits(f"{current[-1]} {sentence}"):
+            carried = [current.pop()]
+        if current:
+            out.append(" ".join(current))
+        if fits(" ".join([*carried, sentence])):
+            current = [*carried, sentence]
+        else:
+            out, current = out + carried + cut(sentence), []
+    return out + [" ".join(current)] if current else out
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fit_text_cuts_exactly_where_adding_one_sentence_at_a_time_did(seed):
+    """`fit_text` finds how many sentences fit by doubling and halving, not one at a time (a
+    5 MB file spent most of its load re-measuring growing parts): the parts are the same."""
+    rng = random.Random(seed)
+    words = ["fee", "the", "is", "due", "monthly", "Unless", "However,", "item", "x" * 30,
+             "plan;", "rate,", "a", "deposit", "refund"]
+    sentences = []
+    for _ in range(rng.randint(1, 60)):
+        body = " ".join(rng.choice(words) for _ in range(rng.randint(1, 40)))
+        sentences.append(body[:1].upper() + body[1:] + rng.choice([".", "!", "?"]))
+    text = " ".join(sentences)
+    size = rng.choice([40, 80, 150, 400, 1000])
+    for fits in (lambda t: len(t) <= size, lambda t: len(t.split()) <= size // 8):
+        assert fit_text(text, fits) == _greedy_fit(text, fits)
+
+
 def test_pieces_stay_within_the_models_token_reach(tmp_path):
     words = len  # a counter where every character is a token: the reach binds before 700 chars
     limit = BlockLimit(tokens=5000, count=words, piece_tokens=120)

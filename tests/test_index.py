@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import seed_cache
 
 from situated.app import App
 from situated.index.reader import Index
@@ -95,8 +96,9 @@ def test_index_built_with_another_model_is_refused(tmp_path, embeddings):
 
 
 @pytest.mark.slow
-def test_sample_index_is_built_on_first_use_in_the_cache_dir(tmp_path, embeddings):
-    app = App(Settings(cache_dir=tmp_path))
+def test_sample_index_is_built_on_first_use_in_the_cache_dir(tmp_path, embeddings,
+                                                            warm_vectors):
+    app = App(Settings(cache_dir=seed_cache(tmp_path, warm_vectors)))
     app.__dict__["embeddings"] = embeddings
     assert app.index.root == app.settings.sample_index_dir()
     assert app.index.root.parent == tmp_path and app.index.root.name.startswith("sample-index-")

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import free_port
+from conftest import free_port, seed_cache
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -98,13 +98,14 @@ def test_the_walkthrough_parses_into_commands_with_outcomes():
 
 @pytest.mark.slow
 @pytest.mark.integration
-def test_your_own_documents_runs_as_written(tmp_path):
+def test_your_own_documents_runs_as_written(tmp_path, warm_vectors):
     steps = [c for b in bash_blocks(section(README, "Your own documents")) for c in commands(b)]
     port = str(free_port())
     script = ["set -euo pipefail"]
     for n, (cmd, _) in enumerate(steps):
         script += [f"printf '\\n@@step {n}\\n'", cmd.replace("8000", port)]
-    env = {**os.environ, "SITUATED_CACHE_DIR": str(tmp_path / "cache"), "COLUMNS": "100",
+    env = {**os.environ, "SITUATED_CACHE_DIR": str(seed_cache(tmp_path / "cache", warm_vectors)),
+           "COLUMNS": "100",
            "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"}
     done = subprocess.run(["bash", "-c", "\n".join(script)], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=900, check=False)

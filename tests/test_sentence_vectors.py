@@ -10,6 +10,7 @@ import shutil
 
 import numpy as np
 import pytest
+from conftest import seed_cache
 
 from situated.chains.ask import build_ask_chain
 from situated.chains.models import ExtractiveChatModel
@@ -95,10 +96,11 @@ def test_the_store_reads_what_was_written_and_misses_the_rest(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.integration
-def test_a_removed_document_takes_its_sentences_with_it(tmp_path, embeddings):
+def test_a_removed_document_takes_its_sentences_with_it(tmp_path, embeddings, warm_vectors):
     docs = tmp_path / "docs"
     shutil.copytree(sample_docs_dir(), docs)
-    settings = Settings(index_dir=tmp_path / "index", cache_dir=tmp_path / "cache")
+    settings = Settings(index_dir=tmp_path / "index",
+                        cache_dir=seed_cache(tmp_path / "cache", warm_vectors))
     build_index(load_corpus([docs]), tmp_path / "index", embeddings, settings)
     index = Index(tmp_path / "index", embeddings)
     gone = [index.blocks[b] for b in index.block_id_at.tolist()

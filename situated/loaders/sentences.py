@@ -56,36 +56,67 @@ def _cut(text: str, fits: Callable[[str], bool], level: int = 0) -> list[str]:
     if len(pieces) == 1:
         return _cut(text, fits, level + 1)
     out: list[str] = []
-    current = ""
-    for p in pieces:
-        candidate = f"{current} {p}" if current else p
-        if fits(candidate):
-            current = candidate
-            continue
-        if current:
-            out.append(current)
-        if fits(p):
-            current = p
+    current: list[str] = []
+    i = 0
+    while i < len(pieces):
+        taken = _reach(current, pieces, i, fits)
+        current += pieces[i:i + taken]
+        i += taken
+        if i == len(pieces):
+            break
+        if current:  # the next piece starts a part of its own, alone if it fits alone
+            out.append(" ".join(current))
+            current = []
         else:
-            out += _cut(p, fits, level + 1)
-            current = ""
+            out += _cut(pieces[i], fits, level + 1)
+            i += 1
     if current:
-        out.append(current)
+        out.append(" ".join(current))
     return out
+
+
+def _reach(head: list[str], items: list[str], start: int, fits: Callable[[str], bool]) -> int:
+    """The most k for which `head` joined with `items[start:start + k]` still fits. Appending
+    text never makes a part fit that did not (characters and word pieces only add up), so k is
+    found by doubling, then halving: about 2·log k calls of `fits` where adding one item at a
+    time made k calls, each over the whole growing part (quadratic in a long paragraph)."""
+    def ok(k: int) -> bool:
+        return fits(" ".join([*head, *items[start:start + k]]))
+
+    left = len(items) - start
+    lo, step = 0, 1
+    while lo < left:
+        hi = min(lo + step, left)
+        if not ok(hi):
+            break
+        lo, step = hi, step * 2
+    else:
+        return lo
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo
 
 
 def fit_text(text: str, fits: Callable[[str], bool]) -> list[str]:
     """`text` as consecutive parts that each satisfy `fits`, cut between sentences; a sentence
     opening with an exception stays with the one before it when both fit; a sentence that does
-    not fit alone is cut at clause punctuation, then between words (the last resort)."""
+    not fit alone is cut at clause punctuation, then between words (the last resort). `fits`
+    must only get stricter as text is appended (a size limit), as every caller's does."""
     if fits(text):
         return [text]
     out: list[str] = []
     current: list[str] = []
-    for sentence in split_sentences(text):
-        if fits(" ".join([*current, sentence])):
-            current.append(sentence)
-            continue
+    sentences = split_sentences(text)
+    i = 0
+    while i < len(sentences):
+        taken = _reach(current, sentences, i, fits)
+        current += sentences[i:i + taken]
+        i += taken
+        if i == len(sentences):
+            break
+        sentence = sentences[i]
+        i += 1
         carried: list[str] = []
         if len(current) > 1 and is_exception(sentence) and fits(f"{current[-1]} {sentence}"):
             carried = [current.pop()]  # the rule goes with its exception into the next part
