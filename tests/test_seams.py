@@ -93,13 +93,14 @@ def test_decide_never_counts_a_version_the_caller_may_not_read():
     assert decide(versions, _found(versions, staff, "P1"), asked).route is Route.CLARIFY
 
 
-def _policy_versions() -> Versions:
+def _policy_versions(*extra) -> Versions:
     return Versions(MemoryCatalogue([
         _doc(f"T{n}", f"Returns within {days} days.", family="terms", valid_for=ValidFor.AS_OF,
              product=products, valid_from=D(2024 + n, 1, 1))
         for n, days, products in [(1, 14, ()), (2, 30, ()), (3, 45, ())]] + [
         _doc("G1", family="guide", product=("A",), valid_from=D(2025, 1, 1)),
         _doc("G2", family="guide", product=("B",), valid_from=D(2025, 1, 1)),
+        *extra,
     ]))
 
 
@@ -119,9 +120,16 @@ def test_find_lines_asks_which_product_and_which_document():
                          search=lambda flt: pytest.fail("no search"))
     assert product.stop.route is Route.CLARIFY and product.stop.missing == ["product"]
     assert "A" in product.stop.message and "B" in product.stop.message
+    # the one family with versions is the one a question naming none can mean (issue 53)
     nothing = find_lines(versions, frozenset(), None, Filter(), "What changed?", Lang.EN,
                          search=lambda flt: pytest.fail("no search"))
-    assert nothing.stop.missing == ["document"] and "terms" in nothing.stop.message
+    assert nothing.stop is None and [x.family for x in nothing.lines] == ["terms"]
+    two = _policy_versions(*(_doc(f"H{n}", family="handbook", valid_for=ValidFor.AS_OF,
+                                  valid_from=D(2024 + n, 1, 1)) for n in (1, 2)))
+    several = find_lines(two, frozenset(), None, Filter(), "What changed?", Lang.EN,
+                         search=lambda flt: pytest.fail("no search"))
+    assert several.stop.missing == ["document"]
+    assert "terms" in several.stop.message and "handbook" in several.stop.message
 
 
 @pytest.mark.unit

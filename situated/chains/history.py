@@ -97,7 +97,10 @@ def find_lines(versions: Versions, named: set[str], product: str | None, readabl
         if not families and own:
             return Lines([], _ask_document(own, lang))
     if not families and not product and names_nothing(query):
-        return Lines([], _ask_document(_versioned(versions, readable), lang))
+        versioned = _versioned(versions, readable)
+        if len(versioned) != 1:  # asked only when there are several it could mean
+            return Lines([], _ask_document(versioned, lang))
+        families = list(versioned)
     if not families:
         families = _searched(versions, search, readable, product, None)
     if not families:
