@@ -210,14 +210,14 @@ def ask(sample_app, model):
     return _ask
 
 
-def indexed_app(root: Path, embeddings, **overrides) -> App:
+def indexed_app(root: Path, embeddings, now=None, **overrides) -> App:
     """An `App` over the documents written under `root / "docs"`, ingested into
-    `root / "index"` (its own cache), sharing the session's loaded model; `overrides` are
-    further settings."""
+    `root / "index"` (its own cache), sharing the session's loaded model; `now` is the
+    ingest's clock (when it records each version), `overrides` further settings."""
     from situated.index.ingest import ingest
 
     settings = Settings(index_dir=root / "index", cache_dir=root / "cache", **overrides)
-    ingest([root / "docs"], settings.index_dir, embeddings, settings)
+    ingest([root / "docs"], settings.index_dir, embeddings, settings, now=now)
     app = App(settings)
     app.__dict__["embeddings"] = embeddings
     return app

@@ -31,7 +31,8 @@ def test_reingesting_the_unchanged_sample_embeds_nothing(tmp_path, embeddings):
     corpus = load_corpus([sample_docs_dir()])
     cache = EmbeddingCache(tmp_path / "emb.sqlite")
     enc = CountingEncoder(embeddings)
-    settings = Settings(index_dir=tmp_path / "i")
+    # the multilingual leg's own reuse of the cache is tested in test_multilingual
+    settings = Settings(index_dir=tmp_path / "i", multilingual_leg=False)
     manifest = build_index(corpus, tmp_path / "i", enc, settings, cache=cache)
     first = enc.texts
     assert 0 < first <= corpus.n_pieces + manifest.sentences  # pieces and evidence sentences

@@ -48,11 +48,17 @@ def _widget(root, restricted: bool) -> None:
 
 @pytest.fixture(scope="module")
 def widgets(tmp_path_factory, embeddings):
+    """The widget family ingested twice, without and with restricted releases, both recorded
+    at one moment: an answer shows when each version was recorded, and two ingests a second
+    apart would differ there whatever the releases."""
+    import datetime as dt
+
+    recorded = dt.datetime.now(dt.UTC)
     apps = {}
     for restricted in (False, True):
         root = tmp_path_factory.mktemp(f"widget-{restricted}")
         _widget(root, restricted)
-        apps[restricted] = indexed_app(root, embeddings)
+        apps[restricted] = indexed_app(root, embeddings, now=lambda: recorded)
     return apps
 
 

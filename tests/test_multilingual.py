@@ -152,6 +152,13 @@ def test_an_index_built_without_the_leg_answers_as_before(tmp_path, embeddings):
     assert app.index.multilingual is not None
     answer = _ask(app, "Можно ли ребёнку прийти в бассейн без родителей?")
     assert answer.status.value == "answered", answer.answer
+    # one more document: the leg embeds its text alone, the rest comes from the cache
+    app.close()
+    (tmp_path / "docs" / "extra.md").write_text(
+        "---\nsource_id: EXTRA\n---\n\n## 1 Parking\n\nParking is free on Sundays.\n",
+        encoding="utf-8")
+    again = ingest([tmp_path / "docs"], settings.index_dir, embeddings, wanted)
+    assert again.added == ["EXTRA"] and 0 < again.embedded_multilingual <= 4, again
 
 
 def _th() -> Thresholds:
