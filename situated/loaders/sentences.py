@@ -58,28 +58,29 @@ def _cut(text: str, fits: Callable[[str], bool], level: int = 0) -> list[str]:
     out: list[str] = []
     current: list[str] = []
     i = 0
-    while i < len(pieces):
-        taken = _reach(current, pieces, i, fits)
-        current += pieces[i:i + taken]
-        i += taken
-        if i == len(pieces):
-            break
+    while (i := _extend(current, pieces, i, fits)) < len(pieces):
         if current:  # the next piece starts a part of its own, alone if it fits alone
             out.append(" ".join(current))
             current = []
         else:
             out += _cut(pieces[i], fits, level + 1)
             i += 1
-    if current:
-        out.append(" ".join(current))
-    return out
+    return [*out, " ".join(current)] if current else out
+
+
+def _extend(head: list[str], items: list[str], start: int, fits: Callable[[str], bool]) -> int:
+    """Append to `head` the most of `items[start:]` that still fit joined to it; the index of
+    the first item left. Appending text never makes a part fit that did not (characters and
+    word pieces only add up), so how many is found by doubling, then halving: about 2·log k
+    calls of `fits` where adding one item at a time made k calls, each over the whole growing
+    part (quadratic in a long paragraph)."""
+    taken = _reach(head, items, start, fits)
+    head += items[start:start + taken]
+    return start + taken
 
 
 def _reach(head: list[str], items: list[str], start: int, fits: Callable[[str], bool]) -> int:
-    """The most k for which `head` joined with `items[start:start + k]` still fits. Appending
-    text never makes a part fit that did not (characters and word pieces only add up), so k is
-    found by doubling, then halving: about 2·log k calls of `fits` where adding one item at a
-    time made k calls, each over the whole growing part (quadratic in a long paragraph)."""
+    """The most k for which `head` joined with `items[start:start + k]` still fits (`_extend`)."""
     def ok(k: int) -> bool:
         return fits(" ".join([*head, *items[start:start + k]]))
 
@@ -109,12 +110,7 @@ def fit_text(text: str, fits: Callable[[str], bool]) -> list[str]:
     current: list[str] = []
     sentences = split_sentences(text)
     i = 0
-    while i < len(sentences):
-        taken = _reach(current, sentences, i, fits)
-        current += sentences[i:i + taken]
-        i += taken
-        if i == len(sentences):
-            break
+    while (i := _extend(current, sentences, i, fits)) < len(sentences):
         sentence = sentences[i]
         i += 1
         carried: list[str] = []
@@ -125,12 +121,9 @@ def fit_text(text: str, fits: Callable[[str], bool]) -> list[str]:
         if fits(" ".join([*carried, sentence])):
             current = [*carried, sentence]
         else:
-            out += carried
-            out += _cut(sentence, fits)
+            out += [*carried, *_cut(sentence, fits)]
             current = []
-    if current:
-        out.append(" ".join(current))
-    return out
+    return [*out, " ".join(current)] if current else out
 
 
 def evidence_units(block_text: str) -> list[str]:
