@@ -70,13 +70,8 @@ class Snapshot:
                       superseded=superseded)
 
     def declared(self, situation: Situation) -> Situation:
-        """`situation` without the facets this index does not declare (a client's carried
-        situation may name any: they are dropped, never compiled, never echoed)."""
-        declared = set(self.index.facets)
-        if all(name in declared for name, _ in situation.facets):
-            return situation
-        return situation.model_copy(update={"facets": tuple(
-            (n, v) for n, v in situation.facets if n in declared)})
+        """`situation` without the facets this index does not declare (`Situation.declared`)."""
+        return situation.declared(self.index.facets)
 
     def sentence_vectors(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         """The ingest-time vectors of evidence sentences of this generation: `(vectors,

@@ -74,6 +74,18 @@ class Situation(BaseModel):
         """The asker's value of facet `name` (the product is the facet every index has)."""
         return self.product if name == PRODUCT else dict(self.facets).get(name)
 
+    def declared(self, names) -> Situation:
+        """This situation without the facets an index does not declare (`names`): a client's
+        carried situation may name any, and they are dropped, never compiled and never echoed.
+        No document holds an undeclared facet, so the reference filter admits every document
+        for it while a Chroma `where` would require a key never stored: dropping it here keeps
+        every form of one filter in agreement."""
+        declared = set(names)
+        if all(name in declared for name, _ in self.facets):
+            return self
+        return self.model_copy(update={"facets": tuple(
+            (n, v) for n, v in self.facets if n in declared)})
+
     @property
     def every_facet(self) -> tuple[tuple[str, str], ...]:
         """The facets the asker's case gives, the product first."""

@@ -26,6 +26,7 @@ from situated.retrievers.parts import (
     parent_swap,
     pieces_vectorstore,
 )
+from situated.retrievers.retriever import SituatedRetriever
 from situated.situation import Scope, Situation
 
 pytestmark = pytest.mark.integration
@@ -154,3 +155,30 @@ def test_ask_runs_the_citation_parser_and_the_retriever_adapts_the_same_engine(s
     assert runs.retrievers == ["SituatedRetriever"]  # the adapter is a retriever run
     # the adapter returns the blocks the chain's search ranked, best first
     assert [d.metadata["block_id"] for d in docs][:1] == [answer.evidence[0].block_id]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("leg", list(Leg))
+def test_an_undeclared_facet_narrows_no_leg_and_no_composition(sample_app, leg):
+    """A situation naming a facet the index does not declare: no document holds it, so the
+    reference filter admits every document for it. Every LangChain path drops it, as the
+    chain does (`Situation.declared`); the vector leg's Chroma `where` once required a key
+    never stored and came back empty while the other legs answered."""
+    engine = sample_app.engine
+    q = "What does error E-417 mean?"
+    odd = Situation(facets={"planet": "Mars"})
+    assert "planet" not in sample_app.index.facets
+
+    def ids(docs):
+        return [d.id or d.metadata.get("block_id") for d in docs]
+
+    plain = LegRetriever(engine=engine, leg=leg, k=5, scope=Scope())
+    with_odd = plain.model_copy(update={"situation": odd})
+    assert ids(with_odd.invoke(q)) == ids(plain.invoke(q))
+    if leg is Leg.VECTOR:
+        assert plain.invoke(q), "the vector leg finds the error catalogue"
+        stock = parent_retriever(sample_app.index, Filter(situation=odd, scope=Scope()), k=5)
+        assert ids(stock.invoke(q)) == ids(parent_retriever(
+            sample_app.index, Filter(scope=Scope()), k=5).invoke(q))
+        retriever = SituatedRetriever(engine=engine, scope=Scope())
+        assert ids(retriever.invoke(q, situation=odd)) == ids(retriever.invoke(q))

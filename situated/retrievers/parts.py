@@ -67,9 +67,9 @@ class LegRetriever(BaseRetriever):
             raise PermissionError(
                 f"the {self.leg.value} leg has no caller scope; build it with scope=... from "
                 f"authentication or pass config={{'configurable': {{'{SCOPE_KEY}': scope}}}}")
-        flt = Filter(situation=self.situation, scope=self.scope,
-                     timezone=self.engine.index.timezone)
         index = self.engine.index
+        flt = Filter(situation=self.situation.declared(index.facets),
+                     scope=self.scope, timezone=index.timezone)
         docs = []
         hits = self.engine.leg_search(self.leg, query, flt, self.k)
         pieces = index.pieces.many([h.pos for h in hits])
@@ -132,7 +132,9 @@ def parent_retriever(index: Index, flt: Filter, k: int = 20):
 
     return MultiVectorRetriever(vectorstore=pieces_vectorstore(index), docstore=BlockStore(index),
                                 id_key="parent_id",
-                                search_kwargs={"k": k, "filter": flt.chroma_where()})
+                                search_kwargs={"k": k, "filter": flt.model_copy(update={
+                                    "situation": flt.situation.declared(index.facets)},
+                                ).chroma_where()})
 
 
 def block_of(index: Index, doc: Document) -> Block:

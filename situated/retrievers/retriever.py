@@ -73,8 +73,9 @@ class SituatedRetriever(BaseRetriever):
         narrowed = self.sources if sources is None else (
             sources if self.sources is None else self.sources & sources
         )
-        return Filter(situation=situation or self.situation, scope=self.scope, sources=narrowed,
-                      timezone=self.engine.index.timezone)
+        index = self.engine.index
+        return Filter(situation=(situation or self.situation).declared(index.facets),
+                      scope=self.scope, sources=narrowed, timezone=index.timezone)
 
     def _get_relevant_documents(
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun,
