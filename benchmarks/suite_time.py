@@ -46,8 +46,12 @@ def baseline_tree(rev: str) -> Path:
     """The whole tree at `rev` (package, tests, notebooks, settings), extracted once."""
     dest = HERE / "cache" / "suite-time" / f"baseline-{rev}"
     if not (dest / "pyproject.toml").exists():
-        blob = subprocess.run(["git", "archive", rev], cwd=REPO, check=True,
-                              capture_output=True).stdout
+        done = subprocess.run(["git", "archive", rev], cwd=REPO, capture_output=True, check=False)
+        if done.returncode:
+            raise SystemExit(f"--baseline {rev}: git cannot archive it "
+                             f"({done.stderr.decode(errors='replace').strip()}); give a commit "
+                             "of this repository, e.g. 57b0739")
+        blob = done.stdout
         with tarfile.open(fileobj=BytesIO(blob)) as tar:
             tar.extractall(dest, filter="data")
     return dest

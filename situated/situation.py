@@ -4,6 +4,7 @@ scope (from authentication only, never from the question)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -74,7 +75,7 @@ class Situation(BaseModel):
         """The asker's value of facet `name` (the product is the facet every index has)."""
         return self.product if name == PRODUCT else dict(self.facets).get(name)
 
-    def declared(self, names) -> Situation:
+    def declared(self, names: Iterable[str]) -> Situation:
         """This situation without the facets an index does not declare (`names`): a client's
         carried situation may name any, and they are dropped, never compiled and never echoed.
         No document holds an undeclared facet, so the reference filter admits every document

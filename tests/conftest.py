@@ -248,5 +248,6 @@ def _slow_files_first(items) -> None:
     module's server starts once). Long tests then start while there is other work to share:
     with them last, one worker ran a notebook alone while the other sat idle."""
     slow = {item.path for item in items if item.get_closest_marker("slow")}
-    first = {path: n for n, path in enumerate(dict.fromkeys(i.path for i in items if i.path in slow))}
+    order = dict.fromkeys(item.path for item in items if item.path in slow)
+    first = {path: n for n, path in enumerate(order)}
     items.sort(key=lambda item: first.get(item.path, len(first)))  # stable: the rest keep order

@@ -8,6 +8,7 @@ narrowing (`sources`) can only remove pieces, never re-admit them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -101,6 +102,12 @@ class Filter(BaseModel):
         if self.sources is not None and f.source_id not in self.sources:
             return False
         return True
+
+    def declared(self, names: Iterable[str]) -> Filter:
+        """This filter for an index declaring the facets `names` (`Situation.declared`)."""
+        situation = self.situation.declared(names)
+        return self if situation is self.situation else self.model_copy(
+            update={"situation": situation})
 
     # -- Chroma ----------------------------------------------------------------------------
     def chroma_where(self) -> dict[str, Any]:

@@ -132,9 +132,8 @@ def parent_retriever(index: Index, flt: Filter, k: int = 20):
 
     return MultiVectorRetriever(vectorstore=pieces_vectorstore(index), docstore=BlockStore(index),
                                 id_key="parent_id",
-                                search_kwargs={"k": k, "filter": flt.model_copy(update={
-                                    "situation": flt.situation.declared(index.facets)},
-                                ).chroma_where()})
+                                search_kwargs={"k": k, "filter": flt.declared(
+                                    index.facets).chroma_where()})
 
 
 def block_of(index: Index, doc: Document) -> Block:
