@@ -66,8 +66,13 @@ class ValidFor(Mode):
 
 
 class DocKind(Mode):
-    DOCUMENT = "document"
+    """What a document is (`kind:`). A document at a release is a reference (the state at its
+    release) unless it is `notes` (what changed in its release: `loaders.notes`)."""
+
+    DOCUMENT = "document"  # undeclared: a reference, or notes when titled or shaped as such
     SLIDES = "slides"
+    NOTES = "notes"
+    REFERENCE = "reference"  # declared: never read as notes
 
 
 class BlockKind(Mode):

@@ -85,11 +85,11 @@ def test_a_note_that_states_the_release_leads_and_the_pages_finding_stands_besid
     out = a.appearance
     assert (out.release, out.basis, out.pages_release, out.agrees) == ("2.0", "notes", "3.0",
                                                                        False)
-    assert out.source_id == "CL" and out.previous_release is None
+    assert out.source_id == "CL@2.0" and out.previous_release is None  # a changelog: per release
     assert a.answer.startswith("“retry_limit” was added in version 2.0, as the documents' own "
                                "notes say [")
     assert "By the pages themselves: “retry_limit” first appears in version 3.0 [" in a.answer
-    assert {"CL", "CLI-3.0", "CLI-2.0"} <= {c.source_id for c in a.citations}
+    assert {"CL@2.0", "CLI-3.0", "CLI-2.0"} <= {c.source_id for c in a.citations}
     ru = chain.invoke({"question": "В какой версии появился `retry_limit`?", "scope": Scope()})
     assert ru.appearance.release == "2.0" and ru.answer.startswith(
         "«retry_limit» появилось в версии 2.0, как сказано в собственных заметках документов")

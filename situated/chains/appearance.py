@@ -24,6 +24,7 @@ finding is given beside it (docs/design.md "Releases").
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -45,7 +46,6 @@ _FRAME = re.compile(
     r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|появил\w*|"
     r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*)(?!\w)",
     re.IGNORECASE)
-_HEADING_RELEASE = re.compile(r"^\s*v?(\d+(?:\.\d+){1,3}(?:[-.]?(?:a|b|rc|post|dev)\d*)?)\b")
 
 
 class Kind(Mode):
@@ -91,7 +91,8 @@ def kind_of(question: str) -> Kind:
 @dataclass(frozen=True)
 class Subject:
     """What the question asks about: the identifiers it names, looked for as written (case
-    included), else its words, lower case and unstemmed (`proxies` is not `proxy`)."""
+    included: `proxies` is not `proxy`), else its words, lower case, each in the forms people
+    write it (`_pattern`)."""
 
     identifiers: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
@@ -130,8 +131,25 @@ def subject_of(query: str, question: str) -> Subject:
         w.lower() for w in words if w.lower() not in STOP_WORDS and (len(w) > 1 or w.isdigit()))))
 
 
+_EN_ENDING = re.compile(r"(?:ies|es|s|ed|ing|e)$")
+_RU_ENDING = re.compile(r"[аеёиийоуыьэюя]{1,2}$")
+
+
 @lru_cache(maxsize=4096)
 def _pattern(word: str) -> re.Pattern:
+    """A plain word of the question in the forms people write it ("schedule tasks" finds
+    "scheduled task"): its stem and a short ending. A word with digits, dots or underscores
+    (a name, a number) stands as written."""
+    stem = word
+    if re.fullmatch(r"[a-z]{4,}", word):
+        stem = _EN_ENDING.sub("", word)
+        if len(stem) >= 3:
+            return re.compile(rf"(?<![\w-]){re.escape(stem)}(?:e|es|s|ed|d|ing|ies)?(?![\w-])",
+                              re.IGNORECASE)
+    elif re.fullmatch(r"[а-яё]{5,}", word):
+        stem = _RU_ENDING.sub("", word)
+        return re.compile(rf"(?<![\w-]){re.escape(stem)}[а-яё]{{0,3}}(?![\w-])",
+                          re.IGNORECASE)
     return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
 
 
@@ -223,16 +241,18 @@ def page_notes(steps: list[Step], kind: Kind) -> list[tuple[str, Block]]:
     return out
 
 
-def noted(blocks: list[Block], subject: Subject) -> list[tuple[str, Block]]:
-    """Notes of the documents themselves: blocks of an unversioned document (a changelog)
-    whose heading is a release and which carry X — (release, block), oldest release first."""
+def noted(blocks: list[Block], subject: Subject,
+          release_of: Callable[[Block], str | None]) -> list[tuple[str, Block]]:
+    """Notes of the documents themselves: blocks of release notes, or of an unversioned
+    document (a changelog) whose heading is a release, which carry X — (release, block),
+    oldest release first; `release_of` says which release a block speaks of."""
     out = []
     for b in blocks:
-        head = next((h for h in (*b.path, b.title) if _HEADING_RELEASE.match(h or "")), None)
-        if head is None or not carries(b, subject):
+        release = release_of(b)
+        if release is None or not carries(b, subject):
             continue
         try:
-            out.append((Version(_HEADING_RELEASE.match(head).group(1)), b))
+            out.append((Version(release), b))
         except InvalidVersion:
             continue
     return [(str(v), b) for v, b in sorted(out, key=lambda x: x[0])]

@@ -28,7 +28,8 @@ from situated.chains.evidence import evidence_of, links_of, pack
 from situated.chains.listing import when
 from situated.chains.state import Reading
 from situated.chains.wording import Lang
-from situated.documents import DocumentMeta
+from situated.documents import DocKind, DocumentMeta
+from situated.loaders.notes import notes_release, path_release
 from situated.situation import Situation
 
 MAX_SCANNED = 2000  # release documents read whole to find where a named identifier appears
@@ -83,8 +84,9 @@ class AppearanceSteps:
             if subject else found
         families = list(dict.fromkeys(b.family for b in [*held.blocks, *found.blocks]))
         metas = [m for f in families for m in self.versions.versions_of(f, readable, product)
-                 if m.release_scoped or m.date_scoped]
-        line = self.versions.released(readable, product)
+                 if (m.release_scoped or m.date_scoped) and m.kind is not DocKind.NOTES]
+        line = [m for m in self.versions.released(readable, product)
+                if m.kind is not DocKind.NOTES]  # notes are read as notes (`_notes`)
         if subject.identifiers and len(line) <= MAX_SCANNED:  # a name is read in every page
             metas = list({m.source_id: m for m in [*metas, *line]}.values())
         kind = kind_of(q.text)
@@ -175,11 +177,14 @@ class AppearanceSteps:
                       relevance=self.steps.relevance(result))
 
     def _notes(self, ranked: list, subject, readable) -> list:
+        """(release, block) of the notes among the ranked blocks' documents: release notes
+        (`loaders.notes`), and the sections of an unversioned document headed by a release."""
         sources = list(dict.fromkeys(b.source_id for b in ranked))
-        blocks = [b for sid in sources
-                  if not (m := self.versions.meta(sid)).release_scoped and not m.date_scoped
-                  for b in self.versions.blocks_of(sid, readable)]
-        return noted(blocks, subject)
+        metas = {sid: m for sid in sources if (m := self.versions.meta(sid)).kind is
+                 DocKind.NOTES or not m.release_scoped and not m.date_scoped}
+        blocks = [b for sid in metas for b in self.versions.blocks_of(sid, readable)]
+        return noted(blocks, subject, lambda b: notes_release(
+            metas[b.source_id], (*b.path, b.title)) or path_release((*b.path, b.title)))
 
     def _answer(self, found: Found, notes: list, subject: str, situation: Situation, lang: Lang,
                 result) -> Answer:

@@ -48,6 +48,7 @@ from situated.documents import (
     OPEN_START,
     PRODUCT,
     Block,
+    DocKind,
     DocumentMeta,
     end_of_day,
     instant,
@@ -122,7 +123,14 @@ def _versioned(versions: Versions, readable: Filter, product: str | None = None,
         lines = lines_of(versions, family, readable, product)
         if any(len(x.members) > 1 for x in lines):
             out[family] = lines
-    return out
+    reference = {f: lines for f, lines in out.items() if not is_notes_line(lines)}
+    return reference or out  # a changelog's family is read when it is the only one
+
+
+def is_notes_line(lines: list[Line]) -> bool:
+    """The lines are release notes (`loaders.notes`): what changed in each release, not
+    versions of one text."""
+    return all(m.kind is DocKind.NOTES for x in lines for m in x.members)
 
 
 def _searched(versions: Versions, search: Callable[[Filter], SearchResult], readable: Filter,
@@ -130,11 +138,10 @@ def _searched(versions: Versions, search: Callable[[Filter], SearchResult], read
     """The family of the best relevant block with versions (`among` those, when given), from a
     search without dates."""
     result = search(readable.model_copy(update={"situation": Situation(product=product)}))
-    for b in result.blocks:
-        if (among is None or b.family in among) and lines_of(versions, b.family, readable,
-                                                              product):
-            return [b.family]
-    return []
+    found = [lines for b in result.blocks if among is None or b.family in among
+             for lines in [lines_of(versions, b.family, readable, product)] if lines]
+    best = next((x for x in found if not is_notes_line(x)), None) or next(iter(found), None)
+    return [best[0].family] if best else []
 
 
 def _ask_document(versioned: dict[str, list[Line]], lang: Lang) -> Decision:

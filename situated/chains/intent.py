@@ -11,6 +11,7 @@ change, not the asker's: "What changed in the terms?", "When did the return peri
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from situated.modes import Mode
 
@@ -83,26 +84,60 @@ _SINCE_Q = re.compile(
     re.IGNORECASE)
 
 
-def find_intent(question: str) -> Intent | None:
+# a question about the release line in people's words: what is left when the names of the
+# line, the version numbers and the words of asking are taken away is nothing ("How many
+# Node.js versions are you aware of?", "What is the oldest Apache Spark version in the
+# system?", «Какие версии тебе известны?»)
+_LINE_WORD = re.compile(r"\b(?:versions?|releases?)\b|(?<!\w)(?:верси\w*|релиз\w*)",
+                        re.IGNORECASE)
+# up to three names just before the word: capitalised, dotted or with digits ("Node.js",
+# "Apache Spark", "NodeJs", "Qt6")
+_LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
+                        r"(?=(?:versions?|releases?|верси\w*|релиз\w*)\b)")
+_NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
+_ASKING = re.compile(
+    r"\b(?:are|you|your|aware|know|knows|known|of|system|database|index|corpus|docs|"
+    r"documentation|stored|indexed|covered|documented|supported|do|does|exist|exists|there|"
+    r"any|about|tell|me|please|can|could|give|name|have|has|got|hold|holds|contain|contains|"
+    r"this|these|those|i|we|know|see|total|number|count|many|how|which|what|is|the|a|an|in|"
+    r"oldest|earliest|first|latest|newest|last|most|recent|current|list|show|all)\b|"
+    r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
+    r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|самая|самой|перв\w*|"
+    r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
+
+
+def about_the_line(question: str) -> bool:
+    """The question asks about the release line itself (which versions, how many, the oldest,
+    the latest, does one exist) in any phrasing: it names a version word, and nothing is
+    left once the line's names, version numbers and the words of asking are removed."""
+    if not _LINE_WORD.search(question):
+        return False
+    rest = _LINE_WORD.sub(" ", _NUMBERS.sub(" ", _LINE_NAME.sub(" ", question)))
+    return names_nothing(_ASKING.sub(" ", rest))
+
+
+def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> Intent | None:
     """The intent the question's own words give, or None when they give none (the model's
-    proposal may then decide; a question with no cue is about a moment)."""
+    proposal may then decide; a question with no cue is about a moment). `unnamed`: the
+    question without the product and document names the index knows."""
     if _SINCE_Q.search(question):
         return Intent.SINCE
     if _VERSIONS.search(question):
         return Intent.VERSIONS
     if _CHANGES.search(question):
         return Intent.CHANGES
-    return None
+    return Intent.VERSIONS if about_the_line(unnamed(question) if unnamed else question) else None
 
 
-def read_cue(question: str, follows: str = "", compared: bool = False) -> Intent | None:
+def read_cue(question: str, follows: str = "", compared: bool = False,
+             unnamed: Callable[[str], str] | None = None) -> Intent | None:
     """The intent the words give, read once per question: a comparison when the question
     names two periods to compare (`compared`, found by `compare.find_comparison`), else the
     question's own cue, else that of the question a reply follows; None when none gives one
     (the model's proposal may then decide)."""
     if compared:
         return Intent.COMPARE
-    return find_intent(question) or (find_intent(follows) if follows else None)
+    return find_intent(question, unnamed) or (find_intent(follows, unnamed) if follows else None)
 
 
 # the words any question about change or versions uses, in some form: a model's proposed intent
@@ -137,5 +172,5 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["Intent", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
+__all__ = ["Intent", "about_the_line", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
            "talks_of_versions"]

@@ -206,6 +206,13 @@ def latest_text(version: str, lang: Lang) -> str:
     return f"For version {version} (the latest; name your version if you run another): "
 
 
+def notes_text(version: str, lang: Lang) -> str:
+    """The slice of an answer read from a release's notes because the question named none."""
+    if lang is Lang.RU:
+        return f"По примечаниям к версии {version}: "
+    return f"From the release notes of version {version}: "
+
+
 def ask_version_text(line: str, versions: list[Version], lang: Lang) -> str:
     """Which release the question is about, its candidates named (a reply of one version
     completes the situation)."""
@@ -238,5 +245,5 @@ def elsewhere_text(version: str, latest: bool, having: list[Version], lang: Lang
 
 
 __all__ = ["Mention", "ReleaseReading", "checked_release", "elsewhere_text", "find_mentions",
-           "holds", "identifiers", "latest_text",
+           "holds", "identifiers", "latest_text", "notes_text",
            "read_release", "same_text", "strip_versions", "unknown_text", "version_list"]

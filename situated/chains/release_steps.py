@@ -11,7 +11,7 @@ from packaging.version import Version
 
 from situated import releases
 from situated.chains.extract import Validated
-from situated.chains.intent import names_nothing
+from situated.chains.intent import about_the_line, names_nothing
 from situated.chains.release import (
     ask_version_text,
     checked_release,
@@ -20,6 +20,7 @@ from situated.chains.release import (
     holds,
     identifiers,
     latest_text,
+    notes_text,
     read_release,
     same_text,
     strip_versions,
@@ -29,7 +30,7 @@ from situated.chains.release_history import PLURAL_LINE, line_answer
 from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
 from situated.chains.wording import Lang
-from situated.documents import DocumentMeta
+from situated.documents import DocKind, DocumentMeta
 from situated.loaders.axes import line_of
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
@@ -141,7 +142,8 @@ class ReleaseSteps:
         """A question about the release line itself (which versions, the latest, the oldest,
         does X exist) that names no document family: answered from metadata, or None."""
         q, v = reading.question, reading.validated
-        if q.named or not names_nothing(q.matcher.strip(reading.query)):
+        if q.named or not (names_nothing(q.matcher.strip(reading.query))
+                           or about_the_line(q.matcher.strip(q.text))):
             return None  # "List the versions of the API reference": that family's listing
         declared, _ = self.line(q, v.situation.product)
         if not declared:
@@ -244,11 +246,15 @@ class ReleaseSteps:
 
     def latest_slice(self, situation: Situation, supplied: list, lang: Lang) -> str:
         """"For version 0.28.1 (the latest; …): " when the question named no release and the
-        answer read release documents; "" otherwise."""
+        answer read release documents; "From the release notes of 1.1.0: " when the first
+        release document it reads is release notes (never superseded: the release whose notes
+        hold the answer is named); "" otherwise."""
         if situation.version is not None:
             return ""
         for s in supplied:
             meta = self.versions.meta(s.evidence.source_id)
             if meta.version is not None:
+                if meta.kind is DocKind.NOTES:
+                    return notes_text(meta.version, lang)
                 return latest_text(meta.version, lang)
         return ""

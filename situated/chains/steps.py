@@ -141,15 +141,16 @@ class AskSteps(HistorySteps):
         mentions = tuple(find_dates(text))
         comparison = None if slice_of else find_comparison(text, list(mentions))
         compared = comparison is not None and comparison.periods is not None
+        matcher = self.matcher_for(scope)
         return Question(
             text=text, follows=follows, carried=carried, scope=scope,
             # the earlier question's situation is already in the carried one: only its words
             follows_query=strip_dates(follows, find_dates(follows)) if follows else "",
-            lang=language_of(text), mentions=mentions, matcher=self.matcher_for(scope),
+            lang=language_of(text), mentions=mentions, matcher=matcher,
             # document families the question names ("… Privacy Policy say …"): they lead the
             # evidence (`retrieve`) and decide whether to check what was in force (`route`)
             named=frozenset(self.family_names.find(f"{follows} {text}")), comparison=comparison,
-            cue=Intent.AT if slice_of else read_cue(text, follows, compared))
+            cue=Intent.AT if slice_of else read_cue(text, follows, compared, matcher.strip))
 
     def validate(self, proposed: Proposed) -> Reading:
         q, proposal = proposed.question, proposed.proposal

@@ -33,15 +33,15 @@ import random
 import re
 from collections import defaultdict
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from situated.chains.release import holds, identifiers
-from situated.documents import LoadedDocument
+from situated.documents import DocKind, LoadedDocument
 from situated.eval.cases import Case, Expect
 from situated.eval.probe import Version as Doc
 from situated.eval.probe import pick_phrase, splits
+from situated.loaders.notes import notes_release, path_release
 
-_RELEASE_HEAD = re.compile(r"^\s*v?(\d+(?:\.\d+){1,3})\b")
 # a changelog entry whose first words say what is new: "Add `X` parameter to `Y`" adds X, not
 # Y ("to", "on", "for", "," … end what is added); "Support `get(..., auth=None)`" adds an
 # argument, not `get` (a call written with arguments is skipped). The probe's own reading of
@@ -193,18 +193,16 @@ def line_cases(docs: list[LoadedDocument], notes: list[tuple[Version, str]]) -> 
 
 
 def _sections(docs: list[LoadedDocument]):
-    """(release, block) of an unversioned document's sections headed by a release."""
+    """(release, block) of the notes: release notes (a changelog is split per release at
+    load: `loaders.notes`), and an unversioned document's sections headed by a release."""
     for d in docs:
-        if d.meta.version is not None or d.meta.valid_from is not None:
+        notes = d.meta.kind is DocKind.NOTES
+        if not notes and (d.meta.version is not None or d.meta.valid_from is not None):
             continue
         for b in d.blocks:
-            head = next((h for h in b.path if _RELEASE_HEAD.match(h)), None)
-            if head is None:
-                continue
-            try:
-                yield Version(_RELEASE_HEAD.match(head).group(1)), b
-            except InvalidVersion:
-                continue
+            release = notes_release(d.meta, b.path) or path_release(b.path)
+            if release is not None:
+                yield Version(release), b
 
 
 def _entries(block) -> list[str]:
@@ -265,20 +263,7 @@ def _earlier(x: str, v: Version, docs: list[LoadedDocument]) -> bool:
     where it was added), or `x` is a web address."""
     if re.search(r"\.(?:com|org|net|io)$|^www\.|^__", x):
         return True
-    for d in docs:
-        if d.meta.version is not None:
-            continue
-        for b in d.blocks:
-            head = next((h for h in b.path if _RELEASE_HEAD.match(h)), None)
-            if head is None:
-                continue
-            try:
-                at = Version(_RELEASE_HEAD.match(head).group(1))
-            except InvalidVersion:
-                continue
-            if at < v and holds(b.text, x):
-                return True
-    return False
+    return any(at < v and holds(b.text, x) for at, b in _sections(docs))
 
 
 _ASKED = {"added": ("In which version was `{x}` added?",

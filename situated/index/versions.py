@@ -20,7 +20,15 @@ from typing import Protocol
 from packaging.version import Version
 
 from situated import releases
-from situated.documents import OPEN_END, OPEN_START, PRODUCT, Block, DocumentMeta, FilterFields
+from situated.documents import (
+    OPEN_END,
+    OPEN_START,
+    PRODUCT,
+    Block,
+    DocKind,
+    DocumentMeta,
+    FilterFields,
+)
 from situated.loaders.axes import superseded
 
 
@@ -212,9 +220,11 @@ class Versions:
 
     def release_line(self, flt: Admits, product: str | None = None) -> list[Version]:
         """The releases the readable documents declare (`version`), oldest first: the versions
-        a question may name and a listing shows."""
-        return sorted({releases.parse(m.version) for m in self.released(flt, product)
-                       if m.version is not None})
+        a question may name and a listing shows. Release notes count only where no reference
+        document has a release: a changelog names releases the documents may never describe."""
+        docs = [m for m in self.released(flt, product) if m.version is not None]
+        reference = [m for m in docs if m.kind is not DocKind.NOTES]
+        return sorted({releases.parse(m.version) for m in reference or docs})
 
     # -- blocks -------------------------------------------------------------------------------
 

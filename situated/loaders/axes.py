@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from situated.documents import DocumentMeta
+from situated.documents import DocKind, DocumentMeta
 
 
 def line_of(meta: DocumentMeta) -> tuple[str, ...]:
@@ -22,10 +22,12 @@ def superseded(metas: Iterable[DocumentMeta]) -> frozenset[str]:
     their line's latest release: the latest is the highest declared `version` of the line, or
     the highest range start where none is declared. A question naming no release reads past
     them. Computed over what the caller may read only, so a document the caller cannot read
-    never changes which release is latest (docs/design.md "Latest within the caller's scope")."""
+    never changes which release is latest (docs/design.md "Latest within the caller's scope").
+    Release notes are never superseded: each says what changed in its own release
+    (`loaders.notes`)."""
     lines: dict[tuple[str, ...], list[DocumentMeta]] = defaultdict(list)
     for m in metas:
-        if m.release_scoped:
+        if m.release_scoped and m.kind is not DocKind.NOTES:
             lines[line_of(m)].append(m)
     out: set[str] = set()
     for members in lines.values():

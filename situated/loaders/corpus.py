@@ -23,6 +23,7 @@ from situated.loaders.families import check_families
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
 from situated.loaders.markdown import parse_markdown
 from situated.loaders.meta import MAX_HEADING_CHARS, MetaProblems, parse_meta
+from situated.loaders.notes import split_notes
 from situated.loaders.parsed_json import parse_json
 from situated.loaders.pdf import parse_pdf, read_sidecar, sidecar_path
 from situated.loaders.sizing import BlockLimit
@@ -123,8 +124,20 @@ def _walk(root: Path, unreadable: list[str]) -> list[Path]:
 
 def load_file(path: Path, timezone: str = "UTC", limit: BlockLimit | None = None,
               max_mb: float | None = None) -> LoadedDocument:
-    """One file → a loaded document; raises `MetaProblems` naming the file. A file over
-    `max_mb` megabytes is refused before it is read."""
+    """One file that makes one document (`load_documents` for any file: a changelog makes one
+    per release)."""
+    docs = load_documents(path, timezone, limit, max_mb)
+    if len(docs) != 1:
+        raise ValueError(f"{path} makes {len(docs)} documents (release notes split per "
+                         "release); read it with load_documents")
+    return docs[0]
+
+
+def load_documents(path: Path, timezone: str = "UTC", limit: BlockLimit | None = None,
+                   max_mb: float | None = None) -> list[LoadedDocument]:
+    """One file → its loaded documents (one, or a changelog's one per release:
+    `loaders.notes`); raises `MetaProblems` naming the file. A file over `max_mb` megabytes is
+    refused before it is read."""
     try:
         size = path.stat().st_size
         if max_mb is not None and size > max_mb * 1e6:
@@ -140,7 +153,7 @@ def load_file(path: Path, timezone: str = "UTC", limit: BlockLimit | None = None
         raise MetaProblems([f"{path}: nested too deeply to read; flatten the structure"]) from None
 
 
-def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDocument:
+def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> list[LoadedDocument]:
     suffix = path.suffix.lower()
     digest = hashlib.sha256(path.read_bytes())
     warnings: list[str] = []
@@ -164,12 +177,18 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> LoadedDoc
     meta = parse_meta(raw, str(path), warnings)
     if meta.title is None and title:
         meta = meta.model_copy(update={"title": title})
-    blocks, pieces = build_forms(meta, sections, timezone, limit)
-    if not blocks:
+    out = []
+    for own, part in split_notes(meta, sections):  # a changelog: one document per release
+        blocks, pieces = build_forms(own, part, timezone, limit)
+        if blocks:
+            tag = digest.copy()
+            tag.update(own.source_id.encode())
+            out.append(LoadedDocument(
+                meta=own, blocks=tuple(blocks), pieces=tuple(pieces),
+                content_hash=tag.hexdigest(), warnings=tuple(warnings) if not out else ()))
+    if not out:
         raise MetaProblems([f"{path}: no text found; a document needs at least one paragraph"])
-    return LoadedDocument(
-        meta=meta, blocks=tuple(blocks), pieces=tuple(pieces), content_hash=digest.hexdigest(),
-        warnings=tuple(warnings))
+    return out
 
 
 MAX_TABLE_ROWS = 20_000
@@ -248,7 +267,7 @@ def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
         ])
     for f in files:
         try:
-            docs.append(load_file(f, timezone, limit, max_mb))
+            docs += load_documents(f, timezone, limit, max_mb)
         except MetaProblems as exc:
             problems += exc.problems
         if on_file:

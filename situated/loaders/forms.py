@@ -21,7 +21,7 @@ from situated.loaders.sentences import fit_text
 from situated.loaders.sizing import BlockLimit, Unit, pack_units
 from situated.loaders.structure import ClauseDepth
 
-PIPELINE_VERSION = "forms-7"  # bump when blocks or pieces change shape: cached indexes rebuild
+PIPELINE_VERSION = "forms-8"  # bump when blocks or pieces change shape: cached indexes rebuild
 MAX_PIECE_CHARS = 700  # MiniLM reads 256 word pieces; longer paragraphs are split by sentence
 
 

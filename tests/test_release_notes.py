@@ -1,0 +1,158 @@
+"""Two kinds of versioned family (issue 53, item 2): a guide at three releases beside a
+changelog. The changelog is split per release at load; each section applies to its own
+release, never to another release's question; release notes are never superseded, so a
+question naming no release is answered from the release whose notes hold it, named."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import indexed_app, md, write
+
+from situated.documents import DocKind
+from situated.situation import Scope
+
+_GUIDE = {
+    "1.0.0": ("## Workers\n\nOne worker process runs 4 tasks in parallel. The default task "
+              "timeout is 60 seconds.\n\n## Retries\n\nA failed task is retried 3 times.\n"),
+    "1.1.0": ("## Workers\n\nOne worker process runs 4 tasks in parallel. The default task "
+              "timeout is 60 seconds.\n\n## Retries\n\nA failed task is retried 3 times.\n\n"
+              "## Scheduling\n\nCall `queue.schedule(task, at=when)` to run a task later.\n"),
+    "2.0.0": ("## Workers\n\nOne worker process runs 8 tasks in parallel. The default task "
+              "timeout is 300 seconds.\n\n## Retries\n\nA failed task is retried 5 times with "
+              "exponential backoff.\n\n## Scheduling\n\nCall `queue.schedule(task, at=when)` "
+              "to run a task later.\n"),
+}
+_CHANGELOG = ("# Changelog\n\n## 2.0.0\n\n- Workers run 8 tasks in parallel (was 4).\n"
+              "- The default task timeout is now 300 seconds (was 60).\n\n"
+              "## 1.1.0\n\n- Add `queue.schedule` to run a task at a later time.\n"
+              "- Fix a crash when Redis restarts during a retry (#212).\n\n"
+              "## 1.0.0\n\n- First release.\n")
+
+
+def _corpus(root, changelog_title: str = "quickq changelog") -> None:
+    for v, body in _GUIDE.items():
+        write(root / "docs" / f"guide-{v}.md", md(
+            f"QQ-GUIDE-{v}", body=body, family="quickq-guide", version=v, product="quickq",
+            title="quickq user guide"))
+    write(root / "docs" / "CHANGELOG.md", md("QQ-LOG", body=_CHANGELOG, product="quickq",
+                                             title=changelog_title))
+
+
+@pytest.fixture(scope="module")
+def quickq(tmp_path_factory, embeddings):
+    root = tmp_path_factory.mktemp("quickq")
+    _corpus(root)
+    return indexed_app(root, embeddings)
+
+
+@pytest.fixture(scope="module")
+def ask(quickq):
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(quickq)
+    return lambda q: chain.invoke({"question": q, "scope": Scope()})
+
+
+@pytest.mark.unit
+def test_a_changelog_becomes_one_notes_document_per_release(tmp_path):
+    from situated.loaders.corpus import load_corpus
+
+    _corpus(tmp_path)
+    docs = {d.meta.source_id: d.meta for d in load_corpus([tmp_path / "docs"]).documents}
+    notes = {sid: m for sid, m in docs.items() if m.kind is DocKind.NOTES}
+    assert sorted(notes) == ["QQ-LOG@1.0.0", "QQ-LOG@1.1.0", "QQ-LOG@2.0.0"]
+    assert {(m.family, m.version) for m in notes.values()} == {
+        ("QQ-LOG", "1.0.0"), ("QQ-LOG", "1.1.0"), ("QQ-LOG", "2.0.0")}
+    assert all(docs[f"QQ-GUIDE-{v}"].kind is DocKind.DOCUMENT for v in _GUIDE)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("title", "body", "kind", "ids"), [
+    # undeclared, untitled: sections headed by releases make a changelog
+    ("Project history", "## v2.0 (2024-03-01)\n\nNew API.\n\n## [1.0] - 2023-01-02\n\nFirst.\n",
+     DocKind.NOTES, ["N@1.0", "N@2.0"]),
+    # numbered sections are not releases
+    ("Terms", "## 4.2 Returns\n\nThirty days.\n\n## 4.3 Refunds\n\nFourteen days.\n",
+     DocKind.DOCUMENT, ["N"]),
+    # what stands before the first release stays in the document without a release
+    ("Release notes", "Read this first.\n\n## Unreleased\n\nNothing yet.\n\n## 1.0\n\nFirst.\n",
+     DocKind.NOTES, ["N", "N@1.0"]),
+])
+def test_which_documents_are_notes(tmp_path, title, body, kind, ids):
+    from situated.loaders.corpus import load_corpus
+
+    write(tmp_path / "docs" / "n.md", md("N", body=body, title=title))
+    docs = load_corpus([tmp_path / "docs"]).documents
+    assert sorted(d.meta.source_id for d in docs) == ids
+    assert {d.meta.kind for d in docs} == {kind}
+
+
+@pytest.mark.unit
+def test_kind_reference_keeps_a_release_shaped_document_whole(tmp_path):
+    from situated.loaders.corpus import load_corpus
+
+    write(tmp_path / "docs" / "n.md", md("N", body="## 1.0\n\nA.\n\n## 2.0\n\nB.\n",
+                                         title="Changelog", kind="reference"))
+    (doc,) = load_corpus([tmp_path / "docs"]).documents
+    assert (doc.meta.source_id, doc.meta.kind) == ("N", DocKind.REFERENCE)
+
+
+@pytest.mark.integration
+def test_a_question_about_one_release_never_quotes_another_release_s_notes(ask):
+    a = ask("How many jobs does one worker process in parallel in 1.0.0?")
+    assert a.status.value == "answered" and a.situation.version == "1.0.0"
+    assert "4 tasks" in a.answer and "8 tasks" not in a.answer
+    assert {c.source_id for c in a.citations} <= {"QQ-GUIDE-1.0.0", "QQ-LOG@1.0.0"}
+    cited = {e.source_id for e in a.evidence}
+    assert not cited & {"QQ-LOG@2.0.0", "QQ-LOG@1.1.0", "QQ-GUIDE-2.0.0"}
+
+
+@pytest.mark.integration
+def test_a_question_naming_no_release_is_answered_from_the_notes_that_hold_it(ask):
+    a = ask("Which issue number was the fix for the crash when Redis restarts?")
+    assert a.status.value == "answered"
+    assert a.answer.startswith("From the release notes of version 1.1.0: ")
+    assert "#212" in a.answer and "QQ-LOG@1.1.0" in {c.source_id for c in a.citations}
+
+
+@pytest.mark.integration
+def test_the_latest_reference_still_answers_a_question_about_the_state(ask):
+    a = ask("How many tasks does a worker run in parallel?")
+    assert a.answer.startswith("For version 2.0.0 (the latest")
+    assert "8 tasks" in a.answer and "4 tasks in parallel." not in a.answer
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", ["What changed in quickq 2.0.0?",
+                                      "What changed in version 2.0.0?"])
+def test_what_changed_in_a_release_is_the_guide_s_diff_without_asking_which(ask, question):
+    a = ask(question)
+    assert a.status.value == "answered", a.answer
+    assert a.answer.startswith("Changes of quickq-guide (quickq) in version 2.0.0")
+    assert "4 → 8" in a.answer
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "release"), [
+    ("Since which version can I schedule tasks?", "1.1.0"),
+    ("In which version was `queue.schedule` added?", "1.1.0"),
+    ("When was exponential backoff introduced?", "2.0.0"),
+])
+def test_first_appearance_reads_the_guide_and_the_notes_agree(ask, question, release):
+    a = ask(question)
+    assert a.status.value == "answered" and a.appearance is not None, a.answer
+    assert a.appearance.release == release
+    assert not a.appearance.source_id.startswith("QQ-LOG"), "notes are not pages"
+
+
+@pytest.mark.integration
+def test_the_line_lists_the_guide_s_releases_not_the_changelog_s(ask):
+    a = ask("Which versions exist?")
+    assert a.releases == ["1.0.0", "1.1.0", "2.0.0"]
+    for question in ("List the versions of quickq", "How many quickq versions are you aware of?"):
+        listing = ask(question)
+        shown = listing.releases or [v.version for v in listing.versions]
+        assert shown == ["1.0.0", "1.1.0", "2.0.0"], listing.answer
+        assert "QQ-LOG" not in listing.answer
+    oldest = ask("What is the oldest quickq version you know of?")
+    assert oldest.answer.startswith("The oldest version of quickq is 1.0.0"), oldest.answer
