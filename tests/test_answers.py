@@ -445,3 +445,32 @@ def test_the_offline_model_quotes_a_paraphrase_by_meaning(embeddings):
         "Members may bring one guest per visit. [S1]"  # no word in common: meaning decides
     lexical = ExtractiveChatModel(max_sentences=1)  # without a model: nothing to quote
     assert lexical.answer("Is a companion allowed?", evidence).startswith("The evidence I was")
+
+
+@pytest.mark.unit
+def test_a_named_code_leads_the_answer_wherever_it_stands():
+    """Issue 53, item 4: a list item, a prose sentence and an entry headed by the code lead;
+    another code of the asked kind is never quoted in its place."""
+    notes = ("S1", "Fixes\n\n- [SPARK-50987] Fix a crash in the shuffle reader when a block "
+                   "is empty.\n- [SPARK-31967] Fix the slow loading of the jobs page in the "
+                   "web UI.\n- [SPARK-50012] Fix the reader of empty files.")
+    catalogue = [("S1", "Errors\n\nThe errors below are raised by the file system module. "
+                        "A file system error carries its code."),
+                 ("S2", "ERR_FS_EISDIR\n\nA path is a directory where a file was expected."),
+                 ("S3", "ERR_FS_FILE_TOO_LARGE\n\nAn attempt was made to read a file larger "
+                        "than the buffer allows.")]
+    m = ExtractiveChatModel(max_sentences=2)
+    fixed = m.answer("What was fixed in SPARK-31967?", [notes])
+    assert fixed.startswith("- [SPARK-31967] Fix the slow loading of the jobs page")
+    assert "SPARK-50987" not in fixed and "SPARK-50012" not in fixed
+    # the code is held nowhere: nothing is quoted in its place
+    assert m.answer("What was fixed in SPARK-40000?", [notes]).startswith(
+        "The evidence I was given")
+    meaning = m.answer("What does the ERR_FS_FILE_TOO_LARGE error indicate?", catalogue)
+    assert meaning.startswith("An attempt was made to read a file larger than the buffer "
+                              "allows. [S3]"), meaning
+    assert "ERR_FS_EISDIR" not in meaning and "directory" not in meaning
+    # a code every unit names picks nothing out: the words decide as before
+    product = [("S1", "S-2\n\nThe S-2 battery lasts 5 years. The S-2 frame is steel.")]
+    assert m.answer("How long does the S-2 battery last?", product).startswith(
+        "The S-2 battery lasts 5 years.")

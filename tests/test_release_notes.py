@@ -156,3 +156,71 @@ def test_the_line_lists_the_guide_s_releases_not_the_changelog_s(ask):
         assert "QQ-LOG" not in listing.answer
     oldest = ask("What is the oldest quickq version you know of?")
     assert oldest.answer.startswith("The oldest version of quickq is 1.0.0"), oldest.answer
+
+
+_SPARK = {
+    "3.5.3": "## Bug fixes\n\n- [SPARK-49999] Fix a race in the block manager cleanup.\n"
+             "- [SPARK-31967] Fix the slow loading of the jobs page in the web UI.\n",
+    "3.5.4": "## Bug fixes\n\n- [SPARK-50987] Fix a crash in the shuffle reader on empty "
+             "blocks.\n",
+    "3.5.5": "## Improvements\n\n- [SPARK-51234] Faster parquet footer reads.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def spark(tmp_path_factory, embeddings):
+    """Release notes as documents of their own, one per release, titled so (not declared)."""
+    from situated.chains.ask import build_ask_chain
+
+    root = tmp_path_factory.mktemp("spark")
+    for v, body in _SPARK.items():
+        write(root / "docs" / f"notes-{v}.md", md(
+            f"SPARK-NOTES-{v}", body=body, family="spark-notes", version=v, product="Spark",
+            title=f"Spark {v} release notes"))
+    chain = build_ask_chain(indexed_app(root, embeddings))
+    return lambda q: chain.invoke({"question": q, "scope": Scope()})
+
+
+@pytest.mark.integration
+def test_release_notes_documents_answer_from_the_release_that_holds_the_fact(spark):
+    a = spark("What is the issue number of the fix for the slow jobs page in the web UI?")
+    assert a.status.value == "answered", a.answer
+    assert a.answer.startswith("From the release notes of version 3.5.3: ")
+    assert "SPARK-31967" in a.answer and "Nothing in the latest" not in a.answer
+
+
+@pytest.mark.integration
+def test_what_changed_in_a_release_of_notes_quotes_its_notes(spark):
+    a = spark("What changed in Spark 3.5.4?")
+    assert a.status.value == "answered", a.answer
+    assert a.answer.startswith("The release notes of spark-notes 3.5.4 say:")
+    assert "SPARK-50987" in a.answer and "SPARK-31967" not in a.answer
+    assert {c.source_id for c in a.citations} == {"SPARK-NOTES-3.5.4"}
+
+
+@pytest.mark.integration
+def test_a_code_the_notes_hold_only_under_another_is_never_substituted(spark):
+    a = spark("What was fixed in SPARK-31967?")
+    assert a.status.value == "answered", a.answer
+    assert "From the release notes of version 3.5.3: - [SPARK-31967] Fix the slow" in a.answer
+    assert "SPARK-50987" not in a.answer and "SPARK-49999" not in a.answer
+    missing = spark("What was fixed in SPARK-40404?")
+    assert "SPARK-50987" not in missing.answer and "SPARK-49999" not in missing.answer
+
+
+@pytest.mark.integration
+def test_what_changed_naming_a_release_and_no_document_reads_the_changelog(tmp_path, embeddings):
+    """Several versioned documents: "What changed in 1.1.0?" does not ask which one when the
+    changelog has notes for 1.1.0."""
+    from situated.chains.ask import build_ask_chain
+
+    _corpus(tmp_path)
+    for v, body in _GUIDE.items():
+        write(tmp_path / "docs" / f"api-{v}.md", md(
+            f"QQ-API-{v}", body=body.replace("## ", "## API "), family="quickq-api",
+            version=v, product="quickq", title="quickq API"))
+    chain = build_ask_chain(indexed_app(tmp_path, embeddings))
+    a = chain.invoke({"question": "What changed in version 1.1.0?", "scope": Scope()})
+    assert a.status.value == "answered", a.answer
+    assert a.answer.startswith("The release notes of QQ-LOG 1.1.0 say:")
+    assert "#212" in a.answer and "8 tasks" not in a.answer

@@ -6,8 +6,16 @@ from __future__ import annotations
 
 from situated.chains import wording as w
 from situated.chains.contract import Answer, Status
-from situated.chains.history import Lines, answer_changes, change_window, find_lines, pairs_in
+from situated.chains.history import (
+    Lines,
+    answer_changes,
+    change_window,
+    find_lines,
+    is_notes_line,
+    pairs_in,
+)
 from situated.chains.listing import answer_versions
+from situated.chains.notes_answer import answer_notes, notes_at
 from situated.chains.route import Decision, Route
 from situated.chains.state import Reading, Subject
 from situated.loaders.neutralise import neutralise
@@ -46,6 +54,9 @@ class HistorySteps:
         return answer.model_copy(update={"relevance": self.relevance()})
 
     def _changes(self, subject: Subject) -> Answer:
+        notes = self._from_notes(subject)
+        if notes is not None:
+            return notes
         stopped = _history_stop(subject)
         if stopped is not None:
             return stopped
@@ -57,6 +68,24 @@ class HistorySteps:
         return answer_changes(self.versions, line, pairs, earlier, window, v.situation, q.lang,
                               self.snap.filter(Situation(), q.scope), self.budget_of,
                               self.budget_out([]))
+
+    def _from_notes(self, subject: Subject) -> Answer | None:
+        """What changed in a release, from its release notes: where the question's line is
+        notes (never diffed against itself), or where it names a release and no document, and
+        no one versioned document answers (`notes_answer`)."""
+        v, q = subject.reading.validated, subject.reading.question
+        lines = subject.lines.lines
+        release = v.situation.version
+        own = lines and is_notes_line(lines)
+        if not own and (q.named or release is None or lines and any(
+                m.version == release for x in lines for m in x.members)):
+            return None
+        readable = self.snap.filter(Situation(), q.scope)
+        meta = notes_at(self.versions, readable, v.situation.product, release)
+        if meta is None:
+            return None
+        return answer_notes(self.versions, meta, v.situation, q.lang, readable, self.budget_of,
+                            self.budget_out([]))
 
     def _listing(self, subject: Subject) -> Answer:
         stopped = _history_stop(subject)

@@ -33,7 +33,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
-from situated.documents import extract_codes
+from situated.chains.named_codes import focus
 from situated.errors import ConfigError, ModelError
 from situated.index.sentences import filled
 from situated.index.text import Tokenizer, mostly_latin
@@ -121,6 +121,7 @@ class ExtractiveChatModel(BaseChatModel):
             for t in (terms | heading) & q_terms:
                 df[t] = df.get(t, 0) + 1
         n = len(units)
+        named = focus(question, evidence)  # a code the question names leads, never swapped
         scored: list[tuple[float, int, int, str, str]] = []
         for rank, pos, unit, label, terms, heading in units:
             common = q_terms & terms
@@ -128,11 +129,11 @@ class ExtractiveChatModel(BaseChatModel):
                 weight = sum(math.log(1 + n / df[t]) for t in common)
                 weight += 0.5 * sum(math.log(1 + n / df[t]) for t in (q_terms & heading) - terms)
                 scored.append((weight / math.sqrt(len(terms)), rank, pos, unit, label))
-            elif self.embeddings is not None:  # a paraphrase shares no word: meaning decides
+            elif self.embeddings is not None or (rank, unit) in named.lead:  # a paraphrase
+                # shares no word: meaning decides; an entry headed by the asked code leads
                 scored.append((0.0, rank, pos, unit, label))
-        rows = {rank: _table_rows(body) for rank, (_, body) in enumerate(evidence)}
-        scored = _naming_asked_codes(question, scored, rows)
-        if not scored:
+        scored = [x for x in scored if (x[1], x[3]) not in named.dropped]
+        if not scored or named.unheld:
             return []
         if self.embeddings is None:
             out = [Quotable(r, p, u, lab, lex, None, lex) for lex, r, p, u, lab in scored]
@@ -142,7 +143,8 @@ class ExtractiveChatModel(BaseChatModel):
             out = [Quotable(r, p, u, lab, lex, float(v @ q_vec),
                             float(v @ q_vec) + share * lex / top)
                    for (lex, r, p, u, lab), v in zip(scored, vecs, strict=True)]
-        return sorted(out, key=lambda x: (-x.score, x.rank, x.pos))
+        return sorted(out, key=lambda x: (-named.lead.get((x.rank, x.text), 0), -x.score,
+                                          x.rank, x.pos))
 
     def _meaning(self, question: str, units: list[str]) -> tuple[np.ndarray, np.ndarray, float]:
         """The question's and the units' vectors, and the most the shared words may add to a
@@ -205,34 +207,6 @@ def _with_list(x: Quotable, units: list[str]) -> tuple[str, list[int]]:
         items.append(units[pos])
         taken.append(pos)
     return " ".join([x.text, *items]), taken
-
-
-def _table_rows(body: str) -> set[str]:
-    """The units of a block that are rows of its tables (as `evidence_units` writes them)."""
-    lines = body.split("\n")
-    table = [line for line in lines[1:] if line.strip().startswith("|")]
-    return set(evidence_units("\n".join([lines[0], *table]))) if table else set()
-
-
-def _naming_asked_codes(question: str, scored: list[tuple], rows: dict[int, set[str]]
-                        ) -> list[tuple]:
-    """A question naming a code ("What does error E-417 mean?") is answered from a table by the
-    rows that carry it, not by the whole table (the other rows stay in the evidence). Only
-    within a table whose rows the code tells apart: a product's name in every row, or in the
-    sentences around, picks out nothing and nothing is dropped."""
-    asked = {c.casefold() for c in extract_codes(question)}
-    if not asked:
-        return scored
-
-    def carries(unit: str) -> bool:
-        return bool(asked & {c.casefold() for c in extract_codes(unit)})
-
-    dropped: set[tuple[int, str]] = set()
-    for rank, table in rows.items():
-        carrying = {u for u in table if carries(u)}
-        if carrying and carrying != table:
-            dropped |= {(rank, u) for u in table - carrying}
-    return [x for x in scored if (x[1], x[3]) not in dropped]
 
 
 def make_chat_model(settings: Settings, embeddings: Any = None,

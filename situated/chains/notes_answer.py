@@ -1,0 +1,62 @@
+"""What changed in a release, from its release notes (docs/design.md "Two kinds of versioned
+family"): "What changed in 0.23.3?" naming no document, where the index holds release notes
+for 0.23.3 (a changelog split per release, or notes documents), quotes those notes, each line
+cited; and a line of notes alone is never diffed against itself (notes are not versions of one
+text). No model call; only what the caller may read."""
+
+from __future__ import annotations
+
+from situated.chains import wording as w
+from situated.chains.citations import parse_citations
+from situated.chains.contract import Answer, BudgetOut, Status, situation_out
+from situated.chains.budget import Budget
+from situated.chains.evidence import evidence_of, links_of, pack
+from situated.chains.wording import Lang
+from situated.documents import DocKind, DocumentMeta
+from situated.index.versions import Versions
+from situated.loaders.neutralise import inline
+from situated.loaders.sentences import evidence_units
+from situated.retrievers.filter import Filter
+from situated.situation import Situation
+
+MAX_NOTE_UNITS = 12  # lines of the notes quoted; the rest are counted
+
+
+def notes_at(versions: Versions, readable: Filter, product: str | None,
+             version: str | None) -> DocumentMeta | None:
+    """The readable release notes of `version` (the latest notes when it is None)."""
+    notes = [m for m in versions.released(readable, product)
+             if m.kind is DocKind.NOTES and m.version is not None]
+    if version is None:
+        return notes[-1] if notes else None  # `released` is oldest first
+    return next((m for m in notes if m.version == version), None)
+
+
+def answer_notes(versions: Versions, meta: DocumentMeta, situation: Situation, lang: Lang,
+                 readable: Filter, budget: Budget, shown: BudgetOut) -> Answer:
+    """The notes' lines, in their order, each cited."""
+    supplied = pack(versions.blocks_of(meta.source_id, readable), budget)
+    lines, left = [], 0
+    for s in supplied:
+        for unit in evidence_units(s.evidence.text):
+            if len(lines) < MAX_NOTE_UNITS:
+                lines.append(f"{unit} [{s.evidence.label}]")
+            else:
+                left += 1
+    if not lines:
+        return Answer.unanswered(Status.NO_EVIDENCE, w.no_evidence_text(situation, lang),
+                                 situation)
+    head = w.fixed("notes_lead", lang, line=inline(meta.family or meta.source_id),
+                   v=meta.version)
+    tail = [w.fixed("notes_more", lang, n=left)] if left else []
+    evidence = evidence_of(supplied)
+    parsed = parse_citations("\n".join([head, *lines, *tail]), evidence, links_of(supplied),
+                             lang)
+    return Answer(status=parsed.status, answer=parsed.answer, missing=[],
+                  situation=situation_out(situation), citations=parsed.citations,
+                  evidence=evidence if parsed.status is Status.ANSWERED else [], hits=[],
+                  budget=shown.model_copy(update={"used": sum(e.tokens for e in evidence)}),
+                  releases=[meta.version] if meta.version else [])
+
+
+__all__ = ["MAX_NOTE_UNITS", "answer_notes", "notes_at"]
