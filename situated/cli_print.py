@@ -122,7 +122,9 @@ def print_changes(out, answer) -> None:
 
     for c in answer.changes:
         old = c.from_version or "(none)"
-        out.print(f"[bold]{term(old)} → {term(c.to_version)}[/] from {term(c.effective)}"
+        since = (f"from {term(c.effective)}" if c.effective else  # a release has no date
+                 f"in version {term(c.to_release or '')}")
+        out.print(f"[bold]{term(old)} → {term(c.to_version)}[/] {since}"
                   + ("" if c.substance else ": no change in substance"), highlight=False)
         for s in c.sections:
             labels = " ".join(f"[{x}]" for x in [*s.old_labels, *s.new_labels])

@@ -41,7 +41,8 @@ _FRAME = re.compile(
     r"\b(?:in|since|from|with|which|what|when|was|were|did|does|do|is|are|has|have|had|the|a|an|"
     r"version|versions|release|releases|first|added|add|introduced|introduce|removed|remove|"
     r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
-    r"get|got|new|of|for|it|they|been|arguments?|parameters?|options?|methods?|functions?|"
+    r"get|got|new|of|for|it|they|been|arrived?|land(?:ed)?|ship(?:ped)?|came|come|gain(?:ed)?|"
+    r"there|on|can|could|use|using|start|starting|started|show|showed|shown|up|arguments?|parameters?|options?|methods?|functions?|"
     r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
     r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|появил\w*|"
     r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*)(?!\w)",
@@ -104,11 +105,27 @@ class Subject:
     def terms(self) -> tuple[str, ...]:
         return self.identifiers or self.words
 
+    narrowed: bool = False  # words no candidate block holds were left out (`held_by`)
+
+    def held_by(self, blocks: list[Block]) -> Subject:
+        """The subject without the plain words none of `blocks` (the candidates a search for
+        it ranked) holds in any form: those are how the question asks ("possible", "arrive"),
+        not what it asks about. Identifiers stay as written; when no word is held, all stay."""
+        if self.identifiers or not self.words or not blocks:
+            return self
+        text = " ".join(f"{' '.join(b.path)} {b.title} {b.text}" for b in blocks)
+        kept = tuple(w for w in self.words if _pattern(w).search(text))
+        if not kept or kept == self.words:
+            return self
+        return Subject(words=kept, narrowed=True)
+
     def said(self, query: str) -> str:
         """What was looked for as an answer says it: the identifiers as the question writes
         them, else its words without how it asks; neutralised, one line."""
         if self.identifiers:
             return inline(", ".join(self.identifiers))
+        if self.narrowed:
+            return inline(" ".join(self.words))
         said = re.sub(r"\s+", " ", _FRAME.sub(" ", query.replace("`", ""))).strip(" ?.!,;:")
         return inline(said) or inline(query)
 

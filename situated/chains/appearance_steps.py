@@ -82,6 +82,10 @@ class AppearanceSteps:
         # families (no relevance decision); each version is then checked to name it
         held = self.steps.engine.rank(" ".join(subject.terms), every, top=8 * top) \
             if subject else found
+        if subject.words:  # "… are scheduled tasks possible?": no candidate page says
+            # "possible", so it is how the question asks, not what it asks about
+            read = self.versions.read_blocks([b.block_id for b in held.blocks[:2 * top]])
+            subject = subject.held_by(list(read.values()))
         families = list(dict.fromkeys(b.family for b in [*held.blocks, *found.blocks]))
         metas = [m for f in families for m in self.versions.versions_of(f, readable, product)
                  if (m.release_scoped or m.date_scoped) and m.kind is not DocKind.NOTES]

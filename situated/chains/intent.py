@@ -27,7 +27,7 @@ class Intent(Mode):
 _CHANGES = re.compile(
     r"\bwhat(?:'s|’s|\s+has|\s+have|\s+had)?\s+(?:been\s+)?chang(?:ed|es)\b|"
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
-    r"\bwhat\s+changes\b|\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
+    r"\b(?:what|which)\s+changes\b|\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
     r"\bchanges\s+(?:in|to|of|made)\b|\bchangelog\b|\bwhat\s+was\s+(?:added|removed)\b|"
     r"\b(?:has|have|was|were)\b[^.?!]{0,80}\bchanged\b|"
     r"\b(?:when|did|how\s+often)\b[^.?!]{0,80}\bchange\b\s*(?:[?.!]|$|\b(?:in|on|since|from|"
@@ -73,12 +73,20 @@ _COMPARE = re.compile(
 _SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начиная\s+с)\s*$", re.IGNORECASE)
 
 
+# the verbs of something arriving in a release: "added", "did X arrive", "did it land"
+_ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
+            r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
+            r"became\s+available|show\s+up|showed\s+up")
 _SINCE_Q = re.compile(
-    r"\b(?:which|what)\s+(?:version|release)\b[^?!]{0,100}\b(?:added|introduced|removed|"
-    r"deprecated|dropped|appear\w*|first|supported)\b|"
-    r"\b(?:since|from)\s+(?:which|what)\s+(?:version|release)\b|"
-    r"\bwhen\s+(?:was|were|did)\b[^?!]{0,100}\b(?:added|introduced|removed|deprecated|"
-    r"dropped|first\s+appear\w*)\b|"
+    # up to three names between the question word and "version": "what Node.js version"
+    rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release)\b[^?!]{{0,100}}"
+    rf"\b(?:{_ARRIVES})\b|"
+    r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
+    r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
+    r"\bfrom\s+what\s+release\s+on\b|"
+    r"\b(?:first|earliest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release)\s+(?:that|which|to|"
+    r"with)\b|"
+    rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
     r"(?:в|с|начиная\s+с)\s+какой\s+(?:версии|редакции|релиз\w*)|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*",
     re.IGNORECASE)
@@ -88,45 +96,58 @@ _SINCE_Q = re.compile(
 # line, the version numbers and the words of asking are taken away is nothing ("How many
 # Node.js versions are you aware of?", "What is the oldest Apache Spark version in the
 # system?", «Какие версии тебе известны?»)
-_LINE_WORD = re.compile(r"\b(?:versions?|releases?)\b|(?<!\w)(?:верси\w*|релиз\w*)",
-                        re.IGNORECASE)
+_LINE_WORD = re.compile(r"\b(?:versions?|releases?)\b|(?<!\w)(?:верси\w*|релиз\w*)|"
+                        r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)", re.IGNORECASE)
 # up to three names just before the word: capitalised, dotted or with digits ("Node.js",
 # "Apache Spark", "NodeJs", "Qt6")
 _LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
                         r"(?=(?:versions?|releases?|верси\w*|релиз\w*)\b)")
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
 _ASKING = re.compile(
-    r"\b(?:are|you|your|aware|know|knows|known|of|system|database|index|corpus|docs|"
+    r"\b(?:are|you|your|aware|know|knows|known|of|system|database|index|corpus|docs|here|"
+    r"one|ones|different|exist|exists|existing|s|cover|covers|every|each|ask|asked|can|"
+    r"see|like|i'd|would|want|d|we|my|for|to|there|total|name|enumerate|happen|get|got|"
+    r"came|come|among|very|answer|answers|help|questions?|doc|information|info|"
     r"documentation|stored|indexed|covered|documented|supported|do|does|exist|exists|there|"
     r"any|about|tell|me|please|can|could|give|name|have|has|got|hold|holds|contain|contains|"
     r"this|these|those|i|we|know|see|total|number|count|many|how|which|what|is|the|a|an|in|"
     r"oldest|earliest|first|latest|newest|last|most|recent|current|list|show|all)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
-    r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|самая|самой|перв\w*|"
+    r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
     r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
 
 
 def about_the_line(question: str) -> bool:
     """The question asks about the release line itself (which versions, how many, the oldest,
-    the latest, does one exist) in any phrasing: it names a version word, and nothing is
-    left once the line's names, version numbers and the words of asking are removed."""
+    the latest, does one exist) in any phrasing: it names a version word or number, says
+    something besides, and nothing is left once the line's names, version numbers and the
+    words of asking are removed."""
     if not _LINE_WORD.search(question):
         return False
     rest = _LINE_WORD.sub(" ", _NUMBERS.sub(" ", _LINE_NAME.sub(" ", question)))
+    if not re.search(r"[^\W\d_]", rest):
+        return False  # a release alone ("2.0") is a reply naming one, not a question
     return names_nothing(_ASKING.sub(" ", rest))
+
+
+_VERSION_NUMBER = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)")
 
 
 def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> Intent | None:
     """The intent the question's own words give, or None when they give none (the model's
     proposal may then decide; a question with no cue is about a moment). `unnamed`: the
-    question without the product and document names the index knows."""
-    if _SINCE_Q.search(question):
-        return Intent.SINCE
+    question without the product and document names the index knows. A version number's
+    dots are not the end of a sentence ("What did version 1.1.0 change?")."""
+    whole = question
+    question = _VERSION_NUMBER.sub("0", question)
+    if _SINCE_Q.search(question):  # "Which version came first?" asks for no subject
+        return Intent.VERSIONS if about_the_line(unnamed(whole) if unnamed else whole) \
+            else Intent.SINCE
     if _VERSIONS.search(question):
         return Intent.VERSIONS
     if _CHANGES.search(question):
         return Intent.CHANGES
-    return Intent.VERSIONS if about_the_line(unnamed(question) if unnamed else question) else None
+    return Intent.VERSIONS if about_the_line(unnamed(whole) if unnamed else whole) else None
 
 
 def read_cue(question: str, follows: str = "", compared: bool = False,

@@ -41,7 +41,10 @@ def focus(question: str, evidence: list[tuple[str, str]]) -> Focus:
               for rank, (_, body) in enumerate(evidence)]
     every = [(rank, u, _codes(u)) for rank, _, units, _ in blocks for u in units]
     held = {c.casefold(): sum(c.casefold() in codes for *_, codes in every) for c in named}
-    picking = {c for c, n in held.items() if n <= max(3, len(every) // 5)}
+    # a long code leads where it picks units out; a short one (`E-417`, a product's `C-3`)
+    # focuses table rows only: in prose it names the product as often as the thing asked
+    picking = {c.casefold() for c in named
+               if _kind(c) and held[c.casefold()] <= max(3, len(every) // 5)}
     dropped: set[tuple[int, str]] = set()
     lead: dict[tuple[int, str], int] = {}
     for rank, heading, units, rows in blocks:

@@ -7,9 +7,9 @@ text). No model call; only what the caller may read."""
 from __future__ import annotations
 
 from situated.chains import wording as w
+from situated.chains.budget import Budget
 from situated.chains.citations import parse_citations
 from situated.chains.contract import Answer, BudgetOut, Status, situation_out
-from situated.chains.budget import Budget
 from situated.chains.evidence import evidence_of, links_of, pack
 from situated.chains.wording import Lang
 from situated.documents import DocKind, DocumentMeta

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from packaging.version import Version
+from packaging.version import InvalidVersion, Version
 
 from situated.chains.citations import safe_text
 from situated.chains.contract import Answer, Status, situation_out
@@ -18,8 +18,13 @@ from situated.situation import Situation
 _EXISTS = re.compile(r"\bexists?\b|\bis\s+there\b|\bare\s+there\b(?!.*\bhow\s+many\b)|"
                      r"(?:есть|существует)\s+ли|(?:есть|существует)\b", re.IGNORECASE)
 _LATEST = re.compile(r"\b(?:latest|newest|current|most\s+recent|last)\b|последн|новейш|"
-                     r"самая\s+нов", re.IGNORECASE)
-_OLDEST = re.compile(r"\b(?:oldest|earliest|first)\b|перв|самая\s+стар", re.IGNORECASE)
+                     r"сам\w+\s+(?:нов|поздн|свеж)", re.IGNORECASE)
+_OLDEST = re.compile(r"\b(?:oldest|earliest|first)\b|перв|сам\w+\s+(?:стар|ранн)",
+                     re.IGNORECASE)
+# a question about the whole line, not one release: "Which versions …", "How many …"
+_WHOLE = re.compile(r"\b(?:which|list|all|how\s+many|number|count)\b|какие|сколько|"
+                    r"перечисл|список|все\b", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
 
 
 def _range(declared: list[Version], lang: Lang) -> str:
@@ -38,10 +43,12 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
     # a release exists when a document declares it; one a range only covers (2.0.7 under
     # ">=2.0,<3.0") is not among the versions
     missing = reading.unknown or (reading.version if reading.version is not None and Version(
-        reading.version) not in declared else None)
+        reading.version) not in declared else None) or _unknown_number(question, reading,
+                                                                       declared)
     if missing is not None:
         return ("Нет. " if ru else "No. ") + unknown_text(missing, line, declared, lang), []
-    if reading.version is not None and _EXISTS.search(question):
+    if reading.version is not None and (_EXISTS.search(question)
+                                        or not _WHOLE.search(question)):
         v = reading.version
         text = (f"Да: версия {v} — одна из {n} версий {line} ({_range(declared, lang)})."
                 if ru else f"Yes: version {v} is one of the {n} versions of {line} "
@@ -62,6 +69,21 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
     text = (f"Версии {line} ({n}, от ранней к последней): {names}." if ru else
             f"{named} {n} versions, oldest first: {names}.")
     return text, list(declared)
+
+
+def _unknown_number(question: str, reading: ReleaseReading, declared: list[Version],
+                    ) -> str | None:
+    """A number the question about the line names without a cue ("Is 1.5.0 a version you
+    have?") that is not among the releases: a version asked about, not a section."""
+    if reading.version is not None:
+        return None
+    for m in _NUMBER.finditer(question):
+        try:
+            if Version(m.group(1)) not in declared:
+                return m.group(1)
+        except InvalidVersion:
+            continue
+    return None
 
 
 def line_answer(question: str, reading: ReleaseReading, declared: list[Version], line: str,

@@ -129,7 +129,8 @@ class ReleaseSteps:
         every = self.steps.snap.filter(v.situation.model_copy(update={"version": None}),
                                        q.scope)
         other = self.steps.search(reading.query, every, 3 * self.steps.settings.top_blocks)
-        holding = [self.versions.meta(b.source_id) for b in other.blocks]
+        found_in = [self.versions.meta(b.source_id) for b in other.blocks]
+        holding = [m for m in found_in if m.kind is not DocKind.NOTES] or found_in
         asked = v.situation.version or self._latest(q, holding)
         having = sorted({releases.parse(m.version) for m in holding if m.version is not None}
                         - ({releases.parse(asked)} if asked else set()))
@@ -232,9 +233,11 @@ class ReleaseSteps:
         # to name it, word for word, before it counts
         result = self.steps.engine.rank(name, every, top=3 * self.steps.settings.top_blocks)
         families = list(dict.fromkeys([*families, *(b.family for b in result.blocks)]))
-        return [m for f in families for m in self.versions.versions_of(f, readable)
-                if m.release_scoped and any(holds(b.text, name) for b in
-                                            self.versions.blocks_of(m.source_id, readable))]
+        found = [m for f in families for m in self.versions.versions_of(f, readable)
+                 if m.release_scoped and any(holds(b.text, name) for b in
+                                             self.versions.blocks_of(m.source_id, readable))]
+        pages = [m for m in found if m.kind is not DocKind.NOTES]
+        return pages or found  # notes name a release where the pages do not say it
 
     def _latest(self, q: Question, holding: list[DocumentMeta]) -> str | None:
         """The latest release the caller may read of the lines `holding` belong to (a line is

@@ -202,7 +202,11 @@ class AskSteps(HistorySteps):
                     reading.query, q.scope), v.situation, q.lang)
             by_release = found.filter.release is not None or found.filter.latest_only
             if by_release and decision.route is Route.NO_EVIDENCE:
-                decision = self.releases.elsewhere(reading, found, decision)
+                # an identifier the asked release lacks names the releases that have it;
+                # else whatever other releases hold something relevant
+                named = self.releases.lacking(reading, found, decision)
+                decision = named if named is not decision else self.releases.elsewhere(
+                    reading, found, decision)
             elif by_release and decision.route is Route.ANSWER:
                 decision = self.releases.lacking(reading, found, decision)
                 if self.settings.unnamed_release is UnnamedRelease.CLARIFY:

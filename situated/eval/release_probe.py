@@ -67,11 +67,16 @@ def half_of(key: str) -> str:
         else "test"
 
 
+def _pages(docs: list[LoadedDocument]) -> list[LoadedDocument]:
+    """The documents at a release that describe it (release notes are read as notes)."""
+    return [d for d in docs if d.meta.version and d.meta.kind is not DocKind.NOTES]
+
+
 def release_families(docs: list[LoadedDocument]) -> list[list[LoadedDocument]]:
     groups: dict[tuple, list[LoadedDocument]] = defaultdict(list)
-    for d in docs:
+    for d in _pages(docs):
         m = d.meta
-        if m.version is not None and m.family:
+        if m.family:
             groups[(m.family, m.product)].append(d)
     return [sorted(g, key=lambda d: Version(d.meta.version)) for g in groups.values()]
 
@@ -148,8 +153,7 @@ def _lacking_case(group, i, docs, rnd, half, every, skipped) -> list[Case]:
     """An identifier new in release i (no document of an earlier release has it), asked
     about at release i-1: no evidence for i-1, naming release i among those that have it."""
     new = Version(group[i].meta.version)
-    earlier = "\n".join(_text(d) for d in every
-                        if d.meta.version and Version(d.meta.version) < new)
+    earlier = "\n".join(_text(d) for d in _pages(every) if Version(d.meta.version) < new)
     fresh = sorted(t for t in _terms(group[i])
                    if not holds(earlier, t))
     if not fresh:
@@ -165,7 +169,7 @@ def _lacking_case(group, i, docs, rnd, half, every, skipped) -> list[Case]:
 
 def line_cases(docs: list[LoadedDocument], notes: list[tuple[Version, str]]) -> list[Case]:
     """Which versions exist, how many, the latest, the oldest, does X exist (yes and no)."""
-    releases = sorted({Version(d.meta.version) for d in docs if d.meta.version})
+    releases = sorted({Version(d.meta.version) for d in _pages(docs)})
     if not releases:
         return []
     names = [str(v) for v in releases]
@@ -278,7 +282,7 @@ def appearance_cases(docs: list[LoadedDocument], notes: list[tuple[Version, str]
     """"In which version was X added / removed / deprecated?", gold the changelog's release:
     added (not named by an earlier section), removed or deprecated (some earlier page names
     it), each after the first documented release (any answer would pass at it)."""
-    pages = [d for d in docs if d.meta.version]
+    pages = _pages(docs)
     first = min((Version(d.meta.version) for d in pages), default=None)
     cases, seen = [], set()
     for kind, v, x in sorted([*(("added", v, x) for v, x in notes), *endings]):
