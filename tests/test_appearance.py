@@ -136,3 +136,22 @@ def test_the_probe_reads_a_changelog_entry_as_adding_its_object_not_its_target(t
     assert {(c.id, c.expect.appearance) for c in cases} == {
         ("rprobe.first.retry_limit", "2.0"), ("rprobe.removed.PoolLimits", "2.0"),
         ("rprobe.removed.request_timer", "2.0"), ("rprobe.deprecated.pool_limits", "1.5")}
+
+
+@pytest.mark.unit
+def test_a_subject_keeps_what_picks_candidates_out():
+    """Words no candidate block holds are how the question asks; an identifier most
+    candidates name is the context ("Node.js" beside `partialDeepStrictEqual`)."""
+    def block(i, text):
+        return Block(block_id=f"B{i}", source_id="A", kind=BlockKind.SECTION, title="Assert",
+                     path=("Assert",), text=text, link="/documents/A", fields=FilterFields(
+                         source_id="A"))
+
+    blocks = [block(1, "Node.js assert.partialDeepStrictEqual(actual, expected) compares."),
+              *(block(i, f"Node.js module {i} is stable.") for i in range(2, 6))]
+    both = Subject(identifiers=("partialDeepStrictEqual", "Node.js"))
+    assert both.held_by(blocks).identifiers == ("partialDeepStrictEqual",)
+    words = Subject(words=("scheduled", "tasks", "possible"))
+    held = words.held_by([block(1, "Scheduled tasks survive a worker restart.")])
+    assert held.words == ("scheduled", "tasks") and held.said("") == "scheduled tasks"
+    assert words.held_by([block(1, "Nothing here.")]) is words  # none held: all stay

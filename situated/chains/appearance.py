@@ -110,14 +110,28 @@ class Subject:
     def held_by(self, blocks: list[Block]) -> Subject:
         """The subject without the plain words none of `blocks` (the candidates a search for
         it ranked) holds in any form: those are how the question asks ("possible", "arrive"),
-        not what it asks about. Identifiers stay as written; when no word is held, all stay."""
-        if self.identifiers or not self.words or not blocks:
+        not what it asks about; when no word is held, all stay. Identifiers: `_named_in`."""
+        if not blocks or not self.identifiers and not self.words:
             return self
-        text = " ".join(f"{' '.join(b.path)} {b.title} {b.text}" for b in blocks)
+        texts = [f"{' '.join(b.path)} {b.title} {b.text}" for b in blocks]
+        if self.identifiers:
+            return self._named_in(texts)
+        text = " ".join(texts)
         kept = tuple(w for w in self.words if _pattern(w).search(text))
         if not kept or kept == self.words:
             return self
         return Subject(words=kept, narrowed=True)
+
+    def _named_in(self, texts: list[str]) -> Subject:
+        """Of several identifiers, those that pick candidates out: one most candidate blocks
+        name ("Node.js" beside `partialDeepStrictEqual`) is the context, not the subject."""
+        if len(self.identifiers) < 2:
+            return self
+        counts = {i: sum(_names(t, i) for t in texts) for i in self.identifiers}
+        kept = tuple(i for i, n in counts.items() if 0 < n < max(2, len(texts) / 2))
+        if not kept or len(kept) == len(self.identifiers):
+            return self
+        return Subject(identifiers=kept, narrowed=True)
 
     def said(self, query: str) -> str:
         """What was looked for as an answer says it: the identifiers as the question writes

@@ -82,7 +82,7 @@ class AppearanceSteps:
         # families (no relevance decision); each version is then checked to name it
         held = self.steps.engine.rank(" ".join(subject.terms), every, top=8 * top) \
             if subject else found
-        if subject.words:  # "… are scheduled tasks possible?": no candidate page says
+        if subject:  # "… are scheduled tasks possible?": no candidate page says
             # "possible", so it is how the question asks, not what it asks about
             read = self.versions.read_blocks([b.block_id for b in held.blocks[:2 * top]])
             subject = subject.held_by(list(read.values()))
