@@ -33,6 +33,7 @@ from situated.chains.wording import Lang
 from situated.documents import DocKind, DocumentMeta
 from situated.loaders.axes import line_of
 from situated.retrievers.hybrid import SearchResult
+from situated.settings import UnnamedRelease
 from situated.situation import Situation
 
 MAX_BACK = 50  # releases of a family read back to say how far an answer's text stands
@@ -118,6 +119,23 @@ class ReleaseSteps:
         declared, _ = self.line(q, v.situation.product)
         return Decision(Route.NO_EVIDENCE, [], unknown_text(
             said, self.line_name(q, v.situation.product), declared, q.lang))
+
+    def redirect(self, reading: Reading, found: SearchResult, decision: Decision) -> Decision:
+        """The release axis's say on a search read by release (one named, or the latest):
+        nothing relevant → an identifier the release lacks names the releases that have it,
+        else whatever other releases hold something relevant (`elsewhere`); an answer →
+        the identifiers it needs are checked (`lacking`), and asked which version when the
+        setting says so (`ask_unnamed`)."""
+        if found.filter.release is None and not found.filter.latest_only:
+            return decision
+        if decision.route is Route.NO_EVIDENCE:
+            named = self.lacking(reading, found, decision)
+            return named if named is not decision else self.elsewhere(reading, found, decision)
+        if decision.route is Route.ANSWER:
+            decision = self.lacking(reading, found, decision)
+            if self.steps.settings.unnamed_release is UnnamedRelease.CLARIFY:
+                decision = self.ask_unnamed(reading, decision)
+        return decision
 
     def elsewhere(self, reading: Reading, found: SearchResult, decision: Decision) -> Decision:
         """Nothing relevant in the asked (or latest) release: when other releases hold

@@ -63,7 +63,6 @@ from situated.loaders.neutralise import neutralise
 from situated.prompts.answer import evidence_label_line
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
-from situated.settings import UnnamedRelease
 from situated.situation import Scope, Situation
 
 log = logging.getLogger("situated.ask")
@@ -200,17 +199,7 @@ class AskSteps(HistorySteps):
             if decision.route is Route.CLARIFY:
                 decision, found = about_something_else(decision, found, self.engine.unspelt(
                     reading.query, q.scope), v.situation, q.lang)
-            by_release = found.filter.release is not None or found.filter.latest_only
-            if by_release and decision.route is Route.NO_EVIDENCE:
-                # an identifier the asked release lacks names the releases that have it;
-                # else whatever other releases hold something relevant
-                named = self.releases.lacking(reading, found, decision)
-                decision = named if named is not decision else self.releases.elsewhere(
-                    reading, found, decision)
-            elif by_release and decision.route is Route.ANSWER:
-                decision = self.releases.lacking(reading, found, decision)
-                if self.settings.unnamed_release is UnnamedRelease.CLARIFY:
-                    decision = self.releases.ask_unnamed(reading, decision)
+            decision = self.releases.redirect(reading, found, decision)
         log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in found.blocks])
         return Routed(reading, found, decision, deeper=retrieved.deeper)
 
