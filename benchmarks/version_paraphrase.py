@@ -14,7 +14,9 @@ changelog, built here without calibration) and the httpx documentation at 16 rel
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
 appearance, changes or release notes) and right (the right releases, the right answer).
-Prints a table and writes benchmarks/results/version_paraphrase.json.
+A second table asks "What changed in version R?" for every release after the first: R's
+release notes alone (the changelog split per release), or the pages' diff, never a neighbour's
+notes. Prints both tables and writes benchmarks/results/version_paraphrase.json.
 """
 
 from __future__ import annotations
@@ -82,6 +84,25 @@ def right(kind: str, a, c: Corpus) -> bool:
         not a.changes and a.releases == [c.version])
 
 
+def notes_table(c: Corpus, chain) -> dict:
+    """Release notes as notes: "What changed in version R?" for every release of the line,
+    answered from R's notes alone where the index has notes for R (the changelog split per
+    release), else from the pages' diff — never R's neighbours' notes."""
+    got, failed = [], []
+    for release in c.line[1:]:
+        a = chain.invoke({"question": f"What changed in version {release}?", "scope": Scope()})
+        cited = {x.source_id for x in a.citations}
+        notes = {s for s in cited if "@" in s}
+        ok = a.status.value == "answered" and (
+            notes == {s for s in cited} and all(s.endswith(f"@{release}") for s in notes)
+            and bool(notes) or bool(a.changes) and a.changes[-1].to_release == release)
+        got.append(ok)
+        if not ok:
+            failed.append({"release": release, "status": a.status.value,
+                           "answer": a.answer[:300]})
+    return {"n": len(got), "right": sum(got) / len(got) if got else None, "failed": failed}
+
+
 def corpora(args) -> list[Corpus]:
     out = []
     quickq = args.work / "quickq-index"
@@ -97,14 +118,14 @@ def corpora(args) -> list[Corpus]:
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--httpx-index", type=Path, default=HERE / "cache" / "version-probe" / "index")
     ap.add_argument("--work", type=Path, default=HERE / "cache" / "version-paraphrase")
     ap.add_argument("--half", choices=("dev", "test", "both", "heldout", "third", "all"),
                     default="all", help="heldout, third: the second and third held-out sets")
     ap.add_argument("--out", type=Path, default=HERE / "results")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     sets = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
             "heldout": "paraphrases_heldout.yaml", "third": "paraphrases_third.yaml"}
     halves = {"both": ("dev", "test"), "all": ("dev", "test", "heldout", "third")}.get(
@@ -116,6 +137,7 @@ def main() -> None:
     table.add_column("half")
     for kind in kinds[halves[0]]:
         table.add_column(kind, justify="right")
+    notes_rows: list[tuple[str, dict]] = []
     for c in corpora(args):
         chain = build_ask_chain(App(Settings(index_dir=c.index)))
         for half in halves:
@@ -139,7 +161,16 @@ def main() -> None:
             results[f"{c.name}-{half}"] = {"kinds": row, "failed": failed}
             table.add_row(c.name, half, *(f"{v['recognised']:.2f} / {v['right']:.2f} ({v['n']})"
                                           for v in row.values()))
+        results[f"{c.name}-notes"] = notes = notes_table(c, chain)
+        notes_rows.append((c.name, notes))
     Console(width=240).print(table)
+    second = Table(title="release notes: \"What changed in version R?\" for every release "
+                         "after the first (R's notes alone, or the pages' diff)")
+    for col in ("corpus", "right", "releases"):
+        second.add_column(col, justify="right")
+    for name, notes in notes_rows:
+        second.add_row(name, f"{notes['right']:.3f}", str(notes["n"]))
+    Console(width=240).print(second)
     write_result(args.out / "version_paraphrase.json", results)
 
 

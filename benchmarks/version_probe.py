@@ -1,6 +1,7 @@
 """Version probe on real documentation published per release: the right release, every time.
 
-    python benchmarks/version_probe.py [--data DIR] [--work DIR] [--baselines] [--out benchmarks/results]
+    python benchmarks/version_probe.py [--data DIR] [--work DIR] [--baselines] [--paraphrases]
+                                       [--out benchmarks/results]
 
 DIR is documentation per release (`manifest.jsonl` + `docs/VERSION/PATH.md` + an optional
 `CHANGELOG.md`; default ../shared/data/httpx-versions when that folder exists). The script
@@ -56,6 +57,9 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--baselines", action="store_true")
     ap.add_argument("--half", choices=("dev", "test", "both"), default="both")
+    ap.add_argument("--paraphrases", action="store_true",
+                    help="then the paraphrase and release-notes tables (version_paraphrase.py) "
+                         "over this index and the quickq corpus")
     args = ap.parse_args()
     if args.data is None or not (args.data / "manifest.jsonl").exists():
         ap.error(f"no release documentation at {args.data}; pass --data DIR")
@@ -91,6 +95,10 @@ def main() -> None:
             f"{s['latency_p50_ms']:.0f}")
     Console(width=220).print(table)
     write_result(args.out / "version_probe.json", results)
+    if args.paraphrases:
+        from version_paraphrase import main as paraphrases
+
+        paraphrases(["--httpx-index", str(index), "--out", str(args.out)])
 
 
 def _f(v) -> str:

@@ -224,3 +224,27 @@ def test_what_changed_naming_a_release_and_no_document_reads_the_changelog(tmp_p
     assert a.status.value == "answered", a.answer
     assert a.answer.startswith("The release notes of QQ-LOG 1.1.0 say:")
     assert "#212" in a.answer and "8 tasks" not in a.answer
+
+
+@pytest.mark.integration
+def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
+    """A split id (`QQ-LOG@1.1.0`) is a path the server resolves, and the section it cites is
+    the one shown."""
+    import httpx
+    from conftest import running_server
+
+    from situated.auth import KeyStore, Principal, hash_key
+    from situated.server import create_app
+
+    store = KeyStore([Principal(name="reader", key_sha256=hash_key("key-reader-0123456789"))])
+    headers = {"Authorization": "Bearer key-reader-0123456789"}
+    with running_server(create_app(quickq, store)) as base:
+        r = httpx.post(base + "/ask/invoke", headers=headers, timeout=60, json={"input": {
+            "question": "Which issue number was the fix for the crash when Redis restarts?"}})
+        out = r.json()["output"]
+        link = next(c["link"] for c in out["citations"] if c["source_id"] == "QQ-LOG@1.1.0")
+        assert link.startswith("/documents/QQ-LOG@1.1.0#")
+        page = httpx.get(base + link.split("#")[0], headers=headers, timeout=60)
+        assert page.status_code == 200 and "#212" in page.text
+        assert "8 tasks in parallel" not in page.text  # another release's notes
+        assert f"id='{link.split('#')[1]}'" in page.text

@@ -124,9 +124,9 @@ def about_the_line(question: str) -> bool:
     words of asking are removed."""
     if not _LINE_WORD.search(question):
         return False
-    rest = _LINE_WORD.sub(" ", _NUMBERS.sub(" ", _LINE_NAME.sub(" ", question)))
-    if not re.search(r"[^\W\d_]", rest):
+    if not re.search(r"[^\W\d_]", _NUMBERS.sub(" ", question)):
         return False  # a release alone ("2.0") is a reply naming one, not a question
+    rest = _LINE_WORD.sub(" ", _NUMBERS.sub(" ", _LINE_NAME.sub(" ", question)))
     return names_nothing(_ASKING.sub(" ", rest))
 
 
