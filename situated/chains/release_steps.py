@@ -13,20 +13,17 @@ from situated import releases
 from situated.chains.extract import Validated
 from situated.chains.intent import about_the_line, names_nothing
 from situated.chains.release import (
-    ask_version_text,
     checked_release,
     elsewhere_text,
     find_mentions,
     holds,
     identifiers,
-    latest_text,
-    notes_text,
     read_release,
-    same_text,
     strip_versions,
     unknown_text,
 )
 from situated.chains.release_history import PLURAL_LINE, line_answer
+from situated.chains.release_text import ReleaseText
 from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
 from situated.chains.wording import Lang
@@ -36,22 +33,6 @@ from situated.retrievers.hybrid import SearchResult
 from situated.settings import UnnamedRelease
 from situated.situation import Situation
 
-MAX_BACK = 50  # releases of a family read back to say how far an answer's text stands
-
-
-@dataclasses.dataclass(frozen=True)
-class Stands:
-    """How far back a release block's text stands word for word in its line."""
-
-    first: DocumentMeta  # the first release whose document has the block word for word
-    meta: DocumentMeta  # the block's own release
-    members: list[DocumentMeta]  # the line's readable releases, in release order
-
-    @property
-    def everywhere(self) -> bool:
-        """The text stands in every readable release of the line."""
-        return self.first is self.members[0]
-
 
 class ReleaseSteps:
     """Bound to one chain's steps (`AskSteps`): its snapshot, versions, settings and search."""
@@ -59,6 +40,7 @@ class ReleaseSteps:
     def __init__(self, steps):
         self.steps = steps
         self.versions = steps.versions
+        self.text = ReleaseText(steps.versions, self.readable)
         self._lines: dict[tuple, tuple[list[Version], list[tuple]]] = {}  # per scope, product
 
     def readable(self, q: Question):
@@ -134,7 +116,7 @@ class ReleaseSteps:
         if decision.route is Route.ANSWER:
             decision = self.lacking(reading, found, decision)
             if self.steps.settings.unnamed_release is UnnamedRelease.CLARIFY:
-                decision = self.ask_unnamed(reading, decision)
+                decision = self.text.ask_unnamed(reading, decision)
         return decision
 
     def elsewhere(self, reading: Reading, found: SearchResult, decision: Decision) -> Decision:
@@ -198,53 +180,6 @@ class ReleaseSteps:
                 asked, v.situation.version is None, having, q.lang))
         return decision
 
-    def holds_for(self, q: Question, supplied: list) -> list[str]:
-        """An answer read from the latest release says how far back its best release block
-        (among the first three supplied) stands word for word ("The same text stands in
-        versions 0.18.2 to 0.28.1."), so a reader of an older release knows whether it is
-        theirs. The supplied blocks are not read again; the other releases' are read once."""
-        stands = self._stands(q, [s.block for s in supplied[:3]])
-        if stands is None or stands.first is stands.meta:
-            return []
-        return [same_text(stands.first.version, stands.meta.version, stands.everywhere,
-                          q.lang)]
-
-    def _stands(self, q: Question, blocks: list) -> Stands | None:
-        """How far back the best release block stands word for word, or None when no block
-        is of a release document."""
-        readable = self.readable(q)
-        best = next((b for b in blocks if b.fields.release_scoped
-                     and self.versions.meta(b.source_id).version), None)
-        if best is None:
-            return None
-        meta = self.versions.meta(best.source_id)
-        members = [m for m in self.versions.admitted(meta, readable) if m.version][-MAX_BACK:]
-        members.sort(key=lambda m: releases.parse(m.version))
-        first = meta
-        for m in reversed(members[:members.index(meta)] if meta in members else []):
-            if not any(b.path == best.path and b.text == best.text
-                       for b in self.versions.blocks_of(m.source_id, readable)):
-                break
-            first = m
-        return Stands(first, meta, members)
-
-    def ask_unnamed(self, reading: Reading, decision: Decision) -> Decision:
-        """`unnamed_release=clarify`: a question that names no release, answered from release
-        documents of which one of the first three blocks does not stand word for word in every
-        readable release of its line, asks which version instead of reading the latest (the
-        setting is for documents where quoting the wrong release is dangerous)."""
-        q, v = reading.question, reading.validated
-        if decision.route is not Route.ANSWER or v.situation.version is not None:
-            return decision
-        read = self.versions.read_blocks(list(decision.supply[:3]))
-        for block_id in decision.supply[:3]:  # any release text the answer would quote
-            stands = self._stands(q, [read[block_id]] if block_id in read else [])
-            if stands is not None and not stands.everywhere:
-                return Decision(Route.CLARIFY, ["version"], ask_version_text(
-                    stands.meta.family or stands.meta.source_id,
-                    [releases.parse(m.version) for m in stands.members], q.lang))
-        return decision  # no release document, or the same text in every release
-
     def _holding(self, name: str, families: list[str], every, readable) -> list:
         """The release documents that name `name`: of `families`, and of a search for it."""
         # the ranking alone locates candidates (no relevance decision): each is then checked
@@ -264,18 +199,3 @@ class ReleaseSteps:
         declared = [releases.parse(m.version) for m in self.versions.released(self.readable(q))
                     if m.version is not None and line_of(m) in lines]
         return str(max(declared)) if declared else None
-
-    def latest_slice(self, situation: Situation, supplied: list, lang: Lang) -> str:
-        """"For version 0.28.1 (the latest; …): " when the question named no release and the
-        answer read release documents; "From the release notes of 1.1.0: " when the first
-        release document it reads is release notes (never superseded: the release whose notes
-        hold the answer is named); "" otherwise."""
-        if situation.version is not None:
-            return ""
-        for s in supplied:
-            meta = self.versions.meta(s.evidence.source_id)
-            if meta.version is not None:
-                if meta.kind is DocKind.NOTES:
-                    return notes_text(meta.version, lang)
-                return latest_text(meta.version, lang)
-        return ""

@@ -253,8 +253,8 @@ class AskSteps(HistorySteps):
         if status is Status.ANSWERED:  # the slice and the notes are written by code
             # names in them come from metadata: neutralised like evidence
             text = neutralise(w.slice_text(v.situation, lang, v.periods)
-                              + self.releases.latest_slice(v.situation, supplied, lang)) + text
-            notes = [*packed.decision.notes, *(self.releases.holds_for(
+                              + self.releases.text.latest_slice(v.situation, supplied, lang)) + text
+            notes = [*packed.decision.notes, *(self.releases.text.holds_for(
                 packed.reading.question, supplied) if packed.found.filter.latest_only else [])]
             text = "\n\n".join([text, *(neutralise(n) for n in notes)])
         return Answer(status=status, answer=text, missing=[],

@@ -1,0 +1,107 @@
+"""What an answer read from release documents says about its release (docs/design.md
+"Releases"): "For version 0.28.1 (the latest; …)" or "From the release notes of version 1.1.0",
+how far back its text stands word for word, and — under `unnamed_release=clarify` — which
+version to ask for when the releases say different things. No model call."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from situated import releases
+from situated.chains.release import ask_version_text, latest_text, notes_text, same_text
+from situated.chains.route import Decision, Route
+from situated.chains.state import Question, Reading
+from situated.chains.wording import Lang
+from situated.documents import DocKind, DocumentMeta
+from situated.index.versions import Versions
+from situated.situation import Situation
+
+MAX_BACK = 50  # releases of a family read back to say how far an answer's text stands
+
+
+@dataclasses.dataclass(frozen=True)
+class Stands:
+    """How far back a release block's text stands word for word in its line."""
+
+    first: DocumentMeta  # the first release whose document has the block word for word
+    meta: DocumentMeta  # the block's own release
+    members: list[DocumentMeta]  # the line's readable releases, in release order
+
+    @property
+    def everywhere(self) -> bool:
+        """The text stands in every readable release of the line."""
+        return self.first is self.members[0]
+
+
+class ReleaseText:
+    """Over one generation's versions; `readable(q)` is what the asker may read."""
+
+    def __init__(self, versions: Versions, readable: Callable[[Question], object]):
+        self.versions = versions
+        self.readable = readable
+
+    def holds_for(self, q: Question, supplied: list) -> list[str]:
+        """An answer read from the latest release says how far back its best release block
+        (among the first three supplied) stands word for word ("The same text stands in
+        versions 0.18.2 to 0.28.1."), so a reader of an older release knows whether it is
+        theirs. The supplied blocks are not read again; the other releases' are read once."""
+        stands = self._stands(q, [s.block for s in supplied[:3]])
+        if stands is None or stands.first is stands.meta:
+            return []
+        return [same_text(stands.first.version, stands.meta.version, stands.everywhere,
+                          q.lang)]
+
+    def _stands(self, q: Question, blocks: list) -> Stands | None:
+        """How far back the best release block stands word for word, or None when no block
+        is of a release document."""
+        readable = self.readable(q)
+        best = next((b for b in blocks if b.fields.release_scoped
+                     and self.versions.meta(b.source_id).version), None)
+        if best is None:
+            return None
+        meta = self.versions.meta(best.source_id)
+        members = [m for m in self.versions.admitted(meta, readable) if m.version][-MAX_BACK:]
+        members.sort(key=lambda m: releases.parse(m.version))
+        first = meta
+        for m in reversed(members[:members.index(meta)] if meta in members else []):
+            if not any(b.path == best.path and b.text == best.text
+                       for b in self.versions.blocks_of(m.source_id, readable)):
+                break
+            first = m
+        return Stands(first, meta, members)
+
+    def ask_unnamed(self, reading: Reading, decision: Decision) -> Decision:
+        """`unnamed_release=clarify`: a question that names no release, answered from release
+        documents of which one of the first three blocks does not stand word for word in every
+        readable release of its line, asks which version instead of reading the latest (the
+        setting is for documents where quoting the wrong release is dangerous)."""
+        q, v = reading.question, reading.validated
+        if decision.route is not Route.ANSWER or v.situation.version is not None:
+            return decision
+        read = self.versions.read_blocks(list(decision.supply[:3]))
+        for block_id in decision.supply[:3]:  # any release text the answer would quote
+            stands = self._stands(q, [read[block_id]] if block_id in read else [])
+            if stands is not None and not stands.everywhere:
+                return Decision(Route.CLARIFY, ["version"], ask_version_text(
+                    stands.meta.family or stands.meta.source_id,
+                    [releases.parse(m.version) for m in stands.members], q.lang))
+        return decision  # no release document, or the same text in every release
+
+    def latest_slice(self, situation: Situation, supplied: list, lang: Lang) -> str:
+        """"For version 0.28.1 (the latest; …): " when the question named no release and the
+        answer read release documents; "From the release notes of 1.1.0: " when the first
+        release document it reads is release notes (never superseded: the release whose notes
+        hold the answer is named); "" otherwise."""
+        if situation.version is not None:
+            return ""
+        for s in supplied:
+            meta = self.versions.meta(s.evidence.source_id)
+            if meta.version is not None:
+                if meta.kind is DocKind.NOTES:
+                    return notes_text(meta.version, lang)
+                return latest_text(meta.version, lang)
+        return ""
+
+
+__all__ = ["MAX_BACK", "ReleaseText", "Stands"]
