@@ -248,3 +248,52 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
         assert page.status_code == 200 and "#212" in page.text
         assert "8 tasks in parallel" not in page.text  # another release's notes
         assert f"id='{link.split('#')[1]}'" in page.text
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("question", "intent"), [
+    # the line in people's words (the names the index knows are taken out by `unnamed`)
+    ("How many Node.js versions are you aware of?", "versions"),
+    ("What is the oldest Apache Spark version in the system?", "versions"),
+    ("Does the Apache version 20.19.0 exist in the system?", "versions"),
+    ("Which quickq release is the oldest one you have?", "versions"),
+    ("Do you know quickq 1.1.0?", "versions"),
+    ("Earliest quickq release?", "versions"),
+    ("Какой самый новый релиз quickq у вас есть?", "versions"),
+    ("Which version of quickq came first?", "versions"),
+    # first appearance in other verbs
+    ("With what Node.js version was error code ERR_ACCESS_DENIED added?", "since"),
+    ("Since when are the modules imported with node: syntax?", "since"),
+    ("When did quickq get scheduled tasks?", "since"),
+    ("Which is the first version that has zstd content decoding?", "since"),
+    # a change, a version's dots inside the sentence
+    ("What did version 1.1.0 change?", "changes"),
+    ("Which changes does release 1.1.0 bring?", "changes"),
+    ("What is new in version 2.0?", "changes"),
+    # not about versions: content, a reply naming a release, a section number
+    ("How do I set a timeout in version 0.18.2?", None),
+    ("What does the guide say about timeouts in 2.0?", None),
+    ("2.0", None),
+    ("What is section 4.2 about?", None),
+    ("What version should I use?", None),
+    ("Is 2.5 kg the limit?", None),
+])
+def test_version_questions_are_read_from_what_is_left(question, intent):
+    from situated.chains.intent import find_intent
+
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("heading", "release"), [
+    ("1.1.0", "1.1.0"), ("[1.1.0] - 2024-01-02", "1.1.0"), ("v2.0.0 (2024-01-02)", "2.0.0"),
+    ("Version 2.1", "2.1"), ("Версия 2.1", "2.1"), ("0.28.1 (6th December, 2024)", "0.28.1"),
+    ("3.5.3 — March 2024", "3.5.3"), ("1.0.0-beta.1", "1.0.0b1"),
+    ("4.2 Mudguards", None), ("1.1 – Returns", None), ("2.1 Timeouts and retries", None),
+    ("Changelog", None), (None, None),
+])
+def test_a_release_heading_is_a_release_and_its_date_only(heading, release):
+    from situated.loaders.notes import heading_release
+
+    assert heading_release(heading) == release
