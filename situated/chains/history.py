@@ -1,6 +1,7 @@
 """Questions about versions (DESIGN "Questions about change"): which versions a family has, and
 what changed between consecutive ones. Both are answered by code from the index's metadata and
-the versions' own blocks, never by the model and never from a changelog.
+the versions' own blocks, never by the model; release notes are read as notes
+(`chains.notes_answer`), never diffed.
 
 * `find_lines`: the family the question is about — one it names, else the product's only
   versioned family, else the family of the best relevant block of a search without dates — and
