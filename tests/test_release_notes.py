@@ -297,3 +297,16 @@ def test_a_release_heading_is_a_release_and_its_date_only(heading, release):
     from situated.loaders.notes import heading_release
 
     assert heading_release(heading) == release
+
+
+@pytest.mark.unit
+def test_load_file_on_a_changelog_says_to_read_its_documents(tmp_path):
+    """`load_file` promises one document; a changelog makes one per release, so it says
+    so and names the function that reads them all."""
+    from situated.loaders.corpus import load_documents, load_file
+
+    path = write(tmp_path / "CHANGELOG.md", md("LOG", body=_CHANGELOG, title="Changelog"))
+    with pytest.raises(ValueError, match=r"makes 3 documents .*load_documents"):
+        load_file(path)
+    assert [d.meta.source_id for d in load_documents(path)] == ["LOG@2.0.0", "LOG@1.1.0",
+                                                                 "LOG@1.0.0"]

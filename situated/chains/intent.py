@@ -96,22 +96,24 @@ _SINCE_Q = re.compile(
 # line, the version numbers and the words of asking are taken away is nothing ("How many
 # Node.js versions are you aware of?", "What is the oldest Apache Spark version in the
 # system?", «Какие версии тебе известны?»)
-_LINE_WORD = re.compile(r"\b(?:versions?|releases?)\b|(?<!\w)(?:верси\w*|релиз\w*)|"
-                        r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)", re.IGNORECASE)
+_DOTTED = r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)"  # a version number: "1.1.0", "v2.0"
+_VERSION_NUMBER = re.compile(_DOTTED)
+_LINE_WORD = re.compile(rf"\b(?:versions?|releases?)\b|(?<!\w)(?:верси\w*|релиз\w*)|{_DOTTED}",
+                        re.IGNORECASE)
 # up to three names just before the word: capitalised, dotted or with digits ("Node.js",
 # "Apache Spark", "NodeJs", "Qt6")
 _LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
                         r"(?=(?:versions?|releases?|верси\w*|релиз\w*)\b)")
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
 _ASKING = re.compile(
-    r"\b(?:are|you|your|aware|know|knows|known|of|system|database|index|corpus|docs|here|"
-    r"one|ones|different|exist|exists|existing|s|cover|covers|every|each|ask|asked|can|"
-    r"see|like|i'd|would|want|d|we|my|for|to|there|total|name|enumerate|happen|get|got|"
-    r"came|come|among|very|answer|answers|help|questions?|doc|information|info|"
-    r"documentation|stored|indexed|covered|documented|supported|do|does|exist|exists|there|"
-    r"any|about|tell|me|please|can|could|give|name|have|has|got|hold|holds|contain|contains|"
-    r"this|these|those|i|we|know|see|total|number|count|many|how|which|what|is|the|a|an|in|"
-    r"oldest|earliest|first|latest|newest|last|most|recent|current|list|show|all)\b|"
+    r"\b(?:are|you|your|aware|know|knows|known|of|system|database|index|corpus|docs|doc|here|"
+    r"one|ones|different|exist|exists|existing|s|cover|covers|covered|every|each|ask|asked|"
+    r"can|could|see|like|i'd|would|want|d|i|we|my|me|for|to|there|total|name|enumerate|"
+    r"happen|get|got|came|come|among|very|answer|answers|help|questions?|information|info|"
+    r"documentation|stored|indexed|documented|supported|do|does|any|about|tell|please|give|"
+    r"have|has|hold|holds|contain|contains|this|these|those|number|count|many|how|which|"
+    r"what|is|the|a|an|in|oldest|earliest|first|latest|newest|last|most|recent|current|list|"
+    r"show|all)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
     r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
@@ -130,7 +132,6 @@ def about_the_line(question: str) -> bool:
     return names_nothing(_ASKING.sub(" ", rest))
 
 
-_VERSION_NUMBER = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)")
 
 
 def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> Intent | None:

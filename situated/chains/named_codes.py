@@ -37,10 +37,10 @@ def focus(question: str, evidence: list[tuple[str, str]]) -> Focus:
     if not named:
         return Focus(frozenset(), {})
     kinds = {k.casefold() for c in named if (k := _kind(c))}
-    blocks = [(rank, body.split("\n", 1)[0], evidence_units(body), _table_rows(body))
-              for rank, (_, body) in enumerate(evidence)]
-    every = [(rank, u, _codes(u)) for rank, _, units, _ in blocks for u in units]
-    held = {c.casefold(): sum(c.casefold() in codes for *_, codes in every) for c in named}
+    blocks = [(rank, body.split("\n", 1)[0], [(u, _codes(u)) for u in evidence_units(body)],
+               _table_rows(body)) for rank, (_, body) in enumerate(evidence)]
+    every = [codes for _, _, units, _ in blocks for _, codes in units]
+    held = {c.casefold(): sum(c.casefold() in codes for codes in every) for c in named}
     # a long code leads where it picks units out; a short one (`E-417`, a product's `C-3`)
     # focuses table rows only: in prose it names the product as often as the thing asked
     picking = {c.casefold() for c in named
@@ -52,8 +52,7 @@ def focus(question: str, evidence: list[tuple[str, str]]) -> Focus:
         if carrying and carrying != rows:  # a row-focused answer: the other rows go
             dropped |= {(rank, u) for u in rows - carrying}
         entry = bool(picking & _codes(heading))
-        for u in units:
-            codes = _codes(u)
+        for u, codes in units:
             if picking & codes:
                 lead[(rank, u)] = 2
             elif not set(held) & codes and any((k := _kind(c.upper())) and k.casefold() in kinds

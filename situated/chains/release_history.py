@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
 
 from situated.chains.citations import safe_text
 from situated.chains.contract import Answer, Status, situation_out
-from situated.chains.release import ReleaseReading, unknown_text
+from situated.chains.release import ReleaseReading, find_mentions, unknown_text
 from situated.chains.wording import Lang
 from situated.situation import Situation
 
@@ -24,7 +24,6 @@ _OLDEST = re.compile(r"\b(?:oldest|earliest|first)\b|перв|сам\w+\s+(?:с�
 # a question about the whole line, not one release: "Which versions …", "How many …"
 _WHOLE = re.compile(r"\b(?:which|list|all|how\s+many|number|count)\b|какие|сколько|"
                     r"перечисл|список|все\b", re.IGNORECASE)
-_NUMBER = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
 
 
 def _range(declared: list[Version], lang: Lang) -> str:
@@ -74,16 +73,12 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
 def _unknown_number(question: str, reading: ReleaseReading, declared: list[Version],
                     ) -> str | None:
     """A number the question about the line names without a cue ("Is 1.5.0 a version you
-    have?") that is not among the releases: a version asked about, not a section."""
+    have?") that is not among the releases: a version asked about (`find_mentions` reads it;
+    never a section's "4.2")."""
     if reading.version is not None:
         return None
-    for m in _NUMBER.finditer(question):
-        try:
-            if Version(m.group(1)) not in declared:
-                return m.group(1)
-        except InvalidVersion:
-            continue
-    return None
+    return next((m.asked.text for m in find_mentions(question) if m.bare and not m.asked.series
+                 and m.asked.version not in declared), None)
 
 
 def line_answer(question: str, reading: ReleaseReading, declared: list[Version], line: str,

@@ -11,8 +11,9 @@ from situated import releases
 from situated.chains.release import elsewhere_text, holds, identifiers
 from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
-from situated.documents import DocKind, DocumentMeta
+from situated.documents import DocumentMeta
 from situated.loaders.axes import line_of
+from situated.loaders.notes import pages_first
 from situated.retrievers.hybrid import SearchResult
 
 
@@ -35,8 +36,7 @@ class OtherReleases:
         every = self.steps.snap.filter(v.situation.model_copy(update={"version": None}),
                                        q.scope)
         other = self.steps.search(reading.query, every, 3 * self.steps.settings.top_blocks)
-        found_in = [self.versions.meta(b.source_id) for b in other.blocks]
-        holding = [m for m in found_in if m.kind is not DocKind.NOTES] or found_in
+        holding = pages_first([self.versions.meta(b.source_id) for b in other.blocks])
         asked = v.situation.version or self._latest(q, holding)
         having = sorted({releases.parse(m.version) for m in holding if m.version is not None}
                         - ({releases.parse(asked)} if asked else set()))
@@ -79,11 +79,10 @@ class OtherReleases:
         # to name it, word for word, before it counts
         result = self.steps.engine.rank(name, every, top=3 * self.steps.settings.top_blocks)
         families = list(dict.fromkeys([*families, *(b.family for b in result.blocks)]))
-        found = [m for f in families for m in self.versions.versions_of(f, readable)
-                 if m.release_scoped and any(holds(b.text, name) for b in
-                                             self.versions.blocks_of(m.source_id, readable))]
-        pages = [m for m in found if m.kind is not DocKind.NOTES]
-        return pages or found  # notes name a release where the pages do not say it
+        return pages_first([m for f in families for m in self.versions.versions_of(f, readable)
+                            if m.release_scoped and any(holds(b.text, name) for b in
+                                                        self.versions.blocks_of(m.source_id,
+                                                                                readable))])
 
     def _latest(self, q: Question, holding: list[DocumentMeta]) -> str | None:
         """The latest release the caller may read of the lines `holding` belong to (a line is

@@ -25,11 +25,11 @@ from situated.documents import (
     OPEN_START,
     PRODUCT,
     Block,
-    DocKind,
     DocumentMeta,
     FilterFields,
 )
 from situated.loaders.axes import superseded
+from situated.loaders.notes import pages_first
 
 
 class Admits(Protocol):
@@ -222,9 +222,8 @@ class Versions:
         """The releases the readable documents declare (`version`), oldest first: the versions
         a question may name and a listing shows. Release notes count only where no reference
         document has a release: a changelog names releases the documents may never describe."""
-        docs = [m for m in self.released(flt, product) if m.version is not None]
-        reference = [m for m in docs if m.kind is not DocKind.NOTES]
-        return sorted({releases.parse(m.version) for m in reference or docs})
+        docs = pages_first([m for m in self.released(flt, product) if m.version is not None])
+        return sorted({releases.parse(m.version) for m in docs})
 
     # -- blocks -------------------------------------------------------------------------------
 

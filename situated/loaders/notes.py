@@ -99,6 +99,13 @@ def split_notes(meta: DocumentMeta, sections: list[Section],
     return out
 
 
+def pages_first(metas: list[DocumentMeta]) -> list[DocumentMeta]:
+    """The reference documents among `metas`, or all of them when there are none: a release
+    a changelog names counts only where no page says it (the line, the releases that have
+    an identifier, those that hold something relevant)."""
+    return [m for m in metas if m.kind is not DocKind.NOTES] or metas
+
+
 def notes_release(meta: DocumentMeta, path: Sequence[str]) -> str | None:
     """The release a notes block speaks of: its document's, else its heading's."""
     if meta.kind is not DocKind.NOTES:
@@ -106,4 +113,4 @@ def notes_release(meta: DocumentMeta, path: Sequence[str]) -> str | None:
     return meta.version or path_release(path)
 
 
-__all__ = ["heading_release", "is_notes", "notes_release", "path_release", "split_notes"]
+__all__ = ["heading_release", "is_notes", "notes_release", "pages_first", "path_release", "split_notes"]
