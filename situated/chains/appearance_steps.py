@@ -23,6 +23,7 @@ from situated.chains.appearance import (
     walk,
 )
 from situated.chains.citations import parse_citations
+from situated.chains.context import StepContext
 from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status, situation_out
 from situated.chains.evidence import evidence_of, links_of, pack
 from situated.chains.listing import when
@@ -61,26 +62,26 @@ def version_name(meta: DocumentMeta, lang: Lang, tz: str) -> str:
 
 
 class AppearanceSteps:
-    """Bound to one chain's steps (`AskSteps`)."""
+    """Bound to one chain's `StepContext`."""
 
-    def __init__(self, steps):
-        self.steps = steps
-        self.versions = steps.versions
+    def __init__(self, ctx: StepContext):
+        self.ctx = ctx
+        self.versions = ctx.versions
 
     def answer(self, reading: Reading) -> Answer:
         q, v = reading.question, reading.validated
         query = q.matcher.strip(reading.query)
         subject = subject_of(query, q.text)
-        readable = self.steps.snap.filter(Situation(), q.scope)
+        readable = self.ctx.readable(q.scope)
         product = v.situation.product
         every = readable.model_copy(update={"situation": Situation(product=product)})
-        top = self.steps.settings.top_blocks
-        found = self.steps.search(query, every, 3 * top)
+        top = self.ctx.settings.top_blocks
+        found = self.ctx.search(query, every, 3 * top)
         # the families that hold the subject itself, in every release (a page split or
         # renamed is followed), then those of the question's best blocks
         # where the subject is named, in any release: the ranking alone locates candidate
         # families (no relevance decision); each version is then checked to name it
-        held = self.steps.engine.rank(" ".join(subject.terms), every, top=8 * top) \
+        held = self.ctx.engine.rank(" ".join(subject.terms), every, top=8 * top) \
             if subject else found
         if subject:  # "… are scheduled tasks possible?": no candidate page says
             # "possible", so it is how the question asks, not what it asks about
@@ -108,7 +109,7 @@ class AppearanceSteps:
         if result is None:
             text = _none_text(said, kind, any(x.block for x in steps), q.lang)
             return Answer.unanswered(Status.NO_EVIDENCE, text, v.situation,
-                                     relevance=self.steps.relevance(found))
+                                     relevance=self.ctx.relevance(found))
         if stated is not None and not _agrees(result, [stated[0]]):
             return self._stated(result, stated, notes, said, v.situation, q.lang, found)
         return self._answer(result, notes, said, v.situation, q.lang, found)
@@ -117,7 +118,7 @@ class AppearanceSteps:
                     situation: Situation, lang: Lang, result) -> Answer:
         """The versions do not show it; the documents' own notes do: say both (the release a
         note states is the answer's)."""
-        supplied = pack([b for _, b in notes[:3]], self.steps.budget_of)
+        supplied = pack([b for _, b in notes[:3]], self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
         lead = (f"По версиям документов не видно, когда «{subject}» {_VERB[(kind, lang)]}."
                 if lang is Lang.RU else
@@ -138,7 +139,7 @@ class AppearanceSteps:
         cited = [b for b in (note, found.at.block or found.at.first,
                              found.before and (found.before.block or found.before.first))
                  if b is not None]
-        supplied = pack(cited, self.steps.budget_of)
+        supplied = pack(cited, self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
         ref = f" [{label[note.block_id]}]" if note.block_id in label else ""
         lead = (f"«{subject}» {_VERB[(found.kind, lang)]} в версии {release}, как сказано в "
@@ -177,8 +178,8 @@ class AppearanceSteps:
         return Answer(status=parsed.status, answer=parsed.answer, missing=[],
                       situation=situation_out(situation), citations=parsed.citations,
                       evidence=evidence if parsed.status is Status.ANSWERED else [], hits=[],
-                      budget=self.steps.budget_out(evidence), appearance=out,
-                      relevance=self.steps.relevance(result))
+                      budget=self.ctx.budget_out(evidence), appearance=out,
+                      relevance=self.ctx.relevance(result))
 
     def _notes(self, ranked: list, subject, readable) -> list:
         """(release, block) of the notes among the ranked blocks' documents: release notes
@@ -195,7 +196,7 @@ class AppearanceSteps:
         at, before = found.at, found.before
         cited = [b for b in (at.block or at.first, before and (before.block or before.first))
                  if b is not None]
-        supplied = pack([*cited, *(b for _, b in notes[:2])], self.steps.budget_of)
+        supplied = pack([*cited, *(b for _, b in notes[:2])], self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
         text = self._pages_text(found, subject, label, lang)
         agrees = _agrees(found, [r for r, _ in notes]) if notes else None

@@ -5,6 +5,7 @@ the model; both read only the versions the caller may read."""
 from __future__ import annotations
 
 from situated.chains import wording as w
+from situated.chains.context import StepContext
 from situated.chains.contract import Answer, Status
 from situated.chains.history import (
     Lines,
@@ -16,15 +17,17 @@ from situated.chains.history import (
 )
 from situated.chains.listing import answer_versions
 from situated.chains.notes_answer import answer_notes, notes_at
+from situated.chains.release_steps import ReleaseSteps
 from situated.chains.route import Decision, Route
 from situated.chains.state import Reading, Subject
 from situated.loaders.neutralise import neutralise
-from situated.situation import Situation
 
 
 class HistorySteps:
-    """Mixed into `AskSteps`: uses its `snap`, `versions`, `settings`, `budget_of`, `search`,
-    `budget_out` and `relevance`."""
+    """Bound to one chain's `StepContext` and its release steps."""
+
+    def __init__(self, ctx: StepContext, releases: ReleaseSteps):
+        self.ctx, self.releases, self.versions = ctx, releases, ctx.versions
 
     def find_versions(self, reading: Reading) -> Subject:
         """The family (and product) a question about versions is about, counting only the
@@ -37,10 +40,10 @@ class HistorySteps:
         unknown = self.releases.unknown(q, v)
         if unknown is not None:
             return Subject(reading, Lines([], unknown))
-        readable = self.snap.filter(Situation(), q.scope)
+        readable = self.ctx.readable(q.scope)
         return Subject(reading, find_lines(
             self.versions, q.named, v.situation.product, readable, reading.query, q.lang,
-            lambda flt: self.search(reading.query, flt, self.settings.top_blocks)))
+            lambda flt: self.ctx.search(reading.query, flt, self.ctx.settings.top_blocks)))
 
     def changes(self, subject: Subject) -> Answer:
         return self._relevance(self._changes(subject))
@@ -51,7 +54,7 @@ class HistorySteps:
 
     def _relevance(self, answer: Answer) -> Answer:
         """What decided relevance, on every answer (the contract's null is a comparison's)."""
-        return answer.model_copy(update={"relevance": self.relevance()})
+        return answer.model_copy(update={"relevance": self.ctx.relevance()})
 
     def _changes(self, subject: Subject) -> Answer:
         notes = self._from_notes(subject)
@@ -66,8 +69,8 @@ class HistorySteps:
         line = max(subject.lines.lines, key=lambda x: len(x.members))
         pairs, earlier = pairs_in(self.versions, line, window)
         return answer_changes(self.versions, line, pairs, earlier, window, v.situation, q.lang,
-                              self.snap.filter(Situation(), q.scope), self.budget_of,
-                              self.budget_out([]))
+                              self.ctx.readable(q.scope), self.ctx.budget_of,
+                              self.ctx.budget_out([]))
 
     def _from_notes(self, subject: Subject) -> Answer | None:
         """What changed in a release, from its release notes: where the question's line is
@@ -80,12 +83,12 @@ class HistorySteps:
         if not own and (q.named or release is None or lines and any(
                 m.version == release for x in lines for m in x.members)):
             return None
-        readable = self.snap.filter(Situation(), q.scope)
+        readable = self.ctx.readable(q.scope)
         meta = notes_at(self.versions, readable, v.situation.product, release)
         if meta is None:
             return None
-        return answer_notes(self.versions, meta, v.situation, q.lang, readable, self.budget_of,
-                            self.budget_out([]))
+        return answer_notes(self.versions, meta, v.situation, q.lang, readable, self.ctx.budget_of,
+                            self.ctx.budget_out([]))
 
     def _listing(self, subject: Subject) -> Answer:
         stopped = _history_stop(subject)

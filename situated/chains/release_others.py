@@ -5,26 +5,27 @@ where no page of a release says it. Nothing here calls the model."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from situated import releases
+from situated.chains.context import StepContext
 from situated.chains.release import elsewhere_text, holds, identifiers
 from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
 from situated.documents import DocumentMeta
 from situated.loaders.axes import line_of
 from situated.loaders.notes import pages_first
+from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
 
 
 class OtherReleases:
-    """Bound to one chain's steps (`AskSteps`): its snapshot, versions, settings and search;
-    `readable(q)` is what the asker may read."""
+    """Bound to one chain's `StepContext`: its generation, settings and search."""
 
-    def __init__(self, steps, readable: Callable[[Question], object]):
-        self.steps = steps
-        self.versions = steps.versions
-        self.readable = readable
+    def __init__(self, ctx: StepContext):
+        self.ctx = ctx
+        self.versions = ctx.versions
+
+    def readable(self, q: Question) -> Filter:
+        return self.ctx.readable(q.scope)
 
     def elsewhere(self, reading: Reading, found: SearchResult, decision: Decision) -> Decision:
         """Nothing relevant in the asked (or latest) release: when other releases hold
@@ -33,9 +34,9 @@ class OtherReleases:
         q, v = reading.question, reading.validated
         if not self.versions.released(self.readable(q), v.situation.product):
             return decision
-        every = self.steps.snap.filter(v.situation.model_copy(update={"version": None}),
+        every = self.ctx.snap.filter(v.situation.model_copy(update={"version": None}),
                                        q.scope)
-        other = self.steps.search(reading.query, every, 3 * self.steps.settings.top_blocks)
+        other = self.ctx.search(reading.query, every, 3 * self.ctx.settings.top_blocks)
         holding = pages_first([self.versions.meta(b.source_id) for b in other.blocks])
         asked = v.situation.version or self._latest(q, holding)
         having = sorted({releases.parse(m.version) for m in holding if m.version is not None}
@@ -57,7 +58,7 @@ class OtherReleases:
         if not names or not self.versions.released(readable, v.situation.product):
             return decision
         families = list(dict.fromkeys(b.family for b in found.blocks))
-        every = self.steps.snap.filter(v.situation.model_copy(update={"version": None}),
+        every = self.ctx.snap.filter(v.situation.model_copy(update={"version": None}),
                                        q.scope)
         for name in names:
             holding = self._holding(name, families, every, readable)
@@ -77,7 +78,7 @@ class OtherReleases:
         """The release documents that name `name`: of `families`, and of a search for it."""
         # the ranking alone locates candidates (no relevance decision): each is then checked
         # to name it, word for word, before it counts
-        result = self.steps.engine.rank(name, every, top=3 * self.steps.settings.top_blocks)
+        result = self.ctx.engine.rank(name, every, top=3 * self.ctx.settings.top_blocks)
         families = list(dict.fromkeys([*families, *(b.family for b in result.blocks)]))
         return pages_first([m for f in families for m in self.versions.versions_of(f, readable)
                             if m.release_scoped and any(holds(b.text, name) for b in

@@ -9,6 +9,7 @@ import dataclasses
 
 from packaging.version import Version
 
+from situated.chains.context import StepContext
 from situated.chains.extract import Validated
 from situated.chains.intent import about_the_line, names_nothing
 from situated.chains.release import (
@@ -24,23 +25,23 @@ from situated.chains.release_text import ReleaseText
 from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
 from situated.chains.wording import Lang
+from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
 from situated.settings import UnnamedRelease
-from situated.situation import Situation
 
 
 class ReleaseSteps:
-    """Bound to one chain's steps (`AskSteps`): its snapshot, versions, settings and search."""
+    """Bound to one chain's `StepContext`: its generation, settings and search."""
 
-    def __init__(self, steps):
-        self.steps = steps
-        self.versions = steps.versions
-        self.text = ReleaseText(steps.versions, self.readable)
-        self.others = OtherReleases(steps, self.readable)
+    def __init__(self, ctx: StepContext):
+        self.ctx = ctx
+        self.versions = ctx.versions
+        self.text = ReleaseText(ctx.versions, self.readable)
+        self.others = OtherReleases(ctx)
         self._lines: dict[tuple, tuple[list[Version], list[tuple]]] = {}  # per scope, product
 
-    def readable(self, q: Question):
-        return self.steps.snap.filter(Situation(), q.scope)
+    def readable(self, q: Question) -> Filter:
+        return self.ctx.readable(q.scope)
 
     def line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]:
         """The declared releases the caller may read (for `product`) and the ranges of the
@@ -112,7 +113,7 @@ class ReleaseSteps:
                                                                              decision)
         if decision.route is Route.ANSWER:
             decision = self.others.lacking(reading, found, decision)
-            if self.steps.settings.unnamed_release is UnnamedRelease.CLARIFY:
+            if self.ctx.settings.unnamed_release is UnnamedRelease.CLARIFY:
                 decision = self.text.ask_unnamed(reading, decision)
         return decision
 

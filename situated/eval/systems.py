@@ -19,10 +19,13 @@ from typing import Any
 from langchain_core.runnables import Runnable
 
 from situated.chains.ask import ask_steps, build_ask_chain, per_generation
+from situated.chains.context import Searcher
 from situated.chains.extract import today_in
 from situated.chains.intent import Intent
 from situated.chains.models import ExtractiveChatModel
+from situated.chains.reader import QuestionReader
 from situated.chains.route import Decision, Route
+from situated.chains.route_steps import EvidenceSteps
 from situated.chains.state import Retrieved, Routed
 from situated.chains.steps import AskSteps
 from situated.retrievers.filter import Filter
@@ -39,7 +42,7 @@ def _admin_scope(index) -> Scope:
     return Scope(roles=list(index.columns.roles), assets=list(index.columns.assets))
 
 
-def stock_search(app) -> Callable[[str, Filter], SearchResult]:
+def stock_search(app) -> Searcher:
     from langchain_chroma import Chroma
     from langchain_classic.retrievers import EnsembleRetriever, ParentDocumentRetriever
     from langchain_classic.storage import InMemoryStore
@@ -80,21 +83,23 @@ def stock_search(app) -> Callable[[str, Filter], SearchResult]:
 
 
 class BaselineSteps(AskSteps):
-    """The product's steps with another retriever and no clarification step, as plain RAG:
-    every question is about a moment, names no family and compares nothing; every relevant
-    block may be used."""
+    """The product's steps with another retriever (`searcher`) and no clarification step, as
+    plain RAG: every question is about a moment, names no family and compares nothing; every
+    relevant block may be used."""
 
-    def __init__(self, *args: Any, search_fn: Callable[[str, Filter], SearchResult]):
-        super().__init__(*args)
-        self.search_fn = search_fn
+    def __init__(self, *args: Any, searcher: Searcher):
+        super().__init__(*args, searcher=searcher)
+        self.reader = _PlainReader(self.ctx, self.reader.clock, self.releases)
+        self.evidence = _AllRelevant(self.ctx, self.releases)
 
+
+class _PlainReader(QuestionReader):
     def question(self, text: str, follows: str, carried, scope, slice_of: bool = False):
         q = super().question(text, follows, carried, scope, slice_of=True)
         return replace(q, named=frozenset(), comparison=None, cue=Intent.AT)
 
-    def search(self, query: str, flt: Filter, top: int, further: int = 0) -> SearchResult:
-        return self.search_fn(query, flt)  # its own depth, no further blocks
 
+class _AllRelevant(EvidenceSteps):
     def route(self, retrieved: Retrieved) -> Routed:
         supply = tuple(b.block_id for b in retrieved.found.blocks)
         return Routed(retrieved.reading, retrieved.found, Decision(Route.ANSWER, [], supply=supply))
@@ -107,10 +112,10 @@ def _extractive(app) -> Callable:
                                             multilingual=snap.index.multilingual)
 
 
-def baseline_chain(app, search: Callable[[str, Filter], SearchResult], clock=None) -> Runnable:
+def baseline_chain(app, search: Searcher, clock=None) -> Runnable:
     clock = clock or today_in(app.settings.timezone)
     return per_generation(app, lambda snap: ask_steps(
-        app, snap, _extractive(app), clock, kind=BaselineSteps, search_fn=search).chain())
+        app, snap, _extractive(app), clock, kind=BaselineSteps, searcher=search).chain())
 
 
 def systems(app, baselines: bool = True, clock=None) -> list[System]:

@@ -1,0 +1,111 @@
+"""The question read once (`QuestionReader`): checked, its dates, comparison, cue, named families
+and facets found, then the model's proposal validated into a `Reading`. Later steps read these
+records, never the question's text again."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from situated.chains.compare import find_comparison
+from situated.chains.context import StepContext
+from situated.chains.dates import find_dates, strip_dates
+from situated.chains.extract import Clock, Validated, validate_extraction
+from situated.chains.intent import Intent, read_cue
+from situated.chains.products import ProductMatcher
+from situated.chains.release_steps import ReleaseSteps
+from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
+from situated.chains.wording import language_of
+from situated.situation import Scope, Situation
+
+# the words that govern a facet value ("in the EU", «в EU»): the legs see neither
+_FACET_LEAD = re.compile(r"(?:\b(?:in|for|at|from|of|within)\s+(?:the\s+)?|(?<!\w)(?:в|для|на)"
+                         r"\s+)$", re.IGNORECASE)
+_MATCHERS_KEPT = 1024  # per caller scope: cleared past this many (scopes are few in practice)
+
+
+class QuestionReader:
+    """Bound to one chain's `StepContext`, its clock, and its release steps (which read the
+    release a question names)."""
+
+    def __init__(self, ctx: StepContext, clock: Clock, releases: ReleaseSteps):
+        self.ctx, self.clock, self.releases = ctx, clock, releases
+        # what the chain derives from its generation once: the family names a question may
+        # say, and per caller the products and facet values it may read
+        self.family_names = ProductMatcher(ctx.versions.family_names())
+        self._matchers: dict[frozenset[str], ProductMatcher] = {}
+        self._facet_matchers: dict[tuple[Scope, str], ProductMatcher] = {}
+
+    def prepare(self, inp: AskInput | dict[str, Any]) -> Question:
+        """The question checked once (`check_question`), its dates found once."""
+        inp = inp if isinstance(inp, AskInput) else AskInput.model_validate(inp)
+        most = self.ctx.settings.max_question_chars
+        carried = None if inp.situation is None else self.ctx.snap.declared(inp.situation)
+        return self.question(check_question(inp.question, most),
+                             check_question(inp.follows or "", most, "previous question"),
+                             carried, inp.scope)
+
+    def question(self, text: str, follows: str, carried: Situation | None, scope: Scope,
+                 slice_of: bool = False) -> Question:
+        """`slice_of`: a comparison's period, asked as a question about a moment."""
+        mentions = tuple(find_dates(text))
+        comparison = None if slice_of else find_comparison(text, list(mentions))
+        compared = comparison is not None and comparison.periods is not None
+        matcher = self.matcher_for(scope)
+        return Question(
+            text=text, follows=follows, carried=carried, scope=scope,
+            # the earlier question's situation is already in the carried one: only its words
+            follows_query=strip_dates(follows, find_dates(follows)) if follows else "",
+            lang=language_of(text), mentions=mentions, matcher=matcher,
+            # document families the question names ("… Privacy Policy say …"): they lead the
+            # evidence (`retrieve`) and decide whether to check what was in force (`route`)
+            named=frozenset(self.family_names.find(f"{follows} {text}")), comparison=comparison,
+            cue=Intent.AT if slice_of else read_cue(text, follows, compared, matcher.strip))
+
+    def validate(self, proposed: Proposed) -> Reading:
+        q, proposal = proposed.question, proposed.proposal
+        validated = validate_extraction(proposal.fields, q.text, q.matcher, self.clock,
+                                        q.carried, mentions=q.mentions, cue=q.cue,
+                                        notes=proposal.notes)
+        validated = self.releases.validate(q, validated, proposal.fields.version)
+        return Reading(q, self.with_facets(q, validated))
+
+    def matcher_for(self, scope: Scope) -> ProductMatcher:
+        """Extraction knows only the products the caller may read (`products_for`): a product
+        named only in a restricted document is never recognised."""
+        products = self.ctx.engine.products_for(scope)
+        if products not in self._matchers:
+            if len(self._matchers) > _MATCHERS_KEPT:
+                self._matchers.clear()
+            self._matchers[products] = ProductMatcher(products)
+        return self._matchers[products]
+
+    def with_facets(self, q: Question, v: Validated) -> Validated:
+        """The index's declared facets the question names (one value each: "in the EU"),
+        over those carried; matched like products, among the values the caller may read."""
+        given, query, notes = dict(v.situation.facets), v.query, list(v.notes)
+        for name in self.ctx.snap.index.facets:
+            matcher = self._facet_matcher(q.scope, name)
+            found = matcher.find(q.text)
+            if len(found) == 1:
+                given[name] = found[0]
+                query = matcher.strip(query, _FACET_LEAD)
+            elif len(found) > 1:
+                notes.append(f"{name}: {', '.join(found)} all named; none was chosen")
+        if dict(v.situation.facets) == given:
+            return v if notes == v.notes else dataclasses.replace(v, notes=notes)
+        return dataclasses.replace(v, query=query, notes=notes, situation=v.situation.model_copy(
+            update={"facets": tuple(sorted(given.items()))}))
+
+    def _facet_matcher(self, scope: Scope, name: str) -> ProductMatcher:
+        key = (scope, name)
+        if key not in self._facet_matchers:
+            if len(self._facet_matchers) > _MATCHERS_KEPT:
+                self._facet_matchers.clear()
+            self._facet_matchers[key] = ProductMatcher(self.ctx.engine.facet_values_for(scope,
+                                                                                       name))
+        return self._facet_matchers[key]
+
+
+__all__ = ["QuestionReader"]

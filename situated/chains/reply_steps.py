@@ -1,0 +1,117 @@
+"""From a routed question to its `Answer` (`ReplySteps`): the token budget packs the blocks,
+the prompt and the chat model reply, and the citation parser maps labels to links or withholds;
+or the route's stop (clarify, no evidence) is said without a model call."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from langchain_core.runnables import Runnable, RunnableConfig
+
+from situated.chains import wording as w
+from situated.chains.citations import CitationParser
+from situated.chains.context import StepContext
+from situated.chains.contract import Answer, Status, situation_out
+from situated.chains.evidence import (
+    evidence_of,
+    flagged_of,
+    hits_of,
+    links_of,
+    pack,
+    supplied_blocks,
+)
+from situated.chains.models import NO_ANSWER, is_model_failure, model_failure
+from situated.chains.release_text import ReleaseText
+from situated.chains.route import Route
+from situated.chains.state import Packed, Replied, Routed
+from situated.loaders.neutralise import neutralise
+from situated.prompts.answer import evidence_label_line
+
+log = logging.getLogger("situated.ask")
+
+
+class ReplySteps:
+    """Bound to one chain's `StepContext` and what its answers say about their release."""
+
+    def __init__(self, ctx: StepContext, release_text: ReleaseText):
+        self.ctx, self.release_text = ctx, release_text
+
+    def budget(self, routed: Routed) -> Packed:
+        supplied: tuple = ()
+        if routed.decision.route is Route.ANSWER:
+            blocks = supplied_blocks(routed.found, routed.decision.supply,
+                                     self.ctx.versions.read_blocks, routed.deeper)
+            chosen = set(routed.decision.supply)
+            supplied = tuple(dataclasses.replace(s, further=s.block.block_id not in chosen)
+                             for s in pack(blocks, self.ctx.budget_of))
+            log.debug("prompt labels=%s", [(s.evidence.label, s.evidence.block_id)
+                                           for s in supplied])
+        return Packed(routed.reading, routed.found, routed.decision, supplied,
+                      deeper=routed.deeper)
+
+    def prompt_input(self, packed: Packed) -> dict[str, str]:
+        blocks = "\n\n".join(
+            evidence_label_line(s.evidence.label, s.evidence.source_id, s.evidence.section,
+                                s.evidence.page, s.further) + "\n" + s.evidence.text
+            for s in packed.supplied)
+        q = packed.reading.question
+        return {"facts": packed.reading.validated.situation.known_facts() or "none",
+                "evidence": blocks, "question": f"{q.follows} {q.text}" if q.follows else q.text}
+
+    def answer_model(self, model_answer: Runnable, packed: Packed,
+                     config: RunnableConfig) -> Replied:
+        """The prompt and the chat model as one step: a failure of the model's endpoint is a
+        `ModelError` naming the setting and the URL, never a raw client error."""
+        try:
+            return Replied(packed, model_answer.invoke(packed, config))
+        except Exception as exc:
+            if is_model_failure(exc):
+                raise model_failure(exc, self.ctx.settings) from None
+            raise
+
+    def cite(self, replied: Replied, config: RunnableConfig) -> Answer:
+        """The citation check on the reply (`CitationParser`, bound to this prompt's evidence,
+        so a trace shows a parser run): labels → links, or withheld."""
+        packed = replied.packed
+        supplied, lang = list(packed.supplied), packed.reading.question.lang
+        v = packed.reading.validated
+        evidence = evidence_of(supplied)
+        parsed = CitationParser(evidence=evidence, links=links_of(supplied), lang=lang).invoke(
+            replied.reply, config)
+        text, status = parsed.answer, parsed.status
+        reply = getattr(replied.reply, "content", replied.reply)
+        if status is Status.WITHHELD and isinstance(reply, str) and reply.strip() == NO_ANSWER:
+            # the offline model found no unit of the evidence that answers: nothing applies (a
+            # model's unknown or missing labels stay withheld)
+            status, text = Status.NO_EVIDENCE, w.no_evidence_text(v.situation, lang, [])
+        if status is Status.ANSWERED:  # the slice and the notes are written by code
+            # names in them come from metadata: neutralised like evidence
+            text = neutralise(w.slice_text(v.situation, lang, v.periods)
+                              + self.release_text.latest_slice(v.situation, supplied, lang)) + text
+            notes = [*packed.decision.notes, *(self.release_text.holds_for(
+                packed.reading.question, supplied) if packed.found.filter.latest_only else [])]
+            text = "\n\n".join([text, *(neutralise(n) for n in notes)])
+        return Answer(status=status, answer=text, missing=[],
+                      situation=situation_out(v.situation), citations=parsed.citations,
+                      evidence=evidence, hits=hits_of(self.ctx.snap.index, packed.found),
+                      budget=self.ctx.budget_out(evidence), flagged=flagged_of(supplied),
+                      relevance=self.ctx.relevance(packed.found))
+
+    def stop(self, packed: Packed) -> Answer:
+        """Clarify, no evidence, or nothing fits the allowance: no model call."""
+        d, lang = packed.decision, packed.reading.question.lang
+        common = {"hits": hits_of(self.ctx.snap.index, packed.found),
+                  "relevance": self.ctx.relevance(packed.found)}
+        situation = packed.reading.validated.situation
+        if d.route is Route.ANSWER:  # no block fits the allowance
+            return Answer.unanswered(
+                Status.NO_EVIDENCE, w.fixed("over_allowance", lang,
+                                            allowance=self.ctx.settings.allowance),
+                situation, budget=self.ctx.budget_out([]), **common)
+        status = Status.CLARIFY if d.route is Route.CLARIFY else Status.NO_EVIDENCE
+        return Answer.unanswered(status, neutralise(d.message), situation, missing=d.missing,
+                                 **common)
+
+
+__all__ = ["ReplySteps"]
