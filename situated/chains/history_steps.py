@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from situated.chains import wording as w
 from situated.chains.context import StepContext
-from situated.chains.contract import Answer, Status
+from situated.chains.contract import Answer
 from situated.chains.history import (
     Lines,
     answer_changes,
@@ -20,7 +20,6 @@ from situated.chains.notes_answer import answer_notes, notes_at
 from situated.chains.release_steps import ReleaseSteps
 from situated.chains.route import Decision, Route
 from situated.chains.state import Reading, Subject
-from situated.loaders.neutralise import neutralise
 
 
 class HistorySteps:
@@ -102,8 +101,4 @@ def _history_stop(subject: Subject) -> Answer | None:
     """A question about versions that cannot be answered yet: a date without its year, the
     product or document left open, or nothing relevant (no model call)."""
     stop = subject.lines.stop
-    if stop is None:
-        return None
-    status = Status.CLARIFY if stop.route is Route.CLARIFY else Status.NO_EVIDENCE
-    return Answer.unanswered(status, neutralise(stop.message), subject.reading.validated.situation,
-                             missing=stop.missing)
+    return None if stop is None else stop.stopped(subject.reading.validated.situation)

@@ -109,9 +109,7 @@ class ReplySteps:
                 Status.NO_EVIDENCE, w.fixed("over_allowance", lang,
                                             allowance=self.ctx.settings.allowance),
                 situation, budget=self.ctx.budget_out([]), **common)
-        status = Status.CLARIFY if d.route is Route.CLARIFY else Status.NO_EVIDENCE
-        return Answer.unanswered(status, neutralise(d.message), situation, missing=d.missing,
-                                 **common)
+        return d.stopped(situation, **common)
 
 
 __all__ = ["ReplySteps"]

@@ -31,11 +31,13 @@ from zoneinfo import ZoneInfo
 
 from situated.chains import wording as w
 from situated.chains.changes import section_key
+from situated.chains.contract import Answer, Status
 from situated.chains.extract import Validated
 from situated.chains.same_text import same_in_every_version
 from situated.chains.wording import FACT_NAMES, Lang
 from situated.documents import DocumentMeta, ValidFor, end_of_day, instant
 from situated.index.versions import Versions
+from situated.loaders.neutralise import neutralise
 from situated.modes import Mode
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
@@ -55,6 +57,13 @@ class Decision:
     message: str = ""
     supply: tuple[str, ...] = ()  # block ids the answer may be built from, best first
     notes: tuple[str, ...] = ()  # said after the answer: what was left out, same-day versions
+
+    def stopped(self, situation: Situation, **extra) -> Answer:
+        """A clarification or no evidence said as the answer, without a model call (its
+        message may quote metadata: neutralised like evidence)."""
+        status = Status.CLARIFY if self.route is Route.CLARIFY else Status.NO_EVIDENCE
+        return Answer.unanswered(status, neutralise(self.message), situation,
+                                 missing=self.missing, **extra)
 
 
 def deciding(versions: Versions, meta: DocumentMeta, situation: Situation,
