@@ -257,7 +257,7 @@ def questions_for(engine: HybridSearch, docs: list[LoadedDocument],
     everything = Filter(scope=_reads_everything(docs), timezone=engine.index.timezone)
 
     def known(name: str) -> bool:  # some document of the index names it
-        return not engine.unheld(f"x {name}", everything)
+        return not engine.named.unheld(f"x {name}", everything)
 
     return [*positives(docs), *negatives(docs, known, negatives_file)]
 

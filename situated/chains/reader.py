@@ -72,9 +72,9 @@ class QuestionReader:
         return Reading(q, self.with_facets(q, validated))
 
     def matcher_for(self, scope: Scope) -> ProductMatcher:
-        """Extraction knows only the products the caller may read (`products_for`): a product
+        """Extraction knows only the products the caller may read (`ReadableBy.products`): a product
         named only in a restricted document is never recognised."""
-        products = self.ctx.engine.products_for(scope)
+        products = self.ctx.engine.readable.products(scope)
         if products not in self._matchers:
             if len(self._matchers) > _MATCHERS_KEPT:
                 self._matchers.clear()
@@ -103,7 +103,7 @@ class QuestionReader:
         if key not in self._facet_matchers:
             if len(self._facet_matchers) > _MATCHERS_KEPT:
                 self._facet_matchers.clear()
-            self._facet_matchers[key] = ProductMatcher(self.ctx.engine.facet_values_for(scope,
+            self._facet_matchers[key] = ProductMatcher(self.ctx.engine.readable.facet_values(scope,
                                                                                        name))
         return self._facet_matchers[key]
 

@@ -61,8 +61,9 @@ class EvidenceSteps:
         if decision is None:
             decision = decide(self.ctx.versions, found, v, q.lang, q.named, shadow)
             if decision.route is Route.CLARIFY:
-                decision, found = about_something_else(decision, found, self.ctx.engine.unspelt(
-                    reading.query, q.scope), v.situation, q.lang)
+                unspelt = self.ctx.engine.named.unspelt(reading.query, q.scope)
+                decision, found = about_something_else(decision, found, unspelt, v.situation,
+                                                       q.lang)
             decision = self.releases.redirect(reading, found, decision)
         log.debug("route=%s blocks=%s", decision.route.value, [b.block_id for b in found.blocks])
         return Routed(reading, found, decision, deeper=retrieved.deeper)

@@ -26,7 +26,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from situated.documents import code_surfaces, extract_codes
 from situated.index.multilingual import latin_of
 from situated.index.reader import Index
 from situated.index.store import Thresholds
@@ -35,17 +34,15 @@ from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import PieceHit, RankedBlock, fuse
 from situated.retrievers.legs import Leg, LegHit, Legs
+from situated.retrievers.named import Named
+from situated.retrievers.readable import ReadableBy
 from situated.retrievers.relevance import (
     AGREE,
     SENTENCE_DEPTH,
     Signals,
     TermCover,
-    missing_codes,
-    names_in,
     sentence_cosines,
     thresholds_for,
-    unheld_names,
-    unheld_phrases,
 )
 from situated.settings import Settings
 from situated.situation import Scope
@@ -104,16 +101,6 @@ class Assessment:
     admitted: int = 0  # pieces the filter admits: the candidates (`Thresholds.sized`)
 
 
-def _asked_and_absent(engine: HybridSearch, query: str, flt: Filter,
-                      kept: list[RankedBlock]) -> tuple[str, ...]:
-    """The codes the question gives that nothing admitted carries, when no kept block carries
-    one: such a code is what the question asks about, and blocks near it in meaning ("the S-2
-    battery warranty" for "check R07 on the S-2") do not answer it."""
-    if not kept or any(b.signals.code for b in kept):
-        return ()
-    return engine.absent_codes(query, flt)
-
-
 class HybridSearch:
     """The engine behind the retriever; also used directly by chains and benchmarks."""
 
@@ -128,13 +115,9 @@ class HybridSearch:
         }
         self.thresholds = thresholds_for(index, settings)
         self._cover = TermCover(index)
-        self._products: dict[Scope, frozenset[str]] = {}
-        self._facet_values: dict[tuple[Scope, str], frozenset[str]] = {}
-        self._rows: dict[Scope, np.ndarray] = {}
-        self._asset_codes = {codes[0]: asset for asset in index.columns.assets
-                             if len(codes := extract_codes(asset)) == 1}
         self._legs = Legs(settings.bm25_block_weight)
-        self._exact = self._legs.exact
+        self.readable = ReadableBy(index)  # what a caller scope may read (kept per scope)
+        self.named = Named(index, self._cover, self._legs.exact, self.readable)
 
     def search(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None,
@@ -150,7 +133,7 @@ class HybridSearch:
         reads = self.vector_reads(query)
         th = self.thresholds_of(flt, found.admitted)
         kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
-        if absent := _asked_and_absent(self, query, flt, kept):
+        if absent := self.named.asked_and_absent(query, flt, kept):
             return dataclasses.replace(SearchResult.empty(flt), absent=absent,
                                        admitted=found.admitted)
         result = self._result(flt, kept, found)
@@ -160,20 +143,12 @@ class HybridSearch:
             ids = {b.block_id for b in kept}
             return dataclasses.replace(result, further=tuple(self.locate(
                 [b for b in found.ranked if b.block_id not in ids][:further])))
-        return dataclasses.replace(result, absent=self.absent_codes(query, flt))
+        return dataclasses.replace(result, absent=self.named.absent_codes(query, flt))
 
     def thresholds_of(self, flt: Filter, admitted: int = 0) -> Thresholds:
         """The thresholds that decide under `flt` over `admitted` pieces
         (`Thresholds.for_search`): within a product when its situation names one."""
         return self.thresholds.for_search(flt.situation.product is not None, admitted)
-
-    def absent_codes(self, query: str, flt: Filter) -> tuple[str, ...]:
-        """The codes the question gives that no piece the filter admits carries (the caller
-        may read documents that do: `unheld` decided before this)."""
-        codes = self._exact.query_codes(self.index, query)
-        if not codes:
-            return ()
-        return _as_written(query, missing_codes(self.index, codes, flt.mask(self.index.columns)))
 
     def rank(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None
@@ -183,7 +158,7 @@ class HybridSearch:
         release steps use it only to locate blocks that might name an identifier, each then
         checked to name it word for word (`chains.release.holds`)."""
         k, top = self._depth(k, top)
-        found = self._fused(query, self.about_named_assets(query, flt), max(k, top))
+        found = self._fused(query, self.named.narrow(query, flt), max(k, top))
         return self._result(flt, found.ranked[:top], found)
 
     def _depth(self, k: int | None, top: int | None) -> tuple[int, int]:
@@ -215,8 +190,8 @@ class HybridSearch:
     def assess(self, query: str, flt: Filter, k: int) -> Assessment:
         """Every leg's k admitted pieces fused into blocks, each with its relevance signals,
         before any threshold (calibration reads this; `search` decides on it)."""
-        flt = self.about_named_assets(query, flt)
-        missing = self.unheld(query, flt)
+        flt = self.named.narrow(query, flt)
+        missing = self.named.unheld(query, flt)
         if missing:
             return Assessment(missing, [], [], {})
         return self._fused(query, flt, k)
@@ -230,58 +205,6 @@ class HybridSearch:
         return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()},
                           int(np.count_nonzero(mask)))
 
-    def about_named_assets(self, query: str, flt: Filter) -> Filter:
-        """A question that names an asset (`P-4`) is about that asset: documents that list
-        other assets only (the manual of pump P-2) are narrowed away, so it is never answered
-        from a document about another one; documents for any asset stay."""
-        cols = self.index.columns
-        named = [self._asset_codes[c] for c in self._exact.query_codes(self.index, query)
-                 if c in self._asset_codes]
-        if not named:
-            return flt
-        groups = cols.any_of(cols.asset_any, cols.assets, named)
-        allowed = frozenset(np.asarray(cols.source_ids)[groups].tolist())
-        return flt.model_copy(update={
-            "sources": allowed if flt.sources is None else flt.sources & allowed})
-
-    def products_for(self, scope: Scope) -> frozenset[str]:
-        """The products of the documents `scope` may read: the only ones a question is matched
-        against, so a product named only in a restricted document is never recognised (which
-        would tell the caller it exists)."""
-        cols = self.index.columns
-        return self._readable(self._products, scope, scope, lambda: (
-            (p, cols.products.get(p)) for p in self.index.products))
-
-    def facet_values_for(self, scope: Scope, name: str) -> frozenset[str]:
-        """The values of a declared facet in the documents `scope` may read (the only ones a
-        question is matched against, as for products)."""
-        return self._readable(self._facet_values, (scope, name), scope,
-                              lambda: self.index.columns.facet_values.get(name, {}).items())
-
-    def _readable(self, cache: dict, key, scope: Scope, groups_of) -> frozenset[str]:
-        """The values (`groups_of()`: value, its document groups) whose documents `scope` may
-        read, kept per `key` (at most 1,024 kept)."""
-        if key not in cache:
-            cols = self.index.columns
-            readable = Filter(scope=scope, timezone=self.index.timezone).group_mask(cols)
-            if len(cache) > 1024:
-                cache.clear()
-            cache[key] = frozenset(v for v, groups in groups_of()
-                                   if groups is not None and readable[groups].any())
-        return cache[key]
-
-    def readable_rows(self, scope: Scope) -> np.ndarray:
-        """Block rows (of the BM25 block field) `scope` may read: the statistics relevance
-        reads for this caller (kept per scope)."""
-        if scope not in self._rows:
-            mask = Filter(scope=scope, timezone=self.index.timezone).mask(self.index.columns)
-            rows = np.zeros(len(self.index.block_id_at), dtype=bool)
-            rows[self.index.piece_block[mask]] = True
-            if len(self._rows) > 64:
-                self._rows.clear()
-            self._rows[scope] = rows
-        return self._rows[scope]
-
     def vector_reads(self, query: str) -> bool:
         """The vector leg runs and its model reads the question's script: all-MiniLM-L6-v2 was
         trained on English, and for other scripts its cosine similarities are high between
@@ -291,33 +214,13 @@ class HybridSearch:
         return Leg.VECTOR in self.legs and (
             self.index.embeddings.multilingual or mostly_latin(query))
 
-    def unheld(self, query: str, flt: Filter) -> tuple[str, ...]:
-        """The codes and names the question gives that no piece or block the caller may read
-        holds (by scope and narrowing only: a name held by a version of another date is held,
-        and the router says what applies when)."""
-        codes = self._exact.query_codes(self.index, query)
-        if not codes and not names_in(query):
-            return ()  # nothing named: no mask to compute on this path
-        mask = flt.readable().mask(self.index.columns)
-        codes = missing_codes(self.index, codes, mask)
-        if codes:
-            return _as_written(query, codes)
-        rows = np.zeros(len(self.index.block_id_at), dtype=bool)
-        rows[self.index.piece_block[mask]] = True
-        return tuple(unheld_names(self._cover, self.index.tokenizer, query, rows))
-
-    def unspelt(self, query: str, scope: Scope) -> tuple[str, ...]:
-        """The compound names of the question no block `scope` may read spells out
-        (`unheld_phrases`)."""
-        return tuple(unheld_phrases(self.index, self._cover, query, self.readable_rows(scope)))
-
     def signals(self, query: str, ranked: list[RankedBlock], scope: Scope) -> list[Signals]:
         """Each fused block's relevance signals (`retrievers.relevance`), their term weights
         from what `scope` may read (`TermCover.terms`)."""
         if not ranked:
             return []
         rows = self.index.piece_block[np.asarray([b.best_piece for b in ranked], dtype=np.int64)]
-        terms = self._cover.terms(query, self.readable_rows(scope), self.products_for(scope))
+        terms = self._cover.terms(query, self.readable.rows(scope), self.readable.products(scope))
         cover = self._cover.cover(terms, rows)
         reads = self.vector_reads(query)
         agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if reads else [])
@@ -339,9 +242,3 @@ class HybridSearch:
 
     def _run_leg(self, leg: Leg, query: str, flt: Filter, mask, k: int) -> list[LegHit]:
         return self._legs.run(leg, self.index, query, flt, mask, k)
-
-
-def _as_written(query: str, codes: list[str]) -> tuple[str, ...]:
-    """The codes as the question writes them (`e417` asked, `E-417` indexed)."""
-    surface = code_surfaces(query)
-    return tuple(surface.get(c, c) for c in codes)
