@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from situated.documents import KNOWN_KEYS
@@ -64,17 +64,56 @@ class ModelKind(Mode):
     OPENAI = "openai"  # any OpenAI-compatible endpoint (base_url + model + key from env)
 
 
-class Settings(BaseSettings):
-    """Every tunable of the application, validated at construction."""
-
-    model_config = SettingsConfigDict(env_prefix="SITUATED_", extra="forbid", frozen=True)
+class _IndexSettings(BaseModel):
+    """Which index, where it lives, and how its documents are read (facets, timezone)."""
 
     index_dir: Path | None = Field(
         default=None, description="Index directory; None means the built-in sample corpus index."
     )
     cache_dir: Path = Field(default_factory=_default_cache_dir)
 
-    # retrieval
+    # vector store: None = embedded Chroma inside each index generation; a URL = a Chroma
+    # server (`chroma run --path DIR --host 127.0.0.1 --port N`) shared by several processes
+    chroma_url: str | None = None
+
+    facets: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(), description="Front-matter keys that are situation facets of this index "
+        "(`region`, `plan`, `edition`, `model`): filtered like `product`, asked about only "
+        "when they decide. Env: SITUATED_FACETS=region,plan.")
+    timezone: str = Field(
+        default="UTC", description="IANA timezone a date-only question (and a date-only validity "
+        "bound, at ingest) is read in, e.g. Europe/Berlin.")
+
+    @field_validator("facets", mode="before")
+    @classmethod
+    def _facet_names(cls, value):
+        """A comma-separated string or a list; each a lower-case key that is not one of the
+        document format's own keys."""
+        names = [v.strip() for v in (value.split(",") if isinstance(value, str) else value or ())
+                 if str(v).strip()]
+        for name in names:
+            if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", name) or name in KNOWN_KEYS:
+                raise ValueError(f"facet {name!r} must be a lower-case front-matter key (letters, "
+                                 "digits, '_') other than the format's own keys; e.g. "
+                                 "SITUATED_FACETS=region,plan")
+        return tuple(dict.fromkeys(names))
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, value: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"timezone {value!r} is not an IANA timezone name; use e.g. UTC "
+                             "or Europe/Berlin") from None
+        return value
+
+
+class _RetrievalSettings(BaseModel):
+    """The legs, their fusion and the relevance overrides (`retrievers`)."""
+
     leg_k: int = Field(default=20, ge=1, description="Pieces each leg returns.")
     top_blocks: int = Field(default=6, ge=1, description="Blocks the fused retriever returns.")
     fill_blocks: int = Field(
@@ -105,13 +144,9 @@ class Settings(BaseSettings):
         default=None, ge=-1, le=1, description="Override: cosine similarity at which the vector "
         "leg alone vouches for a block (Latin-script questions).")
 
-    facets: Annotated[tuple[str, ...], NoDecode] = Field(
-        default=(), description="Front-matter keys that are situation facets of this index "
-        "(`region`, `plan`, `edition`, `model`): filtered like `product`, asked about only "
-        "when they decide. Env: SITUATED_FACETS=region,plan.")
-    timezone: str = Field(
-        default="UTC", description="IANA timezone a date-only question (and a date-only validity "
-        "bound, at ingest) is read in, e.g. Europe/Berlin.")
+
+class _AnswerSettings(BaseModel):
+    """The token budget and the chat model (`chains`)."""
 
     # budget (tokens)
     window: int = Field(default=4096, ge=1)
@@ -149,6 +184,21 @@ class Settings(BaseSettings):
         default=True, description="The extractive model ranks evidence sentences by the vectors "
         "computed at ingest; false: it encodes them at question time (the earlier behaviour, "
         "kept as the baseline of `benchmarks/answer_latency.py` and `load.py`).")
+
+    @property
+    def allowance(self) -> int:
+        return self.window - self.reserved_input - self.reserved_output
+
+    @property
+    def block_limit(self) -> int:
+        """Largest block in tokens: half the evidence allowance (divided by the token margin
+        used for foreign models), so the best block always fits with room for another."""
+        return int(self.allowance / 2 / self.token_margin)
+
+
+class _ServingSettings(BaseModel):
+    """Limits on what one caller may send (`serving`)."""
+
     max_question_chars: int = Field(default=2000, ge=1)
     max_batch_inputs: int = Field(default=32, ge=1, description="Most inputs one /ask/batch "
                                   "request may carry.")
@@ -161,11 +211,11 @@ class Settings(BaseSettings):
     session_hours: float = Field(default=8.0, gt=0, le=24 * 30, description="How long a "
                                  "browser session (the page's sign-in cookie) lasts.")
 
-    # vector store: None = embedded Chroma inside each index generation; a URL = a Chroma
-    # server (`chroma run --path DIR --host 127.0.0.1 --port N`) shared by several processes
-    chroma_url: str | None = None
 
-    # ingest
+
+class _IngestSettings(BaseModel):
+    """What ingest accepts and how it embeds (`index`)."""
+
     max_file_mb: float = Field(default=5.0, gt=0, description="Largest document file ingest "
                                "accepts, in MB (10^6 bytes); a larger file is an error.")
     embedding_model: EmbeddingModel = Field(
@@ -175,31 +225,14 @@ class Settings(BaseSettings):
     embed_batch_size: int = Field(default=64, ge=1)
     chroma_write_batch: int = Field(default=4096, ge=1, le=5461)
 
-    @field_validator("facets", mode="before")
-    @classmethod
-    def _facet_names(cls, value):
-        """A comma-separated string or a list; each a lower-case key that is not one of the
-        document format's own keys."""
-        names = [v.strip() for v in (value.split(",") if isinstance(value, str) else value or ())
-                 if str(v).strip()]
-        for name in names:
-            if not re.fullmatch(r"[a-z][a-z0-9_]{0,39}", name) or name in KNOWN_KEYS:
-                raise ValueError(f"facet {name!r} must be a lower-case front-matter key (letters, "
-                                 "digits, '_') other than the format's own keys; e.g. "
-                                 "SITUATED_FACETS=region,plan")
-        return tuple(dict.fromkeys(names))
 
-    @field_validator("timezone")
-    @classmethod
-    def _known_timezone(cls, value: str) -> str:
-        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-        try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"timezone {value!r} is not an IANA timezone name; use e.g. UTC "
-                             "or Europe/Berlin") from None
-        return value
+class Settings(_IndexSettings, _RetrievalSettings, _AnswerSettings, _ServingSettings,
+               _IngestSettings, BaseSettings):
+    """Every tunable of the application, validated at construction: one object, its fields
+    grouped by the part of the flow that reads them. Env: `SITUATED_<FIELD>`."""
+
+    model_config = SettingsConfigDict(env_prefix="SITUATED_", extra="forbid", frozen=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -240,16 +273,6 @@ class Settings(BaseSettings):
                 "http://127.0.0.1:8000/v1"
             )
         return self
-
-    @property
-    def allowance(self) -> int:
-        return self.window - self.reserved_input - self.reserved_output
-
-    @property
-    def block_limit(self) -> int:
-        """Largest block in tokens: half the evidence allowance (divided by the token margin
-        used for foreign models), so the best block always fits with room for another."""
-        return int(self.allowance / 2 / self.token_margin)
 
     def sample_index_dir(self) -> Path:
         """The sample index of this install: one per installed package (its location and
