@@ -111,44 +111,9 @@ class Filter(BaseModel):
 
     # -- Chroma ----------------------------------------------------------------------------
     def chroma_where(self) -> dict[str, Any]:
-        clauses: list[dict[str, Any]] = []
-        s = self.situation
-        for name, value in s.every_facet:  # only the index's declared ones (`App.filter`)
-            clauses.append({"$or": [{facet_any_key(name): True},
-                                    {facet_key(name, value): True}]})
-        for vf in ValidFor:
-            t = self.moment(vf)
-            if t is None:
-                continue
-            clauses.append({"$or": [
-                {"valid_for": {"$ne": vf.value}},
-                {"$and": [{"valid_from_s": {"$lte": t}}, {"valid_to_s": {"$gt": t}},
-                          *self._uncorrected_where(t)]},
-            ]})
-        if self.known_at is not None:
-            clauses.append({"recorded_s": {"$lte": self.known_at}})
-        r = self.release
-        if r is not None:
-            clauses += [{"release_lo": {"$lte": r}}, {"release_hi": {"$gt": r}}]
-        if self.latest_only and self.superseded:
-            clauses.append({"source_id": {"$nin": sorted(self.superseded)}})
-        clauses.append(_any("access_any", [role_key(r) for r in sorted(self.scope.roles)]))
-        clauses.append(_any("assets_any", [asset_key(a) for a in sorted(self.scope.assets)]))
-        if self.sources is not None:
-            clauses.append({"source_id": {"$in": sorted(self.sources) or ["\x00none"]}})
+        """The same filter as a Chroma `where` (`_chroma_clauses`)."""
+        clauses = _chroma_clauses(self)
         return clauses[0] if len(clauses) == 1 else {"$and": clauses}
-
-    def _uncorrected_where(self, t: int) -> list[dict[str, Any]]:
-        """No correction known by `known_at` covers instant `t` (one clause per slot)."""
-        k = self.known_at
-        out = []
-        for j in range(MAX_CORRECTIONS):
-            outside: list[dict[str, Any]] = [{f"corr{j}_from_s": {"$gt": t}},
-                                             {f"corr{j}_to_s": {"$lte": t}}]
-            if k is not None:
-                outside.append({f"corr{j}_known_s": {"$gt": k}})
-            out.append({"$or": outside})
-        return out
 
     # -- numpy mask (bm25s and the exact leg) ------------------------------------------------
     def mask(self, cols: FilterColumns) -> np.ndarray:
@@ -189,3 +154,45 @@ class Filter(BaseModel):
 def _any(flag: str, keys: list[str]) -> dict[str, Any]:
     options: list[dict[str, Any]] = [{flag: True}] + [{k: True} for k in keys]
     return options[0] if len(options) == 1 else {"$or": options}
+
+
+def _chroma_clauses(flt: Filter) -> list[dict[str, Any]]:
+    """`Filter.admits` clause by clause, in Chroma's operators (ranges compare numbers only:
+    every instant and release is stored as a number)."""
+    clauses: list[dict[str, Any]] = []
+    for name, value in flt.situation.every_facet:  # only the index's declared ones
+        clauses.append({"$or": [{facet_any_key(name): True},
+                                {facet_key(name, value): True}]})
+    for vf in ValidFor:
+        t = flt.moment(vf)
+        if t is None:
+            continue
+        clauses.append({"$or": [
+            {"valid_for": {"$ne": vf.value}},
+            {"$and": [{"valid_from_s": {"$lte": t}}, {"valid_to_s": {"$gt": t}},
+                      *_uncorrected_where(t, flt.known_at)]},
+        ]})
+    if flt.known_at is not None:
+        clauses.append({"recorded_s": {"$lte": flt.known_at}})
+    r = flt.release
+    if r is not None:
+        clauses += [{"release_lo": {"$lte": r}}, {"release_hi": {"$gt": r}}]
+    if flt.latest_only and flt.superseded:
+        clauses.append({"source_id": {"$nin": sorted(flt.superseded)}})
+    clauses.append(_any("access_any", [role_key(r) for r in sorted(flt.scope.roles)]))
+    clauses.append(_any("assets_any", [asset_key(a) for a in sorted(flt.scope.assets)]))
+    if flt.sources is not None:
+        clauses.append({"source_id": {"$in": sorted(flt.sources) or ["\x00none"]}})
+    return clauses
+
+
+def _uncorrected_where(t: int, known_at: int | None) -> list[dict[str, Any]]:
+    """No correction known by `known_at` covers instant `t` (one clause per slot)."""
+    out = []
+    for j in range(MAX_CORRECTIONS):
+        outside: list[dict[str, Any]] = [{f"corr{j}_from_s": {"$gt": t}},
+                                         {f"corr{j}_to_s": {"$lte": t}}]
+        if known_at is not None:
+            outside.append({f"corr{j}_known_s": {"$gt": known_at}})
+        out.append({"$or": outside})
+    return out
