@@ -10,10 +10,11 @@ import datetime as dt
 import pytest
 
 from situated.chains.budget import Budget
+from situated.chains.change_window import Window, WindowKind, pairs_in
 from situated.chains.contract import Status
 from situated.chains.evidence import flagged_of, pack
 from situated.chains.extract import Validated
-from situated.chains.history import Window, WindowKind, find_lines, lines_of, pairs_in
+from situated.chains.history import find_lines, lines_of
 from situated.chains.route import Route, decide
 from situated.chains.wording import Lang
 from situated.documents import Block, BlockKind, DocumentMeta, ValidFor, instant

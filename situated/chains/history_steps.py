@@ -5,15 +5,14 @@ the model; both read only the versions the caller may read."""
 from __future__ import annotations
 
 from situated.chains import wording as w
+from situated.chains.change_window import change_window, pairs_in
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer
 from situated.chains.history import (
     Lines,
     answer_changes,
-    change_window,
     find_lines,
     is_notes_line,
-    pairs_in,
 )
 from situated.chains.listing import answer_versions
 from situated.chains.notes_answer import answer_notes, notes_at

@@ -172,7 +172,7 @@ def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filt
         if FACT_NAMES[vf] not in facts:
             continue
         if unplaced:
-            asks.append(w.ask_unplaced(unplaced, lang))
+            asks.append(w.fixed("ask_unplaced", lang, dates=w.listing(unplaced, lang)))
             continue
         same_case = [m for m in members  # a facet asked too: its versions' dates may differ
                      if not asked_facet and versions.same_case(m, best, facets)]

@@ -19,8 +19,6 @@ class Lang(Mode):
     RU = "ru"
 
 
-
-
 def language_of(text: str) -> Lang:
     """Russian when Cyrillic letters outnumber Latin ones (product codes are Latin), else
     English."""
@@ -119,18 +117,8 @@ def ask_within(vf: ValidFor, boundaries: list[str], period: tuple[dt.date, dt.da
     """The rule changed inside the period the asker gave: name the change(s), ask which side."""
     if len(boundaries) == 1:
         return _BEFORE_OR_FROM[(vf, lang)].format(b=boundaries[0])
-    and_ = "и" if lang is Lang.RU else "and"
-    if lang is Lang.RU:
-        return (f"В период {period_text(period, lang)} версии сменялись: "
-                f"{listing(boundaries, lang, and_)}. Какой день вас интересует?")
-    return (f"Between {period_text(period, lang)} the versions change on "
-            f"{listing(boundaries, lang, and_)}. Which day is it about?")
-
-
-def ask_unplaced(dates: list[str], lang: Lang) -> str:
-    if lang is Lang.RU:
-        return f"Какая из дат решает: {listing(dates, lang)}?"
-    return f"Which of the dates decides: {listing(dates, lang)}?"
+    return fixed("ask_within", lang, period=period_text(period, lang),
+                 changes=listing(boundaries, lang, fixed("and", lang)))
 
 
 def clarify_lead(missing: list[str], lang: Lang) -> str:
@@ -293,6 +281,14 @@ def no_evidence_text(situation: Situation, lang: Lang, unheld: list[str] | None 
 
 # fixed texts of the answer with no structure of their own: (name, language) -> template
 _TEXTS = {
+    ("and", Lang.EN): "and",
+    ("and", Lang.RU): "и",
+    ("ask_within", Lang.EN): "Between {period} the versions change on {changes}. Which day is "
+                             "it about?",
+    ("ask_within", Lang.RU): "В период {period} версии сменялись: {changes}. Какой день вас "
+                             "интересует?",
+    ("ask_unplaced", Lang.EN): "Which of the dates decides: {dates}?",
+    ("ask_unplaced", Lang.RU): "Какая из дат решает: {dates}?",
     ("over_allowance", Lang.EN): "The best evidence is larger than the evidence allowance "
                                  "({allowance} tokens); raise the window or use the "
                                  "skip_oversized budget policy.",
