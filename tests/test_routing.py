@@ -308,3 +308,20 @@ def test_a_date_is_asked_for_only_when_the_versions_differ(gym):
                                 "may read (2), so the date does not change the answer.")
     differs = chain.invoke({"question": "How much notice do I need to give to cancel?"})
     assert differs.status is Status.CLARIFY and differs.missing == ["date"]
+
+
+def test_a_change_inside_the_asked_period_is_asked_about_in_plain_words():
+    """"Between 1 January 2026 to 31 December 2026" was the English question: a period reads
+    "from … to …", and both languages name each change and ask which day."""
+    import datetime as dt
+
+    from situated.chains import wording as w
+    from situated.documents import ValidFor
+
+    year = (dt.date(2026, 1, 1), dt.date(2026, 12, 31))
+    en = w.ask_within(ValidFor.PURCHASE_DATE, ["1 March 2026", "1 May 2026"], year, w.Lang.EN)
+    assert en == ("From 1 January 2026 to 31 December 2026, the versions change on 1 March 2026 "
+                  "and 1 May 2026. Which day is it about?")
+    ru = w.ask_within(ValidFor.PURCHASE_DATE, ["1 марта 2026", "1 мая 2026"], year, w.Lang.RU)
+    assert ru == ("В период с 1 января 2026 по 31 декабря 2026 версии сменялись: 1 марта 2026 и "
+                  "1 мая 2026. Какой день вас интересует?")

@@ -283,7 +283,7 @@ def no_evidence_text(situation: Situation, lang: Lang, unheld: list[str] | None 
 _TEXTS = {
     ("and", Lang.EN): "and",
     ("and", Lang.RU): "и",
-    ("ask_within", Lang.EN): "Between {period} the versions change on {changes}. Which day is "
+    ("ask_within", Lang.EN): "From {period}, the versions change on {changes}. Which day is "
                              "it about?",
     ("ask_within", Lang.RU): "В период {period} версии сменялись: {changes}. Какой день вас "
                              "интересует?",
