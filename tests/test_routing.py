@@ -313,8 +313,6 @@ def test_a_date_is_asked_for_only_when_the_versions_differ(gym):
 def test_a_change_inside_the_asked_period_is_asked_about_in_plain_words():
     """"Between 1 January 2026 to 31 December 2026" was the English question: a period reads
     "from … to …", and both languages name each change and ask which day."""
-    import datetime as dt
-
     from situated.chains import wording as w
     from situated.documents import ValidFor
 
