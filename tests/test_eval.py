@@ -81,8 +81,11 @@ def test_ci_gate_on_the_sample_set(sample_root, tmp_path):
     assert {"hybrid_unfiltered", "bm25_only", "dense_only"} <= set(report["summary"])
     assert report["summary"]["hybrid_unfiltered"]["permission_leaks"] > 0  # the filter matters
     assert (out / "quality.png").stat().st_size > 1000 and (out / "report.md").exists()
-    failing = CliRunner().invoke(app, ["eval", "--index", str(sample_root), "--out",
-                                       str(tmp_path / "r2"), "--no-baselines",
+    one = tmp_path / "one.yaml"  # a failing gate needs one case, not the whole set again
+    write(one, "- id: one\n  question: What does error E-417 mean?\n"
+               "  expect: {status: answered, evidence: [ERR-CAT]}\n")
+    failing = CliRunner().invoke(app, ["eval", "--cases", str(one), "--index", str(sample_root),
+                                       "--out", str(tmp_path / "r2"), "--no-baselines",
                                        "--gate", "latency_p50_ms<=0.001"])
     assert failing.exit_code == 1 and "gate failed: latency_p50_ms" in failing.output
 

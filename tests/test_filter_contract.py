@@ -66,7 +66,7 @@ def synth(tmp_path_factory, embeddings):
     docs = tmp_path_factory.mktemp("synthetic-docs")
     root = tmp_path_factory.mktemp("synthetic-index")
     _synthetic_docs(docs)
-    s = Settings(index_dir=root, top_blocks=50)
+    s = Settings(index_dir=root, top_blocks=50, multilingual_leg=False)
     build_index(load_corpus([docs]), root, embeddings, s)
     index = Index(root, embeddings)
     return index, HybridSearch(index, s)
