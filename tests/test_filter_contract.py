@@ -173,3 +173,30 @@ def test_a_request_cannot_replace_the_scope_or_widen_the_sources(synth):
     assert flt.sources == frozenset({"D01"}) and flt.scope == Scope()
     for d in retriever.invoke("pump seal battery", sources=frozenset({"D02"})):
         assert d.metadata["source_id"] in {"D01"}
+
+
+@pytest.mark.parametrize("k", [1, 5, 11])
+def test_neighbours_at_one_distance_are_cut_in_index_order_by_every_path(tmp_path, embeddings,
+                                                                         k):
+    """A versioned corpus repeats a piece word for word, so many neighbours lie at one
+    distance, and Chroma returns tied neighbours in no fixed order. Every path of the vector
+    leg returns the k nearest by distance and then by index position: never an arbitrary k of a
+    tie (the same question once quoted other evidence in another process)."""
+    docs = tmp_path / "docs"
+    for i in range(12):
+        write(docs / f"t{i:02d}.md", md(f"T{i:02d}", body="## 1 Seals\n\nReplace the pump seal "
+                                        "every 400 hours of running.\n"))
+    write(docs / "other.md", md("OTHER", body="## 1 Hours\n\nThe office opens at nine.\n"))
+    root = tmp_path / "index"
+    build_index(load_corpus([docs]), root, embeddings,
+                Settings(index_dir=root, multilingual_leg=False))
+    index = Index(root, embeddings)
+    flt = Filter()
+    mask = flt.mask(index.columns)
+    tied = sorted(i for i, p in enumerate(index.pieces) if p.source_id.startswith("T"))
+    qvec = index.embeddings.encode_query("Replace the pump seal every 400 hours of running.")
+    paths = {"where": VectorLeg().search(index, qvec, flt, len(index), k),
+             "oversampled": VectorLeg(oversample=3).search(index, qvec, flt, len(index), k, mask),
+             "ids": VectorLeg(oversample=1).search(index, qvec, flt, len(index), k, mask)}
+    for name, hits in paths.items():
+        assert [h.pos for h in hits] == tied[:k], name

@@ -128,11 +128,18 @@ class VectorLeg:
 
     Chroma's metadata `where` is evaluated row by row (68 ms at 10k pieces here against 1.7 ms
     for an unfiltered query), so the leg first asks Chroma for `oversample × k` unfiltered
-    neighbours and keeps the admitted ones (mask lookup); only when fewer than k survive does it
-    ask again within the admitted pieces: by their ids when there are at most `ids_limit` of them
-    (Chroma's `ids` restriction: 6–8 ms for 6,618 of 40,207 genai-eu pieces, where the same
-    `where` took 305 ms), else with the compiled `where`. Either way the k results are the k
-    nearest *admitted* pieces, as with a pre-filtered query.
+    neighbours and keeps the admitted ones (mask lookup); only when that query cannot tell the
+    k nearest admitted pieces does it ask again within the admitted pieces: by their ids when
+    there are at most `ids_limit` of them (Chroma's `ids` restriction: 6–8 ms for 6,618 of
+    40,207 genai-eu pieces, where the same `where` took 305 ms), else with the compiled `where`.
+    Either way the k results are the k nearest *admitted* pieces, as with a pre-filtered query.
+
+    Versioned corpora repeat a piece word for word across releases, so many neighbours lie at
+    the same distance, and Chroma returns tied neighbours in no fixed order (it differed between
+    processes: one answer in a hundred on the httpx probe quoted other evidence). So a result
+    is ordered by distance, then index position, and a cut that falls inside a tie is never
+    taken: the unfiltered query counts only when its farthest neighbour is farther than the
+    k-th admitted one, and a restricted query asks for more until the tie is inside it.
     """
 
     def __init__(self, oversample: int = 20, ids_limit: int = 20_000):
@@ -148,36 +155,49 @@ class VectorLeg:
         want = min(k, admitted)
         vec = [np.asarray(query_vec, dtype=np.float32)]
         if mask is not None and self.oversample > 1:
-            n = min(len(index), want * self.oversample)
-            res = index.collection.query(query_embeddings=vec, n_results=n, include=["distances"])
-            ids, dists = res["ids"][0], res["distances"][0]
-            hits: list[LegHit] = []
-            step = max(4 * want, 64)  # ids are mapped to positions a slice at a time, best first
-            for start in range(0, len(ids), step):
-                where = index.positions_of(ids[start:start + step])
-                hits += [LegHit(pos, 1.0 - float(dist))
-                         for pid, dist in zip(ids[start:start + step], dists[start:start + step],
-                                              strict=True)
-                         if (pos := where.get(pid)) is not None and mask[pos]]
-                if len(hits) >= want:
-                    break
-            hits = hits[:want]
-            if len(hits) == want or n >= len(index):
+            hits = self._among_nearest(index, vec, mask, want)
+            if hits is not None:
                 return _recheck(index, flt, hits)
         if mask is not None and admitted <= self.ids_limit:
             ids = [b.decode("utf-8") for b in index.piece_id_at[np.flatnonzero(mask)].tolist()]
-            res = index.collection.query(query_embeddings=vec, n_results=want, ids=ids,
-                                         include=["distances"])
+            restrict: dict = {"ids": ids}
         else:
-            res = index.collection.query(query_embeddings=vec, n_results=want,
-                                         where=flt.chroma_where(), include=["distances"])
-        where = index.positions_of(res["ids"][0])
-        hits = [
-            LegHit(where[pid], 1.0 - float(dist))
-            for pid, dist in zip(res["ids"][0], res["distances"][0], strict=True)
-            if pid in where
-        ]
-        return _recheck(index, flt, hits)
+            restrict = {"where": flt.chroma_where()}
+        n = want
+        while True:
+            res = index.collection.query(query_embeddings=vec, n_results=n, include=["distances"],
+                                         **restrict)
+            hits, farthest = _hits(index, res)
+            if len(res["ids"][0]) < n or n >= admitted or len(hits) < want \
+                    or hits[want - 1].score > 1.0 - farthest:
+                return _recheck(index, flt, hits[:want])
+            n = min(admitted, 2 * n)  # the k-th is tied with the farthest returned: ask for more
+
+    def _among_nearest(self, index: Index, vec: list, mask: np.ndarray,
+                       want: int) -> list[LegHit] | None:
+        """The `want` nearest admitted pieces among `oversample × want` unfiltered neighbours;
+        None when those cannot tell (fewer admitted among them, or the last one kept tied with
+        the farthest neighbour returned)."""
+        n = min(len(index), want * self.oversample)
+        res = index.collection.query(query_embeddings=vec, n_results=n, include=["distances"])
+        hits, farthest = _hits(index, res)
+        hits = [h for h in hits if mask[h.pos]]
+        if n >= len(index):
+            return hits[:want]  # every piece was returned
+        if len(hits) < want or hits[want - 1].score <= 1.0 - farthest:
+            return None
+        return hits[:want]
+
+
+def _hits(index: Index, res: dict) -> tuple[list[LegHit], float]:
+    """A Chroma query's pieces in this generation, nearest first and, at one distance, in index
+    order; and the distance of the farthest returned."""
+    ids, dists = res["ids"][0], res["distances"][0]
+    where = index.positions_of(ids)
+    hits = [LegHit(pos, 1.0 - float(dist)) for pid, dist in zip(ids, dists, strict=True)
+            if (pos := where.get(pid)) is not None]
+    hits.sort(key=lambda h: (-h.score, h.pos))
+    return hits, float(dists[-1]) if dists else 0.0
 
 
 class MultilingualLeg:
