@@ -103,3 +103,36 @@ def test_sample_index_is_built_on_first_use_in_the_cache_dir(tmp_path, embedding
     assert app.index.root == app.settings.sample_index_dir()
     assert app.index.root.parent == tmp_path and app.index.root.name.startswith("sample-index-")
     assert (app.index.root / "current" / "manifest.json").exists()
+
+
+def test_every_process_searches_the_saved_graph_and_an_older_store_is_rebuilt(
+        tmp_path, embeddings, monkeypatch):
+    """Chroma inserts the pieces written since its last graph sync again, on several threads,
+    whenever a process opens the store, so one question's approximate neighbours differed
+    between processes. A generation syncs on every write; an index whose store was written
+    before is rebuilt (not copied, not "nothing changed") by the next ingest, with the same
+    pieces and the same ranking."""
+    from situated.index import store, writer
+    from situated.index.ingest import ingest
+
+    docs = sample_docs_dir()
+    settings = Settings(index_dir=tmp_path, multilingual_leg=False)
+    old_hnsw = {"space": "cosine"}  # as stores were written before, with no `graph_sync`
+    monkeypatch.setattr(writer, "HNSW", old_hnsw)
+    monkeypatch.setattr(writer, "GRAPH_SYNC", None)
+    monkeypatch.setattr(store, "GRAPH_SYNC", None)
+    build_index(load_corpus([docs]), tmp_path, embeddings, settings)
+    old = Index(tmp_path, embeddings)
+    assert old.collection.configuration["hnsw"]["sync_threshold"] == 1000
+    assert old.manifest.graph_sync is None
+    q = "How long is the battery warranty on the S-2?"
+    before = [b.block_id for b in HybridSearch(old, settings).search(q, Filter()).blocks]
+    monkeypatch.undo()
+    report = ingest([docs], tmp_path, embeddings, settings)
+    assert report.published  # no document changed, and still rebuilt
+    new = Index(tmp_path, embeddings)
+    assert new.collection.configuration["hnsw"]["sync_threshold"] == store.GRAPH_SYNC == 2
+    assert new.manifest.graph_sync == 2 and new.collection.count() == old.manifest.pieces
+    assert [b.block_id for b in HybridSearch(new, settings).search(q, Filter()).blocks] == before
+    again = ingest([docs], tmp_path, embeddings, settings)
+    assert not again.published  # now current: nothing changed

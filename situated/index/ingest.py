@@ -24,7 +24,13 @@ from situated.index.integrity import damage
 from situated.index.multilingual import leg_as_wanted
 from situated.index.publisher import clean_leftovers, writer_lock
 from situated.index.reader import generation_documents
-from situated.index.store import SCHEMA_VERSION, Manifest, current_generation, history_record
+from situated.index.store import (
+    GRAPH_SYNC,
+    SCHEMA_VERSION,
+    Manifest,
+    current_generation,
+    history_record,
+)
 from situated.index.writer import Calibrator, Progress, build_index
 from situated.loaders.corpus import load_corpus, validate_documents
 from situated.loaders.sizing import BlockLimit
@@ -157,7 +163,9 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
         merged = replace(merged, history=_history(history, report, merged, now_s))
         # an index an earlier version wrote (another schema) is rebuilt even when no document
         # changed: readers refuse it and tell the user to run this ingest
+        # (and one whose vector store saved only part of its graph, `store.GRAPH_SYNC`)
         outdated = published is not None and (published.schema_version != SCHEMA_VERSION
+                                              or published.graph_sync != GRAPH_SYNC
                                               or not leg_as_wanted(gen, published, settings,
                                                                    embeddings))
         unchanged = previous and not (report.added or report.changed or report.removed

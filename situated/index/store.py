@@ -189,6 +189,16 @@ def package_sentence_floor(floor: float, admitted: int) -> float:
                  3)
 
 
+# Chroma keeps the pieces written since its last sync of the HNSW graph (up to
+# `sync_threshold`, 1,000 by default) outside the saved graph and inserts them again, on several
+# threads, each time a process opens the store: the graph, and so one question's approximate
+# neighbours, then differed between processes (1 to 4 answers in 300 on the httpx probe listed
+# other evidence). Syncing on every write saves the whole graph, so every process that opens a
+# generation searches the same one (docs/design.md "One graph per generation").
+GRAPH_SYNC = 2  # the least Chroma accepts
+HNSW = {"space": "cosine", "sync_threshold": GRAPH_SYNC}
+
+
 class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -211,6 +221,9 @@ class Manifest(BaseModel):
     warnings: list[str]
     sources: dict[str, str]  # source_id -> content hash
     relevance: Thresholds | None = None  # set by calibration at ingest; None: the default
+    # the HNSW graph's sync threshold the store was written with; None: Chroma's default (an
+    # index written before `GRAPH_SYNC`: its store is rebuilt, not copied, by the next ingest)
+    graph_sync: int | None = None
 
 
 def chroma_client(path: Path, url: str | None = None):

@@ -39,6 +39,8 @@ from situated.index.publisher import (
 )
 from situated.index.sentences import units_of, write_block_units, write_sentences
 from situated.index.store import (
+    GRAPH_SYNC,
+    HNSW,
     SAMPLE_STAMP,
     SCHEMA_VERSION,
     Manifest,
@@ -130,6 +132,7 @@ def _reusable_base(root: Path, embeddings, settings: Settings) -> tuple[Path, Ma
             and manifest.timezone == settings.timezone
             # another block limit splits unchanged documents into other pieces
             and manifest.block_limit == settings.block_limit
+            and manifest.graph_sync == GRAPH_SYNC  # a store written before: rebuilt once
             and (gen / "chroma").is_dir() and (gen / STORE_FILE).exists())
     return (gen, manifest) if same else None
 
@@ -215,7 +218,7 @@ def _write_generation(
         timezone=settings.timezone, facets=list(settings.facets),
         block_limit=settings.block_limit,
         split_sections=corpus.split_sections, sentences=len(units),
-        multilingual_model=multilingual,
+        multilingual_model=multilingual, graph_sync=GRAPH_SYNC,
         sources={d.meta.source_id: d.content_hash for d in corpus.documents},
     )
     (out / "manifest.json").write_text(manifest.model_dump_json(indent=2), encoding="utf-8")
@@ -263,8 +266,7 @@ def _open_vector_store(corpus: Corpus, out: Path, settings: Settings,
         name = collection_name(out.name.removeprefix(".building-"), settings.chroma_url)
         client = chroma_client(out / "chroma", settings.chroma_url)
         return client.create_collection(
-            name, embedding_function=None, configuration={"hnsw": {"space": "cosine"}}
-        ), pieces
+            name, embedding_function=None, configuration={"hnsw": HNSW}), pieces
     base_gen, base_manifest = base
     shutil.copytree(base_gen / "chroma", out / "chroma", copy_function=shutil.copyfile)  # writable
     col = chroma_client(out / "chroma").get_collection(base_manifest.collection)
@@ -354,6 +356,7 @@ def _sample_current(root: Path, corpus, settings: Settings, embeddings: Embedder
                 and manifest.chroma_url == settings.chroma_url
                 and manifest.timezone == settings.timezone
                 and manifest.block_limit == settings.block_limit
+                and manifest.graph_sync == GRAPH_SYNC
                 and leg_as_wanted(gen, manifest, settings, embeddings)):
             return True
     except (SituatedError, OSError, ValueError):
