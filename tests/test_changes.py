@@ -43,6 +43,14 @@ TODAY = dt.date(2026, 11, 29)
     ("What battery warranty applies to a C-3 bought on 15 March 2026?", None),
     ("The bike was bought on 10 Jan 2026; can I change the battery on 3 March 2026?", None),
     ("What does version 2 of the warranty say about water?", None),
+    ("Were there changes to the returns policy in 2025?", Intent.CHANGES),
+    ("Изменения в тарифе Старт с марта?", Intent.CHANGES),
+    # changes someone makes or announces: what the text says about them (PolicyQA's own
+    # questions were answered as a version history)
+    ("Will they inform me if they make privacy relevant changes in their policy?", None),
+    ("Am I allowed to make changes in my account data?", None),
+    ("Do you notify me the changes of privacy policy by posting notice on your website?", None),
+    ("Вносите ли вы изменения в политику без уведомления?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     assert find_intent(question) is intent
@@ -327,3 +335,18 @@ def test_a_long_period_compares_the_latest_changes_and_counts_the_rest(fee_app, 
         {"question": "What changed in the Orbit plan-terms in 2025?", "scope": STAFF})
     assert [(c.from_version, c.to_version) for c in a.changes] == [("TERMS-2", "TERMS-3")]
     assert "2 earlier change(s) in this period were not compared" in a.answer
+
+
+@pytest.mark.integration
+def test_a_change_question_about_one_undated_document_says_there_is_nothing_to_compare(
+        tmp_path, embeddings):
+    """One version, no dates, no release: no history is recorded. Said as such, not as "No
+    version … took effect (the latest); the one in force applies from —"."""
+    write(tmp_path / "docs" / "policy.md", md("POLICY", title="Privacy Policy",
+                                              body="## 1 Changes\n\nWe post every change to "
+                                                   "this policy on this page.\n"))
+    app = indexed_app(tmp_path, embeddings)
+    answer = build_ask_chain(app).invoke({"question": "What changed in the privacy policy?"})
+    assert answer.status is Status.NO_EVIDENCE
+    assert answer.answer == ("Privacy Policy has one version, with no validity dates and no "
+                             "release: there is no earlier version to compare it with.")

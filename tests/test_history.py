@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 
 import pytest
 from conftest import md, write
@@ -113,8 +114,13 @@ def test_every_backend_agrees_on_corrections_and_known_on(history):
             assert by_admits == by_mask == by_chroma, (known, bought)
 
 
-def test_records_are_kept_across_ingests_and_closed_not_deleted(history, embeddings):
-    _, docs, root, settings = history
+def test_records_are_kept_across_ingests_and_closed_not_deleted(history, embeddings, tmp_path):
+    _, shared_docs, shared_root, shared = history
+    # a copy: the module's index stays as the other tests read it, in whatever order they run
+    docs, root = tmp_path / "docs", tmp_path / "index"
+    shutil.copytree(shared_docs, docs)
+    shutil.copytree(shared_root, root, symlinks=True)
+    settings = shared.model_copy(update={"index_dir": root, "cache_dir": tmp_path / "cache"})
     lines = [json.loads(x) for x in (current_generation(root) / "history.jsonl").read_text(
         "utf-8").splitlines()]
     assert {(h["source_id"], h["recorded_s"]) for h in lines if h["source_id"][0] == "W"} == {

@@ -66,6 +66,20 @@ class Lines:
     stop: Decision | None = None  # clarify or no evidence instead of an answer
 
 
+def nothing_to_compare(found: Lines, situation: Situation, lang: Lang) -> Answer | None:
+    """A question about change whose documents each have one version, with no dates and no
+    release: no history is recorded, so there is no change to show (said as such, not as a
+    version that "took effect" on no date)."""
+    if found.stop is not None or not found.lines or not all(
+            len(x.members) == 1 and x.members[0].valid_from is None
+            and x.members[0].valid_to is None and not x.members[0].release_scoped
+            for x in found.lines):
+        return None
+    names = w.listing([inline(x.name) for x in found.lines], lang, w.fixed("and", lang))
+    return Answer.unanswered(Status.NO_EVIDENCE, w.fixed("one_version", lang, line=names),
+                             situation)
+
+
 def lines_of(versions: Versions, family: str, readable: Filter,
              product: str | None = None) -> list[Line]:
     """The family's readable versions grouped by product (and `valid_for`), each oldest first;

@@ -13,6 +13,7 @@ from situated.chains.history import (
     answer_changes,
     find_lines,
     is_notes_line,
+    nothing_to_compare,
 )
 from situated.chains.listing import answer_versions
 from situated.chains.notes_answer import answer_notes, notes_at
@@ -58,10 +59,11 @@ class HistorySteps:
         notes = self._from_notes(subject)
         if notes is not None:
             return notes
-        stopped = _history_stop(subject)
+        v, q = subject.reading.validated, subject.reading.question
+        stopped = _history_stop(subject) or nothing_to_compare(subject.lines, v.situation,
+                                                               q.lang)
         if stopped is not None:
             return stopped
-        v, q = subject.reading.validated, subject.reading.question
         window = change_window(v.periods, list(q.mentions), q.text, self.versions.timezone,
                                q.lang, v.situation.version)
         line = max(subject.lines.lines, key=lambda x: len(x.members))

@@ -28,14 +28,25 @@ _CHANGES = re.compile(
     r"\bwhat(?:'s|’s|\s+has|\s+have|\s+had)?\s+(?:been\s+)?chang(?:ed|es)\b|"
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
     r"\b(?:what|which)\s+changes\b|\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
-    r"\bchanges\s+(?:in|to|of|made)\b|\bchangelog\b|\bwhat\s+was\s+(?:added|removed)\b|"
+    r"\bchangelog\b|\bwhat\s+was\s+(?:added|removed)\b|"
     r"\b(?:has|have|was|were)\b[^.?!]{0,80}\bchanged\b|"
     r"\b(?:when|did|how\s+often)\b[^.?!]{0,80}\bchange\b\s*(?:[?.!]|$|\b(?:in|on|since|from|"
     r"after|between|during|over)\b)|"
     r"что\s+(?:именно\s+)?(?:изменилось|поменялось|нового|было\s+изменено)|"
-    r"какие\s+(?:были\s+)?изменени|изменени[яй]\s+(?:в|по)\b|"
+    r"какие\s+(?:были\s+)?изменени|"
     r"(?:когда|как\s+часто)\b[^.?!]{0,80}(?:изменил|поменял)|"
     r"(?:изменил|поменял)(?:ся|ась|ось|ись)\s+ли\b",
+    re.IGNORECASE)
+# "changes to the policy" asks what changed, unless the changes are what someone makes or
+# announces ("Will they inform me if they make changes to the policy?", "Can I make changes in
+# my account?": a question about what the text says of changes)
+_CHANGES_OF = re.compile(r"\bchanges\s+(?:in|to|of|made)\b|изменени[яй]\s+(?:в|по)\b",
+                         re.IGNORECASE)
+_MAKING_CHANGES = re.compile(
+    r"\b(?:make|makes|made|making|notify|notifies|notified|inform|informs|informed|tell|tells|"
+    r"announce|announces|announced|post|posts|posted|publish|publishes|published|request|"
+    r"requests|submit|submits|apply|applies|allowed\s+to)\b(?:\W+\w+){0,3}?\W+changes\b|"
+    r"(?:внос|внес|внёс|уведом|сообщ|публику|опубликову)\w*(?:\W+\w+){0,3}?\W+изменени",
     re.IGNORECASE)
 _VERSIONS = re.compile(
     r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
@@ -146,7 +157,8 @@ def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> I
             else Intent.SINCE
     if _VERSIONS.search(question):
         return Intent.VERSIONS
-    if _CHANGES.search(question):
+    if _CHANGES.search(question) or (_CHANGES_OF.search(question)
+                                     and not _MAKING_CHANGES.search(question)):
         return Intent.CHANGES
     return Intent.VERSIONS if about_the_line(unnamed(whole) if unnamed else whole) else None
 

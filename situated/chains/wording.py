@@ -5,47 +5,16 @@ never left to the model, so it is the same whatever model answers."""
 from __future__ import annotations
 
 import datetime as dt
-from zoneinfo import ZoneInfo
 
+from situated.chains.lang import (  # noqa: F401 - said through `wording` everywhere
+    Lang,
+    bound_text,
+    day_text,
+    language_of,
+    listing,
+)
 from situated.documents import PRODUCT, ValidFor
-from situated.index.text import script_counts
-from situated.modes import Mode
-from situated.months import RU_MONTHS
 from situated.situation import Situation
-
-
-class Lang(Mode):
-    EN = "en"
-    RU = "ru"
-
-
-def language_of(text: str) -> Lang:
-    """Russian when Cyrillic letters outnumber Latin ones (product codes are Latin), else
-    English."""
-    latin, cyrillic, _ = script_counts(text)
-    return Lang.RU if cyrillic > latin else Lang.EN
-
-
-def day_text(day: dt.date, lang: Lang) -> str:
-    if lang is Lang.RU:
-        return f"{day.day} {RU_MONTHS[day.month - 1][1]} {day.year}"
-    return f"{day.day} {day:%B} {day.year}"
-
-
-def bound_text(bound: dt.date | dt.datetime, lang: Lang, timezone: str) -> str:
-    """A validity bound as a person reads it: a date, or an instant shown in the index's zone."""
-    if isinstance(bound, dt.datetime):
-        local = bound.astimezone(ZoneInfo(timezone))
-        return f"{day_text(local.date(), lang)} {local:%H:%M} ({timezone})"
-    return day_text(bound, lang)
-
-
-def listing(items: list[str], lang: Lang, conj: str | None = None) -> str:
-    word = conj or ("или" if lang is Lang.RU else "or")
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {word} {items[-1]}"
-
 
 # the names of missing facts in the `missing` list are part of the answer contract
 FACT_NAMES = {ValidFor.PURCHASE_DATE: "purchase date", ValidFor.REQUEST_DATE: "request date",
@@ -360,6 +329,10 @@ _TEXTS = {
                                "about a shorter period to see them.",
     ("not_compared", Lang.RU): "Ещё {n} более ранних изменений в этом периоде не сравнивались; "
                                "спросите о более коротком периоде.",
+    ("one_version", Lang.EN): "{line} has one version, with no validity dates and no release: "
+                              "there is no earlier version to compare it with.",
+    ("one_version", Lang.RU): "У «{line}» одна версия, без дат действия и без номера версии: "
+                              "сравнивать её не с чем.",
     ("none_yet", Lang.EN): "No version of {line} took effect{window}: the first applies from "
                            "{date}.",
     ("none_yet", Lang.RU): "Версий «{line}»{window} не было: первая действует с {date}.",

@@ -1,0 +1,47 @@
+"""The languages the app speaks (English and Russian) and how it writes a day, a validity bound
+and a list in each; `wording` says everything else with these."""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from situated.index.text import script_counts
+from situated.modes import Mode
+from situated.months import RU_MONTHS
+
+
+class Lang(Mode):
+    EN = "en"
+    RU = "ru"
+
+
+def language_of(text: str) -> Lang:
+    """Russian when Cyrillic letters outnumber Latin ones (product codes are Latin), else
+    English."""
+    latin, cyrillic, _ = script_counts(text)
+    return Lang.RU if cyrillic > latin else Lang.EN
+
+
+def day_text(day: dt.date, lang: Lang) -> str:
+    if lang is Lang.RU:
+        return f"{day.day} {RU_MONTHS[day.month - 1][1]} {day.year}"
+    return f"{day.day} {day:%B} {day.year}"
+
+
+def bound_text(bound: dt.date | dt.datetime, lang: Lang, timezone: str) -> str:
+    """A validity bound as a person reads it: a date, or an instant shown in the index's zone."""
+    if isinstance(bound, dt.datetime):
+        local = bound.astimezone(ZoneInfo(timezone))
+        return f"{day_text(local.date(), lang)} {local:%H:%M} ({timezone})"
+    return day_text(bound, lang)
+
+
+def listing(items: list[str], lang: Lang, conj: str | None = None) -> str:
+    word = conj or ("или" if lang is Lang.RU else "or")
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {word} {items[-1]}"
+
+
+__all__ = ["Lang", "bound_text", "day_text", "language_of", "listing"]
