@@ -135,9 +135,8 @@ class VectorLeg:
     Either way the k results are the k nearest *admitted* pieces, as with a pre-filtered query.
 
     Versioned corpora repeat a piece word for word across releases, so many neighbours lie at
-    the same distance, and Chroma returns tied neighbours in no fixed order (it differed between
-    processes: one answer in a hundred on the httpx probe quoted other evidence). So a result
-    is ordered by distance, then index position, and a cut that falls inside a tie is never
+    the same distance, and Chroma returns tied neighbours in no fixed order. So a result is
+    ordered by distance, then index position, and a cut that falls inside a tie is never
     taken: the unfiltered query counts only when its farthest neighbour is farther than the
     k-th admitted one, and a restricted query asks for more until the tie is inside it.
     """
