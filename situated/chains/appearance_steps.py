@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from packaging.version import InvalidVersion, Version
 
+from situated.chains import wording as w
 from situated.chains.appearance import (
     Basis,
     Found,
@@ -35,30 +36,15 @@ from situated.situation import Situation
 
 MAX_SCANNED = 2000  # release documents read whole to find where a named identifier appears
 
-_TEXT = {
-    (Kind.ADDED, Lang.EN): "“{x}” first appears in {at} [{a}]{before}.",
-    (Kind.ADDED, Lang.RU): "«{x}» впервые появляется в {at} [{a}]{before}.",
-    (Kind.REMOVED, Lang.EN): "“{x}” is gone in {at} [{a}]{before}.",
-    (Kind.REMOVED, Lang.RU): "«{x}» нет в {at} [{a}]{before}.",
-    (Kind.DEPRECATED, Lang.EN): "“{x}” is marked deprecated from {at} [{a}]{before}.",
-    (Kind.DEPRECATED, Lang.RU): "«{x}» помечено как устаревшее начиная с {at} [{a}]{before}.",
-}
-_BEFORE = {
-    (Kind.REMOVED, Lang.EN): "; {at} still has it [{a}]",
-    (Kind.REMOVED, Lang.RU): "; в {at} оно ещё есть [{a}]",
-    (Kind.ADDED, Lang.EN): "; {at}, the version before it, does not have it [{a}]",
-    (Kind.ADDED, Lang.RU): "; в {at}, предыдущей версии, его нет [{a}]",
-    (Kind.DEPRECATED, Lang.EN): "; {at}, the version before it, does not say so [{a}]",
-    (Kind.DEPRECATED, Lang.RU): "; в {at}, предыдущей версии, этого нет [{a}]",
-}
-
-
 def version_name(meta: DocumentMeta, lang: Lang, tz: str) -> str:
-    """"version 0.18.2", or for a dated family "the version of 1 April 2026"."""
+    """"version 0.18.2", or for a dated family "the version from 1 April 2026"."""
     if meta.version is not None:
-        return f"версии {meta.version}" if lang is Lang.RU else f"version {meta.version}"
-    return (f"редакции с {when(meta, lang, tz)}" if lang is Lang.RU else
-            f"the version from {when(meta, lang, tz)}")
+        return w.fixed("version_release", lang, v=meta.version)
+    return w.fixed("version_dated", lang, date=when(meta, lang, tz))
+
+
+def _verb(kind: Kind, lang: Lang) -> str:
+    return w.fixed(f"verb_{kind.value}", lang)
 
 
 class AppearanceSteps:
@@ -120,9 +106,7 @@ class AppearanceSteps:
         note states is the answer's)."""
         supplied = pack([b for _, b in notes[:3]], self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
-        lead = (f"По версиям документов не видно, когда «{subject}» {_VERB[(kind, lang)]}."
-                if lang is Lang.RU else
-                f"The versions themselves do not show when “{subject}” was {kind.value}.")
+        lead = w.fixed("pages_unshown", lang, x=subject, verb=_verb(kind, lang))
         text = f"{lead} {_notes_text(notes, label, True, lang)}"
         out = AppearanceOut(
             kind=kind.value, subject=subject, release=stated[0] if stated else None,
@@ -142,11 +126,8 @@ class AppearanceSteps:
         supplied = pack(cited, self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
         ref = f" [{label[note.block_id]}]" if note.block_id in label else ""
-        lead = (f"«{subject}» {_VERB[(found.kind, lang)]} в версии {release}, как сказано в "
-                f"собственных заметках документов{ref}. По самим страницам: "
-                if lang is Lang.RU else
-                f"“{subject}” was {found.kind.value} in version {release}, as the documents' "
-                f"own notes say{ref}. By the pages themselves: ")
+        lead = w.fixed("notes_state", lang, x=subject, verb=_verb(found.kind, lang), v=release,
+                       ref=ref)
         text = lead + self._pages_text(found, subject, label, lang)
         out = AppearanceOut(
             kind=found.kind.value, subject=subject, release=release, source_id=note.source_id,
@@ -162,12 +143,13 @@ class AppearanceSteps:
         at, before = found.at, found.before
         a_block = at.block or at.first
         b_block = before and (before.block or before.first)
-        before_text = _BEFORE[(found.kind, lang)].format(
-            at=version_name(before.meta, lang, tz), a=label.get(b_block.block_id, "")) \
+        before_text = w.fixed(
+            f"before_{found.kind.value}", lang, at=version_name(before.meta, lang, tz),
+            a=label.get(b_block.block_id, "")) \
             if before is not None and b_block is not None and b_block.block_id in label else ""
-        return _TEXT[(found.kind, lang)].format(x=subject, at=version_name(at.meta, lang, tz),
-                                                a=label.get(a_block.block_id, ""),
-                                                before=before_text)
+        return w.fixed(f"appears_{found.kind.value}", lang, x=subject,
+                       at=version_name(at.meta, lang, tz), a=label.get(a_block.block_id, ""),
+                       before=before_text)
 
     def _cited(self, text: str, supplied: list, out: AppearanceOut, situation: Situation,
                lang: Lang, result) -> Answer:
@@ -241,16 +223,8 @@ def _agrees(found: Found, releases: list[str]) -> bool:
 def _notes_text(notes: list, label: dict, agrees: bool | None, lang: Lang) -> str:
     said = ", ".join(f"{r}" + (f" [{label[b.block_id]}]" if b.block_id in label else "")
                      for r, b in notes[:3])
-    if lang is Lang.RU:
-        tail = "" if agrees else " — это расходится с версиями документов"
-        return f"В собственных заметках документов (история, журнал изменений) это отмечено в " \
-               f"версии {said}{tail}."
-    tail = "" if agrees else "; that disagrees with the pages' own versions"
-    return f"The documents' own notes (history notes, a changelog) mention it under {said}{tail}."
-
-
-_VERB = {(Kind.ADDED, Lang.RU): "появилось", (Kind.REMOVED, Lang.RU): "удалено",
-         (Kind.DEPRECATED, Lang.RU): "объявлено устаревшим"}
+    tail = "" if agrees else w.fixed("notes_disagree", lang)
+    return w.fixed("notes_mention", lang, said=said, tail=tail)
 
 
 def _of_kind(notes: list, stating: list, kind: Kind, subject) -> list:
@@ -268,15 +242,9 @@ def _of_kind(notes: list, stating: list, kind: Kind, subject) -> list:
 def _none_text(subject: str, kind: Kind, held: bool, lang: Lang) -> str:
     """Nothing found: no version has it at all, or (`held`) versions have it but none shows
     the asked change."""
-    if held and lang is Lang.RU:
-        return (f"«{subject}» есть в версиях документов, но ни одна из них не показывает, "
-                f"когда это {_VERB[(kind, lang)]}.")
     if held:
-        return (f"Versions of the documents have “{subject}”, but none shows it being "
-                f"{kind.value}.")
-    if lang is Lang.RU:
-        return f"Ни в одной версии документов, доступных вам, нет «{subject}»."
-    return f"No version of the documents you may read has “{subject}”."
+        return w.fixed("held_unshown", lang, x=subject, verb=_verb(kind, lang))
+    return w.fixed("none_has", lang, x=subject)
 
 
 __all__ = ["AppearanceSteps"]

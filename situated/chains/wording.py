@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from situated.chains.catalogue import TEXTS
 from situated.chains.lang import (  # noqa: F401 - said through `wording` everywhere
     Lang,
     bound_text,
@@ -248,119 +249,11 @@ def no_evidence_text(situation: Situation, lang: Lang, unheld: list[str] | None 
            "to give."
 
 
-# fixed texts of the answer with no structure of their own: (name, language) -> template
-_TEXTS = {
-    ("and", Lang.EN): "and",
-    ("and", Lang.RU): "и",
-    ("ask_within", Lang.EN): "From {period}, the versions change on {changes}. Which day is "
-                             "it about?",
-    ("ask_within", Lang.RU): "В период {period} версии сменялись: {changes}. Какой день вас "
-                             "интересует?",
-    ("ask_unplaced", Lang.EN): "Which of the dates decides: {dates}?",
-    ("ask_unplaced", Lang.RU): "Какая из дат решает: {dates}?",
-    ("over_allowance", Lang.EN): "The best evidence is larger than the evidence allowance "
-                                 "({allowance} tokens); raise the window or use the "
-                                 "skip_oversized budget policy.",
-    ("over_allowance", Lang.RU): "Лучший фрагмент больше допустимого объёма evidence "
-                                 "({allowance} токенов); увеличьте окно или используйте "
-                                 "политику бюджета skip_oversized.",
-    ("withheld_unknown", Lang.EN): "The answer was withheld: it cites sources that were not "
-                                   "given to the model ({labels}).",
-    ("withheld_unknown", Lang.RU): "Ответ не показан: он ссылается на источники, которых "
-                                   "модель не получала ({labels}).",
-    ("withheld_uncited", Lang.EN): "The answer was withheld: it cites no source, so it cannot "
-                                   "be checked.",
-    ("withheld_uncited", Lang.RU): "Ответ не показан: в нём нет ссылок на источники, его "
-                                   "нельзя проверить.",
-    ("ask_year", Lang.EN): "To compare I need the year: “{period}” of which year? Ask again "
-                           "with the year.",
-    ("ask_year", Lang.RU): "Чтобы сравнить, нужен год: «{period}» — какого года? Спросите ещё "
-                           "раз, указав год.",
-    # questions about change (`chains.history`)
-    ("changes_lead", Lang.EN): "Changes of {line}{window}:",
-    ("changes_lead", Lang.RU): "Изменения «{line}»{window}:",
-    ("pair", Lang.EN): "From {date} ({old} → {new}):",
-    ("pair", Lang.RU): "С {date} ({old} → {new}):",
-    ("pair_release", Lang.EN): "Version {v} against {prev} ({old} → {new}):",
-    ("pair_release", Lang.RU): "Версия {v} по сравнению с {prev} ({old} → {new}):",
-    ("first_release", Lang.EN): "Version {v}: the first version you may read ({new}).",
-    ("first_release", Lang.RU): "Версия {v}: первая доступная вам версия ({new}).",
-    ("notes_lead", Lang.EN): "The release notes of {line} {v} say:",
-    ("notes_lead", Lang.RU): "В примечаниях к выпуску {line} {v}:",
-    ("notes_more", Lang.EN): "… and {n} more line(s) of these notes.",
-    ("notes_more", Lang.RU): "… и ещё строк в этих примечаниях: {n}.",
-    ("no_release", Lang.EN): "{line} has no version {v}.",
-    ("no_release", Lang.RU): "У «{line}» нет версии {v}.",
-    ("window_release", Lang.EN): " in version {v}",
-    ("window_release", Lang.RU): " в версии {v}",
-    ("first", Lang.EN): "From {date}: the first version you may read ({new}).",
-    ("first", Lang.RU): "С {date}: первая доступная вам версия ({new}).",
-    ("no_substance", Lang.EN): "no change in substance (only formatting or dates differ).",
-    ("no_substance", Lang.RU): "по существу ничего не изменилось (отличаются только "
-                               "оформление или даты).",
-    ("added", Lang.EN): "added", ("added", Lang.RU): "добавлено",
-    ("removed", Lang.EN): "removed", ("removed", Lang.RU): "удалено",
-    ("more", Lang.EN): "… and {n} more in this section",
-    ("more", Lang.RU): "… и ещё {n} в этом разделе",
-    ("unshown", Lang.EN): "{n} more changed section(s) did not fit the evidence allowance; "
-                          "they are listed in `changes`.",
-    ("unshown", Lang.RU): "Ещё разделов с изменениями: {n}; они не поместились в допустимый "
-                          "объём и перечислены в `changes`.",
-    ("none_in", Lang.EN): "No version of {line} took effect{window}; the one in force applies "
-                          "from {date} ({new}).",
-    ("none_in", Lang.RU): "Новых версий «{line}»{window} не было; действующая применяется "
-                          "с {date} ({new}).",
-    ("none_then", Lang.EN): "No version of {line} took effect{window}, and none applied at "
-                            "its end: the last one before it, {old}, ended on {date}.",
-    ("none_then", Lang.RU): "Новых версий «{line}»{window} не было, и в его конце не "
-                            "действовала ни одна: последняя до него, {old}, действовала по "
-                            "{date}.",
-    ("by_content", Lang.EN): "{n} pair(s) of versions were too long to align sentence by "
-                             "sentence ({units} sentences): their changes are what left and "
-                             "what came, compared by content.",
-    ("by_content", Lang.RU): "{n} пар(ы) версий слишком длинны для построчного сравнения "
-                             "({units} предложений): изменения — что ушло и что появилось, "
-                             "по содержанию.",
-    ("listing_cut", Lang.EN): "… {n} earlier version(s) not shown; ask about a period to see "
-                              "them.",
-    ("listing_cut", Lang.RU): "… ещё {n} более ранних версий не показаны; спросите о периоде, "
-                              "чтобы увидеть их.",
-    ("not_compared", Lang.EN): "{n} earlier change(s) in this period were not compared; ask "
-                               "about a shorter period to see them.",
-    ("not_compared", Lang.RU): "Ещё {n} более ранних изменений в этом периоде не сравнивались; "
-                               "спросите о более коротком периоде.",
-    ("one_version", Lang.EN): "{line} has one version, with no validity dates and no release: "
-                              "there is no earlier version to compare it with.",
-    ("one_version", Lang.RU): "У «{line}» одна версия, без дат действия и без номера версии: "
-                              "сравнивать её не с чем.",
-    ("none_yet", Lang.EN): "No version of {line} took effect{window}: the first applies from "
-                           "{date}.",
-    ("none_yet", Lang.RU): "Версий «{line}»{window} не было: первая действует с {date}.",
-    ("latest_only", Lang.EN): "This is the latest change; {n} earlier change(s) are listed "
-                              "with “List the versions …” or by asking about a period.",
-    ("latest_only", Lang.RU): "Это последнее изменение; более ранних: {n}. Спросите о "
-                              "периоде или попросите список версий.",
-    ("versions_lead", Lang.EN): "Versions of {line} you may read ({n}):",
-    ("versions_lead", Lang.RU): "Версии «{line}», доступные вам ({n}):",
-    ("ask_document", Lang.EN): "Which document's versions: {names}?",
-    ("ask_document", Lang.RU): "Версии какого документа: {names}?",
-    ("ask_change_year", Lang.EN): "“{period}” of which year? Ask again with the year.",
-    ("ask_change_year", Lang.RU): "«{period}» — какого года? Спросите ещё раз, указав год.",
-    ("in_force", Lang.EN): "in force", ("in_force", Lang.RU): "действует",
-    ("recorded", Lang.EN): "recorded {t}", ("recorded", Lang.RU): "зарегистрирована {t}",
-    ("revision", Lang.EN): "revision {r}", ("revision", Lang.RU): "редакция {r}",
-    ("release", Lang.EN): "version {v}", ("release", Lang.RU): "версия {v}",
-    ("undated", Lang.EN): "no validity dates", ("undated", Lang.RU): "без дат действия",
-    ("window_since", Lang.EN): " since {a}", ("window_since", Lang.RU): " с {a}",
-    ("window_period", Lang.EN): " from {a} to {b}", ("window_period", Lang.RU): " с {a} по {b}",
-    ("window_on", Lang.EN): " on {a}", ("window_on", Lang.RU): " на {a}",
-    ("window_latest", Lang.EN): " (the latest)", ("window_latest", Lang.RU): " (последнее)",
-}
 
 
 def fixed(name: str, lang: Lang, **values) -> str:
     """One of the fixed texts above, in `lang`, with its values filled in."""
-    return _TEXTS[(name, lang)].format(**values)
+    return TEXTS[(name, lang)].format(**values)
 
 
 def span_text(start: str | None, end: str | None, lang: Lang) -> str:
