@@ -154,4 +154,40 @@ TEXTS = {
                                "показывает, когда это {verb}.",
     ("none_has", Lang.EN): "No version of the documents you may read has “{x}”.",
     ("none_has", Lang.RU): "Ни в одной версии документов, доступных вам, нет «{x}».",
+    # releases (`chains.release`)
+    ("unknown_version", Lang.EN): "Version {v} is not among the versions of {line} ({n}: "
+                                  "{versions})",
+    ("unknown_version", Lang.RU): "Версии {v} нет среди версий {line} ({n}: {versions})",
+    ("nearest_one", Lang.EN): "; the nearest is {near}.",
+    ("nearest_one", Lang.RU): "; ближайшие: {near}.",
+    ("nearest_many", Lang.EN): "; the nearest are {near}.",
+    ("nearest_many", Lang.RU): "; ближайшие: {near}.",
+    ("latest_slice", Lang.EN): "For version {v} (the latest; name your version if you run "
+                               "another): ",
+    ("latest_slice", Lang.RU): "Для версии {v} (последней; назовите свою версию, если она "
+                               "другая): ",
+    ("notes_slice", Lang.EN): "From the release notes of version {v}: ",
+    ("notes_slice", Lang.RU): "По примечаниям к версии {v}: ",
+    ("ask_version", Lang.EN): "To find the text that applies I need the version: the versions "
+                              "of {line} say different things here. Which version: "
+                              "{versions}?",
+    ("ask_version", Lang.RU): "Чтобы выбрать текст, который применяется, нужно знать версию: "
+                              "версии {line} говорят об этом по-разному. Какая версия: "
+                              "{versions}?",
+    ("same_text", Lang.EN): "The same text stands in versions {first} to {last}.",
+    ("same_text", Lang.RU): "Тот же текст — в версиях с {first} по {last}.",
+    ("same_text_every", Lang.EN): "The same text stands in versions {first} to {last} (every "
+                                  "version of this document).",
+    ("same_text_every", Lang.RU): "Тот же текст — в версиях с {first} по {last} (во всех "
+                                  "версиях этого документа).",
+    ("elsewhere", Lang.EN): "Nothing in version {v} answers this; versions {versions} do. Ask "
+                            "about one of them, e.g. “in version {last}”.",
+    ("elsewhere", Lang.RU): "В версии {v} об этом ничего нет; это есть в версиях: {versions}. "
+                            "Спросите о нужной версии, например «в версии {last}».",
+    ("elsewhere_latest", Lang.EN): "Nothing in the latest version, {v}, answers this; versions "
+                                   "{versions} do. Ask about one of them, e.g. “in version "
+                                   "{last}”.",
+    ("elsewhere_latest", Lang.RU): "В последней версии {v} об этом ничего нет; это есть в "
+                                   "версиях: {versions}. Спросите о нужной версии, например "
+                                   "«в версии {last}».",
 }

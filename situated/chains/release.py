@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from packaging.version import Version
 
 from situated import releases
+from situated.chains import wording as w
 from situated.chains.dates import quoted_spans
 from situated.chains.products import ProductMatcher
 from situated.chains.wording import Lang
@@ -187,61 +188,40 @@ def unknown_text(said: str, line: str, declared: list[Version], lang: Lang) -> s
     """A named version no readable document has: say so, with the nearest releases."""
     asked = releases.asked(said)
     near = releases.nearest(asked.version, declared) if asked else []
-    near_text = " and ".join(str(v) for v in near) if lang is Lang.EN else " и ".join(
-        str(v) for v in near)
-    if lang is Lang.RU:
-        head = f"Версии {said} нет среди версий {line} ({len(declared)}: " \
-               f"{version_list(declared, lang)})"
-        return head + (f"; ближайшие: {near_text}." if near else ".")
-    head = f"Version {said} is not among the versions of {line} ({len(declared)}: " \
-           f"{version_list(declared, lang)})"
-    return head + (f"; the nearest are {near_text}." if len(near) > 1 else
-                   f"; the nearest is {near_text}." if near else ".")
+    near_text = f" {w.fixed('and', lang)} ".join(str(v) for v in near)
+    head = w.fixed("unknown_version", lang, v=said, line=line, n=len(declared),
+                   versions=version_list(declared, lang))
+    if not near:
+        return head + "."
+    return head + w.fixed("nearest_many" if len(near) > 1 else "nearest_one", lang,
+                          near=near_text)
 
 
 def latest_text(version: str, lang: Lang) -> str:
     """The slice of an answer read from the latest release because the question named none."""
-    if lang is Lang.RU:
-        return f"Для версии {version} (последней; назовите свою версию, если она другая): "
-    return f"For version {version} (the latest; name your version if you run another): "
+    return w.fixed("latest_slice", lang, v=version)
 
 
 def notes_text(version: str, lang: Lang) -> str:
     """The slice of an answer read from a release's notes because the question named none."""
-    if lang is Lang.RU:
-        return f"По примечаниям к версии {version}: "
-    return f"From the release notes of version {version}: "
+    return w.fixed("notes_slice", lang, v=version)
 
 
 def ask_version_text(line: str, versions: list[Version], lang: Lang) -> str:
     """Which release the question is about, its candidates named (a reply of one version
     completes the situation)."""
-    if lang is Lang.RU:
-        return (f"Чтобы выбрать текст, который применяется, нужно знать версию: версии {line} "
-                f"говорят об этом по-разному. Какая версия: {version_list(versions, lang)}?")
-    return (f"To find the text that applies I need the version: the versions of {line} say "
-            f"different things here. Which version: {version_list(versions, lang)}?")
+    return w.fixed("ask_version", lang, line=line, versions=version_list(versions, lang))
 
 
 def same_text(first: str, last: str, every: bool, lang: Lang) -> str:
     """How far back the answer's text stands word for word."""
-    if lang is Lang.RU:
-        return (f"Тот же текст — в версиях с {first} по {last}" + (
-            " (во всех версиях этого документа)." if every else "."))
-    return f"The same text stands in versions {first} to {last}" + (
-        " (every version of this document)." if every else ".")
+    return w.fixed("same_text_every" if every else "same_text", lang, first=first, last=last)
 
 
 def elsewhere_text(version: str, latest: bool, having: list[Version], lang: Lang) -> str:
     """The asked (or latest) release has nothing on the question; these releases do."""
-    which = version_list(having, lang)
-    if lang is Lang.RU:
-        own = f"последней версии {version}" if latest else f"версии {version}"
-        return (f"В {own} об этом ничего нет; это есть в версиях: {which}. Спросите о "
-                "нужной версии, например «в версии " f"{having[-1]}».")
-    own = f"the latest version, {version}," if latest else f"version {version}"
-    return (f"Nothing in {own} answers this; versions {which} do. Ask about one of them, e.g. "
-            f"“in version {having[-1]}”.")
+    return w.fixed("elsewhere_latest" if latest else "elsewhere", lang, v=version,
+                   versions=version_list(having, lang), last=having[-1])
 
 
 __all__ = ["Mention", "ReleaseReading", "checked_release", "elsewhere_text", "find_mentions",
