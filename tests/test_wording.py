@@ -35,3 +35,18 @@ def test_no_text_outside_the_catalogue_says_how_a_change_first_appeared():
 
     source = Path(module.__file__).read_text(encoding="utf-8")
     assert not any("а" <= c <= "я" or "А" <= c <= "Я" for c in source)
+
+
+def test_a_line_of_several_products_is_named_in_the_askers_language():
+    """It read «Версии the documents (2, …)»: the English plural inside the Russian answer."""
+    from packaging.version import Version
+
+    from situated.chains.release import ReleaseReading
+    from situated.chains.release_history import PLURAL_LINE, line_text
+
+    declared = [Version("1.0"), Version("2.0")]
+    ru, _ = line_text("Какие есть версии?", ReleaseReading(), declared, PLURAL_LINE, Lang.RU)
+    en, _ = line_text("Which versions are there?", ReleaseReading(), declared, PLURAL_LINE,
+                      Lang.EN)
+    assert ru == "Версии документов (2, от ранней к последней): 1.0, 2.0."
+    assert en == "The documents have 2 versions, oldest first: 1.0, 2.0."

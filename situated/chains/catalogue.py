@@ -190,4 +190,23 @@ TEXTS = {
     ("elsewhere_latest", Lang.RU): "В последней версии {v} об этом ничего нет; это есть в "
                                    "версиях: {versions}. Спросите о нужной версии, например "
                                    "«в версии {last}».",
+    # a release line's facts (`chains.release_history`)
+    ("no", Lang.EN): "No. ",
+    ("no", Lang.RU): "Нет. ",
+    ("line_has", Lang.EN): "Yes: version {v} is one of the {n} versions of {line} ({first} – "
+                           "{last}).",
+    ("line_has", Lang.RU): "Да: версия {v} — одна из {n} версий {line} ({first} – {last}).",
+    ("line_latest", Lang.EN): "The latest version of {line} is {last} ({n} versions; the "
+                              "oldest is {first}).",
+    ("line_latest", Lang.RU): "Последняя версия {line}: {last} (всего версий: {n}, первая — "
+                              "{first}).",
+    ("line_oldest", Lang.EN): "The oldest version of {line} is {first} ({n} versions; the "
+                              "latest is {last}).",
+    ("line_oldest", Lang.RU): "Самая ранняя версия {line}: {first} (всего версий: {n}, "
+                              "последняя — {last}).",
+    ("line_listing", Lang.EN): "{line} has {n} versions, oldest first: {names}.",
+    ("line_listing", Lang.RU): "Версии {line} ({n}, от ранней к последней): {names}.",
+    ("line_listing_plural", Lang.EN): "The documents have {n} versions, oldest first: {names}.",
+    ("line_listing_plural", Lang.RU): "Версии документов ({n}, от ранней к последней): "
+                                      "{names}.",
 }

@@ -9,6 +9,7 @@ import re
 
 from packaging.version import Version
 
+from situated.chains import wording as w
 from situated.chains.citations import safe_text
 from situated.chains.contract import Answer, Status, situation_out
 from situated.chains.release import ReleaseReading, find_mentions, unknown_text
@@ -26,11 +27,6 @@ _WHOLE = re.compile(r"\b(?:which|list|all|how\s+many|number|count)\b|какие|
                     r"перечисл|список|все\b", re.IGNORECASE)
 
 
-def _range(declared: list[Version], lang: Lang) -> str:
-    first, last = declared[0], declared[-1]
-    return f"{first} – {last}"
-
-
 # how a line of several products is named (`ReleaseSteps.line_name`)
 PLURAL_LINE = "the documents"
 
@@ -38,36 +34,26 @@ PLURAL_LINE = "the documents"
 def line_text(question: str, reading: ReleaseReading, declared: list[Version], line: str,
               lang: Lang) -> tuple[str, list[Version]]:
     """The answer's text and the releases it shows."""
-    n, ru = len(declared), lang is Lang.RU
+    n = len(declared)
     # a release exists when a document declares it; one a range only covers (2.0.7 under
     # ">=2.0,<3.0") is not among the versions
     missing = reading.unknown or (reading.version if reading.version is not None and Version(
         reading.version) not in declared else None) or _unknown_number(question, reading,
                                                                        declared)
     if missing is not None:
-        return ("Нет. " if ru else "No. ") + unknown_text(missing, line, declared, lang), []
+        return w.fixed("no", lang) + unknown_text(missing, line, declared, lang), []
+    facts = {"line": line, "n": n, "first": declared[0], "last": declared[-1]}
     if reading.version is not None and (_EXISTS.search(question)
                                         or not _WHOLE.search(question)):
-        v = reading.version
-        text = (f"Да: версия {v} — одна из {n} версий {line} ({_range(declared, lang)})."
-                if ru else f"Yes: version {v} is one of the {n} versions of {line} "
-                f"({_range(declared, lang)}).")
-        return text, [Version(v)]
+        return w.fixed("line_has", lang, v=reading.version, **facts), [Version(reading.version)]
     if _LATEST.search(question):
-        text = (f"Последняя версия {line}: {declared[-1]} (всего версий: {n}, первая — "
-                f"{declared[0]})." if ru else f"The latest version of {line} is "
-                f"{declared[-1]} ({n} versions; the oldest is {declared[0]}).")
-        return text, [declared[-1]]
+        return w.fixed("line_latest", lang, **facts), [declared[-1]]
     if _OLDEST.search(question):
-        text = (f"Самая ранняя версия {line}: {declared[0]} (всего версий: {n}, последняя — "
-                f"{declared[-1]})." if ru else f"The oldest version of {line} is "
-                f"{declared[0]} ({n} versions; the latest is {declared[-1]}).")
-        return text, [declared[0]]
+        return w.fixed("line_oldest", lang, **facts), [declared[0]]
     names = ", ".join(str(v) for v in declared)
-    named = "The documents have" if line == PLURAL_LINE else f"{line} has"  # "httpx has …"
-    text = (f"Версии {line} ({n}, от ранней к последней): {names}." if ru else
-            f"{named} {n} versions, oldest first: {names}.")
-    return text, list(declared)
+    # "httpx has …", "The documents have …"
+    listing = "line_listing_plural" if line == PLURAL_LINE else "line_listing"
+    return w.fixed(listing, lang, names=names, **facts), list(declared)
 
 
 def _unknown_number(question: str, reading: ReleaseReading, declared: list[Version],
