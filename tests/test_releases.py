@@ -454,11 +454,11 @@ def test_with_that_setting_a_text_every_release_has_needs_no_version(tmp_path, e
 @pytest.mark.unit
 def test_a_listing_of_a_line_of_several_products_reads_as_english():
     from situated.chains.release import ReleaseReading
-    from situated.chains.release_history import PLURAL_LINE, line_text
+    from situated.chains.release_history import line_text, plural_line
     from situated.chains.wording import Lang
 
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
-    text, _ = line_text("Which versions exist?", ReleaseReading(), declared, PLURAL_LINE,
+    text, _ = line_text("Which versions exist?", ReleaseReading(), declared, plural_line(Lang.EN),
                         Lang.EN)
     assert text == "The documents have 3 versions, oldest first: 1.0, 2.0, 3.0."
     text, _ = line_text("Which versions exist?", ReleaseReading(), declared, "httpx", Lang.EN)

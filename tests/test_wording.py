@@ -38,15 +38,16 @@ def test_no_text_outside_the_catalogue_says_how_a_change_first_appeared():
 
 
 def test_a_line_of_several_products_is_named_in_the_askers_language():
-    """It read «Версии the documents (2, …)»: the English plural inside the Russian answer."""
+    """The plural name is the catalogue's in each language, and so is the sentence it goes in."""
     from packaging.version import Version
 
     from situated.chains.release import ReleaseReading
-    from situated.chains.release_history import PLURAL_LINE, line_text
+    from situated.chains.release_history import line_text, plural_line
 
     declared = [Version("1.0"), Version("2.0")]
-    ru, _ = line_text("Какие есть версии?", ReleaseReading(), declared, PLURAL_LINE, Lang.RU)
-    en, _ = line_text("Which versions are there?", ReleaseReading(), declared, PLURAL_LINE,
-                      Lang.EN)
+    ru, _ = line_text("Какие есть версии?", ReleaseReading(), declared, plural_line(Lang.RU),
+                      Lang.RU)
+    en, _ = line_text("Which versions are there?", ReleaseReading(), declared,
+                      plural_line(Lang.EN), Lang.EN)
     assert ru == "Версии документов (2, от ранней к последней): 1.0, 2.0."
     assert en == "The documents have 2 versions, oldest first: 1.0, 2.0."

@@ -191,6 +191,10 @@ TEXTS = {
                                    "версиях: {versions}. Спросите о нужной версии, например "
                                    "«в версии {last}».",
     # a release line's facts (`chains.release_history`)
+    ("opening", Lang.EN): "(opening)",
+    ("opening", Lang.RU): "(начало)",
+    ("documents", Lang.EN): "the documents",
+    ("documents", Lang.RU): "документов",
     ("no", Lang.EN): "No. ",
     ("no", Lang.RU): "Нет. ",
     ("line_has", Lang.EN): "Yes: version {v} is one of the {n} versions of {line} ({first} – "

@@ -301,7 +301,7 @@ def _section_line(s: SectionChange, label: dict[str, str], lang: Lang) -> str | 
         shown += " " + w.fixed("more", lang, n=len(items) - _SHOWN)
     cites = " → ".join(" ".join(f"[{x}]" for x in side) for side in (old, new) if side)
     # a heading is document text: neutralised (no label a parser reads, no link) and on one line
-    title = section_title(s) or ("(начало)" if lang is Lang.RU else "(opening)")
+    title = section_title(s) or w.fixed("opening", lang)
     return f"- {title}: {shown} {cites}"
 
 

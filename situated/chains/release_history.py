@@ -27,8 +27,9 @@ _WHOLE = re.compile(r"\b(?:which|list|all|how\s+many|number|count)\b|какие|
                     r"перечисл|список|все\b", re.IGNORECASE)
 
 
-# how a line of several products is named (`ReleaseSteps.line_name`)
-PLURAL_LINE = "the documents"
+def plural_line(lang: Lang) -> str:
+    """How a line of several products is named (`ReleaseSteps.line_name`)."""
+    return w.fixed("documents", lang)
 
 
 def line_text(question: str, reading: ReleaseReading, declared: list[Version], line: str,
@@ -52,7 +53,7 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
         return w.fixed("line_oldest", lang, **facts), [declared[0]]
     names = ", ".join(str(v) for v in declared)
     # "httpx has …", "The documents have …"
-    listing = "line_listing_plural" if line == PLURAL_LINE else "line_listing"
+    listing = "line_listing_plural" if line == plural_line(lang) else "line_listing"
     return w.fixed(listing, lang, names=names, **facts), list(declared)
 
 

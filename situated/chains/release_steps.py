@@ -19,12 +19,11 @@ from situated.chains.release import (
     strip_versions,
     unknown_text,
 )
-from situated.chains.release_history import PLURAL_LINE, line_answer
+from situated.chains.release_history import line_answer, plural_line
 from situated.chains.release_others import OtherReleases
 from situated.chains.release_text import ReleaseText
 from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
-from situated.chains.wording import Lang
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
 from situated.settings import UnnamedRelease
@@ -70,7 +69,7 @@ class ReleaseSteps:
         products = {p for m in self.versions.released(self.readable(q)) for p in m.product}
         if len(products) == 1:
             return next(iter(products))
-        return "документов" if q.lang is Lang.RU else PLURAL_LINE
+        return plural_line(q.lang)
 
     def validate(self, q: Question, v: Validated, proposed: str | None) -> Validated:
         """`v` with the release the question names (or its carried one), the query without it."""
