@@ -119,8 +119,7 @@ def test_every_process_searches_the_saved_graph_and_an_older_store_is_rebuilt(
     settings = Settings(index_dir=tmp_path, multilingual_leg=False)
     old_hnsw = {"space": "cosine"}  # as stores were written before, with no `graph_sync`
     monkeypatch.setattr(writer, "HNSW", old_hnsw)
-    monkeypatch.setattr(writer, "GRAPH_SYNC", None)
-    monkeypatch.setattr(store, "GRAPH_SYNC", None)
+    monkeypatch.setattr(writer, "GRAPH_SYNC", None)  # the manifest records no `graph_sync`
     build_index(load_corpus([docs]), tmp_path, embeddings, settings)
     old = Index(tmp_path, embeddings)
     assert old.collection.configuration["hnsw"]["sync_threshold"] == 1000

@@ -66,7 +66,7 @@ class Lines:
     stop: Decision | None = None  # clarify or no evidence instead of an answer
 
 
-def nothing_to_compare(found: Lines, situation: Situation, lang: Lang) -> Answer | None:
+def without_history(found: Lines, situation: Situation, lang: Lang) -> Answer | None:
     """A question about change whose documents each have one version, with no dates and no
     release: no history is recorded, so there is no change to show (said as such, not as a
     version that "took effect" on no date)."""

@@ -13,7 +13,7 @@ from situated.chains.history import (
     answer_changes,
     find_lines,
     is_notes_line,
-    nothing_to_compare,
+    without_history,
 )
 from situated.chains.listing import answer_versions
 from situated.chains.notes_answer import answer_notes, notes_at
@@ -60,7 +60,7 @@ class HistorySteps:
         if notes is not None:
             return notes
         v, q = subject.reading.validated, subject.reading.question
-        stopped = _history_stop(subject) or nothing_to_compare(subject.lines, v.situation,
+        stopped = _history_stop(subject) or without_history(subject.lines, v.situation,
                                                                q.lang)
         if stopped is not None:
             return stopped

@@ -13,7 +13,6 @@ from situated.chains.state import Question, Reading
 from situated.documents import DocumentMeta
 from situated.loaders.axes import line_of
 from situated.loaders.notes import pages_first
-from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
 
 
@@ -24,15 +23,13 @@ class OtherReleases:
         self.ctx = ctx
         self.versions = ctx.versions
 
-    def readable(self, q: Question) -> Filter:
-        return self.ctx.readable(q.scope)
 
     def elsewhere(self, reading: Reading, found: SearchResult, decision: Decision) -> Decision:
         """Nothing relevant in the asked (or latest) release: when other releases hold
         something relevant, no evidence *for that release*, naming the releases that do (never
         quoting them as the answer)."""
         q, v = reading.question, reading.validated
-        if not self.versions.released(self.readable(q), v.situation.product):
+        if not self.versions.released(self.ctx.readable(q.scope), v.situation.product):
             return decision
         every = self.ctx.snap.filter(v.situation.model_copy(update={"version": None}),
                                        q.scope)
@@ -54,7 +51,7 @@ class OtherReleases:
         the last release) says nothing of what the asked release has."""
         q, v = reading.question, reading.validated
         names = identifiers(q.text)
-        readable = self.readable(q)
+        readable = self.ctx.readable(q.scope)
         if not names or not self.versions.released(readable, v.situation.product):
             return decision
         families = list(dict.fromkeys(b.family for b in found.blocks))
@@ -89,7 +86,7 @@ class OtherReleases:
         """The latest release the caller may read of the lines `holding` belong to (a line is
         a family: another family's higher numbers are not this one's latest)."""
         lines = {line_of(m) for m in holding if m.release_scoped}
-        declared = [releases.parse(m.version) for m in self.versions.released(self.readable(q))
+        declared = [releases.parse(m.version) for m in self.versions.released(self.ctx.readable(q.scope))
                     if m.version is not None and line_of(m) in lines]
         return str(max(declared)) if declared else None
 

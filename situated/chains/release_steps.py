@@ -24,7 +24,6 @@ from situated.chains.release_others import OtherReleases
 from situated.chains.release_text import ReleaseText
 from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
-from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
 from situated.settings import UnnamedRelease
 
@@ -35,12 +34,10 @@ class ReleaseSteps:
     def __init__(self, ctx: StepContext):
         self.ctx = ctx
         self.versions = ctx.versions
-        self.text = ReleaseText(ctx.versions, self.readable)
+        self.text = ReleaseText(ctx.versions, lambda q: ctx.readable(q.scope))
         self.others = OtherReleases(ctx)
         self._lines: dict[tuple, tuple[list[Version], list[tuple]]] = {}  # per scope, product
 
-    def readable(self, q: Question) -> Filter:
-        return self.ctx.readable(q.scope)
 
     def line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]:
         """The declared releases the caller may read (for `product`) and the ranges of the
@@ -54,7 +51,7 @@ class ReleaseSteps:
         return self._lines[key]
 
     def _line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]:
-        readable = self.readable(q)
+        readable = self.ctx.readable(q.scope)
         declared = self.versions.release_line(readable, product)
         ranges = [(f.release_lo, f.release_hi) for m in self.versions.released(readable, product)
                   if m.applies_to_versions is not None
@@ -66,7 +63,7 @@ class ReleaseSteps:
         release document, else "the documents"."""
         if product:
             return product
-        products = {p for m in self.versions.released(self.readable(q)) for p in m.product}
+        products = {p for m in self.versions.released(self.ctx.readable(q.scope)) for p in m.product}
         if len(products) == 1:
             return next(iter(products))
         return plural_line(q.lang)

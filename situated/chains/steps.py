@@ -38,13 +38,16 @@ class AskSteps:
     """The components of one chain, bound to one generation (`snap`), and their composition.
     `searcher`: another retrieval in place of the generation's engine (`StepContext`)."""
 
+    reader_kind: type[QuestionReader] = QuestionReader  # another wiring (`eval.systems`)
+    evidence_kind: type[EvidenceSteps] = EvidenceSteps
+
     def __init__(self, settings, snap, model: BaseChatModel, proposer: Runnable, clock: Clock,
                  prompt: ChatPromptTemplate, budget: Budget, searcher: Searcher | None = None):
         self.ctx = StepContext(settings, snap, budget, searcher)
         self.model, self.proposer, self.prompt = model, proposer, prompt
         self.releases = ReleaseSteps(self.ctx)
-        self.reader = QuestionReader(self.ctx, clock, self.releases)
-        self.evidence = EvidenceSteps(self.ctx, self.releases)
+        self.reader = self.reader_kind(self.ctx, clock, self.releases)
+        self.evidence = self.evidence_kind(self.ctx, self.releases)
         self.reply = ReplySteps(self.ctx, self.releases.text)
         self.history = HistorySteps(self.ctx, self.releases)
         self.appearance = AppearanceSteps(self.ctx)

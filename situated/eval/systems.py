@@ -82,27 +82,29 @@ def stock_search(app) -> Searcher:
     return search
 
 
-class BaselineSteps(AskSteps):
-    """The product's steps with another retriever (`searcher`) and no clarification step, as
-    plain RAG: every question is about a moment, names no family and compares nothing; every
-    relevant block may be used."""
-
-    def __init__(self, *args: Any, searcher: Searcher):
-        super().__init__(*args, searcher=searcher)
-        self.reader = _PlainReader(self.ctx, self.reader.clock, self.releases)
-        self.evidence = _AllRelevant(self.ctx, self.releases)
-
-
 class _PlainReader(QuestionReader):
+    """Every question is about a moment, names no family and compares nothing."""
+
     def question(self, text: str, follows: str, carried, scope, slice_of: bool = False):
         q = super().question(text, follows, carried, scope, slice_of=True)
         return replace(q, named=frozenset(), comparison=None, cue=Intent.AT)
 
 
 class _AllRelevant(EvidenceSteps):
+    """No clarification step: every relevant block may be used."""
+
     def route(self, retrieved: Retrieved) -> Routed:
         supply = tuple(b.block_id for b in retrieved.found.blocks)
         return Routed(retrieved.reading, retrieved.found, Decision(Route.ANSWER, [], supply=supply))
+
+
+class BaselineSteps(AskSteps):
+    """The product's steps as plain RAG over another retriever (`searcher`, required)."""
+
+    reader_kind, evidence_kind = _PlainReader, _AllRelevant
+
+    def __init__(self, *args: Any, searcher: Searcher):
+        super().__init__(*args, searcher=searcher)
 
 
 def _extractive(app) -> Callable:
