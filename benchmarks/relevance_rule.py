@@ -4,6 +4,7 @@ reported on the held-out ones.
 
     python benchmarks/relevance_rule.py gather [--policyqa FILE] [--reranker DIR] [--work DIR]
     python benchmarks/relevance_rule.py sweep            # the tables, from the gathered rows
+    python benchmarks/relevance_rule.py chain [--within-product]  # the small corpora, whole chain
 
 Indexes (each built without calibration: the signals do not depend on thresholds):
 
@@ -263,14 +264,17 @@ def chain(args) -> None:
     results = {}
     for name, half in SMALL.items():
         folder = HERE / "questions" / "small" / name
-        index = args.work / f"chain-{name}"
+        index = args.work / f"chain-{name}{'-product' if args.within_product else ''}"
+        docs = _as_product(folder, args.work / f"docs-{name}-product", name) \
+            if args.within_product else folder
         app = App(Settings(index_dir=index))
-        ingest([folder], index, app.embeddings, app.settings, recalibrate=True,
+        ingest([docs], index, app.embeddings, app.settings, recalibrate=True,
                calibrator=index_calibrator(app.settings, app.embeddings, None))
         ask = build_ask_chain(app)
         data = yaml.safe_load((folder / "questions.yaml").read_text("utf-8"))
-        pos = [(a, ask.invoke({"question": a["q"]})) for a in data["answerable"]]
-        neg = [(t, ask.invoke({"question": t})) for t in data["off_topic"]]
+        within = {"situation": {"product": name}} if args.within_product else {}
+        pos = [(a, ask.invoke({"question": a["q"], **within})) for a in data["answerable"]]
+        neg = [(t, ask.invoke({"question": t, **within})) for t in data["off_topic"]]
         st = lambda xs, s: sum(x.status.value == s for _, x in xs)
         cites = sum(any(c.source_id == a["source"] for c in x.citations) for a, x in pos)
         row = {"half": half, "answerable": len(pos), "answered": st(pos, "answered"),
@@ -289,7 +293,19 @@ def chain(args) -> None:
     for name, row in results.items():
         for m in row["misses"] + row["wrongly_answered"]:
             print(name, json.dumps(m, ensure_ascii=False))
-    write_result(args.out / "relevance_rule_chain.json", results)
+    suffix = "_product" if args.within_product else ""
+    write_result(args.out / f"relevance_rule_chain{suffix}.json", results)
+
+
+def _as_product(folder: Path, out: Path, product: str) -> Path:
+    """The corpus's documents with `product: <name>` in their front matter (a question then
+    reads within that product, as an app that knows its customer's product asks)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for doc in folder.glob("*.md"):
+        text = doc.read_text("utf-8")
+        (out / doc.name).write_text(text.replace("---\n", f"---\nproduct: {product}\n", 1),
+                                    "utf-8")
+    return out
 
 
 def main() -> None:
@@ -309,6 +325,8 @@ def main() -> None:
     c = sub.add_parser("chain")
     c.add_argument("--work", type=Path, default=HERE / "cache" / "relevance-rule")
     c.add_argument("--out", type=Path, default=HERE / "results")
+    c.add_argument("--within-product", action="store_true", help="each corpus's documents "
+                   "declare one product and every question is asked within it")
     for p in (g, s, c):
         p.add_argument("--rows", type=Path, default=HERE / "cache" / "relevance-rule" / "rows.jsonl")
     args = ap.parse_args()
