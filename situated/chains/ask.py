@@ -39,6 +39,7 @@ from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from situated.chains.budget import Budget, margin_counter
 from situated.chains.contract import Answer
 from situated.chains.extract import Clock, supports_structured_output, today_in
+from situated.chains.focus import EvidenceFocus
 from situated.chains.models import ExtractiveChatModel, make_chat_model
 from situated.chains.proposal import proposal_runnable
 from situated.chains.state import AskInput
@@ -46,7 +47,7 @@ from situated.chains.steps import AskSteps
 from situated.errors import ConfigError
 from situated.index.text import overlong
 from situated.prompts.answer import ANSWER_PROMPT, ANSWER_PROMPT_PARTS
-from situated.settings import ModelKind
+from situated.settings import EvidenceForm, ModelKind
 
 log = logging.getLogger("situated.ask")
 
@@ -77,12 +78,14 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
     it is counted in, the answer prompt its endpoint reads. `kind` and `extra`: another
     composition of the steps (an evaluation baseline, `eval.systems`)."""
     settings, chat = app.settings, _model_for(app, snap, model)
-    answerer = chat
+    answerer, budget = chat, _budget(settings, app.embeddings, chat)
     if settings.model_fallback and not isinstance(chat, ExtractiveChatModel):
         answerer = chat.with_fallbacks([_offline(app, snap)])
+    if settings.model_evidence is EvidenceForm.UNITS:
+        extra.setdefault("focus", EvidenceFocus(_offline(app, snap), settings.model_units,
+                                                budget))
     return kind(settings, snap, answerer, proposal_runnable(_extraction_model(settings, chat)),
-                clock, prompt or _answer_prompt(settings), _budget(settings, app.embeddings, chat),
-                **extra)
+                clock, prompt or _answer_prompt(settings), budget, **extra)
 
 
 def _answer_prompt(settings) -> ChatPromptTemplate:
@@ -91,7 +94,7 @@ def _answer_prompt(settings) -> ChatPromptTemplate:
     return ANSWER_PROMPT_PARTS if parts else ANSWER_PROMPT
 
 
-def _offline(app, snap) -> BaseChatModel:
+def _offline(app, snap) -> ExtractiveChatModel:
     return make_chat_model(app.settings.model_copy(update={"model": ModelKind.EXTRACTIVE}),
                            app.embeddings, snap.sentence_vectors, snap.index.multilingual)
 

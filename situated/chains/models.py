@@ -87,7 +87,7 @@ class ExtractiveChatModel(BaseChatModel):
         """Quote from `evidence` — (label, text) pairs — the units most relevant to `question`
         (`ranked`), the best first (at most `max_sentences`: fewer, or only those near the
         best one's score, cover the gold span less often, `benchmarks/quote_choice.py`); a
-        unit that announces a list (ends with a colon) brings the list (`_with_list`);
+        unit that announces a list (ends with a colon) brings the list (`with_list`);
         instruction-like units never."""
         ranked = self.ranked(question, evidence)
         if not ranked:
@@ -100,7 +100,7 @@ class ExtractiveChatModel(BaseChatModel):
                 break
             if (x.rank, x.pos) in quoted:  # an item of a list already quoted
                 continue
-            text, taken = _with_list(x, units[x.rank])
+            text, taken = with_list(x, units[x.rank])
             quoted.update((x.rank, p) for p in taken)
             out.append(f"{text if text.endswith(('.', '!', '?')) else text + '.'} [{x.label}]")
         return " ".join(out)
@@ -193,7 +193,7 @@ MAX_LIST_ITEMS = 12  # list items a unit that announces a list brings with it
 _LIST_ITEM = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s")
 
 
-def _with_list(x: Quotable, units: list[str]) -> tuple[str, list[int]]:
+def with_list(x: Quotable, units: list[str]) -> tuple[str, list[int]]:
     """`x`'s text, and the list items that follow it when it announces a list ("… four
     categories of errors:"): a lead sentence quoted without its list says nothing. Returns the
     text and the positions quoted."""

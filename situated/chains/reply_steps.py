@@ -21,6 +21,7 @@ from situated.chains.evidence import (
     pack,
     supplied_blocks,
 )
+from situated.chains.focus import EvidenceFocus
 from situated.chains.models import NO_ANSWER, is_model_failure, model_failure
 from situated.chains.release_text import ReleaseText
 from situated.chains.route import Route
@@ -34,8 +35,9 @@ log = logging.getLogger("situated.ask")
 class ReplySteps:
     """Bound to one chain's `StepContext` and what its answers say about their release."""
 
-    def __init__(self, ctx: StepContext, release_text: ReleaseText):
-        self.ctx, self.release_text = ctx, release_text
+    def __init__(self, ctx: StepContext, release_text: ReleaseText,
+                 focus: EvidenceFocus | None = None):
+        self.ctx, self.release_text, self.focus = ctx, release_text, focus
 
     def budget(self, routed: Routed) -> Packed:
         supplied: tuple = ()
@@ -45,6 +47,8 @@ class ReplySteps:
             chosen = set(routed.decision.supply)
             supplied = tuple(dataclasses.replace(s, further=s.block.block_id not in chosen)
                              for s in pack(blocks, self.ctx.budget_of))
+            if self.focus is not None:  # a small model reads the best units (`chains.focus`)
+                supplied = tuple(self.focus(routed.reading.question.text, list(supplied)))
             log.debug("prompt labels=%s", [(s.evidence.label, s.evidence.block_id)
                                            for s in supplied])
         return Packed(routed.reading, routed.found, routed.decision, supplied,

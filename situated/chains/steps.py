@@ -23,6 +23,7 @@ from situated.chains.compare import ask_year, merge, slice_situation
 from situated.chains.context import Searcher, StepContext
 from situated.chains.contract import Answer, Status
 from situated.chains.extract import Clock
+from situated.chains.focus import EvidenceFocus
 from situated.chains.history_steps import HistorySteps
 from situated.chains.intent import Intent
 from situated.chains.reader import QuestionReader
@@ -42,13 +43,14 @@ class AskSteps:
     evidence_kind: type[EvidenceSteps] = EvidenceSteps
 
     def __init__(self, settings, snap, model: BaseChatModel, proposer: Runnable, clock: Clock,
-                 prompt: ChatPromptTemplate, budget: Budget, searcher: Searcher | None = None):
+                 prompt: ChatPromptTemplate, budget: Budget, searcher: Searcher | None = None,
+                 focus: EvidenceFocus | None = None):
         self.ctx = StepContext(settings, snap, budget, searcher)
         self.model, self.proposer, self.prompt = model, proposer, prompt
         self.releases = ReleaseSteps(self.ctx)
         self.reader = self.reader_kind(self.ctx, clock, self.releases)
         self.evidence = self.evidence_kind(self.ctx, self.releases)
-        self.reply = ReplySteps(self.ctx, self.releases.text)
+        self.reply = ReplySteps(self.ctx, self.releases.text, focus)
         self.history = HistorySteps(self.ctx, self.releases)
         self.appearance = AppearanceSteps(self.ctx)
 
