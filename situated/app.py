@@ -30,6 +30,7 @@ from situated.index.store import SAMPLE_STAMP, sample_stamp
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch
+from situated.retrievers.rerank import Reranker, make_reranker
 from situated.retrievers.retriever import SituatedRetriever
 from situated.settings import Settings
 from situated.situation import Scope, Situation
@@ -88,6 +89,11 @@ class App:
     @cached_property
     def embeddings(self) -> Embedder:
         return make_embeddings(self.settings)
+
+    @cached_property
+    def reranker(self) -> Reranker:
+        """What orders the routed blocks (`Settings.reranker`), loaded once per process."""
+        return make_reranker(self.settings)
 
     @cached_property
     def root(self) -> Path:

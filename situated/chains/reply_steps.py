@@ -28,6 +28,7 @@ from situated.chains.route import Route
 from situated.chains.state import Packed, Replied, Routed
 from situated.loaders.neutralise import neutralise
 from situated.prompts.answer import evidence_label_line
+from situated.retrievers.rerank import Reranker, reordered
 
 log = logging.getLogger("situated.ask")
 
@@ -36,8 +37,9 @@ class ReplySteps:
     """Bound to one chain's `StepContext` and what its answers say about their release."""
 
     def __init__(self, ctx: StepContext, release_text: ReleaseText,
-                 focus: EvidenceFocus | None = None):
-        self.ctx, self.release_text, self.focus = ctx, release_text, focus
+                 focus: EvidenceFocus | None = None, reranker: Reranker | None = None):
+        self.ctx, self.release_text = ctx, release_text
+        self.focus, self.reranker = focus, reranker
 
     def budget(self, routed: Routed) -> Packed:
         supplied: tuple = ()
@@ -45,6 +47,11 @@ class ReplySteps:
             blocks = supplied_blocks(routed.found, routed.decision.supply,
                                      self.ctx.versions.read_blocks, routed.deeper)
             chosen = set(routed.decision.supply)
+            if self.reranker is not None:  # the routed blocks in its order, the further after
+                blocks = reordered(self.reranker, routed.reading.question.text,
+                                   [b for b in blocks if b.block_id in chosen],
+                                   lambda b: b.text, self.ctx.settings.reranker_depth) + [
+                    b for b in blocks if b.block_id not in chosen]
             supplied = tuple(dataclasses.replace(s, further=s.block.block_id not in chosen)
                              for s in pack(blocks, self.ctx.budget_of))
             if self.focus is not None:  # a small model reads the best units (`chains.focus`)

@@ -32,6 +32,7 @@ from situated.chains.reply_steps import ReplySteps
 from situated.chains.route import Route
 from situated.chains.route_steps import EvidenceSteps
 from situated.chains.state import AskInput, Compared, Packed, Proposed, Question, Reading
+from situated.retrievers.rerank import Reranker
 from situated.situation import Situation
 
 
@@ -44,13 +45,13 @@ class AskSteps:
 
     def __init__(self, settings, snap, model: BaseChatModel, proposer: Runnable, clock: Clock,
                  prompt: ChatPromptTemplate, budget: Budget, searcher: Searcher | None = None,
-                 focus: EvidenceFocus | None = None):
+                 focus: EvidenceFocus | None = None, reranker: Reranker | None = None):
         self.ctx = StepContext(settings, snap, budget, searcher)
         self.model, self.proposer, self.prompt = model, proposer, prompt
         self.releases = ReleaseSteps(self.ctx)
         self.reader = self.reader_kind(self.ctx, clock, self.releases)
         self.evidence = self.evidence_kind(self.ctx, self.releases)
-        self.reply = ReplySteps(self.ctx, self.releases.text, focus)
+        self.reply = ReplySteps(self.ctx, self.releases.text, focus, reranker)
         self.history = HistorySteps(self.ctx, self.releases)
         self.appearance = AppearanceSteps(self.ctx)
 
