@@ -25,8 +25,6 @@ from situated.index.multilingual import leg_as_wanted
 from situated.index.publisher import clean_leftovers, writer_lock
 from situated.index.reader import generation_documents
 from situated.index.store import (
-    GRAPH_SYNC,
-    SCHEMA_VERSION,
     Manifest,
     current_generation,
     history_record,
@@ -164,8 +162,7 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
         # an index an earlier version wrote (another schema) is rebuilt even when no document
         # changed: readers refuse it and tell the user to run this ingest
         # (and one whose vector store saved only part of its graph, `store.GRAPH_SYNC`)
-        outdated = published is not None and (published.schema_version != SCHEMA_VERSION
-                                              or published.graph_sync != GRAPH_SYNC
+        outdated = published is not None and (not published.current_format()
                                               or not leg_as_wanted(gen, published, settings,
                                                                    embeddings))
         unchanged = previous and not (report.added or report.changed or report.removed

@@ -35,6 +35,7 @@ from situated.modes import Mode
 
 if TYPE_CHECKING:
     from situated.documents import LoadedDocument
+    from situated.settings import Settings
 
 # 2: epoch-second bounds, timezone; 3: recorded history; 4: row store + columns;
 # 5: sentence vectors (`index.sentences`); 6: piece ids by position (the vector leg's `ids`);
@@ -224,6 +225,18 @@ class Manifest(BaseModel):
     # the HNSW graph's sync threshold the store was written with; None: Chroma's default (an
     # index written before `GRAPH_SYNC`: its store is rebuilt, not copied, by the next ingest)
     graph_sync: int | None = None
+
+    def current_format(self) -> bool:
+        """Written in this version's format: its schema, and a vector graph saved whole."""
+        return self.schema_version == SCHEMA_VERSION and self.graph_sync == GRAPH_SYNC
+
+    def built_as(self, settings: Settings, model_id: str) -> bool:
+        """Its pieces and vectors are what `settings` and the embedding model `model_id` would
+        make now: the current format, the same model, timezone, block limit and vector store
+        (the one check an ingest makes before it copies or keeps a generation)."""
+        return (self.current_format() and self.embedding_model == model_id
+                and self.timezone == settings.timezone and self.block_limit == settings.block_limit
+                and self.chroma_url == settings.chroma_url)
 
 
 def chroma_client(path: Path, url: str | None = None):

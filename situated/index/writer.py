@@ -127,12 +127,9 @@ def _reusable_base(root: Path, embeddings, settings: Settings) -> tuple[Path, Ma
         manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
     except (SituatedError, OSError, ValueError):
         return None
-    same = (manifest.schema_version == SCHEMA_VERSION and manifest.chroma_url is None
-            and settings.chroma_url is None and manifest.embedding_model == embeddings.model_id
-            and manifest.timezone == settings.timezone
-            # another block limit splits unchanged documents into other pieces
-            and manifest.block_limit == settings.block_limit
-            and manifest.graph_sync == GRAPH_SYNC  # a store written before: rebuilt once
+    # another block limit splits unchanged documents into other pieces; a store written before
+    # `GRAPH_SYNC` is rebuilt once; only an embedded store is copied
+    same = (manifest.built_as(settings, embeddings.model_id) and settings.chroma_url is None
             and (gen / "chroma").is_dir() and (gen / STORE_FILE).exists())
     return (gen, manifest) if same else None
 
@@ -351,12 +348,7 @@ def _sample_current(root: Path, corpus, settings: Settings, embeddings: Embedder
         manifest = Manifest.model_validate_json((gen / "manifest.json").read_text("utf-8"))
         if (manifest.corpus_hash == corpus.corpus_hash()
                 and tuple(manifest.facets) == settings.facets
-                and manifest.embedding_model == embeddings.model_id
-                and manifest.schema_version == SCHEMA_VERSION
-                and manifest.chroma_url == settings.chroma_url
-                and manifest.timezone == settings.timezone
-                and manifest.block_limit == settings.block_limit
-                and manifest.graph_sync == GRAPH_SYNC
+                and manifest.built_as(settings, embeddings.model_id)
                 and leg_as_wanted(gen, manifest, settings, embeddings)):
             return True
     except (SituatedError, OSError, ValueError):
