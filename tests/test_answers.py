@@ -201,6 +201,19 @@ def test_answer_without_any_label_is_withheld(sample_app):
     assert "battery problem" not in a.answer
 
 
+@pytest.mark.integration
+@pytest.mark.parametrize("reply", ["[S1]", "[S1] [S2].", "[Q2] [S1]", "1. [S1]\n2. [S2]"])
+def test_an_answer_of_labels_alone_is_withheld(sample_app, reply):
+    """A small model's habit (Qwen2.5-Coder-1.5B on PolicyQA replied "[Q2] [S3]"): labels and
+    no statement leave nothing to check against the sources."""
+    a = chain_for(sample_app, ScriptedChatModel(replies=[reply])).invoke(
+        {"question": "What battery warranty applies to a C-3 bought on 15 March 2026?"})
+    assert a.status is Status.WITHHELD and "says nothing" in a.answer and a.citations == []
+    ok = chain_for(sample_app, ScriptedChatModel(replies=["Yes [S1]."])).invoke(
+        {"question": "What battery warranty applies to a C-3 bought on 15 March 2026?"})
+    assert ok.status is Status.ANSWERED  # a one-word statement is still one
+
+
 # -- prompt -----------------------------------------------------------------------------------
 @pytest.mark.integration
 def test_prompt_has_facts_labelled_blocks_and_the_data_rule(sample_app):

@@ -29,6 +29,10 @@ TEXTS = {
                                    "be checked.",
     ("withheld_uncited", Lang.RU): "Ответ не показан: в нём нет ссылок на источники, его "
                                    "нельзя проверить.",
+    ("withheld_empty", Lang.EN): "The answer was withheld: it names sources but says "
+                                 "nothing of what they hold.",
+    ("withheld_empty", Lang.RU): "Ответ не показан: он называет источники, но ничего не "
+                                 "говорит о том, что в них.",
     ("ask_year", Lang.EN): "To compare I need the year: “{period}” of which year? Ask again "
                            "with the year.",
     ("ask_year", Lang.RU): "Чтобы сравнить, нужен год: «{period}» — какого года? Спросите ещё "

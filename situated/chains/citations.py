@@ -3,7 +3,8 @@
 Any label that was not in the prompt withholds the whole answer and names the unknown labels.
 An answer with no label at all is withheld too: every statement must point at a source the
 model was given, and an uncited answer cannot be checked (a model that finds no answer should
-say so, and the app reports that as withheld with the reason).
+say so, and the app reports that as withheld with the reason). So is one that is labels and
+nothing else (`[S3] [S4]`, a small model's habit): it states nothing to check.
 """
 
 from __future__ import annotations
@@ -95,6 +96,8 @@ def parse_citations(text: str, evidence: list[Evidence], links: Mapping[str, str
                       fixed("withheld_unknown", lang, labels=", ".join(unknown)), [], unknown)
     if not used:
         return Parsed(Status.WITHHELD, fixed("withheld_uncited", lang), [], [])
+    if not _says_something(text, found):  # "[S3] [S4]": labels, no statement to check
+        return Parsed(Status.WITHHELD, fixed("withheld_empty", lang), [], [])
 
     def link(label: str) -> str:
         e = by_label[label]
@@ -114,6 +117,16 @@ def parse_citations(text: str, evidence: list[Evidence], links: Mapping[str, str
         for lb in used
     ]
     return Parsed(Status.ANSWERED, rendered, citations, [])
+
+
+def _says_something(text: str, found: list[tuple[int, int, list[str]]]) -> bool:
+    """Whether `text`, its labels taken out, holds a word (two letters or more in a row)."""
+    rest, last = [], 0
+    for start, end, _ in found:
+        rest.append(text[last:start])
+        last = end
+    rest.append(text[last:])
+    return re.search(r"[^\W\d_]{2,}", " ".join(rest)) is not None
 
 
 class CitationParser(BaseOutputParser[Parsed]):
