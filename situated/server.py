@@ -41,7 +41,6 @@ from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Answer
 from situated.chains.state import AskFields, check_question
 from situated.guard import MAX_BODY_BYTES, BodyLimit, ErrorShield, JsonGuard
-from situated.retrievers.filter import Filter
 from situated.retrievers.parts import SCOPE_KEY
 from situated.situation import Scope
 from situated.web import PAGE_HEADERS, add_page_routes, document_page
@@ -305,12 +304,12 @@ def _authenticator(keys: KeyStore, sessions: BrowserSessions):
     return principal_of
 
 
-def _readable_blocks(index, source_id: str, scope: Scope) -> list:
+def _readable_blocks(engine, source_id: str, scope: Scope) -> list:
     """The blocks of one document the scope may read, in document order; none for a document
     that is absent or forbidden alike. Permission comes from the documents table first, by one
     key look-up: a restricted document costs what an absent one does (no block is read), so
     timing discloses nothing."""
-    flt = Filter(scope=scope, timezone=index.timezone)
+    index, flt = engine.index, engine.filter_for(scope)
     try:
         readable = flt.admits(index.fields_of_source(source_id))
     except KeyError:
@@ -326,7 +325,7 @@ def _document_routes(api: FastAPI, application, principal_of) -> None:
     def document(source_id: str, request: Request, format: str = "html",
                  principal: Principal = Depends(principal_of)):
         with application.pinned() as snap:  # one generation for the whole read
-            blocks = _readable_blocks(snap.index, source_id, principal.scope)
+            blocks = _readable_blocks(snap.engine, source_id, principal.scope)
             meta = snap.index.document(source_id) if blocks else None
         if not blocks or meta is None:  # absent and forbidden look the same
             raise HTTPException(status_code=404,

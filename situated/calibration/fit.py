@@ -111,11 +111,10 @@ def observe(engine: HybridSearch, questions: list[Question], scope: Scope,
     the index has products (`_asked_in`): fewer candidates, so lower cosines for strangers."""
     out = []
     for q in questions:
-        out.append(_observe_one(engine, q, Filter(scope=scope, timezone=engine.index.timezone)))
+        out.append(_observe_one(engine, q, engine.filter_for(scope)))
         product = _asked_in(q, list(products))
         if product is not None:
-            flt = Filter(situation=Situation(product=product), scope=scope,
-                         timezone=engine.index.timezone)
+            flt = engine.filter_for(scope, Situation(product=product))
             out.append(_observe_one(engine, q, flt, in_product=True))
     return out
 
@@ -254,7 +253,7 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
 
 def questions_for(engine: HybridSearch, docs: list[LoadedDocument],
                   negatives_file: Path | None = None) -> list[Question]:
-    everything = Filter(scope=_reads_everything(docs), timezone=engine.index.timezone)
+    everything = engine.filter_for(_reads_everything(docs))
 
     def known(name: str) -> bool:  # some document of the index names it
         return not engine.named.unheld(f"x {name}", everything)

@@ -68,7 +68,7 @@ def stock_search(app) -> Searcher:
     first_piece = {}
     for pos, p in enumerate(index.pieces):
         first_piece.setdefault(p.block_id, pos)
-    everything = Filter(scope=_admin_scope(index))
+    everything = app.engine.filter_for(_admin_scope(index))
 
     def search(question: str, _flt: Filter) -> SearchResult:
         docs = ensemble.invoke(question)
@@ -139,7 +139,7 @@ def systems(app, baselines: bool = True, clock=None) -> list[System]:
     dense = HybridSearch(index, settings, legs=(Leg.VECTOR,))
     out += [
         ("hybrid_unfiltered", baseline_chain(
-            app, lambda q, f: hybrid.search(q, Filter(scope=admin)), clock)),
+            app, lambda q, f: hybrid.search(q, hybrid.filter_for(admin)), clock)),
         ("bm25_only", baseline_chain(app, bm25.search, clock)),
         ("dense_only", baseline_chain(app, dense.search, clock)),
     ]

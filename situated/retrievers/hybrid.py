@@ -45,7 +45,7 @@ from situated.retrievers.relevance import (
     thresholds_for,
 )
 from situated.settings import Settings
-from situated.situation import Scope
+from situated.situation import Scope, Situation
 
 
 @dataclass(frozen=True)
@@ -118,6 +118,13 @@ class HybridSearch:
         self._legs = Legs(settings.bm25_block_weight)
         self.readable = ReadableBy(index)  # what a caller scope may read (kept per scope)
         self.named = Named(index, self._cover, self._legs.exact, self.readable)
+
+    def filter_for(self, scope: Scope, situation: Situation | None = None) -> Filter:
+        """The filter of `scope` (and `situation`, its undeclared facets dropped) in this
+        index's timezone: how code outside a chain (calibration, evaluation, the server) asks
+        for one, so every filter is built here or by the snapshot."""
+        situation = (situation or Situation()).declared(self.index.facets)
+        return Filter(situation=situation, scope=scope, timezone=self.index.timezone)
 
     def search(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None,
