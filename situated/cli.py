@@ -353,14 +353,13 @@ def serve(
                                 "the index and follows its published generation"),
 ) -> None:
     """Serve the page at /, /ask (LangServe), /documents/{source_id} and /health with uvicorn."""
-    import os
-
     import uvicorn
 
     from situated.app import App
     from situated.auth import KeyStore
-    from situated.server import INDEX_ENV, KEYS_ENV, create_app
-    from situated.web.sessions import SECRET_ENV, new_secret
+    from situated.server import create_app
+    from situated.settings import WorkerHandoff
+    from situated.web.sessions import new_secret
 
     try:
         store = KeyStore.load(keys)
@@ -368,9 +367,8 @@ def serve(
         if workers == 1:
             api = create_app(application, store)
         else:  # workers import the app by name: hand them the keys and the index by path
-            os.environ[KEYS_ENV] = str(keys.resolve())
-            os.environ[INDEX_ENV] = str(application.root.resolve())  # the sample is built once
-            os.environ[SECRET_ENV] = new_secret()  # one browser-session secret for all
+            # the sample is built once; one browser-session secret for all
+            WorkerHandoff(keys.resolve(), application.root.resolve(), new_secret()).export()
     except SituatedError as exc:
         _fail(str(exc))
         return

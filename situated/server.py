@@ -25,7 +25,6 @@ import contextvars
 import os
 import re
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 from fastapi import Depends, FastAPI, HTTPException, Request
@@ -44,9 +43,8 @@ from situated.guard import MAX_BODY_BYTES, BodyLimit, ErrorShield, JsonGuard
 from situated.retrievers.parts import SCOPE_KEY
 from situated.situation import Scope
 from situated.web import PAGE_HEADERS, add_page_routes, document_page
-from situated.web.sessions import COOKIE, CSRF_HEADER, SECRET_ENV, BrowserSessions, new_secret
+from situated.web.sessions import COOKIE, CSRF_HEADER, BrowserSessions, new_secret
 
-KEYS_ENV, INDEX_ENV = "SERVE_SITUATED_KEYS", "SERVE_SITUATED_INDEX"
 _SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
@@ -55,12 +53,12 @@ def app_from_env() -> FastAPI:
     process): the keys file and the index directory come from the parent through the
     environment, every other setting from the usual `SITUATED_*` variables."""
     from situated.app import App
-    from situated.settings import Settings
+    from situated.settings import Settings, WorkerHandoff
 
-    index = os.environ.get(INDEX_ENV)
-    settings = Settings(index_dir=Path(index)) if index else Settings()
-    return create_app(App(settings), KeyStore.load(Path(os.environ[KEYS_ENV])),
-                      session_secret=os.environ.get(SECRET_ENV))
+    handed = WorkerHandoff.received()
+    settings = Settings(index_dir=handed.index) if handed.index else Settings()
+    return create_app(App(settings), KeyStore.load(handed.keys),
+                      session_secret=handed.session_secret)
 
 
 class TimelyH11Protocol(H11Protocol):

@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import math
-import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -222,7 +221,7 @@ def make_chat_model(settings: Settings, embeddings: Any = None,
                                    multilingual=multilingual)
     from langchain_openai import ChatOpenAI
 
-    key = os.environ.get(settings.openai_api_key_env)
+    key = settings.openai_api_key()
     if not key:
         raise ConfigError(
             f"model 'openai' needs an API key in ${settings.openai_api_key_env}; export it "

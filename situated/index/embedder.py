@@ -1,31 +1,17 @@
 """What the index, the search legs and the extractive model need of an embedding model
-(`Embedder`), the LangChain `Embeddings` side every backend shares (`QueryVectors`), and the
-environment that keeps the model libraries offline. The backends are `index.embeddings`
+(`Embedder`) and the LangChain `Embeddings` side every backend shares (`QueryVectors`); the
+environment that keeps the model libraries offline is `settings.offline_environment`. The backends are `index.embeddings`
 (MiniLM, and `make_embeddings`) and `index.e5`; both import this module, neither the other."""
 
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 from collections.abc import Iterator
 from typing import Protocol
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
-
-_OFFLINE = {
-    "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False",
-    "HF_HUB_DISABLE_PROGRESS_BARS": "1", "TOKENIZERS_PARALLELISM": "false",
-}
-
-
-def offline_environment() -> None:
-    """Nothing downloads and nothing phones home: the hub libraries offline, Chroma's telemetry
-    off (a value the user set is kept). Called before a model or a Chroma client is made, never
-    at import."""
-    for key, value in _OFFLINE.items():
-        os.environ.setdefault(key, value)
 
 
 class Embedder(Protocol):
@@ -106,4 +92,4 @@ class QueryVectors(Embeddings):
 
 
 
-__all__ = ["Embedder", "QueryVectors", "offline_environment"]
+__all__ = ["Embedder", "QueryVectors"]

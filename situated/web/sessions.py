@@ -30,7 +30,6 @@ from situated.auth import KeyStore, Principal, hash_key
 
 COOKIE = "situated_session"
 CSRF_HEADER = "X-CSRF-Token"
-SECRET_ENV = "SERVE_SITUATED_SESSION_SECRET"
 
 
 def new_secret() -> str:
@@ -165,5 +164,5 @@ class BrowserSessions:
         return bool(token) and same(token, self.csrf_for(cookie))
 
 
-__all__ = ["COOKIE", "CSRF_HEADER", "SECRET_ENV", "BrowserSessions", "Issued", "SignedOut",
+__all__ = ["COOKIE", "CSRF_HEADER", "BrowserSessions", "Issued", "SignedOut",
            "new_secret", "same"]
