@@ -189,18 +189,18 @@ def start_server(port: int, reader: Reader) -> subprocess.Popen:
     sys.exit(f"the model server did not start within 120 s: {' '.join(command)}")
 
 
-def _systems(base_url: str, reader: Reader):
+def _systems(base_url: str, reader: Reader, index: Path | None = None):
     from situated.app import App
     from situated.chains.ask import build_ask_chain
     from situated.settings import Settings
 
-    offline = App(Settings())
+    offline = App(Settings(index_dir=index))
     apps = {"offline": offline,
-            f"{reader.name} (rules extraction)": App(Settings(**reader.settings(
+            f"{reader.name} (rules extraction)": App(Settings(index_dir=index, **reader.settings(
                 base_url, use_model_for_extraction=False)))}
     if reader.evidence == "blocks":  # model extraction: measured with SmolLM2 (module doc)
-        apps[f"{reader.name} (model extraction)"] = App(Settings(**reader.settings(
-            base_url, use_model_for_extraction=True)))
+        apps[f"{reader.name} (model extraction)"] = App(Settings(
+            index_dir=index, **reader.settings(base_url, use_model_for_extraction=True)))
     for app in apps.values():
         app.__dict__["embeddings"] = offline.embeddings  # one embedding model in memory
     return [(name, build_ask_chain(app, prompt=None if app is offline else reader.prompt()))
@@ -310,7 +310,10 @@ def main() -> None:
     ap.add_argument("--units", type=int, default=8)
     ap.add_argument("--system", type=Path, default=None,
                     help="a file holding another system message for the answer prompt")
-    ap.add_argument("--every", type=int, default=1, help="every Nth sample case")
+    ap.add_argument("--every", type=int, default=1, help="every Nth case")
+    ap.add_argument("--httpx", type=Path, default=None,
+                    help="the httpx version probe's work folder (version_probe.py --work): its "
+                         "test half instead of the sample")
     ap.add_argument("--record", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=HERE / "results")
     ap.add_argument("--policyqa", type=Path, default=None, help="PolicyQA dev.json")
@@ -336,9 +339,20 @@ def main() -> None:
         if args.record:
             record(upstream + "/v1", args.record)
         recorder = Recorder(upstream)
-        cases = load_cases()[::args.every]
-        summary, per_case = run(_systems(recorder.base_url, reader), cases)
-    report(summary, per_case, recorder.exchanges, cases, args.out, reader)
+        cases = (_httpx_cases(args.httpx) if args.httpx else load_cases())[::args.every]
+        index = args.httpx / "index" if args.httpx else None
+        summary, per_case = run(_systems(recorder.base_url, reader, index), cases)
+    report(summary, per_case, recorder.exchanges, cases, args.out, reader,
+           "httpx version probe, test half" if args.httpx else "sample evaluation")
+
+
+def _httpx_cases(work: Path) -> list:
+    """The httpx version probe's test half, over the index `version_probe.py` built in `work`."""
+    from situated.eval.release_probe import release_probe_cases
+    from situated.loaders.corpus import load_corpus
+
+    cases, _ = release_probe_cases(list(load_corpus([work / "docs"]).documents))
+    return [c for c in cases if "test" in c.tags]
 
 
 def _reader(args, ap) -> Reader:
@@ -355,10 +369,11 @@ def _reader(args, ap) -> Reader:
                   args.threads, args.evidence, args.units, args.system)
 
 
-def report(summary, per_case, exchanges, cases, out: Path, reader: Reader) -> None:
+def report(summary, per_case, exchanges, cases, out: Path, reader: Reader,
+           title: str = "sample evaluation") -> None:
     metrics = ("status_accuracy", "fact_accuracy", "citation_validity", "stale_version_rate",
                "permission_leaks", "latency_p50_ms", "latency_p95_ms")
-    table = Table(title=f"sample evaluation through a local model, {len(cases)} cases")
+    table = Table(title=f"{title} through a local model, {len(cases)} cases")
     table.add_column("metric")
     for name in summary:
         table.add_column(name, justify="right")
@@ -376,6 +391,7 @@ def report(summary, per_case, exchanges, cases, out: Path, reader: Reader) -> No
                     f"{all(c is not None for c in caps)} (largest max_tokens {max(caps or [0])}); "
                     f"longest {longest:.1f} s; HTTP errors {errors}")
     suffix = "" if reader.name.startswith("smollm2") else f"_{reader.name}_{reader.evidence}"
+    suffix += "_httpx" if title.startswith("httpx") else ""
     write_result(out / f"local_model{suffix}.json", {
         "cases": len(cases), "reader": reader.record(), "summary": summary, "withheld_rate": withheld,
         "requests": len(exchanges), "all_capped": all(c is not None for c in caps),

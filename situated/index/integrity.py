@@ -25,7 +25,8 @@ def _files(gen: Path) -> list[Path]:
     return sorted(p for p in gen.rglob("*") if p.is_file() and p != gen / CHECKSUMS)
 
 
-def _digest(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file, read in 1 MB chunks."""
     h = hashlib.sha256()
     with path.open("rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -39,7 +40,7 @@ def record(gen: Path) -> None:
     directory and switches `current`, never writes into a published one (a file truncated in
     place under a reader that maps it kills that reader)."""
     files = _files(gen)
-    sums = {str(p.relative_to(gen)): _digest(p) for p in files}
+    sums = {str(p.relative_to(gen)): file_sha256(p) for p in files}
     (gen / CHECKSUMS).write_text(json.dumps(sums, indent=1, sort_keys=True), encoding="utf-8")
     for p in [*files, gen / CHECKSUMS]:
         p.chmod(0o444)
@@ -69,7 +70,7 @@ def tampered(gen: Path) -> str | None:
             return f"{rel} is missing"
         if rel not in sums:
             return f"{rel} was added after the generation was written"
-        if _digest(gen / rel) != sums[rel]:
+        if file_sha256(gen / rel) != sums[rel]:
             return f"{rel} changed after the generation was written"
     return None
 

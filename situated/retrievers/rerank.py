@@ -19,7 +19,6 @@ composes.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -30,6 +29,7 @@ from langchain_core.callbacks import Callbacks
 from langchain_core.documents import BaseDocumentCompressor, Document
 
 from situated.errors import ConfigError
+from situated.index.integrity import file_sha256
 from situated.index.text import mostly_latin
 from situated.settings import RerankerKind, Settings
 
@@ -94,14 +94,6 @@ class CrossEncoderReranker:
                 "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
                 "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64)}
         return self.session.run(None, feed)[0][:, 0].astype(float).tolist()
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def packaged_folder(p: Packaged = PACKAGED) -> Path:
