@@ -44,6 +44,31 @@ def test_the_graph_names_every_step(sample_app):
 
 
 @pytest.mark.integration
+def test_every_step_in_the_graph_declares_the_records_it_takes_and_makes(sample_app):
+    from situated.chains.contract import Answer
+    from situated.chains.state import (
+        Compared,
+        Packed,
+        Proposed,
+        Question,
+        Reading,
+        Replied,
+        Retrieved,
+        Routed,
+    )
+
+    graph = build_ask_chain(sample_app, model=ScriptedChatModel(), clock=lambda: TODAY).get_graph()
+    declared = {n.name: (n.data.InputType, n.data.OutputType) for n in graph.nodes.values()
+                if hasattr(n.data, "InputType")}
+    expected = {"validate": (Proposed, Reading), "retrieve": (Reading, Retrieved),
+                "route": (Retrieved, Routed), "budget": (Routed, Packed),
+                "citation_parser": (Replied, Answer), "stop": (Packed, Answer),
+                "merge_periods": (Compared, Answer), "ask_year": (Question, Answer)}
+    for name, types in expected.items():
+        assert declared[name] == types, (name, declared[name])
+
+
+@pytest.mark.integration
 def test_input_and_output_schemas_are_json_schema(sample_app):
     chain = build_ask_chain(sample_app, clock=lambda: TODAY)
     inp = chain.input_schema.model_json_schema()

@@ -10,6 +10,8 @@ one Runnable. Evaluation baselines are compositions of their own over them (`eva
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +33,15 @@ from situated.chains.release_steps import ReleaseSteps
 from situated.chains.reply_steps import ReplySteps
 from situated.chains.route import Route
 from situated.chains.route_steps import EvidenceSteps
-from situated.chains.state import AskInput, Compared, Packed, Proposed, Question, Reading
+from situated.chains.state import (
+    AskInput,
+    Compared,
+    Packed,
+    Proposed,
+    Question,
+    Reading,
+    Replied,
+)
 from situated.retrievers.rerank import Reranker
 from situated.situation import Situation
 
@@ -58,11 +68,12 @@ class AskSteps:
     def chain(self) -> Runnable[AskInput | dict[str, Any], Answer]:
         """The steps composed; the branches are functions that pick a Runnable (drawn by
         `get_graph` as alternatives)."""
-        one = (_through("extract", self.proposer, Proposed, _proposer_input)
+        one = (_through("extract", self.proposer, Proposed, _proposer_input, (Question, Proposed))
                | _step(self.reader.validate, "validate")
                | _step(self._what_is_asked(), "what_is_asked"))
         compare = (_through("compare_periods", _step(self.periods, "periods") | one.map(),
-                            lambda q, answers: Compared(q, tuple(answers)))
+                            lambda q, answers: Compared(q, tuple(answers)),
+                            types=(Question, Compared))
                    | _step(self.merge, "merge_periods"))
         ask_year_stop = _step(self.ask_year, "ask_year")
 
@@ -95,7 +106,7 @@ class AskSteps:
         setting and the URL) and the citation parser."""
         model_answer = _step(self.reply.prompt_input, "prompt_input") | self.prompt | self.model
 
-        def answer_model(packed: Packed, config: RunnableConfig):
+        def answer_model(packed: Packed, config: RunnableConfig) -> Replied:
             return self.reply.answer_model(model_answer, packed, config)
 
         return _step(answer_model, "answer_model") | _step(self.reply.cite, "citation_parser")
@@ -126,19 +137,29 @@ def _proposer_input(question: Question) -> dict[str, Any]:
 
 
 def _through(name: str, runnable: Runnable, out: Callable[[Any, Any], Any],
-             into: Callable[[Any], Any] = lambda x: x) -> Runnable:
+             into: Callable[[Any], Any] = lambda x: x,
+             types: tuple[type, type] | None = None) -> Runnable:
     """A step that runs `runnable` on (a view of) its record and makes the next record of the
-    two (`get_graph` draws the runnable inside it). Not `RunnablePassthrough.assign`, which
-    runs each step in a new worker thread (≈1.3 ms apiece, five or six per question)."""
+    two (`get_graph` draws the runnable inside it; `types`: the records in and out). Not
+    `RunnablePassthrough.assign`, which runs each step in a new worker thread (≈1.3 ms apiece,
+    five or six per question)."""
     def run(record: Any, config: RunnableConfig) -> Any:
         return out(record, runnable.invoke(into(record), config))
-    return _step(run, name)
+    return _step(run, name, types)
 
 
-def _step(fn: Callable, name: str) -> Runnable:
-    """A named step over one record. Its input schema is declared a plain object: records hold
-    Python objects (search results, the product matcher), not JSON."""
-    return RunnableLambda(fn, name=name).with_types(input_type=dict[str, Any])
+def _step(fn: Callable, name: str, types: tuple[type, type] | None = None) -> Runnable:
+    """A named step over one record, whose annotations name the records it takes and makes
+    (resolved to the classes, or `types`), so the graph's nodes carry them (`InputType`,
+    `OutputType`). The types stay Python classes: records hold Python objects (search results,
+    the product matcher), so their JSON Schemas are never asked for."""
+    target = getattr(fn, "__func__", fn)
+    hints = typing.get_type_hints(target)
+    if types is not None:
+        first = next(n for n in inspect.signature(fn).parameters if n != "config")
+        hints.update({first: types[0], "return": types[1]})
+    target.__annotations__ = hints
+    return RunnableLambda(fn, name=name)
 
 
 __all__ = ["AskSteps"]
