@@ -33,8 +33,8 @@ def _units_app(sample_app, units: int) -> App:
 @pytest.mark.integration
 def test_a_model_reads_the_best_units_relabelled_and_the_answer_shows_what_it_read(sample_app):
     scripted = ScriptedChatModel(replies=["The battery is covered [S1]."])
-    whole = build_ask_chain(sample_app, model=ScriptedChatModel(replies=["x [S1]."])).invoke(
-        {"question": Q})
+    whole = build_ask_chain(sample_app, model=ScriptedChatModel(
+        replies=["It is covered [S1]."])).invoke({"question": Q})
     a = build_ask_chain(_units_app(sample_app, 3), model=scripted).invoke({"question": Q})
     request = read_answer_request(scripted.calls[0])
     labels = [label for label, _ in request.evidence]
@@ -58,7 +58,8 @@ def test_a_model_reads_the_best_units_relabelled_and_the_answer_shows_what_it_re
 def test_a_label_of_a_block_the_model_was_not_shown_is_withheld(sample_app):
     """In the blocks form the sample question's evidence has nine labels; in the units form
     with two units a reply citing [S7] cites nothing it was given."""
-    whole = build_ask_chain(sample_app, model=ScriptedChatModel(replies=["x [S7]."])).invoke(
+    whole = build_ask_chain(sample_app, model=ScriptedChatModel(
+        replies=["It is covered [S7]."])).invoke(
         {"question": Q})
     assert whole.status is Status.ANSWERED and len(whole.evidence) >= 7
     a = build_ask_chain(_units_app(sample_app, 2),
