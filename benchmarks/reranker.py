@@ -122,10 +122,15 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=150, help="questions per PolicyQA half")
     ap.add_argument("--scifact-limit", type=int, default=300)
     ap.add_argument("--depths", type=int, nargs="+", default=[5, 10, 20])
+    ap.add_argument("--only", choices=("policyqa", "scifact"), default=None)
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
-    results = {"policyqa": policyqa(args.policyqa, args.policyqa_index, args.limit, args.depths),
-               "scifact": scifact(args.scifact, args.depths, args.scifact_limit)}
+    results = {"policyqa": {}, "scifact": {}}
+    if args.only in (None, "policyqa"):
+        results["policyqa"] = policyqa(args.policyqa, args.policyqa_index, args.limit,
+                                       args.depths)
+    if args.only in (None, "scifact"):  # a cold SciFact ingest takes most of an hour here
+        results["scifact"] = scifact(args.scifact, args.depths, args.scifact_limit)
     console = Console(width=180)
     t = Table(title="PolicyQA through the chain (offline model)")
     for col in ("half / order", "questions", "gold in first 5", "gold in evidence",
