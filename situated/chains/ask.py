@@ -79,13 +79,15 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
     composition of the steps (an evaluation baseline, `eval.systems`)."""
     settings, chat = app.settings, _model_for(app, snap, model)
     answerer, budget = chat, _budget(settings, app.embeddings, chat)
+    offline = None  # the offline model of this generation, when one is needed
     if settings.model_fallback and not isinstance(chat, ExtractiveChatModel):
-        answerer = chat.with_fallbacks([_offline(app, snap)])
+        offline = _offline(app, snap)
+        answerer = chat.with_fallbacks([offline])
     if settings.reranker is not RerankerKind.NONE:
         extra.setdefault("reranker", app.reranker)
-    if settings.model_evidence is EvidenceForm.UNITS:
-        extra.setdefault("focus", EvidenceFocus(_offline(app, snap), settings.model_units,
-                                                budget))
+    if settings.model_evidence is EvidenceForm.UNITS:  # ranked by the offline model, built once
+        extra.setdefault("focus", EvidenceFocus(offline or _offline(app, snap),
+                                                settings.model_units, budget))
     return kind(settings, snap, answerer, proposal_runnable(_extraction_model(settings, chat)),
                 clock, prompt or _answer_prompt(settings), budget, **extra)
 

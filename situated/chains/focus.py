@@ -38,12 +38,16 @@ class EvidenceFocus:
             return supplied
         bodies = {r: evidence_units(text) for r, (_, text) in enumerate(evidence)}
         chosen: dict[int, set[int]] = {}  # block's place in `supplied` → unit positions
+        taken = 0
         for x in ranked:
-            if sum(map(len, chosen.values())) >= self.units:
+            if taken >= self.units:
                 break
             if x.pos in chosen.get(x.rank, ()):  # a list item already brought by its lead
                 continue
-            chosen.setdefault(x.rank, set()).update(with_list(x, bodies[x.rank])[1])
+            positions = chosen.setdefault(x.rank, set())
+            before = len(positions)
+            positions.update(with_list(x, bodies[x.rank])[1])
+            taken += len(positions) - before
         return [self._cut(supplied[r], bodies[r], positions, label=f"S{n}")
                 for n, (r, positions) in enumerate(chosen.items(), start=1)]
 

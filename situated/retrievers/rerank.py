@@ -25,6 +25,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
 from langchain_core.callbacks import Callbacks
 from langchain_core.documents import BaseDocumentCompressor, Document
 
@@ -87,8 +88,6 @@ class CrossEncoderReranker:
     def scores(self, question: str, texts: Sequence[str]) -> list[float] | None:
         if not texts or not all(map(mostly_latin, [question, *texts])):
             return None
-        import numpy as np
-
         enc = self.tok.encode_batch([(question, t) for t in texts])
         feed = {"input_ids": np.array([e.ids for e in enc], dtype=np.int64),
                 "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
