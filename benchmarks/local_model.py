@@ -306,7 +306,7 @@ def main() -> None:
     ap.add_argument("--model", choices=("smollm2", "qwen-0.5b", "qwen-1.5b"), default="smollm2")
     ap.add_argument("--server-bin", type=Path, default=None,
                     help="llama.cpp's llama-server (needed for the Qwen models)")
-    ap.add_argument("--evidence", choices=("blocks", "units"), default="blocks")
+    ap.add_argument("--evidence", choices=("blocks", "units", "choice"), default="blocks")
     ap.add_argument("--units", type=int, default=8)
     ap.add_argument("--system", type=Path, default=None,
                     help="a file holding another system message for the answer prompt")

@@ -70,6 +70,7 @@ class EvidenceForm(Mode):
 
     BLOCKS = "blocks"  # the packed blocks whole (default)
     UNITS = "units"  # their best units under their headings (`chains.focus`): a small model
+    CHOICE = "choice"  # the best units, one a label: the model names labels, code quotes them
 
 
 class ModelKind(Mode):
@@ -200,8 +201,12 @@ class _AnswerSettings(BaseModel):
     model_evidence: EvidenceForm = Field(
         default=EvidenceForm.BLOCKS, description="What the chat model reads: the packed blocks "
         "whole, or only their best units (`units`, `model_units` of them) for a small model "
-        "that loses the answer among 40 blocks.")
-    model_units: int = Field(default=8, ge=1, le=40, description="Units the `units` form gives.")
+        "that loses the answer among 40 blocks, or those units one a label for a model that "
+        "only names the labels that answer (`choice`: code quotes them).")
+    model_units: int = Field(default=8, ge=1, le=40,
+                             description="Units the `units` and `choice` forms give.")
+    model_quotes: int = Field(default=3, ge=1, le=10, description="In the `choice` form, how "
+                              "many of the labels the model names are quoted, in its order.")
     model_fallback: bool = Field(
         default=False, description="When the chat model fails (unreachable, timeout, error), "
         "answer with the offline extractive model instead of reporting the error.")

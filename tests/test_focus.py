@@ -99,3 +99,64 @@ def test_the_units_settings_name_what_is_wrong(monkeypatch):
     with pytest.raises(ValidationError) as err:
         Settings()
     assert re.search(r"model_evidence.*'blocks'.*'units'|blocks.*units", str(err.value), re.DOTALL)
+
+
+def _choice_app(sample_app, units: int = 6, quotes: int = 3) -> App:
+    app = App(sample_app.settings.model_copy(update={
+        "model_evidence": EvidenceForm.CHOICE, "model_units": units, "model_quotes": quotes}))
+    app.__dict__["embeddings"] = sample_app.embeddings
+    return app
+
+
+def _units_of(evidence) -> list[str]:
+    return [" ".join(e.text.split("\n")[1:]) for e in evidence]
+
+
+@pytest.mark.integration
+def test_in_the_choice_form_the_model_names_labels_and_code_quotes_their_units(sample_app):
+    scripted = ScriptedChatModel(replies=["S2 S1"])
+    a = build_ask_chain(_choice_app(sample_app), model=scripted).invoke({"question": Q})
+    system, request = scripted.calls[0][0].content, read_answer_request(scripted.calls[0])
+    assert "labels only" in system and "NONE" in system  # the choice prompt, not the writer's
+    assert 2 <= len(request.evidence) <= 6
+    assert [(e.label, e.text) for e in a.evidence] == request.evidence
+    for e in a.evidence:  # one unit (or a lead and its list) a label, under its heading
+        assert len(evidence_units(e.text)) - 1 <= 1 or e.text.split("\n")[1].endswith(":")
+    assert a.status is Status.ANSWERED
+    words = _units_of(a.evidence)
+    assert a.answer.index(words[1][:40]) < a.answer.index(words[0][:40])  # in its order
+    assert [c.label for c in a.citations] == ["S2", "S1"]
+    assert [c.source_id for c in a.citations] == [a.evidence[1].source_id,
+                                                  a.evidence[0].source_id]
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("reply", "status", "shown"), [
+    ("NONE", Status.NO_EVIDENCE, None),  # its "nothing answers": said without a quote
+    ("S1 S9", Status.WITHHELD, "S9"),  # a label it was not shown withholds, named
+    ("The battery is covered for 36 months [S1].", Status.ANSWERED, "36 months"),  # as written
+    ("S1, S2, S3 and S4", Status.ANSWERED, None),  # the first `model_quotes` (2) of them
+])
+def test_a_choice_reply_is_quoted_refused_or_read_as_written(sample_app, reply, status, shown):
+    a = build_ask_chain(_choice_app(sample_app, quotes=2),
+                        model=ScriptedChatModel(replies=[reply])).invoke({"question": Q})
+    assert a.status is status, a.answer
+    if shown:
+        assert shown in a.answer
+    if reply.startswith("S1,"):
+        assert [c.label for c in a.citations] == ["S1", "S2"]
+        assert _units_of(a.evidence)[2][:40] not in a.answer
+
+
+@pytest.mark.integration
+def test_a_question_the_document_asks_is_quoted_with_its_answer_and_a_contents_line_never(
+        sample_index):
+    faq = _supplied(sample_index, "B-1", "S1", "Questions\nWhat does the warranty cover? "
+                    "What does it cost? How long does the warranty cover the battery? "
+                    "The battery is covered for three years.")
+    model = ExtractiveChatModel()
+    reply = model.answer("How long does the warranty cover the battery?",
+                         [("S1", faq.evidence.text)])
+    assert reply.startswith("How long does the warranty cover the battery? The battery is "
+                            "covered for three years. [S1]")
+    assert "What does it cost?" not in reply and "What does the warranty cover?" not in reply

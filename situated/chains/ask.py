@@ -46,7 +46,12 @@ from situated.chains.state import AskInput
 from situated.chains.steps import AskSteps
 from situated.errors import ConfigError
 from situated.index.text import overlong
-from situated.prompts.answer import ANSWER_PROMPT, ANSWER_PROMPT_PARTS
+from situated.prompts.answer import (
+    ANSWER_CHOICE_PROMPT,
+    ANSWER_CHOICE_PROMPT_PARTS,
+    ANSWER_PROMPT,
+    ANSWER_PROMPT_PARTS,
+)
 from situated.settings import EvidenceForm, ModelKind, RerankerKind
 
 log = logging.getLogger("situated.ask")
@@ -85,9 +90,10 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
         answerer = chat.with_fallbacks([offline])
     if settings.reranker is not RerankerKind.NONE:
         extra.setdefault("reranker", app.reranker)
-    if settings.model_evidence is EvidenceForm.UNITS:  # ranked by the offline model, built once
-        extra.setdefault("focus", EvidenceFocus(offline or _offline(app, snap),
-                                                settings.model_units, budget))
+    if settings.model_evidence is not EvidenceForm.BLOCKS:  # ranked by the offline model
+        extra.setdefault("focus", EvidenceFocus(
+            offline or _offline(app, snap), settings.model_units, budget,
+            choice=settings.model_evidence is EvidenceForm.CHOICE, quotes=settings.model_quotes))
     return kind(settings, snap, answerer, proposal_runnable(_extraction_model(settings, chat)),
                 clock, prompt or _answer_prompt(settings), budget, **extra)
 
@@ -95,6 +101,8 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
 def _answer_prompt(settings) -> ChatPromptTemplate:
     """One string by default; content parts for an endpoint that declares it reads them."""
     parts = settings.model is ModelKind.OPENAI and settings.openai_content_parts
+    if settings.model_evidence is EvidenceForm.CHOICE:
+        return ANSWER_CHOICE_PROMPT_PARTS if parts else ANSWER_CHOICE_PROMPT
     return ANSWER_PROMPT_PARTS if parts else ANSWER_PROMPT
 
 

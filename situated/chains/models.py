@@ -112,8 +112,9 @@ class ExtractiveChatModel(BaseChatModel):
         units: list[tuple[int, int, str, str, set[str], set[str]]] = []
         for rank, (label, body) in enumerate(evidence):
             heading = set(self._tok(body.split("\n", 1)[0]))  # the section title is context
-            for pos, unit in enumerate(evidence_units(body)):
-                if not is_instruction(unit):
+            body_units = evidence_units(body)
+            for pos, unit in enumerate(body_units):
+                if not is_instruction(unit) and not _unanswered(body_units, pos):
                     units.append((rank, pos, unit, label, set(self._tok(unit)), heading))
         df: dict[str, int] = {}
         for *_, terms, heading in units:
@@ -192,11 +193,24 @@ MAX_LIST_ITEMS = 12  # list items a unit that announces a list brings with it
 _LIST_ITEM = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s")
 
 
+def _is_question(unit: str) -> bool:
+    return unit.rstrip().endswith("?")
+
+
+def _unanswered(units: list[str], pos: int) -> bool:
+    """A question the document asks with no answer after it (a contents line of questions, a
+    question closing a block): it shares the asker's words and answers nothing."""
+    return _is_question(units[pos]) and (pos + 1 >= len(units) or _is_question(units[pos + 1]))
+
+
 def with_list(x: Quotable, units: list[str]) -> tuple[str, list[int]]:
-    """`x`'s text, and the list items that follow it when it announces a list ("… four
-    categories of errors:"): a lead sentence quoted without its list says nothing. Returns the
-    text and the positions quoted."""
+    """`x`'s text, and what it needs after it: the list items that follow a unit that
+    announces a list ("… four categories of errors:"), the answer that follows a question the
+    document asks ("What is collected? We collect …"); a lead or a question quoted alone says
+    nothing. Returns the text and the positions quoted."""
     taken = [x.pos]
+    if _is_question(x.text) and x.pos + 1 < len(units) and not is_instruction(units[x.pos + 1]):
+        return " ".join([x.text, units[x.pos + 1]]), [x.pos, x.pos + 1]
     if not x.text.rstrip().endswith(":"):
         return x.text, taken
     items = []

@@ -88,10 +88,12 @@ class ReplySteps:
         supplied, lang = list(packed.supplied), packed.reading.question.lang
         v = packed.reading.validated
         evidence = evidence_of(supplied)
-        parsed = CitationParser(evidence=evidence, links=links_of(supplied), lang=lang).invoke(
-            replied.reply, config)
-        text, status = parsed.answer, parsed.status
         reply = getattr(replied.reply, "content", replied.reply)
+        if self.focus is not None and self.focus.choice and isinstance(reply, str):
+            reply = self.focus.quoted(reply, supplied)  # labels alone → the units they name
+        parsed = CitationParser(evidence=evidence, links=links_of(supplied), lang=lang).invoke(
+            reply, config)
+        text, status = parsed.answer, parsed.status
         if status is Status.WITHHELD and isinstance(reply, str) and reply.strip() == NO_ANSWER:
             # the offline model found no unit of the evidence that answers: nothing applies (a
             # model's unknown or missing labels stay withheld)
