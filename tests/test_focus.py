@@ -95,10 +95,13 @@ def test_a_unit_that_announces_a_list_brings_its_list(sample_index):
 def test_the_units_settings_name_what_is_wrong(monkeypatch):
     with pytest.raises(ValidationError, match="model_units"):
         Settings(model_units=0)
+    with pytest.raises(ValidationError, match="model_quotes"):
+        Settings(model_quotes=0)
     monkeypatch.setenv("SITUATED_MODEL_EVIDENCE", "paragraphs")
     with pytest.raises(ValidationError) as err:
         Settings()
-    assert re.search(r"model_evidence.*'blocks'.*'units'|blocks.*units", str(err.value), re.DOTALL)
+    assert re.search(r"model_evidence.*'blocks'.*'units'.*'choice'|blocks.*units.*choice",
+                     str(err.value), re.DOTALL)
 
 
 def _choice_app(sample_app, units: int = 6, quotes: int = 3) -> App:
