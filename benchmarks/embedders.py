@@ -85,6 +85,8 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=0, help="search a subset: every document the "
                     "test queries judge plus this many others (0 = the whole corpus; e5 4-bit "
                     "encodes ~2 abstracts/s on one thread, so the whole corpus takes ~45 min)")
+    ap.add_argument("--models", nargs="+", default=["minilm", "bge", "e5"],
+                    choices=("minilm", "bge", "e5"), help="which models to measure")
     args = ap.parse_args()
     if args.data is None or not (args.data / "corpus.jsonl").exists():
         ap.error(f"no SciFact at {args.data}; pass --data DIR")
@@ -95,7 +97,8 @@ def main() -> None:
                         key=lambda d: hashlib.sha256(d["_id"].encode()).hexdigest())
         corpus = [d for d in corpus if d["_id"] in judged] + others[:args.docs]
     rows = []
-    for make in (minilm, bge_small_en, e5_4bit):
+    makers = {"minilm": minilm, "bge": bge_small_en, "e5": e5_4bit}
+    for make in (makers[m] for m in args.models):
         try:
             name, passages, query = make()
         except ImportError as exc:
