@@ -207,6 +207,11 @@ class _AnswerSettings(BaseModel):
                              description="Units the `units` and `choice` forms give.")
     model_quotes: int = Field(default=3, ge=1, le=10, description="In the `choice` form, how "
                               "many of the labels the model names are quoted, in its order.")
+    rewrite_into: str | None = Field(
+        default=None, max_length=40, description="The language the documents are in (e.g. "
+        "`English`): with a chat model that writes, a question not mostly in Latin script is "
+        "searched by the model's rewrite of it into this language (`chains.rewrite`); its "
+        "situation and the reply's language are read from the question as asked.")
     model_fallback: bool = Field(
         default=False, description="When the chat model fails (unreachable, timeout, error), "
         "answer with the offline extractive model instead of reporting the error.")

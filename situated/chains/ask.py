@@ -42,6 +42,7 @@ from situated.chains.extract import Clock, supports_structured_output, today_in
 from situated.chains.focus import EvidenceFocus
 from situated.chains.models import ExtractiveChatModel, make_chat_model
 from situated.chains.proposal import proposal_runnable
+from situated.chains.rewrite import QuestionRewriter
 from situated.chains.state import AskInput
 from situated.chains.steps import AskSteps
 from situated.errors import ConfigError
@@ -90,6 +91,12 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
         answerer = chat.with_fallbacks([offline])
     if settings.reranker is not RerankerKind.NONE:
         extra.setdefault("reranker", app.reranker)
+    if settings.rewrite_into:
+        if isinstance(chat, ExtractiveChatModel):
+            raise ConfigError(f"SITUATED_REWRITE_INTO={settings.rewrite_into!r} needs a chat "
+                              "model that writes (SITUATED_MODEL=openai and its endpoint); the "
+                              "offline model cannot rewrite a question: unset it")
+        extra.setdefault("rewriter", QuestionRewriter(chat, settings.rewrite_into, settings))
     if settings.model_evidence is not EvidenceForm.BLOCKS:  # ranked by the offline model
         extra.setdefault("focus", EvidenceFocus(
             offline or _offline(app, snap), settings.model_units, budget,

@@ -31,6 +31,7 @@ from situated.chains.intent import Intent
 from situated.chains.reader import QuestionReader
 from situated.chains.release_steps import ReleaseSteps
 from situated.chains.reply_steps import ReplySteps
+from situated.chains.rewrite import QuestionRewriter
 from situated.chains.route import Route
 from situated.chains.route_steps import EvidenceSteps
 from situated.chains.state import (
@@ -55,8 +56,10 @@ class AskSteps:
 
     def __init__(self, settings, snap, model: BaseChatModel, proposer: Runnable, clock: Clock,
                  prompt: ChatPromptTemplate, budget: Budget, searcher: Searcher | None = None,
-                 focus: EvidenceFocus | None = None, reranker: Reranker | None = None):
+                 focus: EvidenceFocus | None = None, reranker: Reranker | None = None,
+                 rewriter: QuestionRewriter | None = None):
         self.ctx = StepContext(settings, snap, budget, searcher)
+        self.rewriter = rewriter
         self.model, self.proposer, self.prompt = model, proposer, prompt
         self.releases = ReleaseSteps(self.ctx)
         self.reader = self.reader_kind(self.ctx, clock, self.releases)
@@ -69,8 +72,10 @@ class AskSteps:
         """The steps composed; the branches are functions that pick a Runnable (drawn by
         `get_graph` as alternatives)."""
         one = (_through("extract", self.proposer, Proposed, _proposer_input, (Question, Proposed))
-               | _step(self.reader.validate, "validate")
-               | _step(self._what_is_asked(), "what_is_asked"))
+               | _step(self.reader.validate, "validate"))
+        if self.rewriter is not None:  # searched in the documents' language (`chains.rewrite`)
+            one = one | _step(self.rewriter.__call__, "rewrite")
+        one = one | _step(self._what_is_asked(), "what_is_asked")
         compare = (_through("compare_periods", _step(self.periods, "periods") | one.map(),
                             lambda q, answers: Compared(q, tuple(answers)),
                             types=(Question, Compared))
