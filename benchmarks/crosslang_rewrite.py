@@ -11,8 +11,10 @@ in one run:
     OMP_NUM_THREADS=1 python benchmarks/crosslang_rewrite.py --server-bin PATH/llama-server \
         [--xquad DIR] [--limit 150] [--model qwen-1.5b]
 
-Per way: answered, `no_evidence`, the gold paragraph among the evidence, the English gold span in
-the answer, and the rewrite's p50. Writes `crosslang_rewrite.json` (with every rewrite).
+`--product` adds the product's own step (`SITUATED_REWRITE_INTO=English`) with the same model
+reading in the `choice` form. Per way: answered, `no_evidence`, the gold paragraph among the
+evidence (for the `choice` form its units, so the paragraph's opening is often not there), the
+English gold span in the answer, and the rewrite's p50. Writes `crosslang_rewrite.json` (with every rewrite).
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from natural_questions import _built, _in, halves, questions, spans_in, write_do
 from rich.console import Console
 from rich.table import Table
 
+from situated.app import App
 from situated.chains.ask import build_ask_chain
+from situated.settings import Settings
 
 PROMPT = ("Translate the user's question into English. Reply with the English question only, "
           "nothing else.")
@@ -59,6 +63,8 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=150)
     ap.add_argument("--work", type=Path, default=HERE / "cache" / "crosslang-rewrite")
     ap.add_argument("--out", type=Path, default=HERE / "results")
+    ap.add_argument("--product", action="store_true", help="also the product's own step: "
+                    "SITUATED_REWRITE_INTO=English with the model reading (choice form)")
     args = ap.parse_args()
     en = json.loads((args.xquad / "xquad.en.dev.json").read_text("utf-8"))["data"]
     ru = json.loads((args.xquad / "xquad.ru.dev.json").read_text("utf-8"))["data"]
@@ -72,31 +78,26 @@ def main() -> None:
 
     work = HERE / "cache" / "qwen"
     reader = Reader(args.model, join(args.model.removeprefix("qwen-"), work), args.server_bin,
-                    args.threads)
+                    args.threads, evidence="choice")
     rewrites, ms = [], []
+    offline = build_ask_chain(app)
+    ways = {"russian as asked": (offline, [r.text for r, _ in pairs])}
+    results, rows = {}, {}
     with served(8091, reader) as base:
         for r, _ in pairs:
             text, took = rewrite(base, args.model, r.text)
             rewrites.append(text or r.text)
             ms.append(took)
-    chain = build_ask_chain(app)
-    ways = {"russian as asked": [r.text for r, _ in pairs],
-            f"{args.model} rewrite": rewrites,
-            "human English twin": [e.text for _, e in pairs]}
-    results, rows = {}, {}
-    for way, texts in ways.items():
-        got = []
-        for text, (_, e) in zip(texts, pairs, strict=True):
-            a = chain.invoke({"question": text})
-            got.append({"q": text, "status": a.status.value,
-                        "gold_in_evidence": _in(e.gold_paragraph, [x.text for x in a.evidence]),
-                        "span": spans_in(e.gold_spans, a.answer)})
-        n = len(got) or 1
-        results[way] = {k: round(sum(g[f] for g in got) / n, 3) for k, f in (
-            ("gold_in_evidence", "gold_in_evidence"), ("span_in_answer", "span"))}
-        results[way]["answered"] = round(sum(g["status"] == "answered" for g in got) / n, 3)
-        results[way]["no_evidence"] = round(sum(g["status"] == "no_evidence" for g in got) / n, 3)
-        rows[way] = got
+        ways[f"{args.model} rewrite, offline answer"] = (offline, rewrites)
+        ways["human English twin"] = (offline, [e.text for _, e in pairs])
+        if args.product:  # the product's own step: SITUATED_REWRITE_INTO with the model reading
+            product = App(Settings(index_dir=args.work / "en-index", **reader.settings(
+                base + "/v1", rewrite_into="English", use_model_for_extraction=False)))
+            product.__dict__["embeddings"] = app.embeddings
+            ways[f"product: {args.model} (rewrite_into English, choice 8)"] = (
+                build_ask_chain(product), [r.text for r, _ in pairs])
+        for way, (chain, texts) in ways.items():
+            rows[way], results[way] = _asked(chain, texts, pairs)
     table = Table(title=f"XQuAD test half: Russian questions over the English articles "
                         f"({len(pairs)} questions)")
     for col in ("way", "answered", "no_evidence", "gold in evidence", "span in answer"):
@@ -111,6 +112,21 @@ def main() -> None:
         "results": results, "rewrites": [{"ru": r.text, "rewrite": w, "en": e.text}
                                          for (r, e), w in zip(pairs, rewrites, strict=True)],
         "rows": rows})
+
+
+def _asked(chain, texts: list[str], pairs) -> tuple[list[dict], dict]:
+    got = []
+    for text, (_, e) in zip(texts, pairs, strict=True):
+        a = chain.invoke({"question": text})
+        got.append({"q": text, "status": a.status.value, "answer": a.answer[:300],
+                    "gold_in_evidence": _in(e.gold_paragraph, [x.text for x in a.evidence]),
+                    "span": spans_in(e.gold_spans, a.answer)})
+    n = len(got) or 1
+    summary = {"answered": round(sum(g["status"] == "answered" for g in got) / n, 3),
+               "no_evidence": round(sum(g["status"] == "no_evidence" for g in got) / n, 3),
+               "gold_in_evidence": round(sum(g["gold_in_evidence"] for g in got) / n, 3),
+               "span_in_answer": round(sum(g["span"] for g in got) / n, 3)}
+    return got, summary
 
 
 if __name__ == "__main__":
