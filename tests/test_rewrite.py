@@ -9,13 +9,13 @@ import datetime as dt
 import pytest
 from fakes import ScriptedChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import ValidationError
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
-from situated.errors import ConfigError
-
-pytestmark = pytest.mark.integration
+from situated.errors import ConfigError, ModelError
+from situated.settings import Settings
 
 Q_RU = "Какая гарантия на аккумулятор C-3, купленный 15 марта 2026?"
 REWRITE = "What battery warranty applies to a C-3?"
@@ -33,6 +33,7 @@ def _ask(sample_app, into, replies, question=Q_RU):
     return answer, model.calls
 
 
+@pytest.mark.integration
 def test_a_russian_question_over_english_documents_is_searched_by_its_rewrite(sample_app):
     answer, calls = _ask(sample_app, "English", [REWRITE, "It is covered [S1]."])
     system, human = calls[0]
@@ -51,12 +52,14 @@ def test_a_russian_question_over_english_documents_is_searched_by_its_rewrite(sa
     assert answer.situation.purchase_date == dt.date(2026, 3, 15)
 
 
+@pytest.mark.integration
 def test_a_question_in_latin_script_is_not_rewritten(sample_app):
     _, calls = _ask(sample_app, "English", ["It is covered [S1]."],
                     question="What battery warranty applies to a C-3 bought on 15 March 2026?")
     assert len(calls) == 1 and "Evidence:" in calls[0][-1].content
 
 
+@pytest.mark.integration
 def test_a_rewrite_not_in_the_documents_script_is_not_used(sample_app):
     unused, _ = _ask(sample_app, "English", ["Какая гарантия?", "Covered [S1]."])
     off, calls = _ask(sample_app, None, ["Covered [S1]."])
@@ -65,6 +68,40 @@ def test_a_rewrite_not_in_the_documents_script_is_not_used(sample_app):
     assert [h.block_id for h in unused.hits] == [h.block_id for h in off.hits]
 
 
+@pytest.mark.integration
 def test_the_offline_model_cannot_be_asked_to_rewrite(sample_app):
     with pytest.raises(ConfigError, match="SITUATED_REWRITE_INTO='English'.*SITUATED_MODEL=openai"):
         build_ask_chain(_app(sample_app, "English"))
+
+
+class _Down(ScriptedChatModel):
+    """A chat model whose endpoint is down (the client's own error)."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        import httpx
+        import openai
+
+        self.calls.append(list(messages))
+        raise openai.APIConnectionError(request=httpx.Request("POST", "http://127.0.0.1:9/v1"))
+
+
+@pytest.mark.integration
+def test_a_rewrite_whose_endpoint_fails_is_an_error_or_with_the_fallback_the_question_as_asked(
+        sample_app):
+    down = _Down()
+    with pytest.raises(ModelError, match="SITUATED_OPENAI_BASE_URL.*SITUATED_MODEL_FALLBACK"):
+        build_ask_chain(_app(sample_app, "English"), model=down).invoke({"question": Q_RU})
+    assert len(down.calls) == 1  # the rewrite failed; nothing else was asked
+    fallback = App(sample_app.settings.model_copy(update={"rewrite_into": "English",
+                                                          "model_fallback": True}))
+    fallback.__dict__["embeddings"] = sample_app.embeddings
+    got = build_ask_chain(fallback, model=_Down()).invoke({"question": Q_RU})
+    as_asked, _ = _ask(sample_app, None, ["It is covered [S1]."])
+    assert [h.block_id for h in got.hits] == [h.block_id for h in as_asked.hits]
+    assert got.status is Status.ANSWERED  # the offline model answered
+
+
+@pytest.mark.unit
+def test_a_language_name_too_long_for_a_language_is_refused_by_name():
+    with pytest.raises(ValidationError, match="rewrite_into"):
+        Settings(rewrite_into="English " * 10)

@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 from collections.abc import Callable, Iterator
@@ -265,6 +266,19 @@ def is_unreachable(exc: BaseException) -> bool:
     except ImportError:  # pragma: no cover
         return False
     return isinstance(exc, openai.APIConnectionError)  # APITimeoutError is one
+
+
+@contextlib.contextmanager
+def model_call(settings: Settings) -> Iterator[None]:
+    """Around a call of the chat model: a failure of its endpoint becomes the `ModelError`
+    naming the setting and the URL (`model_failure`), never a raw client error; any other
+    error passes unchanged."""
+    try:
+        yield
+    except Exception as exc:
+        if is_model_failure(exc):
+            raise model_failure(exc, settings) from None
+        raise
 
 
 def model_failure(exc: BaseException, settings: Settings) -> ModelError:

@@ -22,7 +22,7 @@ from situated.chains.evidence import (
     supplied_blocks,
 )
 from situated.chains.focus import EvidenceFocus
-from situated.chains.models import NO_ANSWER, is_model_failure, model_failure
+from situated.chains.models import NO_ANSWER, model_call
 from situated.chains.release_text import ReleaseText
 from situated.chains.route import Route
 from situated.chains.state import Packed, Replied, Routed
@@ -74,12 +74,8 @@ class ReplySteps:
                      config: RunnableConfig) -> Replied:
         """The prompt and the chat model as one step: a failure of the model's endpoint is a
         `ModelError` naming the setting and the URL, never a raw client error."""
-        try:
+        with model_call(self.ctx.settings):
             return Replied(packed, model_answer.invoke(packed, config))
-        except Exception as exc:
-            if is_model_failure(exc):
-                raise model_failure(exc, self.ctx.settings) from None
-            raise
 
     def cite(self, replied: Replied, config: RunnableConfig) -> Answer:
         """The citation check on the reply (`CitationParser`, bound to this prompt's evidence,

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
-from situated.chains.models import is_model_failure, model_failure
+from situated.chains.models import model_call
 from situated.chains.state import Reading
+from situated.errors import ModelError
 from situated.index.text import mostly_latin
 from situated.prompts.rewrite import REWRITE_PROMPT
 from situated.settings import Settings
@@ -41,14 +42,13 @@ class QuestionRewriter:
         if not query or mostly_latin(query):
             return reading
         try:
-            reply = (REWRITE_PROMPT | self.model).invoke(
-                {"language": self.language, "question": query}, config)
-        except Exception as exc:
-            if not is_model_failure(exc):
-                raise
+            with model_call(self.settings):
+                reply = (REWRITE_PROMPT | self.model).invoke(
+                    {"language": self.language, "question": query}, config)
+        except ModelError:
             if self.settings.model_fallback:  # searched as asked, as the offline model would
                 return reading
-            raise model_failure(exc, self.settings) from None
+            raise
         content = getattr(reply, "content", reply)
         lines = content.strip().splitlines() if isinstance(content, str) else []
         text = lines[0].strip()[:MAX_REWRITE_CHARS] if lines else ""

@@ -65,9 +65,6 @@ class CrossEncoderReranker:
 
     def __init__(self, folder: Path, sha256: str | None, threads: int = 1,
                  max_tokens: int = 256):
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
-
         model, tokenizer = folder / "model.onnx", folder / "tokenizer.json"
         for f in (model, tokenizer):
             if not f.is_file():
@@ -78,21 +75,40 @@ class CrossEncoderReranker:
             raise ConfigError(f"the reranker's {model} has sha256 {got}, expected {sha256}; "
                               "reinstall the package that carries it, or set "
                               "SITUATED_RERANKER_SHA256 to the file you mean to trust")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads, opts.inter_op_num_threads = threads, 1
-        self.session = ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
-        self.tok = Tokenizer.from_file(str(tokenizer))
-        self.tok.enable_truncation(max_tokens)
-        self.tok.enable_padding()
+        self.session, self.tok = onnx_session(model, threads), bert_tokenizer(tokenizer,
+                                                                              max_tokens)
 
     def scores(self, question: str, texts: Sequence[str]) -> list[float] | None:
         if not texts or not all(map(mostly_latin, [question, *texts])):
             return None
         enc = self.tok.encode_batch([(question, t) for t in texts])
-        feed = {"input_ids": np.array([e.ids for e in enc], dtype=np.int64),
-                "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
-                "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64)}
-        return self.session.run(None, feed)[0][:, 0].astype(float).tolist()
+        return self.session.run(None, bert_feed(enc))[0][:, 0].astype(float).tolist()
+
+
+def onnx_session(model: Path, threads: int) -> Any:
+    """An onnxruntime CPU session of `model` on `threads` threads (the file already checked)."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads, opts.inter_op_num_threads = threads, 1
+    return ort.InferenceSession(str(model), opts, providers=["CPUExecutionProvider"])
+
+
+def bert_tokenizer(path: Path, max_tokens: int) -> Any:
+    """A BERT tokenizer (`tokenizer.json`) that cuts at `max_tokens` and pads a batch."""
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(path))
+    tok.enable_truncation(max_tokens)
+    tok.enable_padding()
+    return tok
+
+
+def bert_feed(enc: Sequence[Any]) -> dict[str, np.ndarray]:
+    """A BERT model's three inputs for a padded batch of encodings."""
+    return {"input_ids": np.array([e.ids for e in enc], dtype=np.int64),
+            "attention_mask": np.array([e.attention_mask for e in enc], dtype=np.int64),
+            "token_type_ids": np.array([e.type_ids for e in enc], dtype=np.int64)}
 
 
 def packaged_folder(p: Packaged = PACKAGED) -> Path:
