@@ -156,7 +156,8 @@ def _unreadable(monkeypatch, target):
     real_scandir, real_read = os.scandir, type(target).read_bytes
 
     def scandir(path="."):
-        if os.fspath(path) == os.fspath(target):
+        # shutil.rmtree lists by file descriptor (an int): only a path can name `target`
+        if not isinstance(path, int) and os.fspath(path) == os.fspath(target):
             raise PermissionError(13, "Permission denied", os.fspath(path))
         return real_scandir(path)
 

@@ -15,14 +15,19 @@ from situated.chains.contract import Status
 from situated.chains.evidence import flagged_of, pack
 from situated.chains.extract import Validated
 from situated.chains.history import find_lines, lines_of
-from situated.chains.route import Route, decide
+from situated.chains.context import StepContext
+from situated.chains.products import ProductMatcher
+from situated.chains.release_steps import ReleaseSteps
+from situated.chains.routing.decision import Probes, Route
+from situated.chains.routing.router import standard
+from situated.chains.state import Question, Reading
 from situated.chains.wording import Lang
 from situated.documents import Block, BlockKind, DocumentMeta, ValidFor, instant
 from situated.index.versions import MemoryCatalogue, Versions
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import SearchResult
-from situated.settings import BudgetPolicy
+from situated.settings import BudgetPolicy, Settings
 from situated.situation import Scope, Situation
 
 D = dt.date
@@ -50,6 +55,27 @@ def _found(versions: Versions, flt: Filter, *sids: str) -> SearchResult:
                           family=versions.family_key(sid), fields=versions.fields_of(sid))
               for n, sid in enumerate(sids, start=1)]
     return SearchResult(filter=flt, blocks=blocks, hits=[], leg_hits={})
+
+
+class _Catalogue:
+    """A generation reduced to its catalogue: the router's rules over hand-built records."""
+
+    def __init__(self, versions: Versions):
+        self.versions = versions
+
+    def filter(self, situation, scope, latest_release=False):
+        return Filter(situation=situation, scope=scope)
+
+
+def decide(versions: Versions, found: SearchResult, asked: Validated):
+    """The product's router on one search, its probes given as having found nothing."""
+    step = StepContext(Settings(), _Catalogue(versions), budget_of=None)
+    question = Question(text="q", follows="", follows_query="", carried=None, scope=Scope(),
+                        lang=Lang.EN, mentions=(), matcher=ProductMatcher([]),
+                        named=frozenset(), comparison=None, cue=None)
+    router = standard(step, ReleaseSteps(step))
+    return router.decide(Reading(question, asked), found,
+                         Probes((("undated", None), ("unspelt", ()))))
 
 
 @pytest.mark.unit
@@ -208,3 +234,49 @@ def test_one_question_reads_each_of_its_blocks_once(sample_app, monkeypatch, que
     assert answer.status is Status.ANSWERED, answer.answer
     assert reads, "the answer's blocks were read"
     assert len(reads) == len(set(reads)), sorted(b for b in reads if reads.count(b) > 1)
+
+
+def _router():
+    versions = _warranties()
+    step = StepContext(Settings(), _Catalogue(versions), budget_of=None)
+    return versions, standard(step, ReleaseSteps(step))
+
+
+@pytest.mark.unit
+def test_the_routers_order_is_the_one_the_design_doc_prints():
+    """The order is data: docs/design.md "The router" lists the rules as `standard` holds them."""
+    from pathlib import Path
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "design.md").read_text("utf-8")
+    section = text.split("## The router", 1)[1].split("\n## ", 1)[0]
+    printed = tuple(re.findall(r"^\d+\. `([^`]+)`", section, re.MULTILINE))
+    assert printed == _router()[1].order
+    assert len(set(printed)) == len(printed) == 12
+
+
+@pytest.mark.unit
+def test_each_decision_names_the_rule_that_made_it_and_the_first_rule_wins():
+    versions = _warranties()
+    asked = Validated(situation=Situation(product="C-3"))
+    both = _found(versions, Filter(situation=asked.situation), "W2", "W1")
+    assert decide(versions, both, asked).rule == "which one"
+    dated = Validated(situation=Situation(product="C-3", purchase_date=D(2026, 3, 15)))
+    assert decide(versions, _found(versions, Filter(situation=dated.situation), "W2"),
+                  dated).rule == "answer"
+    empty = SearchResult.empty(Filter(), missing=("E-999",))
+    assert decide(versions, empty, asked).rule == "nothing relevant"
+
+
+@pytest.mark.unit
+def test_the_route_step_never_searches_a_probe_it_was_not_given():
+    """A dated question reads the undated probe: without it, deciding raises naming it, rather
+    than searching in the route step."""
+    versions, router = _router()
+    dated = Validated(situation=Situation(product="C-3", purchase_date=D(2026, 3, 15)))
+    question = Question(text="q", follows="", follows_query="", carried=None, scope=Scope(),
+                        lang=Lang.EN, mentions=(), matcher=ProductMatcher([]),
+                        named=frozenset(), comparison=None, cue=None)
+    found = _found(versions, Filter(situation=dated.situation), "W2")
+    with pytest.raises(RuntimeError, match="'undated'"):
+        router.decide(Reading(question, dated), found, Probes())

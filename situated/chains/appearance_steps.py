@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from packaging.version import InvalidVersion, Version
 
+from situated.chains import assemble
 from situated.chains import wording as w
 from situated.chains.appearance import (
     Basis,
@@ -25,7 +26,7 @@ from situated.chains.appearance import (
 )
 from situated.chains.citations import parse_citations
 from situated.chains.context import StepContext
-from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status, situation_out
+from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status
 from situated.chains.evidence import evidence_of, links_of, pack
 from situated.chains.listing import when
 from situated.chains.state import Reading
@@ -94,7 +95,7 @@ class AppearanceSteps:
             return self._notes_only(notes, stated, said, kind, v.situation, q.lang, found)
         if result is None:
             text = _none_text(said, kind, any(x.block for x in steps), q.lang)
-            return Answer.unanswered(Status.NO_EVIDENCE, text, v.situation,
+            return assemble.unanswered(Status.NO_EVIDENCE, text, v.situation,
                                      relevance=self.ctx.relevance(found))
         if stated is not None and not _agrees(result, [stated[0]]):
             return self._stated(result, stated, notes, said, v.situation, q.lang, found)
@@ -157,10 +158,8 @@ class AppearanceSteps:
         with the appearance beside it."""
         evidence = evidence_of(supplied)
         parsed = parse_citations(text, evidence, links_of(supplied), lang)
-        return Answer(status=parsed.status, answer=parsed.answer, missing=[],
-                      situation=situation_out(situation), citations=parsed.citations,
-                      evidence=evidence if parsed.status is Status.ANSWERED else [], hits=[],
-                      budget=self.ctx.budget_out(evidence), appearance=out,
+        return assemble.cited(parsed.status, parsed.answer, parsed.citations, situation,
+                              evidence, budget=self.ctx.budget_out(evidence), appearance=out,
                       relevance=self.ctx.relevance(result))
 
     def _notes(self, ranked: list, subject, readable) -> list:

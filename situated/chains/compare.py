@@ -21,6 +21,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from situated.chains import assemble
 from situated.chains import wording as w
 from situated.chains.contract import Answer, SliceOut, Status
 from situated.chains.dates import (
@@ -146,9 +147,9 @@ def merge(periods: tuple[Period, Period], answers: list[Answer], lang: w.Lang) -
         budget = budget.model_copy(update={"used": max(a.budget.used for a in answered)})
     situation = answers[0].situation.model_copy(update={
         k: None for k in ("purchase_date", "request_date", "as_of")})
-    return Answer(status=status, answer="\n\n".join(texts), missing=[], situation=situation,
-                  citations=citations, evidence=evidence, hits=hits, budget=budget,
-                  flagged=flagged, slices=slices)
+    return assemble.cited(status, "\n\n".join(texts), citations, situation, evidence,
+                          evidence_always=True, hits=hits, budget=budget, flagged=flagged,
+                          slices=slices)
 
 
 __all__ = ["Comparison", "Period", "ask_year", "find_comparison", "merge", "slice_situation"]

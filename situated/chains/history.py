@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import zip_longest
 
+from situated.chains import assemble
 from situated.chains import wording as w
 from situated.chains.budget import Budget
 from situated.chains.change_window import Pair, Window, WindowKind
@@ -34,12 +35,11 @@ from situated.chains.contract import (
     ChangeOut,
     SectionChangeOut,
     Status,
-    situation_out,
 )
 from situated.chains.evidence import Supplied, evidence_of, links_of, pack
 from situated.chains.intent import names_nothing
 from situated.chains.listing import Line, last_day, listing_lines, versions_out, when
-from situated.chains.route import Decision, Route
+from situated.chains.routing.decision import Decision
 from situated.chains.wording import Lang
 from situated.documents import (
     OPEN_END,
@@ -76,7 +76,7 @@ def without_history(found: Lines, situation: Situation, lang: Lang) -> Answer | 
             for x in found.lines):
         return None
     names = w.listing([inline(x.name) for x in found.lines], lang, w.fixed("and", lang))
-    return Answer.unanswered(Status.NO_EVIDENCE, w.fixed("one_version", lang, line=names),
+    return assemble.unanswered(Status.NO_EVIDENCE, w.fixed("one_version", lang, line=names),
                              situation)
 
 
@@ -113,12 +113,12 @@ def find_lines(versions: Versions, named: set[str], product: str | None, readabl
     if not families:
         families = _searched(versions, search, readable, product, None)
     if not families:
-        return Lines([], Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(
+        return Lines([], Decision.no_evidence(w.no_evidence_text(
             Situation(product=product), lang)))
     lines = lines_of(versions, families[0], readable, product)
     if len({x.products for x in lines}) > 1 and product is None:
         names = sorted({p for x in lines for p in x.products})
-        return Lines([], Decision(Route.CLARIFY, ["product"], w.ask_facet(PRODUCT, names, lang)))
+        return Lines([], Decision.clarify(["product"], w.ask_facet(PRODUCT, names, lang)))
     return Lines(lines)
 
 
@@ -158,9 +158,9 @@ def _ask_document(versioned: dict[str, list[Line]], lang: Lang) -> Decision:
     names = sorted({x.name for lines in versioned.values() for x in lines
                     if len(x.members) > 1})
     if not names:
-        return Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(Situation(), lang))
+        return Decision.no_evidence(w.no_evidence_text(Situation(), lang))
     shown = names if len(names) <= 8 else [*names[:8], "…"]
-    return Decision(Route.CLARIFY, ["document"], w.fixed(
+    return Decision.clarify(["document"], w.fixed(
         "ask_document", lang, names=w.listing([inline(n) for n in shown], lang)))
 
 
@@ -186,7 +186,7 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
     if not pairs:
         started = _started(versions, line, window)
         if started is None:  # the window ends before the first version
-            return Answer.unanswered(Status.NO_EVIDENCE, w.fixed(
+            return assemble.unanswered(Status.NO_EVIDENCE, w.fixed(
                 "none_yet", lang, line=name, window=window.said,
                 date=when(line.members[0], lang, tz)), situation)
         if versions.end(started) <= _window_end(window):  # ended: a gap, nothing in force
@@ -343,9 +343,8 @@ def _history_answer(text: str, supplied: list[Supplied], changes: list[ChangeOut
     else:
         status, text, citations = Status.ANSWERED, safe_text(text), []
         text += "\n\n" + listing_lines(versions, line, lang)
-    return Answer(status=status, answer=text, missing=[], situation=situation_out(situation),
-                  citations=citations, evidence=evidence if status is Status.ANSWERED else [],
-                  hits=[], budget=shown.model_copy(
+    return assemble.cited(status, text, citations, situation, evidence,
+                          budget=shown.model_copy(
                       update={"used": sum(e.tokens for e in evidence)}), changes=changes,
                   versions=versions_out(versions, line, only={
                       sid for c in changes for sid in (c.from_version, c.to_version) if sid}

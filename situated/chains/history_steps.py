@@ -4,6 +4,7 @@ the model; both read only the versions the caller may read."""
 
 from __future__ import annotations
 
+from situated.chains import assemble
 from situated.chains import wording as w
 from situated.chains.change_window import change_window, pairs_in
 from situated.chains.context import StepContext
@@ -18,7 +19,8 @@ from situated.chains.history import (
 from situated.chains.listing import answer_versions
 from situated.chains.notes_answer import answer_notes, notes_at
 from situated.chains.release_steps import ReleaseSteps
-from situated.chains.route import Decision, Route
+from situated.chains.routing.decision import Decision
+from situated.chains.routing.release_rules import unknown_release
 from situated.chains.state import Reading, Subject
 
 
@@ -34,9 +36,9 @@ class HistorySteps:
         v, q = reading.validated, reading.question
         if v.partial and not v.periods and not any(m.value for m in q.mentions):
             # a date without its year: asked for before anything is searched
-            return Subject(reading, Lines([], Decision(Route.CLARIFY, ["year"], w.fixed(
+            return Subject(reading, Lines([], Decision.clarify(["year"], w.fixed(
                 "ask_change_year", q.lang, period=next(iter(v.partial.values()))))))
-        unknown = self.releases.unknown(q, v)
+        unknown = unknown_release(self.releases, q, v)
         if unknown is not None:
             return Subject(reading, Lines([], unknown))
         readable = self.ctx.readable(q.scope)
@@ -102,4 +104,4 @@ def _history_stop(subject: Subject) -> Answer | None:
     """A question about versions that cannot be answered yet: a date without its year, the
     product or document left open, or nothing relevant (no model call)."""
     stop = subject.lines.stop
-    return None if stop is None else stop.stopped(subject.reading.validated.situation)
+    return None if stop is None else assemble.stopped(stop, subject.reading.validated.situation)

@@ -7,9 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from situated.chains import assemble
 from situated.chains import wording as w
 from situated.chains.citations import link_text, safe_text
-from situated.chains.contract import Answer, Status, VersionOut, situation_out
+from situated.chains.contract import Answer, VersionOut
 from situated.chains.wording import Lang
 from situated.documents import OPEN_START, DocumentMeta
 from situated.index.versions import Versions
@@ -47,9 +48,8 @@ def answer_versions(versions: Versions, lines: list[Line], situation: Situation,
         lead = w.fixed("versions_lead", lang, line=inline(line.name),
                               n=len(line.members))
         parts.append(f"{safe_text(lead)}\n{listing_lines(versions, line, lang)}")
-    return Answer(status=Status.ANSWERED, answer="\n\n".join(parts), missing=[],
-                  situation=situation_out(situation), citations=[], evidence=[], hits=[],
-                  budget=None, versions=[v for x in lines for v in versions_out(versions, x)])
+    return assemble.from_metadata("\n\n".join(parts), situation,
+                                  versions=[v for x in lines for v in versions_out(versions, x)])
 
 
 MAX_LISTED = 100  # versions one listing shows (the latest); the earlier ones are counted

@@ -6,10 +6,11 @@ text). No model call; only what the caller may read."""
 
 from __future__ import annotations
 
+from situated.chains import assemble
 from situated.chains import wording as w
 from situated.chains.budget import Budget
 from situated.chains.citations import parse_citations
-from situated.chains.contract import Answer, BudgetOut, Status, situation_out
+from situated.chains.contract import Answer, BudgetOut, Status
 from situated.chains.evidence import evidence_of, links_of, pack
 from situated.chains.wording import Lang
 from situated.documents import DocKind, DocumentMeta
@@ -44,7 +45,7 @@ def answer_notes(versions: Versions, meta: DocumentMeta, situation: Situation, l
             else:
                 left += 1
     if not lines:
-        return Answer.unanswered(Status.NO_EVIDENCE, w.no_evidence_text(situation, lang),
+        return assemble.unanswered(Status.NO_EVIDENCE, w.no_evidence_text(situation, lang),
                                  situation)
     head = w.fixed("notes_lead", lang, line=inline(meta.family or meta.source_id),
                    v=meta.version)
@@ -52,10 +53,8 @@ def answer_notes(versions: Versions, meta: DocumentMeta, situation: Situation, l
     evidence = evidence_of(supplied)
     parsed = parse_citations("\n".join([head, *lines, *tail]), evidence, links_of(supplied),
                              lang)
-    return Answer(status=parsed.status, answer=parsed.answer, missing=[],
-                  situation=situation_out(situation), citations=parsed.citations,
-                  evidence=evidence if parsed.status is Status.ANSWERED else [], hits=[],
-                  budget=shown.model_copy(update={"used": sum(e.tokens for e in evidence)}),
+    return assemble.cited(parsed.status, parsed.answer, parsed.citations, situation, evidence,
+                          budget=shown.model_copy(update={"used": sum(e.tokens for e in evidence)}),
                   releases=[meta.version] if meta.version else [])
 
 

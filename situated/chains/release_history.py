@@ -9,9 +9,10 @@ import re
 
 from packaging.version import Version
 
+from situated.chains import assemble
 from situated.chains import wording as w
 from situated.chains.citations import safe_text
-from situated.chains.contract import Answer, Status, situation_out
+from situated.chains.contract import Answer
 from situated.chains.release import ReleaseReading, find_mentions, unknown_text
 from situated.chains.wording import Lang
 from situated.situation import Situation
@@ -71,9 +72,8 @@ def _unknown_number(question: str, reading: ReleaseReading, declared: list[Versi
 def line_answer(question: str, reading: ReleaseReading, declared: list[Version], line: str,
                 situation: Situation, lang: Lang) -> Answer:
     text, shown = line_text(question, reading, declared, line, lang)
-    return Answer(status=Status.ANSWERED, answer=safe_text(text), missing=[],
-                  situation=situation_out(situation), citations=[], evidence=[], hits=[],
-                  budget=None, releases=[str(v) for v in shown])
+    return assemble.from_metadata(safe_text(text), situation,
+                                  releases=[str(v) for v in shown])
 
 
 __all__ = ["line_answer", "line_text"]

@@ -1,7 +1,7 @@
 """The release axis in the ask chain (docs/design.md "Releases"): the question's release read and
-validated against the releases the caller may read, an unknown release reported, the latest
-release read when the question names none (and said so), and "the version you asked about does
-not have it" naming the releases that do. Nothing here calls the model."""
+validated against the releases the caller may read, the line a question about versions reads,
+and the latest release read when the question names none (and said so). What is decided about
+releases is the router's (`routing.release_rules`). Nothing here calls the model."""
 
 from __future__ import annotations
 
@@ -17,15 +17,10 @@ from situated.chains.release import (
     find_mentions,
     read_release,
     strip_versions,
-    unknown_text,
 )
 from situated.chains.release_history import line_answer, plural_line
-from situated.chains.release_others import OtherReleases
 from situated.chains.release_text import ReleaseText
-from situated.chains.route import Decision, Route
 from situated.chains.state import Question, Reading
-from situated.retrievers.hybrid import SearchResult
-from situated.settings import UnnamedRelease
 
 
 class ReleaseSteps:
@@ -35,7 +30,6 @@ class ReleaseSteps:
         self.ctx = ctx
         self.versions = ctx.versions
         self.text = ReleaseText(ctx.versions, lambda q: ctx.readable(q.scope))
-        self.others = OtherReleases(ctx)
         self._lines: dict[tuple, tuple[list[Version], list[tuple]]] = {}  # per scope, product
 
 
@@ -85,33 +79,6 @@ class ReleaseSteps:
             situation = situation.model_copy(update={"version": None})
         return dataclasses.replace(v, situation=situation, release=reading,
                                    query=strip_versions(v.query, q.matcher))
-
-    def unknown(self, q: Question, v: Validated) -> Decision | None:
-        """A question about a release no readable document has: say so, with the nearest."""
-        said = v.release.unknown
-        if said is None or v.release.version is not None:
-            return None
-        declared, _ = self.line(q, v.situation.product)
-        return Decision(Route.NO_EVIDENCE, [], unknown_text(
-            said, self.line_name(q, v.situation.product), declared, q.lang))
-
-    def redirect(self, reading: Reading, found: SearchResult, decision: Decision) -> Decision:
-        """The release axis's say on a search read by release (one named, or the latest):
-        nothing relevant → an identifier the release lacks names the releases that have it,
-        else whatever other releases hold something relevant (`OtherReleases`); an answer →
-        the identifiers it needs are checked, and asked which version when the setting says
-        so (`ReleaseText.ask_unnamed`)."""
-        if found.filter.release is None and not found.filter.latest_only:
-            return decision
-        if decision.route is Route.NO_EVIDENCE:
-            named = self.others.lacking(reading, found, decision)
-            return named if named is not decision else self.others.elsewhere(reading, found,
-                                                                             decision)
-        if decision.route is Route.ANSWER:
-            decision = self.others.lacking(reading, found, decision)
-            if self.ctx.settings.unnamed_release is UnnamedRelease.CLARIFY:
-                decision = self.text.ask_unnamed(reading, decision)
-        return decision
 
     def line_listing(self, reading: Reading):
         """A question about the release line itself (which versions, the latest, the oldest,

@@ -9,9 +9,8 @@ import dataclasses
 from collections.abc import Callable
 
 from situated import releases
-from situated.chains.release import ask_version_text, latest_text, notes_text, same_text
-from situated.chains.route import Decision, Route
-from situated.chains.state import Question, Reading
+from situated.chains.release import latest_text, notes_text, same_text
+from situated.chains.state import Question
 from situated.chains.wording import Lang
 from situated.documents import DocKind, DocumentMeta
 from situated.index.versions import Versions
@@ -46,13 +45,13 @@ class ReleaseText:
         (among the first three supplied) stands word for word ("The same text stands in
         versions 0.18.2 to 0.28.1."), so a reader of an older release knows whether it is
         theirs. The supplied blocks are not read again; the other releases' are read once."""
-        stands = self._stands(q, [s.block for s in supplied[:3]])
+        stands = self.stands(q, [s.block for s in supplied[:3]])
         if stands is None or stands.first is stands.meta:
             return []
         return [same_text(stands.first.version, stands.meta.version, stands.everywhere,
                           q.lang)]
 
-    def _stands(self, q: Question, blocks: list) -> Stands | None:
+    def stands(self, q: Question, blocks: list) -> Stands | None:
         """How far back the best release block stands word for word, or None when no block
         is of a release document."""
         readable = self.readable(q)
@@ -70,23 +69,6 @@ class ReleaseText:
                 break
             first = m
         return Stands(first, meta, members)
-
-    def ask_unnamed(self, reading: Reading, decision: Decision) -> Decision:
-        """`unnamed_release=clarify`: a question that names no release, answered from release
-        documents of which one of the first three blocks does not stand word for word in every
-        readable release of its line, asks which version instead of reading the latest (the
-        setting is for documents where quoting the wrong release is dangerous)."""
-        q, v = reading.question, reading.validated
-        if decision.route is not Route.ANSWER or v.situation.version is not None:
-            return decision
-        read = self.versions.read_blocks(list(decision.supply[:3]))
-        for block_id in decision.supply[:3]:  # any release text the answer would quote
-            stands = self._stands(q, [read[block_id]] if block_id in read else [])
-            if stands is not None and not stands.everywhere:
-                return Decision(Route.CLARIFY, ["version"], ask_version_text(
-                    stands.meta.family or stands.meta.source_id,
-                    [releases.parse(m.version) for m in stands.members], q.lang))
-        return decision  # no release document, or the same text in every release
 
     def latest_slice(self, situation: Situation, supplied: list, lang: Lang) -> str:
         """"For version 0.28.1 (the latest; …): " when the question named no release and the

@@ -9,10 +9,11 @@ import logging
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
+from situated.chains import assemble
 from situated.chains import wording as w
 from situated.chains.citations import CitationParser
 from situated.chains.context import StepContext
-from situated.chains.contract import Answer, Status, situation_out
+from situated.chains.contract import Answer, Status
 from situated.chains.evidence import (
     evidence_of,
     flagged_of,
@@ -24,7 +25,7 @@ from situated.chains.evidence import (
 from situated.chains.focus import EvidenceFocus
 from situated.chains.models import NO_ANSWER, model_call
 from situated.chains.release_text import ReleaseText
-from situated.chains.route import Route
+from situated.chains.routing.decision import Route
 from situated.chains.state import Packed, Replied, Routed
 from situated.loaders.neutralise import neutralise
 from situated.prompts.answer import evidence_label_line
@@ -101,9 +102,8 @@ class ReplySteps:
             notes = [*packed.decision.notes, *(self.release_text.holds_for(
                 packed.reading.question, supplied) if packed.found.filter.latest_only else [])]
             text = "\n\n".join([text, *(neutralise(n) for n in notes)])
-        return Answer(status=status, answer=text, missing=[],
-                      situation=situation_out(v.situation), citations=parsed.citations,
-                      evidence=evidence, hits=hits_of(self.ctx.snap.index, packed.found),
+        return assemble.cited(status, text, parsed.citations, v.situation, evidence,
+                              evidence_always=True, hits=hits_of(self.ctx.snap.index, packed.found),
                       budget=self.ctx.budget_out(evidence), flagged=flagged_of(supplied),
                       relevance=self.ctx.relevance(packed.found))
 
@@ -114,11 +114,11 @@ class ReplySteps:
                   "relevance": self.ctx.relevance(packed.found)}
         situation = packed.reading.validated.situation
         if d.route is Route.ANSWER:  # no block fits the allowance
-            return Answer.unanswered(
+            return assemble.unanswered(
                 Status.NO_EVIDENCE, w.fixed("over_allowance", lang,
                                             allowance=self.ctx.settings.allowance),
                 situation, budget=self.ctx.budget_out([]), **common)
-        return d.stopped(situation, **common)
+        return assemble.stopped(d, situation, **common)
 
 
 __all__ = ["ReplySteps"]

@@ -26,7 +26,7 @@ from situated.chains.history import Lines
 from situated.chains.intent import Intent
 from situated.chains.products import ProductMatcher
 from situated.chains.proposal import Proposal
-from situated.chains.route import Decision
+from situated.chains.routing.decision import Decision, Probes
 from situated.chains.wording import Lang
 from situated.errors import QuestionError
 from situated.retrievers.fusion import RankedBlock
@@ -117,6 +117,8 @@ class Retrieved:
     # documents the answer reads, as the allowance holds (`Settings.fill_blocks`); never
     # routed on
     deeper: tuple[RankedBlock, ...] = field(default=(), kw_only=True)
+    # the searches the router's rules declared (`routing.router.Router.probe`), run here
+    probes: Probes = field(default=Probes(), kw_only=True)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 
+from situated.chains import assemble
 from situated.chains.appearance_steps import AppearanceSteps
 from situated.chains.budget import Budget
 from situated.chains.compare import ask_year, merge, slice_situation
@@ -32,8 +33,9 @@ from situated.chains.reader import QuestionReader
 from situated.chains.release_steps import ReleaseSteps
 from situated.chains.reply_steps import ReplySteps
 from situated.chains.rewrite import QuestionRewriter
-from situated.chains.route import Route
 from situated.chains.route_steps import EvidenceSteps
+from situated.chains.routing.decision import Route
+from situated.chains.routing.router import Router, standard
 from situated.chains.state import (
     AskInput,
     Compared,
@@ -52,7 +54,8 @@ class AskSteps:
     `searcher`: another retrieval in place of the generation's engine (`StepContext`)."""
 
     reader_kind: type[QuestionReader] = QuestionReader  # another wiring (`eval.systems`)
-    evidence_kind: type[EvidenceSteps] = EvidenceSteps
+    # the router's rules in order (`routing.router.standard`; a baseline wires its own)
+    routing: Callable[[StepContext, ReleaseSteps], Router] = staticmethod(standard)
 
     def __init__(self, settings, snap, model: BaseChatModel, proposer: Runnable, clock: Clock,
                  prompt: ChatPromptTemplate, budget: Budget, searcher: Searcher | None = None,
@@ -63,7 +66,7 @@ class AskSteps:
         self.model, self.proposer, self.prompt = model, proposer, prompt
         self.releases = ReleaseSteps(self.ctx)
         self.reader = self.reader_kind(self.ctx, clock, self.releases)
-        self.evidence = self.evidence_kind(self.ctx, self.releases)
+        self.evidence = EvidenceSteps(self.ctx, self.routing(self.ctx, self.releases))
         self.reply = ReplySteps(self.ctx, self.releases.text, focus, reranker)
         self.history = HistorySteps(self.ctx, self.releases)
         self.appearance = AppearanceSteps(self.ctx)
@@ -131,7 +134,7 @@ class AskSteps:
                      compared.question.lang)
 
     def ask_year(self, question: Question) -> Answer:
-        return Answer.unanswered(Status.CLARIFY, ask_year(question.comparison, question.lang),
+        return assemble.unanswered(Status.CLARIFY, ask_year(question.comparison, question.lang),
                                  question.carried or Situation(), missing=["year"],
                                  relevance=self.ctx.relevance())
 

@@ -19,14 +19,13 @@ from typing import Any
 from langchain_core.runnables import Runnable
 
 from situated.chains.ask import ask_steps, build_ask_chain, per_generation
-from situated.chains.context import Searcher
+from situated.chains.context import Searcher, StepContext
 from situated.chains.extract import today_in
 from situated.chains.intent import Intent
 from situated.chains.models import ExtractiveChatModel
 from situated.chains.reader import QuestionReader
-from situated.chains.route import Decision, Route
-from situated.chains.route_steps import EvidenceSteps
-from situated.chains.state import Retrieved, Routed
+from situated.chains.routing.router import Router
+from situated.chains.routing.rules import EveryRelevantBlock
 from situated.chains.steps import AskSteps
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import RankedBlock
@@ -90,18 +89,15 @@ class _PlainReader(QuestionReader):
         return replace(q, named=frozenset(), comparison=None, cue=Intent.AT)
 
 
-class _AllRelevant(EvidenceSteps):
+def _all_relevant(step: StepContext, _releases) -> Router:
     """No clarification step: every relevant block may be used."""
-
-    def route(self, retrieved: Retrieved) -> Routed:
-        supply = tuple(b.block_id for b in retrieved.found.blocks)
-        return Routed(retrieved.reading, retrieved.found, Decision(Route.ANSWER, [], supply=supply))
+    return Router(step, (EveryRelevantBlock(),))
 
 
 class BaselineSteps(AskSteps):
     """The product's steps as plain RAG over another retriever (`searcher`, required)."""
 
-    reader_kind, evidence_kind = _PlainReader, _AllRelevant
+    reader_kind, routing = _PlainReader, staticmethod(_all_relevant)
 
     def __init__(self, *args: Any, searcher: Searcher):
         super().__init__(*args, searcher=searcher)

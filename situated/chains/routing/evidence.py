@@ -1,4 +1,4 @@
-"""Routing between search and the model (DESIGN "Routing"): clarify, no evidence, or answer.
+"""The version rules over one search (DESIGN "Routing"): clarify, no evidence, or answer.
 
 The rule is about the evidence, not about scores: a fact is asked for only when the answer
 depends on it. A block *depends* on a missing fact when its document is one of several versions
@@ -26,44 +26,18 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from situated.chains import wording as w
 from situated.chains.changes import section_key
-from situated.chains.contract import Answer, Status
-from situated.chains.extract import Validated
+from situated.chains.routing.decision import Decision
 from situated.chains.same_text import same_in_every_version
 from situated.chains.wording import FACT_NAMES, Lang
 from situated.documents import DocumentMeta, ValidFor, end_of_day, instant
 from situated.index.versions import Versions
-from situated.loaders.neutralise import neutralise
-from situated.modes import Mode
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
-
-
-class Route(Mode):
-    ANSWER = "answer"
-    CLARIFY = "clarify"
-    NO_EVIDENCE = "no_evidence"
-
-
-@dataclass(frozen=True)
-class Decision:
-    route: Route
-    missing: list[str]
-    message: str = ""
-    supply: tuple[str, ...] = ()  # block ids the answer may be built from, best first
-    notes: tuple[str, ...] = ()  # said after the answer: what was left out, same-day versions
-
-    def stopped(self, situation: Situation, **extra) -> Answer:
-        """A clarification or no evidence said as the answer, without a model call (its
-        message may quote metadata: neutralised like evidence)."""
-        status = Status.CLARIFY if self.route is Route.CLARIFY else Status.NO_EVIDENCE
-        return Answer.unanswered(status, neutralise(self.message), situation,
-                                 missing=self.missing, **extra)
 
 
 def deciding(versions: Versions, meta: DocumentMeta, situation: Situation,
@@ -98,7 +72,7 @@ def facet_candidates(versions: Versions, members: list[DocumentMeta], name: str)
     return sorted({v for m in members for v in versions.fields_of(m.source_id).facet(name)})
 
 
-def _order(facts: set[str], facets: list[str]) -> list[str]:
+def order_facts(facts: set[str], facets: list[str]) -> list[str]:
     """The facets first, in their order (`facets`: the product, then the declared ones), then
     the dates."""
     dates = list(FACT_NAMES.values())
@@ -107,7 +81,7 @@ def _order(facts: set[str], facets: list[str]) -> list[str]:
             *(n for n in dates if n in facts)]
 
 
-def _facets_of(versions: Versions, meta: DocumentMeta) -> list[str]:
+def facets_of(versions: Versions, meta: DocumentMeta) -> list[str]:
     return [name for name, _ in versions.fields_of(meta.source_id).every_facet]
 
 
@@ -130,7 +104,7 @@ def _boundaries(versions: Versions, members: list[DocumentMeta], lang: Lang,
     return [w.bound_text(bounds[k], lang, tz) for k in keys]
 
 
-def _period_change(versions: Versions, supply: list[DocumentMeta], situation: Situation,
+def period_change(versions: Versions, supply: list[DocumentMeta], situation: Situation,
                    periods: dict[str, tuple[dt.date, dt.date]], flt: Filter,
                    lang: Lang) -> Decision | None:
     """A month, quarter or year was asked about and the version that applies at its end did
@@ -152,19 +126,19 @@ def _period_change(versions: Versions, supply: list[DocumentMeta], situation: Si
             "situation": Situation(product=situation.product, facets=situation.facets),
             "sources": None}))
                    if m.valid_for is meta.valid_for
-                   and versions.same_case(m, meta, _facets_of(versions, meta))]
+                   and versions.same_case(m, meta, facets_of(versions, meta))]
         window = (instant(period[0], tz), end_of_day(period[1], tz))
         inside = _boundaries(versions, members, lang, within=window)
         fact = FACT_NAMES[meta.valid_for]
-        return Decision(Route.CLARIFY, [fact], f"{w.clarify_lead([fact], lang)} "
+        return Decision.clarify([fact], f"{w.clarify_lead([fact], lang)} "
                         f"{w.ask_within(meta.valid_for, inside, period, lang)}")
     return None
 
 
-def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filter,
+def clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filter,
              lang: Lang, partial: dict[str, str], unplaced: list[str]) -> Decision:
     members = versions.admitted(best, flt)
-    facets = _facets_of(versions, best)
+    facets = facets_of(versions, best)
     asks = [w.ask_facet(f, facet_candidates(versions, members, f), lang) for f in facts
             if f not in FACT_NAMES.values()]
     asked_facet = any(f in facets for f in facts)
@@ -178,10 +152,10 @@ def _clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filt
                      if not asked_facet and versions.same_case(m, best, facets)]
         asks.append(w.ask_date(vf, _boundaries(versions, same_case, lang), lang,
                                partial.get(vf.value) or partial.get(ValidFor.AS_OF.value)))
-    return Decision(Route.CLARIFY, facts, f"{w.clarify_lead(facts, lang)} {' '.join(asks)}")
+    return Decision.clarify(facts, f"{w.clarify_lead(facts, lang)} {' '.join(asks)}")
 
 
-def _not_in_force(versions: Versions, shadow: SearchResult | None, result: SearchResult,
+def not_in_force(versions: Versions, shadow: SearchResult | None, result: SearchResult,
                   situation: Situation, lang: Lang, named: set[str]) -> Decision | None:
     """The question is about a family none of whose versions applies on the asked day: the
     family the question names, else the one of the best block without the date filter."""
@@ -205,7 +179,7 @@ def _not_in_force(versions: Versions, shadow: SearchResult | None, result: Searc
         text = w.before_first_text(versions.label(meta), w.bound_text(first, lang, tz), day, lang)
     else:
         text = w.not_in_force_text(versions.label(meta), day, lang)
-    return Decision(Route.NO_EVIDENCE, [], text)
+    return Decision.no_evidence(text)
 
 
 _NUMBERED = re.compile(r"(?<![\w-])[\w-]*\d[\w-]*(?![\w-])")
@@ -239,12 +213,12 @@ def not_yet_recorded(versions: Versions, unlimited: SearchResult | None, result:
             continue
         recorded = dt.datetime.fromtimestamp(fields.recorded_s, tz).date()
         if recorded > known and (rank == 0 or asked & _numbers(meta.title or "")):
-            return Decision(Route.NO_EVIDENCE, [], w.not_recorded_text(
+            return Decision.no_evidence(w.not_recorded_text(
                 meta.title or versions.label(meta), meta.source_id, recorded, known, lang))
     return None
 
 
-def _same_day_notes(versions: Versions, supply: list[DocumentMeta], situation: Situation,
+def same_day_notes(versions: Versions, supply: list[DocumentMeta], situation: Situation,
                     lang: Lang) -> list[str]:
     tz = versions.timezone
     notes = []
@@ -258,7 +232,7 @@ def _same_day_notes(versions: Versions, supply: list[DocumentMeta], situation: S
     return list(dict.fromkeys(notes))
 
 
-def _date_does_not_decide(versions: Versions, result: SearchResult, metas: list[DocumentMeta],
+def date_does_not_decide(versions: Versions, result: SearchResult, metas: list[DocumentMeta],
                           facts_of: list[list[str]], facts: set[str],
                           lang: Lang) -> Decision | None:
     """Only a date is missing and the best block's section says the same in every readable
@@ -281,60 +255,4 @@ def _date_does_not_decide(versions: Versions, result: SearchResult, metas: list[
     supply = [latest.block_id, *(b.block_id for b, f in zip(result.blocks, facts_of, strict=True)
                                  if not f)]
     note = w.same_in_versions_text(versions.label(metas[0]), len(members), lang)
-    return Decision(Route.ANSWER, [], supply=tuple(dict.fromkeys(supply)), notes=(note,))
-
-
-def decide(versions: Versions, result: SearchResult, asked: Validated, lang: Lang = Lang.EN,
-           named: frozenset[str] = frozenset(), shadow: SearchResult | None = None) -> Decision:
-    """Route one search result for what the question asked (`asked`: its situation, partial and
-    unplaced dates, and the months, quarters or years it gives, whose last day the situation
-    holds). `shadow` is the same search without the situation's dates (or None): it tells
-    whether the question was about a family that was not in force that day; `named` are the
-    families the question names."""
-    situation = asked.situation
-    gone = _not_in_force(versions, shadow, result, situation, lang, named)
-    if gone is not None:
-        return gone
-    if not result.blocks:
-        return Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(
-            situation, lang, list(result.missing), list(result.absent)))
-    metas = [versions.meta(b.source_id) for b in result.blocks]
-    facts_of = [deciding(versions, m, situation, result.filter) for m in metas]
-    if facts_of[0]:
-        facts = set(facts_of[0])
-        for b, f in zip(result.blocks, facts_of, strict=True):  # the same rule's other versions
-            if b.family == result.blocks[0].family:
-                facts |= set(f)
-        same = _date_does_not_decide(versions, result, metas, facts_of, facts, lang)
-        if same is not None:
-            return same
-        return _clarify(versions, metas[0], _order(facts, _facets_of(versions, metas[0])),
-                        result.filter, lang, asked.partial,
-                        asked.unplaced)
-    supply = [(b.block_id, m) for b, m, f in zip(result.blocks, metas, facts_of, strict=True)
-              if not f]
-    left = sorted({m.source_id for m, f in zip(metas, facts_of, strict=True) if f})
-    changed = _period_change(versions, [m for _, m in supply], situation, asked.periods,
-                             result.filter, lang)
-    if changed is not None:
-        return changed
-    notes = _same_day_notes(versions, [m for _, m in supply], situation, lang)
-    if left:
-        notes.append(w.left_out_text(left, _order({x for f in facts_of for x in f},
-                                                  _facets_of(versions, metas[0])), lang))
-    return Decision(Route.ANSWER, [], supply=tuple(b for b, _ in supply), notes=tuple(notes))
-
-
-def about_something_else(decision: Decision, result: SearchResult, unspelt: tuple[str, ...],
-                         situation: Situation, lang: Lang) -> tuple[Decision, SearchResult]:
-    """Nothing is asked of a question that names something, in more than one word, that no
-    document the caller may read spells out (`unspelt`, `HybridSearch.unspelt`): "What does
-    the Apple Music subscription agreement say about family sharing?" is near the
-    subscription sections in meaning, and Apple and music are each named somewhere, but no
-    product or date the asker could give answers a question about another thing. The reply
-    names it, as for a name nothing holds. Only where the router would ask: where it answers,
-    a name spelt otherwise ("East Germany" for "East German") is for the relevance rule."""
-    if decision.route is not Route.CLARIFY or not unspelt:
-        return decision, result
-    return (Decision(Route.NO_EVIDENCE, [], w.no_evidence_text(situation, lang, list(unspelt))),
-            SearchResult.empty(result.filter, unspelt))
+    return Decision.answer(tuple(dict.fromkeys(supply)), (note,))

@@ -1,0 +1,192 @@
+"""What every rule of the router reads (`RouteContext`): the question's reading, its search, the
+facts the version rules derive from them (each computed once, when a rule first asks), and the
+probes: the searches a rule needs beyond the question's own.
+
+A probe runs only in the retrieve step (`searching=True`), where each rule's `probe` asks for
+what it will read; the facts a probe depends on are computed on the way, so the order of the
+probes follows from what they read. The results travel in `Probes`, and the route step reads
+them without searching: a probe it asks for that the retrieve step did not run is a bug, and
+raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from situated.chains import wording as w
+from situated.chains.context import StepContext
+from situated.chains.routing import evidence as ev
+from situated.chains.routing.decision import Decision, Probes, Route
+from situated.chains.state import Reading
+from situated.documents import DocumentMeta, ValidFor
+from situated.retrievers.hybrid import SearchResult
+from situated.situation import Situation
+
+
+class RouteContext:
+    """One question's reading and search, read by every rule (built twice per question: in
+    the retrieve step to run the probes, in the route step to decide)."""
+
+    def __init__(self, step: StepContext, reading: Reading, found: SearchResult,
+                 probes: Probes = Probes(), searching: bool = False):
+        self.step, self.reading, self.found = step, reading, found
+        self.versions = step.versions
+        self.question, self.validated = reading.question, reading.validated
+        self.situation: Situation = reading.validated.situation
+        self.lang = reading.question.lang
+        self._ran = list(probes.ran)
+        self._searching = searching
+
+    @property
+    def probes(self) -> Probes:
+        return Probes(tuple(self._ran))
+
+    def probe(self, name: str, run: Callable[[], Any]) -> Any:
+        """The probe `name`: run now in the retrieve step, read back in the route step."""
+        held, value = Probes(tuple(self._ran)).get(name)
+        if held:
+            return value
+        if not self._searching:
+            raise RuntimeError(f"the route step asked for the probe {name!r}, which the "
+                               "retrieve step did not run: a rule reads a search its `probe` "
+                               "does not declare")
+        value = run()
+        self._ran.append((name, value))
+        return value
+
+    # -- the probes ---------------------------------------------------------------------------
+
+    @cached_property
+    def undated(self) -> SearchResult | None:
+        """The same search without the situation's dates, when dates were given and the dated
+        result does not already hold every family the question names."""
+        named = self.question.named
+        if not any(self.situation.given(vf) for vf in ValidFor) or (
+                named and named <= {b.family for b in self.found.blocks}):
+            return None
+        return self.probe("undated", lambda: self.step.search(
+            self.reading.query, self.step.snap.filter(Situation(product=self.situation.product),
+                                                      self.question.scope),
+            self.step.settings.top_blocks))
+
+    @cached_property
+    def unlimited(self) -> SearchResult | None:
+        """The same search without "as known on" (same scope), when the question gives it."""
+        if self.situation.known_on is None:
+            return None
+        unlimited = self.situation.model_copy(update={"known_on": None})
+        return self.probe("unlimited", lambda: self.step.search(
+            self.reading.query, self.step.snap.filter(unlimited, self.question.scope,
+                                                      latest_release=True),
+            self.step.settings.top_blocks))
+
+    @cached_property
+    def unspelt(self) -> tuple[str, ...]:
+        """Names the question gives, in more than one word, that nothing readable spells out
+        (`HybridSearch.unspelt`); asked only where the evidence would have the router ask."""
+        if not self.evidence_clarifies:
+            return ()
+        return tuple(self.probe("unspelt", lambda: self.step.engine.named.unspelt(
+            self.reading.query, self.question.scope)))
+
+    def every_release_filter(self):
+        return self.step.snap.filter(self.situation.model_copy(update={"version": None}),
+                                     self.question.scope)
+
+    # -- what the version rules derive ---------------------------------------------------------
+
+    @cached_property
+    def release_read(self) -> bool:
+        """The search read one release (named, or the latest)."""
+        return self.found.filter.release is not None or self.found.filter.latest_only
+
+    @cached_property
+    def metas(self) -> list[DocumentMeta]:
+        return [self.versions.meta(b.source_id) for b in self.found.blocks]
+
+    @cached_property
+    def facts_of(self) -> list[list[str]]:
+        """Per block, the missing facts that decide whether its document applies."""
+        return [ev.deciding(self.versions, m, self.situation, self.found.filter)
+                for m in self.metas]
+
+    @cached_property
+    def dependent(self) -> set[str]:
+        """The facts the best block depends on, with those of its family's other versions
+        found (empty: the best block applies whatever is missing)."""
+        if not self.found.blocks or not self.facts_of[0]:
+            return set()
+        best = self.found.blocks[0].family
+        return {x for b, f in zip(self.found.blocks, self.facts_of, strict=True)
+                if b.family == best for x in f}
+
+    @cached_property
+    def same_text(self) -> Decision | None:
+        """Only a date is missing and the best block says the same in every version."""
+        if not self.dependent:
+            return None
+        return ev.date_does_not_decide(self.versions, self.found, self.metas, self.facts_of,
+                                       self.dependent, self.lang)
+
+    @cached_property
+    def period(self) -> Decision | None:
+        """A period was asked about and the rule changed inside it."""
+        if not self.found.blocks or self.dependent:
+            return None
+        return ev.period_change(self.versions, [m for _, m in self._supply], self.situation,
+                                self.validated.periods, self.found.filter, self.lang)
+
+    @cached_property
+    def gone(self) -> Decision | None:
+        """The question is about a family none of whose versions was in force that day."""
+        return ev.not_in_force(self.versions, self.undated, self.found, self.situation,
+                               self.lang, self.question.named)
+
+    @cached_property
+    def evidence_clarifies(self) -> bool:
+        """The search alone would have the router ask for a missing fact."""
+        return (self.gone is None and bool(self.found.blocks)
+                and ((bool(self.dependent) and self.same_text is None)
+                     or self.period is not None))
+
+    @cached_property
+    def evidence_route(self) -> Route:
+        """What the search alone decides, before the release rules have their say."""
+        if self.gone is not None or not self.found.blocks or (
+                self.evidence_clarifies and self.unspelt):
+            return Route.NO_EVIDENCE
+        return Route.CLARIFY if self.evidence_clarifies else Route.ANSWER
+
+    @cached_property
+    def evidence_found(self) -> SearchResult:
+        """The search as the release rules read it: dropped when it is about something else."""
+        if self.evidence_clarifies and self.unspelt:
+            return SearchResult.empty(self.found.filter, self.unspelt)
+        return self.found
+
+    @cached_property
+    def _supply(self) -> list[tuple[str, DocumentMeta]]:
+        return [(b.block_id, m) for b, m, f in
+                zip(self.found.blocks, self.metas, self.facts_of, strict=True) if not f]
+
+    @cached_property
+    def answer(self) -> Decision:
+        """The answer the search supports: the same text's, or the blocks that depend on
+        nothing missing, with what was left out and the same-day versions noted."""
+        if self.same_text is not None:
+            return self.same_text
+        supply = self._supply
+        notes = ev.same_day_notes(self.versions, [m for _, m in supply], self.situation,
+                                  self.lang)
+        left = sorted({m.source_id for m, f in zip(self.metas, self.facts_of, strict=True)
+                       if f})
+        if left:
+            facts = ev.order_facts({x for f in self.facts_of for x in f},
+                                   ev.facets_of(self.versions, self.metas[0]))
+            notes.append(w.left_out_text(left, facts, self.lang))
+        return Decision.answer(tuple(b for b, _ in supply), tuple(notes))
+
+
+__all__ = ["RouteContext"]
