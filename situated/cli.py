@@ -128,7 +128,9 @@ def calibrate(
                                 calibrator=index_calibrator(settings, application.embeddings,
                                                             negatives), recalibrate=True)
             out.print(f"{index}: published again with its calibration", highlight=False)
-            print_thresholds(out, report.manifest.relevance, report.manifest.embedding_model)
+            if report.manifest is not None:
+                print_thresholds(out, report.manifest.relevance,
+                                 report.manifest.embedding_model)
             return
         with application.pinned() as snap:
             stored, model_id = snap.index.manifest.relevance, snap.index.manifest.embedding_model

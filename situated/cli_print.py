@@ -55,8 +55,7 @@ def print_ingest(out, err, index, report) -> None:
 
 
 def print_thresholds(out, th, embedding_model: str | None = None) -> None:
-    from situated.index.store import FLOOR_PIECES, SENTENCE_FLOOR_PER_DECADE
-    from situated.index.store import Thresholds
+    from situated.index.store import FLOOR_PIECES, SENTENCE_FLOOR_PER_DECADE, Thresholds
 
     th = th or Thresholds.default(embedding_model)
     within = (f", within one product {th.min_cosine_in_product}"

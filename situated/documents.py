@@ -119,6 +119,15 @@ class DocumentMeta(BaseModel):
         """The document applies to some releases only (`version` or `applies_to_versions`)."""
         return self.version is not None or self.applies_to_versions is not None
 
+    @property
+    def declared_version(self) -> str:
+        """`version`, of a document already known to declare one (an error naming the
+        document otherwise)."""
+        if self.version is None:
+            raise ValueError(f"{self.source_id} declares no version; it was read as one that "
+                             "does")
+        return self.version
+
     def release_span(self) -> tuple[int, int]:
         """The releases it covers as a key range `[lo, hi)` (`releases.span`); every key when
         it has no release axis."""
@@ -213,10 +222,10 @@ class FilterFields(BaseModel):
         for j in range(MAX_CORRECTIONS):  # every key always present, neutral when unused
             a, b, r = self.corrected[j] if j < len(self.corrected) else (OPEN_END,) * 3
             md[f"corr{j}_from_s"], md[f"corr{j}_to_s"], md[f"corr{j}_known_s"] = a, b, r
-        for r in self.roles:
-            md[role_key(r)] = True
-        for a in self.assets:
-            md[asset_key(a)] = True
+        for role in self.roles:
+            md[role_key(role)] = True
+        for asset in self.assets:
+            md[asset_key(asset)] = True
         return md
 
 

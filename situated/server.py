@@ -25,7 +25,7 @@ import contextvars
 import os
 import re
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import Any, cast
 
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse
@@ -165,7 +165,9 @@ def serving_runnable(chain: Runnable) -> Runnable:
             for chunk in _chunks(answer):
                 yield chunk
 
-    return RunnableGenerator(transform, atransform, name="situated_ask")
+    # the stub types a transform of one argument; the class passes the config to one that
+    # declares it (`RunnableGenerator`'s own signature inspection)
+    return RunnableGenerator(cast(Any, transform), cast(Any, atransform), name="situated_ask")
 
 
 SECURITY_SCHEMES = {
@@ -196,7 +198,7 @@ def declare_security(api: FastAPI) -> None:
             api.openapi_schema = schema
         return api.openapi_schema
 
-    api.openapi = openapi
+    api.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented override
 
 
 def create_app(application, keys: KeyStore, model=None,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,7 +106,7 @@ def _asked_in(q: Question, products: list[str]) -> str | None:
 
 
 def observe(engine: HybridSearch, questions: list[Question], scope: Scope,
-            products: list[str] = ()) -> list[Observation]:
+            products: Sequence[str] = ()) -> list[Observation]:
     """Each question searched across the index, and again within one product's documents when
     the index has products (`_asked_in`): fewer candidates, so lower cosines for strangers."""
     out = []

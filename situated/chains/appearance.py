@@ -221,7 +221,8 @@ def walk(steps: list[Step], kind: Kind) -> Found | None:
             return Found(kind, step, prev)
         if kind is Kind.REMOVED and not here and prev is not None and prev.block is not None:
             return Found(kind, step, prev)
-        if kind is Kind.DEPRECATED and here and says_kind(step.block.text, Kind.DEPRECATED):
+        if (kind is Kind.DEPRECATED and step.block is not None
+                and says_kind(step.block.text, Kind.DEPRECATED)):
             return Found(kind, step, prev)
         prev = step
     return None
@@ -244,7 +245,8 @@ def axis_steps(versions: Versions, metas: list[DocumentMeta], subject: Subject,
                 chosen = Step(m, hit, blocks[0] if blocks else None)
             if hit is not None:
                 break
-        out.append(chosen)
+        if chosen is not None:
+            out.append(chosen)
     return out
 
 

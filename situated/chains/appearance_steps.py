@@ -122,7 +122,7 @@ class AppearanceSteps:
         the pages' own finding follows, all cited."""
         release, note = stated
         cited = [b for b in (note, found.at.block or found.at.first,
-                             found.before and (found.before.block or found.before.first))
+                             ((found.before.block or found.before.first) if found.before is not None else None))
                  if b is not None]
         supplied = pack(cited, self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
@@ -143,13 +143,14 @@ class AppearanceSteps:
         tz = self.versions.timezone
         at, before = found.at, found.before
         a_block = at.block or at.first
-        b_block = before and (before.block or before.first)
+        b_block = ((before.block or before.first) if before is not None else None)
         before_text = w.fixed(
             f"before_{found.kind.value}", lang, at=version_name(before.meta, lang, tz),
             a=label.get(b_block.block_id, "")) \
             if before is not None and b_block is not None and b_block.block_id in label else ""
         return w.fixed(f"appears_{found.kind.value}", lang, x=subject,
-                       at=version_name(at.meta, lang, tz), a=label.get(a_block.block_id, ""),
+                       at=version_name(at.meta, lang, tz),
+                       a=label.get(a_block.block_id, "") if a_block is not None else "",
                        before=before_text)
 
     def _cited(self, text: str, supplied: list, out: AppearanceOut, situation: Situation,
@@ -175,7 +176,7 @@ class AppearanceSteps:
     def _answer(self, found: Found, notes: list, subject: str, situation: Situation, lang: Lang,
                 result) -> Answer:
         at, before = found.at, found.before
-        cited = [b for b in (at.block or at.first, before and (before.block or before.first))
+        cited = [b for b in (at.block or at.first, ((before.block or before.first) if before is not None else None))
                  if b is not None]
         supplied = pack([*cited, *(b for _, b in notes[:2])], self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}

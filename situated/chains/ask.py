@@ -84,7 +84,8 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
     it is counted in, the answer prompt its endpoint reads. `kind` and `extra`: another
     composition of the steps (an evaluation baseline, `eval.systems`)."""
     settings, chat = app.settings, _model_for(app, snap, model)
-    answerer, budget = chat, _budget(settings, app.embeddings, chat)
+    answerer: Runnable = chat
+    budget = _budget(settings, app.embeddings, chat)
     offline = None  # the offline model of this generation, when one is needed
     if settings.model_fallback and not isinstance(chat, ExtractiveChatModel):
         offline = _offline(app, snap)
@@ -114,8 +115,11 @@ def _answer_prompt(settings) -> ChatPromptTemplate:
 
 
 def _offline(app, snap) -> ExtractiveChatModel:
-    return make_chat_model(app.settings.model_copy(update={"model": ModelKind.EXTRACTIVE}),
-                           app.embeddings, snap.sentence_vectors, snap.index.multilingual)
+    model = make_chat_model(app.settings.model_copy(update={"model": ModelKind.EXTRACTIVE}),
+                            app.embeddings, snap.sentence_vectors, snap.index.multilingual)
+    if not isinstance(model, ExtractiveChatModel):
+        raise TypeError(f"the offline model came out as {type(model).__name__}")
+    return model
 
 
 def per_generation(app, build: Callable[[Any], Runnable]) -> Runnable:
@@ -173,6 +177,7 @@ def _extraction_model(settings, model: BaseChatModel) -> BaseChatModel | None:
 def _budget(settings, embeddings, model: BaseChatModel) -> Budget:
     """A model that declares its tokenizer (`custom_get_token_ids`, as the extractive model
     does) is counted exactly; any other is counted with the index's tokenizer and a margin."""
+    count: Callable[[str], int]
     if model.custom_get_token_ids is not None:  # its own word pieces, never an undercount
         def count(text: str) -> int:
             return model.get_num_tokens(text) + overlong(text)

@@ -69,8 +69,9 @@ def pairs_in(versions: Versions, line: Line, window: Window) -> tuple[list[Pair]
     members = line.members
     pairs = [(members[i - 1] if i else None, m) for i, m in enumerate(members)
              if m.valid_from is not None or m.release_scoped]
-    if window.kind is WindowKind.RELEASE:
-        at = [p for p in pairs if versions.covers(p[1], window.release)]
+    if window.kind is WindowKind.RELEASE and window.release is not None:
+        release = window.release
+        at = [p for p in pairs if versions.covers(p[1], release)]
         return at[:1], len([p for p in pairs if p[0] is not None]) - len(at[:1])
     if window.kind is WindowKind.LATEST:
         real = [p for p in pairs if p[0] is not None]

@@ -30,13 +30,21 @@ _PART = re.compile(r"([Ss])?(\d+)")
 _RANGE = re.compile(r"([Ss]?\d+)\s*[–—-]\s*([Ss]?\d+)|([Ss]?\d+)\s+to\s+([Ss]?\d+)")
 
 
+def _part_number(label: str) -> int:
+    """The number of a label the range pattern matched ("S12" → 12)."""
+    part = _PART.search(label)
+    if part is None:
+        raise ValueError(f"{label!r} matched as a label but holds no number")
+    return int(part.group(2))
+
+
 def _labels(group: str) -> list[str]:
     """`S1–S3, s5` → [S1, S2, S3, S5]."""
     out: list[str] = []
     spans: list[tuple[int, int]] = []
     for m in _RANGE.finditer(group):
         a, b = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        lo, hi = int(_PART.search(a).group(2)), int(_PART.search(b).group(2))
+        lo, hi = _part_number(a), _part_number(b)
         if lo <= hi <= lo + 50:
             out += [f"S{n}" for n in range(lo, hi + 1)]
         else:

@@ -144,7 +144,8 @@ def merge(periods: tuple[Period, Period], answers: list[Answer], lang: w.Lang) -
     status = Status.ANSWERED if answered else answers[0].status
     budget = answered[0].budget if answered else None
     if budget is not None:  # one prompt per slice, each within the allowance
-        budget = budget.model_copy(update={"used": max(a.budget.used for a in answered)})
+        budget = budget.model_copy(update={"used": max(a.budget.used for a in answered
+                                                       if a.budget is not None)})
     situation = answers[0].situation.model_copy(update={
         k: None for k in ("purchase_date", "request_date", "as_of")})
     return assemble.cited(status, "\n\n".join(texts), citations, situation, evidence,

@@ -198,7 +198,8 @@ def find_dates(text: str) -> list[DateMention]:
                 value, partial, invalid = None, True, False
                 if m[2]:  # a month with its year: a period, not a partial date
                     month, year = month_number(m[1]), int(m[2])
-                    partial, period = False, _span(year, month, year, month)
+                    partial = False
+                    period = None if month is None else _span(year, month, year, month)
                     invalid = period is None
             taken.append((m.start(), m.end()))
             text_m = m[0].rstrip()

@@ -231,9 +231,9 @@ def validate_extraction(
         if mention is None and text not in question:
             notes.append(f"partial date {text!r} is not in the question")
             continue
-        role = (mention.role if mention and mention.role else DateRole.AS_OF).value
-        if base.get(role) is None:
-            partial.setdefault(role, text)
+        role_name = (mention.role if mention and mention.role else DateRole.AS_OF).value
+        if base.get(role_name) is None:
+            partial.setdefault(role_name, text)
     unroled = list(dict.fromkeys(m.text for m in single if m.value and m.role is None))
     unplaced = unroled if len({m.value for m in single if m.value and m.role is None}) > 1 \
         else []

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import zip_longest
 
@@ -94,14 +95,14 @@ def lines_of(versions: Versions, family: str, readable: Filter,
     return sorted(out, key=lambda line: line.products)
 
 
-def find_lines(versions: Versions, named: set[str], product: str | None, readable: Filter,
+def find_lines(versions: Versions, named: AbstractSet[str], product: str | None, readable: Filter,
                query: str, lang: Lang, search: Callable[[Filter], SearchResult]) -> Lines:
     """The lines the question is about (see the module docstring), or why none."""
     families = sorted(f for f in named if lines_of(versions, f, readable, product))
     if not families and product:  # the product's versioned families; its own ones first
         own = _versioned(versions, readable, product)
         named_for = [f for f, lines in own.items() if any(product in x.products for x in lines)]
-        families = next((c for c in (named_for, list(own)) if len(c) == 1), None) or _searched(
+        families = next((c for c in (named_for, list(own)) if len(c) == 1), []) or _searched(
             versions, search, readable, product, list(own))
         if not families and own:
             return Lines([], _ask_document(own, lang))

@@ -37,7 +37,8 @@ def answer_notes(versions: Versions, meta: DocumentMeta, situation: Situation, l
                  readable: Filter, budget: Budget, shown: BudgetOut) -> Answer:
     """The notes' lines, in their order, each cited."""
     supplied = pack(versions.blocks_of(meta.source_id, readable), budget)
-    lines, left = [], 0
+    lines: list[str] = []
+    left = 0
     for s in supplied:
         for unit in evidence_units(s.evidence.text):
             if len(lines) < MAX_NOTE_UNITS:

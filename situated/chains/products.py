@@ -11,6 +11,7 @@ one match lies inside another ("Meta" in "Meta AI"), the longer wins.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from situated.chains.dates import inside, quoted_spans
 from situated.documents import extract_codes
@@ -20,7 +21,7 @@ _POSSESSIVE = re.compile(r"['’]s?\b")
 
 
 class ProductMatcher:
-    def __init__(self, products: frozenset[str] | set[str]):
+    def __init__(self, products: Iterable[str]):
         self._tok = Tokenizer()
         self.products = sorted(products)
         self._keys = {p: self._key(p) for p in self.products}

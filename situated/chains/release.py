@@ -13,6 +13,7 @@ validated in code against the releases the caller may read (`Versions.release_li
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from packaging.version import Version
@@ -72,9 +73,9 @@ def find_mentions(text: str, matcher: ProductMatcher | None = None) -> list[Ment
     for m in _V.finditer(text):
         add(m, 1, False)
     for product, _, end in (matcher.spans(text) if matcher else []):
-        m = _AFTER_NAME.match(text, end)
-        if m:
-            add(m, 1, False, start=m.start(1))
+        after = _AFTER_NAME.match(text, end)
+        if after:
+            add(after, 1, False, start=after.start(1))
     for m in _BARE.finditer(text):
         if not _NOT_BEFORE.search(text[max(0, m.start() - _LOOKBEHIND):m.start()]):  # "16.x":
             # a series, cue or not
@@ -131,7 +132,7 @@ def _proposed(proposed: str, question: str, declared: list[Version]) -> ReleaseR
 
 
 def checked_release(text: str, declared: list[Version],
-                    ranges: list[tuple[int, int]] = ()) -> ReleaseReading:
+                    ranges: Sequence[tuple[int, int]] = ()) -> ReleaseReading:
     """A release given outside the question's words (a model's proposal found in it, the
     situation a client carries) checked as a named one is: a release of the index, one inside
     a document's range, else `unknown` (reported with the nearest, never read as given)."""

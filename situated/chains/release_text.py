@@ -14,6 +14,7 @@ from situated.chains.state import Question
 from situated.chains.wording import Lang
 from situated.documents import DocKind, DocumentMeta
 from situated.index.versions import Versions
+from situated.retrievers.filter import Filter
 from situated.situation import Situation
 
 MAX_BACK = 50  # releases of a family read back to say how far an answer's text stands
@@ -36,7 +37,7 @@ class Stands:
 class ReleaseText:
     """Over one generation's versions; `readable(q)` is what the asker may read."""
 
-    def __init__(self, versions: Versions, readable: Callable[[Question], object]):
+    def __init__(self, versions: Versions, readable: Callable[[Question], Filter]):
         self.versions = versions
         self.readable = readable
 
@@ -48,8 +49,8 @@ class ReleaseText:
         stands = self.stands(q, [s.block for s in supplied[:3]])
         if stands is None or stands.first is stands.meta:
             return []
-        return [same_text(stands.first.version, stands.meta.version, stands.everywhere,
-                          q.lang)]
+        return [same_text(stands.first.declared_version, stands.meta.declared_version,
+                          stands.everywhere, q.lang)]
 
     def stands(self, q: Question, blocks: list) -> Stands | None:
         """How far back the best release block stands word for word, or None when no block
@@ -61,7 +62,7 @@ class ReleaseText:
             return None
         meta = self.versions.meta(best.source_id)
         members = [m for m in self.versions.admitted(meta, readable) if m.version][-MAX_BACK:]
-        members.sort(key=lambda m: releases.parse(m.version))
+        members.sort(key=lambda m: releases.parse(m.declared_version))
         first = meta
         for m in reversed(members[:members.index(meta)] if meta in members else []):
             if not any(b.path == best.path and b.text == best.text

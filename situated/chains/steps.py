@@ -15,14 +15,13 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 
 from situated.chains import assemble
 from situated.chains.appearance_steps import AppearanceSteps
 from situated.chains.budget import Budget
-from situated.chains.compare import ask_year, merge, slice_situation
+from situated.chains.compare import Comparison, Period, ask_year, merge, slice_situation
 from situated.chains.context import Searcher, StepContext
 from situated.chains.contract import Answer, Status
 from situated.chains.extract import Clock
@@ -57,7 +56,7 @@ class AskSteps:
     # the router's rules in order (`routing.router.standard`; a baseline wires its own)
     routing: Callable[[StepContext, ReleaseSteps], Router] = staticmethod(standard)
 
-    def __init__(self, settings, snap, model: BaseChatModel, proposer: Runnable, clock: Clock,
+    def __init__(self, settings, snap, model: Runnable, proposer: Runnable, clock: Clock,
                  prompt: ChatPromptTemplate, budget: Budget, searcher: Searcher | None = None,
                  focus: EvidenceFocus | None = None, reranker: Reranker | None = None,
                  rewriter: QuestionRewriter | None = None):
@@ -123,20 +122,30 @@ class AskSteps:
 
     def periods(self, question: Question) -> list[Question]:
         """One question per period: the question without the periods, asked at the period."""
-        comparison = question.comparison
+        comparison, periods = _periods_of(question)
         return [self.reader.question(comparison.query, question.follows,
                                      slice_situation(question.carried, period), question.scope,
                                      slice_of=True)
-                for period in comparison.periods]
+                for period in periods]
 
     def merge(self, compared: Compared) -> Answer:
-        return merge(compared.question.comparison.periods, list(compared.answers),
+        return merge(_periods_of(compared.question)[1], list(compared.answers),
                      compared.question.lang)
 
     def ask_year(self, question: Question) -> Answer:
+        if question.comparison is None:
+            raise ValueError("ask_year was routed a question that compares nothing")
         return assemble.unanswered(Status.CLARIFY, ask_year(question.comparison, question.lang),
                                  question.carried or Situation(), missing=["year"],
                                  relevance=self.ctx.relevance())
+
+
+def _periods_of(question: Question) -> tuple[Comparison, tuple[Period, Period]]:
+    """A comparison's two periods (`one_or_two` routes here only when it has them)."""
+    comparison = question.comparison
+    if comparison is None or comparison.periods is None:
+        raise ValueError("a comparison of two periods was routed without its periods")
+    return comparison, comparison.periods
 
 
 def _proposer_input(question: Question) -> dict[str, Any]:

@@ -84,7 +84,8 @@ def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
             off = sum(ev.tokens for ev in answer.evidence
                       if not any(_matches(i, ev.block_id, ev.source_id) for i in e.evidence))
             r.noise = off / total
-    r.stale = any(x.source_id in e.stale for x in [*answer.evidence, *answer.hits])
+    r.stale = (any(ev.source_id in e.stale for ev in answer.evidence)
+               or any(h.source_id in e.stale for h in answer.hits))
     body = json.dumps(answer.model_dump(mode="json"), ensure_ascii=False)
     sources = ({ev.source_id for ev in answer.evidence} | {h.source_id for h in answer.hits}
                | {c.source_id for c in answer.citations})

@@ -32,6 +32,7 @@ import hashlib
 import random
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 
 from packaging.version import Version
 
@@ -78,7 +79,7 @@ def release_families(docs: list[LoadedDocument]) -> list[list[LoadedDocument]]:
         m = d.meta
         if m.family:
             groups[(m.family, m.product)].append(d)
-    return [sorted(g, key=lambda d: Version(d.meta.version)) for g in groups.values()]
+    return [sorted(g, key=lambda d: Version(d.meta.declared_version)) for g in groups.values()]
 
 
 def _title(d: LoadedDocument) -> str:
@@ -152,8 +153,8 @@ def _terms(d: LoadedDocument) -> set[str]:
 def _lacking_case(group, i, docs, rnd, half, every, skipped) -> list[Case]:
     """An identifier new in release i (no document of an earlier release has it), asked
     about at release i-1: no evidence for i-1, naming release i among those that have it."""
-    new = Version(group[i].meta.version)
-    earlier = "\n".join(_text(d) for d in _pages(every) if Version(d.meta.version) < new)
+    new = Version(group[i].meta.declared_version)
+    earlier = "\n".join(_text(d) for d in _pages(every) if Version(d.meta.declared_version) < new)
     fresh = sorted(t for t in _terms(group[i])
                    if not holds(earlier, t))
     if not fresh:
@@ -169,7 +170,7 @@ def _lacking_case(group, i, docs, rnd, half, every, skipped) -> list[Case]:
 
 def line_cases(docs: list[LoadedDocument], notes: list[tuple[Version, str]]) -> list[Case]:
     """Which versions exist, how many, the latest, the oldest, does X exist (yes and no)."""
-    releases = sorted({Version(d.meta.version) for d in _pages(docs)})
+    releases = sorted({Version(d.meta.declared_version) for d in _pages(docs)})
     if not releases:
         return []
     names = [str(v) for v in releases]
@@ -278,12 +279,12 @@ _ASKED = {"added": ("In which version was `{x}` added?",
 
 
 def appearance_cases(docs: list[LoadedDocument], notes: list[tuple[Version, str]],
-                     endings: list[tuple[str, Version, str]] = ()) -> list[Case]:
+                     endings: Sequence[tuple[str, Version, str]] = ()) -> list[Case]:
     """"In which version was X added / removed / deprecated?", gold the changelog's release:
     added (not named by an earlier section), removed or deprecated (some earlier page names
     it), each after the first documented release (any answer would pass at it)."""
     pages = _pages(docs)
-    first = min((Version(d.meta.version) for d in pages), default=None)
+    first = min((Version(d.meta.declared_version) for d in pages), default=None)
     cases, seen = [], set()
     for kind, v, x in sorted([*(("added", v, x) for v, x in notes), *endings]):
         if (kind, x) in seen or first is None or v <= first or len(x) < 5:
@@ -291,7 +292,7 @@ def appearance_cases(docs: list[LoadedDocument], notes: list[tuple[Version, str]
         if kind == "added" and _earlier(x, v, docs):
             continue
         if not any(holds(b.text, x) for d in pages for b in d.blocks
-                   if kind == "added" or Version(d.meta.version) < v):
+                   if kind == "added" or Version(d.meta.declared_version) < v):
             continue
         seen.add((kind, x))
         cid = f"rprobe.first.{x}" if kind == "added" else f"rprobe.{kind}.{x}"

@@ -123,9 +123,10 @@ def write(summary, per_case, gate_failures, out: Path, cases_path: str) -> None:
     if tags.get("situated"):
         lines += ["", "## By tag (situated)", "", "| tag | cases | status acc. | recall | stale |",
                   "|---|---:|---:|---:|---:|"]
-        for tag, m in tags["situated"].items():
-            lines.append(f"| {tag} | {m['cases']} | {fmt(m['status_accuracy'])} | "
-                         f"{fmt(m['evidence_recall'])} | {fmt(m['stale_version_rate'])} |")
+        for tag, row in tags["situated"].items():
+            lines.append(f"| {tag} | {row['cases']} | {fmt(row['status_accuracy'])} | "
+                         f"{fmt(row['evidence_recall'])} | "
+                         f"{fmt(row['stale_version_rate'])} |")
     lines += ["", "## Plots", ""] + [f"![{f}]({f})" for f in files]
     lines += ["", "## Gate", ""]
     lines += [f"- FAILED: {g}" for g in gate_failures] or ["- passed"]

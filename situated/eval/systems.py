@@ -64,7 +64,7 @@ def stock_search(app) -> Searcher:
                                   child_splitter=RecursiveCharacterTextSplitter(chunk_size=400))
     ensemble = EnsembleRetriever(retrievers=[BM25Retriever.from_documents(children, k=k), pdr],
                                  weights=[0.5, 0.5])
-    first_piece = {}
+    first_piece: dict = {}
     for pos, p in enumerate(index.pieces):
         first_piece.setdefault(p.block_id, pos)
     everything = app.engine.filter_for(_admin_scope(index))
@@ -77,8 +77,17 @@ def stock_search(app) -> Searcher:
                   for n, b in enumerate(ids) if b in index.blocks]
         return SearchResult(filter=everything, blocks=blocks, hits=[], leg_hits={})
 
-    search.folder = folder  # Chroma's folder, removed when the search is dropped
-    return search
+    return _StockSearch(search, folder)
+
+
+class _StockSearch:
+    """A stock retriever's search, holding Chroma's folder (removed when it is dropped)."""
+
+    def __init__(self, run: Searcher, folder: tempfile.TemporaryDirectory):
+        self.run, self.folder = run, folder
+
+    def __call__(self, question: str, flt: Filter) -> SearchResult:
+        return self.run(question, flt)
 
 
 class _PlainReader(QuestionReader):
@@ -99,8 +108,8 @@ class BaselineSteps(AskSteps):
 
     reader_kind, routing = _PlainReader, staticmethod(_all_relevant)
 
-    def __init__(self, *args: Any, searcher: Searcher):
-        super().__init__(*args, searcher=searcher)
+    def __init__(self, *args: Any, searcher: Searcher, **extra: Any):
+        super().__init__(*args, **{**extra, "searcher": searcher})
 
 
 def _extractive(app) -> Callable:

@@ -56,6 +56,10 @@ def mapped(path: Path) -> np.ndarray:
 class FilterColumns:
     """Column arrays over groups of rows, plus value → group postings for the list fields."""
 
+    products: dict[str, np.ndarray]  # set from `_LISTS`: value → the groups that name it
+    roles: dict[str, np.ndarray]
+    assets: dict[str, np.ndarray]
+
     def __init__(self, fields: list[FilterFields], row_group: np.ndarray | None = None):
         n = len(fields)
         self.n = n

@@ -48,7 +48,10 @@ def write_store(path: Path, documents: Sequence[LoadedDocument]) -> None:
     con = sqlite3.connect(path)
     try:
         con.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
-        docs, blocks, pieces, codes = [], [], [], []
+        docs: list[tuple] = []
+        blocks: list[tuple] = []
+        pieces: list[tuple] = []
+        codes: list[tuple] = []
 
         def flush(at_least: int) -> None:
             for table, rows, marks in (("documents", docs, 6), ("blocks", blocks, 4),
@@ -172,7 +175,7 @@ class _KeyedTable(Mapping):
     table = key = value = ""
 
     def __init__(self, store: DocStore, count: int):
-        self.store, self.count = store, count
+        self.store, self.size = store, count
 
     @staticmethod
     def parse(raw):
@@ -193,7 +196,7 @@ class _KeyedTable(Mapping):
             f"SELECT {self.key} FROM {self.table} ORDER BY pos"))
 
     def __len__(self) -> int:
-        return self.count
+        return self.size
 
     def values(self):  # streamed, not a view over a dict
         return (self.parse(r[0]) for r in self.store.con().execute(
@@ -227,7 +230,7 @@ class PieceTable(Sequence[Piece]):
     """Pieces by position (the bm25s row, the column row), read on demand."""
 
     def __init__(self, store: DocStore, count: int):
-        self.store, self.count = store, count
+        self.store, self.size = store, count
 
     def _piece(self, row: tuple) -> Piece:
         _, pid, text, codes, block_id, doc, source_id = row
@@ -237,13 +240,13 @@ class PieceTable(Sequence[Piece]):
 
     def __getitem__(self, pos):  # type: ignore[override]
         if isinstance(pos, slice):
-            return [self[i] for i in range(*pos.indices(self.count))]
+            return [self[i] for i in range(*pos.indices(self.size))]
         pos = int(pos)
         if pos < 0:
-            pos += self.count
+            pos += self.size
         row = self.store.one(_PIECE + "WHERE p.pos=?", (pos,))
         if row is None:
-            raise IndexError(f"piece position {pos} is outside 0..{self.count - 1}")
+            raise IndexError(f"piece position {pos} is outside 0..{self.size - 1}")
         return self._piece(row)
 
     def many(self, positions: Sequence[int]) -> dict[int, Piece]:
@@ -255,7 +258,7 @@ class PieceTable(Sequence[Piece]):
         return (self._piece(r) for r in self.store.con().execute(_PIECE + "ORDER BY p.pos"))
 
     def __len__(self) -> int:
-        return self.count
+        return self.size
 
 
 class PiecePositions(_KeyedTable):

@@ -29,6 +29,10 @@ class Embedder(Protocol):
 
     def encode_query(self, text: str) -> np.ndarray: ...
 
+    def encode_queries(self, texts: list[str]) -> np.ndarray: ...
+
+    def knowing(self, vectors: dict[str, np.ndarray]) -> contextlib.AbstractContextManager: ...
+
     def count_tokens(self, text: str) -> int: ...
 
     @property
@@ -39,6 +43,8 @@ class QueryVectors(Embeddings):
     """The LangChain `Embeddings` side of a backend, and its question vectors: the last few are
     kept, since one question is searched up to three times (the main search, a named family's,
     the undated check) with the same text. A backend implements `encode` and `_query_vector`."""
+
+    dim: int  # the vector width, set by the backend
 
     def __init__(self) -> None:
         self._recent: dict[str, np.ndarray] = {}

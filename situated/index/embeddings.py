@@ -136,7 +136,7 @@ class MiniLMEmbeddings(QueryVectors):
         """Numpy vectors in slices of eight texts of like length, so one long text does not
         pad the rest; rows in the order given."""
         order = sorted(range(len(texts)), key=lengths.__getitem__)
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        out: np.ndarray = np.zeros((len(texts), self.dim), dtype=np.float32)
         for start in range(0, len(order), 8):
             rows = order[start:start + 8]
             out[rows] = self._numpy.encode([texts[i] for i in rows])

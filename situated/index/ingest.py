@@ -143,7 +143,7 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
                               f"`situated ingest PATH... --index {root}`")
         now_s = int((now or (lambda: dt.datetime.now(dt.UTC)))().timestamp())
         old_recorded = {d.meta.source_id: d.blocks[0].fields.recorded_s for d in previous}
-        history = read_history(gen, previous) if previous else []
+        history = read_history(gen, previous) if gen is not None and previous else []
         retimed = published is not None and (published.timezone != settings.timezone
                                              or tuple(published.facets) != settings.facets)
         if retimed:  # date-only bounds are read in the index's timezone: recompute them all
@@ -162,12 +162,13 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
         # an index an earlier version wrote (another schema) is rebuilt even when no document
         # changed: readers refuse it and tell the user to run this ingest
         # (and one whose vector store saved only part of its graph, `store.GRAPH_SYNC`)
-        outdated = published is not None and (not published.current_format()
+        outdated = published is not None and gen is not None and (
+                                              not published.current_format()
                                               or not leg_as_wanted(gen, published, settings,
                                                                    embeddings))
         unchanged = previous and not (report.added or report.changed or report.removed
                                       or retimed or recalibrate or outdated)
-        if unchanged:  # the published generation already is this corpus, if it is intact
+        if unchanged and gen is not None:  # already this corpus, if it is intact
             report.repaired = damage(root, gen, embeddings)
             if report.repaired is None:
                 return report

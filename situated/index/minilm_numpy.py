@@ -82,8 +82,8 @@ class NumpyMiniLM:
         rows = [[self._cls, *self.token_ids(t)[: self.max_seq_length - 2], self._sep]
                 for t in texts]
         width = max(len(r) for r in rows)
-        ids = np.zeros((len(rows), width), dtype=np.int64)
-        mask = np.zeros((len(rows), width), dtype=np.float32)
+        ids: np.ndarray = np.zeros((len(rows), width), dtype=np.int64)
+        mask: np.ndarray = np.zeros((len(rows), width), dtype=np.float32)
         for i, row in enumerate(rows):
             ids[i, : len(row)] = row
             mask[i, : len(row)] = 1.0

@@ -220,7 +220,8 @@ class Index:
         """Release the Chroma client (its files and connections), the row store and the
         memory-mapped arrays; the index is unusable after."""
         # the maps close with their last reference
-        self.bm25 = self.bm25_blocks = self.columns = self.sentences = None
+        for name in ("bm25", "bm25_blocks", "columns", "sentences"):
+            self.__dict__.pop(name, None)
         self.multilingual = None
         self.piece_doc = self.piece_block = self.doc_family = np.zeros(0, dtype=np.int32)
         self.block_id_at, self._ids = np.zeros(0, dtype=str), None

@@ -58,8 +58,8 @@ def write_sentences(out: Path, units: list[str],
                     progress: Callable[[int, int], None] | None = None, folder: str = DIR) -> int:
     """Embed `units` (distinct texts) in batches and write them under `out / folder`; returns
     how many were written."""
-    folder = out / folder
-    folder.mkdir(parents=True)
+    where = out / folder
+    where.mkdir(parents=True)
     keys = np.asarray([text_hash(u) for u in units], dtype=np.uint64)
     if len(np.unique(keys)) != len(keys):  # 2^-64 per pair; say so rather than mix vectors
         raise IndexError_("two sentences share a 64-bit hash; nothing was published, report it")
@@ -70,8 +70,8 @@ def write_sentences(out: Path, units: list[str],
             progress(start + len(parts[-1]), len(units))
     vectors = np.concatenate(parts) if parts else np.zeros((0, 0), dtype=np.float32)
     order = np.argsort(keys)
-    np.save(folder / "keys.npy", keys[order])
-    np.save(folder / "vectors.npy", vectors[order] if len(units) else vectors)
+    np.save(where / "keys.npy", keys[order])
+    np.save(where / "vectors.npy", vectors[order] if len(units) else vectors)
     return len(units)
 
 
@@ -90,10 +90,10 @@ class SentenceVectors:
     """A generation's sentence vectors, read by memory map."""
 
     def __init__(self, gen: Path, folder: str = DIR):
-        folder = gen / folder
+        where = gen / folder
         try:
-            self.keys = np.load(folder / "keys.npy", mmap_mode="r")
-            self.vectors = np.load(folder / "vectors.npy", mmap_mode="r")
+            self.keys = np.load(where / "keys.npy", mmap_mode="r")
+            self.vectors = np.load(where / "vectors.npy", mmap_mode="r")
         except (OSError, ValueError) as exc:
             raise IndexError_(f"index generation {gen} has no readable sentence vectors ({exc}); "
                               "rebuild it with `situated ingest`") from None
@@ -102,7 +102,7 @@ class SentenceVectors:
                               f"{len(self.vectors)} vectors; rebuild it with `situated ingest`")
         # which units each block holds (`write_block_units`); None in generations written
         # before it, whose blocks are read for their units instead
-        ptr, keys = folder / "block_ptr.npy", folder / "block_keys.npy"
+        ptr, keys = where / "block_ptr.npy", where / "block_keys.npy"
         self.block_ptr = np.load(ptr, mmap_mode="r") if ptr.exists() else None
         self.block_keys = np.load(keys, mmap_mode="r") if self.block_ptr is not None else None
 
@@ -111,7 +111,8 @@ class SentenceVectors:
 
     def of_block_row(self, row: int) -> tuple[np.ndarray, np.ndarray] | None:
         """`lookup` of the units block row `row` holds; None without the block map."""
-        if self.block_ptr is None or not 0 <= row < len(self.block_ptr) - 1:
+        if self.block_ptr is None or self.block_keys is None or not (
+                0 <= row < len(self.block_ptr) - 1):
             return None
         return self.lookup_hashes(np.asarray(
             self.block_keys[self.block_ptr[row]:self.block_ptr[row + 1]], dtype=np.uint64))

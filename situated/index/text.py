@@ -27,6 +27,15 @@ _LATIN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ɏ]")
 STOP_WORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(STOPWORDS_RUSSIAN)
 
 
+def _code_parts(code: str) -> re.Match[str]:
+    """A code the tokenizer matched, split into its parts (it always splits: the token
+    pattern only matches codes of this shape)."""
+    parts = _CODE_PARTS.fullmatch(code)
+    if parts is None:
+        raise ValueError(f"{code!r} matched as a code but does not split into one")
+    return parts
+
+
 class Tokenizer:
     """Text → BM25 terms. Deterministic, shared by ingest and query."""
 
@@ -46,7 +55,7 @@ class Tokenizer:
         out = []
         for m in _TOKEN.finditer(text):
             if m.group("code"):
-                p = _CODE_PARTS.fullmatch(m.group("code"))
+                p = _code_parts(m.group("code"))
                 term = normalise_code(p.group(1), p.group(2), p.group(3)).lower()
             else:
                 word = m.group("word").lower()
@@ -58,7 +67,7 @@ class Tokenizer:
         out: list[str] = []
         for m in _TOKEN.finditer(text):
             if m.group("code"):
-                p = _CODE_PARTS.fullmatch(m.group("code"))
+                p = _code_parts(m.group("code"))
                 out.append(normalise_code(p.group(1), p.group(2), p.group(3)).lower())
                 continue
             word = m.group("word").lower()

@@ -223,7 +223,7 @@ class Versions:
         a question may name and a listing shows. Release notes count only where no reference
         document has a release: a changelog names releases the documents may never describe."""
         docs = pages_first([m for m in self.released(flt, product) if m.version is not None])
-        return sorted({releases.parse(m.version) for m in docs})
+        return sorted({releases.parse(m.version) for m in docs if m.version is not None})
 
     # -- blocks -------------------------------------------------------------------------------
 

@@ -177,7 +177,7 @@ def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> list[Load
     meta = parse_meta(raw, str(path), warnings)
     if meta.title is None and title:
         meta = meta.model_copy(update={"title": title})
-    out = []
+    out: list = []
     for own, part in split_notes(meta, sections):  # a changelog: one document per release
         blocks, pieces = build_forms(own, part, timezone, limit)
         if blocks:

@@ -90,8 +90,8 @@ def check_families(metas: list[DocumentMeta], rec: dict[str, int],
         if m.family:
             families[m.family].append(m)
     for family, members in families.items():
-        products = {p for m in members for p in m.product} or {None}
-        reported: set[tuple[str, str]] = set()
+        products: set[str | None] = {p for m in members for p in m.product} or {None}
+        reported: set[tuple[str, ...]] = set()
         for product in sorted(products, key=lambda p: p or ""):
             group = [m for m in members if not m.product or product in m.product]
             group.sort(key=lambda m: (bounds[m.source_id][0], m.source_id))

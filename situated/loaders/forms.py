@@ -261,8 +261,11 @@ def _figure_blocks(b: _Builder, sec: Section, at: _Place, limit: BlockLimit) -> 
             lines.append(f"Page: {fig.page}")
         head = "\n".join(lines)
         room = max(limit.tokens - limit.count(head + " (part 99 of 99)\nDescription: "), 16)
-        described = fit_text(fig.description, lambda t, room=room: limit.count(t) <= room) \
-            if fig.description else [None]
+        described: list[str | None] = [None]
+        if fig.description:
+            def fits(t: str, room: int = room) -> bool:
+                return limit.count(t) <= room
+            described = list(fit_text(fig.description, fits))
         for part, description in enumerate(described, start=1):
             suffix = f"-part{part}" if part > 1 else ""
             text = _with_part(head, part, len(described))

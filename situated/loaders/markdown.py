@@ -328,13 +328,15 @@ def _figure(w: _Walker, tokens: list[Token], nxt: int, kids: list[Token]) -> int
     if m:
         description = m.group(1).strip()
     elif _next_paragraph(tokens, nxt, _FIG_DESC):
-        description = _FIG_DESC.match(inline_text(tokens[nxt + 1])).group(1).strip()
+        described = _FIG_DESC.match(inline_text(tokens[nxt + 1]))
+        description = described.group(1).strip() if described else None
         nxt += 3
     if _next_paragraph(tokens, nxt, _PAGE):
-        page = int(_PAGE.match(inline_text(tokens[nxt + 1])).group(1))
+        paged = _PAGE.match(inline_text(tokens[nxt + 1]))
+        page = int(paged.group(1)) if paged else None
         nxt += 3
     w.flush_scope()
-    w.add(Figure(caption=image.content.strip(), image=image.attrs.get("src") or None,
+    w.add(Figure(caption=image.content.strip(), image=str(image.attrs.get("src") or "") or None,
                  description=description, page=page))
     return nxt
 

@@ -74,7 +74,7 @@ def _check_events(events, path: str, first_line: int) -> None:
         elif isinstance(event, yaml.ScalarEvent) and stack and stack[-1]["keys"] is not None:
             top = stack[-1]
             if top["key"]:
-                line = first_line + event.start_mark.line
+                line = first_line + (event.start_mark.line if event.start_mark else 0)
                 if event.value in top["keys"]:
                     before = top["keys"][event.value]
                     problems.append(

@@ -123,7 +123,7 @@ class Filter(BaseModel):
     def group_mask(self, cols: FilterColumns) -> np.ndarray:
         """Admitted groups (documents)."""
         s = self.situation
-        m = np.ones(cols.n, dtype=bool)
+        m: np.ndarray = np.ones(cols.n, dtype=bool)
         for name, value in s.every_facet:
             m &= cols.facet_mask(name, value)
         for vf in ValidFor:
@@ -139,9 +139,9 @@ class Filter(BaseModel):
             m &= (cols.valid_for != cols.vf_code(vf)) | in_period
         if self.known_at is not None:
             m &= cols.recorded <= self.known_at
-        r = self.release
-        if r is not None:
-            m &= (cols.release_lo <= r) & (r < cols.release_hi)
+        release = self.release
+        if release is not None:
+            m &= (cols.release_lo <= release) & (release < cols.release_hi)
         if self.latest_only and self.superseded:
             m &= ~np.isin(cols.source_ids, np.asarray(sorted(self.superseded), dtype=str))
         m &= cols.any_of(cols.role_any, cols.roles, self.scope.roles)

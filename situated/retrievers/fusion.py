@@ -89,8 +89,8 @@ def fuse(
     for rb in blocks.values():
         rb.best_piece = best[rb.block_id]
     ranked = sorted(blocks.values(), key=lambda b: (-b.score, b.block_id))
-    hits = sorted(
+    piece_hits = sorted(
         (PieceHit(p, block_of[p], s) for p, s in piece_scores.items()),
         key=lambda h: (-h.score, h.pos),
     )
-    return ranked, hits
+    return ranked, piece_hits

@@ -139,7 +139,8 @@ class HybridSearch:
             return SearchResult.empty(flt, found.missing)
         reads = self.vector_reads(query)
         th = self.thresholds_of(flt, found.admitted)
-        kept = [b for b in found.ranked if b.signals.relevant(th, reads)][:top]
+        kept = [b for b in found.ranked
+                if b.signals is not None and b.signals.relevant(th, reads)][:top]
         if absent := self.named.asked_and_absent(query, flt, kept):
             return dataclasses.replace(SearchResult.empty(flt), absent=absent,
                                        admitted=found.admitted)

@@ -69,7 +69,7 @@ class ExactLeg:
         codes = self.query_codes(index, query)
         if not codes:
             return []
-        scores = np.zeros(len(index), dtype=np.float64)
+        scores: np.ndarray = np.zeros(len(index), dtype=np.float64)
         n = len(index)
         for code in codes:
             post = index.code_positions(code)
@@ -214,7 +214,7 @@ class MultilingualLeg:
         rows = np.flatnonzero(mask)
         if index.multilingual is None or rows.size == 0:
             return []
-        scores = np.zeros(len(index), dtype=np.float64)
+        scores: np.ndarray = np.zeros(len(index), dtype=np.float64)
         scores[rows] = index.multilingual.scores(query, rows)
         return _recheck(index, flt, [LegHit(int(i), float(scores[i])) for i in _top_k(scores, k)])
 
@@ -242,8 +242,10 @@ class Legs:
         if not latin and MultilingualLeg.runs(index, False, mask):
             return []  # MiniLM does not read the question; the multilingual leg does
         admitted = int(mask.sum())
-        qvec = index.embeddings.encode_query(query) if admitted else None
-        return self.vector.search(index, qvec, flt, admitted, k, mask)
+        if not admitted:
+            return []
+        return self.vector.search(index, index.embeddings.encode_query(query), flt, admitted, k,
+                                  mask)
 
 
 __all__ = ["BM25Leg", "ExactLeg", "Leg", "LegHit", "Legs", "MultilingualLeg", "VectorLeg"]

@@ -75,7 +75,7 @@ class Named:
         """The codes the question gives that nothing admitted carries, when no kept block
         carries one: such a code is what the question asks about, and blocks near it in
         meaning ("the S-2 battery warranty" for "check R07 on the S-2") do not answer it."""
-        if not kept or any(b.signals.code for b in kept):
+        if not kept or any(b.signals is not None and b.signals.code for b in kept):
             return ()
         return self.absent_codes(query, flt)
 

@@ -21,9 +21,11 @@ taste: see the docstring of `situated.retrievers.hybrid`.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import cast
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import ConfigurableField, Runnable, RunnableLambda
 from langchain_core.stores import BaseStore
@@ -120,7 +122,7 @@ def pieces_vectorstore(index: Index):
     from langchain_chroma import Chroma
 
     return Chroma(client=index.client, collection_name=index.manifest.collection,
-                  embedding_function=index.embeddings)
+                  embedding_function=cast(Embeddings, index.embeddings))
 
 
 def parent_retriever(index: Index, flt: Filter, k: int = 20):

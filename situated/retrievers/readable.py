@@ -46,12 +46,13 @@ class ReadableBy:
 
     def blocks_of(self, pieces: np.ndarray) -> np.ndarray:
         """The block rows holding any of the `pieces` (a mask over pieces)."""
-        rows = np.zeros(len(self.index.block_id_at), dtype=bool)
+        rows: np.ndarray = np.zeros(len(self.index.block_id_at), dtype=bool)
         rows[self.index.piece_block[pieces]] = True
         return rows
 
     def _values(self, cache: dict, key: Hashable, scope: Scope,
-                groups_of: Callable[[], Iterable[tuple[str, object]]]) -> frozenset[str]:
+                groups_of: Callable[[], Iterable[tuple[str, np.ndarray | None]]],
+                ) -> frozenset[str]:
         """The values (`groups_of()`: value, its document groups) whose documents `scope` may
         read, kept per `key`."""
         if key not in cache:

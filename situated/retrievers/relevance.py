@@ -135,7 +135,7 @@ class TermCover:
     def cover(self, terms: QueryTerms, rows: np.ndarray) -> np.ndarray:
         """The idf-weighted share of `terms` each block row contains (0 when there are none)."""
         rows = np.asarray(rows, dtype=np.int64)
-        got = np.zeros(len(rows), dtype=np.float64)
+        got: np.ndarray = np.zeros(len(rows), dtype=np.float64)
         if terms.total <= 0 or len(rows) == 0:
             return got
         for tid, weight in zip(terms.ids.tolist(), terms.weights.tolist(), strict=True):
@@ -166,7 +166,7 @@ class Signals:
             return True
         if vector_reads and self.latin:
             return (self.cosine is not None and self.cosine >= th.min_cosine) or (
-                None not in (self.sentence, th.min_sentence)
+                self.sentence is not None and th.min_sentence is not None
                 and self.sentence >= th.min_sentence) or (
                 self.agree and self.cover >= FULL_COVER)
         if self.multilingual is not None and (
@@ -254,7 +254,7 @@ def unheld_phrases(index, cover: TermCover, text: str, readable: np.ndarray) -> 
     every word of the name and that the caller may read."""
     out = []
     for phrase in compound_names(text):
-        rows = None
+        rows: np.ndarray | None = None
         for term in index.tokenizer(phrase):
             held = cover.holders(term)
             held = held[readable[held]]

@@ -100,7 +100,7 @@ def add_page_routes(api: FastAPI, sessions: BrowserSessions) -> None:
         """Who the session cookie belongs to, and its CSRF token (401 without one)."""
         cookie = request.cookies.get(COOKIE)
         principal = sessions.principal(cookie)
-        if principal is None:
+        if principal is None or cookie is None:
             raise HTTPException(status_code=401, detail="not signed in; POST /session with "
                                 "{\"key\": KEY}")
         return JSONResponse({"name": principal.name, "csrf": sessions.csrf_for(cookie)},

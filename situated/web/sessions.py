@@ -84,6 +84,8 @@ class SignedOut:
 
     def _read(self) -> dict[str, int]:
         """The file's entries when it changed since the last read (else none new)."""
+        if self.path is None:
+            return {}
         try:
             st = os.stat(self.path)
         except OSError:
@@ -161,7 +163,7 @@ class BrowserSessions:
         return _mac(self._secret, "csrf", cookie)
 
     def csrf_ok(self, cookie: str, token: str | None) -> bool:
-        return bool(token) and same(token, self.csrf_for(cookie))
+        return token is not None and bool(token) and same(token, self.csrf_for(cookie))
 
 
 __all__ = ["COOKIE", "CSRF_HEADER", "BrowserSessions", "Issued", "SignedOut",

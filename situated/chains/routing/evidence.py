@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Set as AbstractSet
 from zoneinfo import ZoneInfo
 
 from situated.chains import wording as w
@@ -96,9 +97,9 @@ def _boundaries(versions: Versions, members: list[DocumentMeta], lang: Lang,
     starts = {s for s, _, _ in spans if s is not None}
     bounds: dict[int, dt.date | dt.datetime] = {}
     for i, (start, end, m) in enumerate(spans):
-        if start is not None and (i > 0 or within is not None):
+        if start is not None and m.valid_from is not None and (i > 0 or within is not None):
             bounds.setdefault(start, m.valid_from)
-        if end is not None and end not in starts:
+        if end is not None and m.valid_to is not None and end not in starts:
             bounds.setdefault(end, m.valid_to)
     keys = sorted(k for k in bounds if within is None or within[0] < k <= within[1])
     return [w.bound_text(bounds[k], lang, tz) for k in keys]
@@ -156,7 +157,7 @@ def clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filte
 
 
 def not_in_force(versions: Versions, shadow: SearchResult | None, result: SearchResult,
-                  situation: Situation, lang: Lang, named: set[str]) -> Decision | None:
+                  situation: Situation, lang: Lang, named: AbstractSet[str]) -> Decision | None:
     """The question is about a family none of whose versions applies on the asked day: the
     family the question names, else the one of the best block without the date filter."""
     if shadow is None or not shadow.blocks:
@@ -242,7 +243,9 @@ def date_does_not_decide(versions: Versions, result: SearchResult, metas: list[D
         return None  # a product or a facet decides: ask
     best = result.blocks[0]
     block = versions.read_blocks([best.block_id]).get(best.block_id)
-    members = same_in_every_version(versions, metas[0], block, result.filter) if block else []
+    if block is None:
+        return None
+    members = same_in_every_version(versions, metas[0], block, result.filter)
     if not members:
         return None
     # the same section in the latest version found (the one in force now, as a rule)

@@ -169,7 +169,7 @@ class WhichRelease(Rule):
             if stands is not None and not stands.everywhere:
                 return Decision.clarify(["version"], ask_version_text(
                     stands.meta.family or stands.meta.source_id,
-                    [releases.parse(m.version) for m in stands.members], ctx.lang))
+                    [releases.parse(m.declared_version) for m in stands.members], ctx.lang))
         return None  # no release document, or the same text in every release
 
 
