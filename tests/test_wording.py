@@ -51,3 +51,53 @@ def test_a_line_of_several_products_is_named_in_the_askers_language():
                       plural_line(Lang.EN), Lang.EN)
     assert ru == "Версии документов (2, от ранней к последней): 1.0, 2.0."
     assert en == "The documents have 2 versions, oldest first: 1.0, 2.0."
+
+
+def test_a_language_is_one_file_and_every_file_has_the_same_words():
+    """The catalogue is the union of the language files, nothing of its own; each file has the
+    same text names and the same kinds of word maps."""
+    from situated.chains.catalogue import LANGUAGES
+
+    assert set(LANGUAGES) == set(Lang)
+    joined = {(n, lang): t for lang, words in LANGUAGES.items() for n, t in words.TEXTS.items()}
+    assert joined == TEXTS
+    kinds = {lang: set(words.NAMES) for lang, words in LANGUAGES.items()}
+    assert len({frozenset(k) for k in kinds.values()}) == 1, kinds
+
+
+# modules whose Cyrillic strings are not replies: month names read and said, instructions to a
+# model (with examples), the ё → е fold of the stemmer, a calibration question asked of Russian
+# documents and an evaluation case (never shown), and two field descriptions with an example
+_NOT_REPLIES = {"months.py", "prompts/extraction.py", "prompts/answer.py", "index/text.py",
+                "calibration/questions.py", "eval/release_probe.py", "chains/extract.py",
+                "chains/state.py"}
+
+
+def test_russian_prose_is_said_only_in_the_russian_file():
+    """Outside `words_ru.py`, Cyrillic appears only in question-parsing patterns (raw strings),
+    docstrings and comments, and in the modules listed above with their reason."""
+    import ast
+    import io
+    import re
+    import tokenize
+    from pathlib import Path
+
+    import situated
+
+    root = Path(situated.__file__).parent
+    cyrillic, found = re.compile(r"[А-Яа-яЁё]"), []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel in _NOT_REPLIES or rel == "chains/words_ru.py":
+            continue
+        source = path.read_text("utf-8")
+        docs = {line for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+                for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)}
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            prefix = tok.string[:3].lower()
+            if (tok.type == tokenize.STRING and cyrillic.search(tok.string)
+                    and tok.start[0] not in docs and "r" not in prefix.split('"')[0]
+                    .split("'")[0]):
+                found.append(f"{rel}:{tok.start[0]}: {tok.string[:60]}")
+    assert not found, found

@@ -276,7 +276,7 @@ def _quote(text: str, lang: Lang, limit: int = 240) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     if len(text) > limit:
         text = text[:limit].rsplit(" ", 1)[0] + " …"
-    return f"«{text}»" if lang is Lang.RU else f"“{text}”"
+    return w.quoted(text, lang)
 
 
 def section_title(s: SectionChange) -> str:

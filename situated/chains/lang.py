@@ -37,11 +37,4 @@ def bound_text(bound: dt.date | dt.datetime, lang: Lang, timezone: str) -> str:
     return day_text(bound, lang)
 
 
-def listing(items: list[str], lang: Lang, conj: str | None = None) -> str:
-    word = conj or ("или" if lang is Lang.RU else "or")
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {word} {items[-1]}"
-
-
-__all__ = ["Lang", "bound_text", "day_text", "language_of", "listing"]
+__all__ = ["Lang", "bound_text", "day_text", "language_of"]
