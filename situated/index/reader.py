@@ -219,8 +219,7 @@ class Index:
     def close(self) -> None:
         """Release the Chroma client (its files and connections), the row store and the
         memory-mapped arrays; the index is unusable after."""
-        # the maps close with their last reference
-        for name in ("bm25", "bm25_blocks", "columns", "sentences"):
+        for name in ("bm25", "bm25_blocks", "columns", "sentences"):  # closed with the maps
             self.__dict__.pop(name, None)
         self.multilingual = None
         self.piece_doc = self.piece_block = self.doc_family = np.zeros(0, dtype=np.int32)

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
-from situated.chains import wording as w
 from situated.chains.context import StepContext
 from situated.chains.routing import evidence as ev
 from situated.chains.routing.decision import Decision, Probes, Route
@@ -90,10 +89,6 @@ class RouteContext:
             return ()
         return tuple(self.probe("unspelt", lambda: self.step.engine.named.unspelt(
             self.reading.query, self.question.scope)))
-
-    def every_release_filter(self):
-        return self.step.snap.filter(self.situation.model_copy(update={"version": None}),
-                                     self.question.scope)
 
     # -- what the version rules derive ---------------------------------------------------------
 
@@ -174,19 +169,11 @@ class RouteContext:
     @cached_property
     def answer(self) -> Decision:
         """The answer the search supports: the same text's, or the blocks that depend on
-        nothing missing, with what was left out and the same-day versions noted."""
+        nothing missing (`evidence.answer_from`)."""
         if self.same_text is not None:
             return self.same_text
-        supply = self._supply
-        notes = ev.same_day_notes(self.versions, [m for _, m in supply], self.situation,
-                                  self.lang)
-        left = sorted({m.source_id for m, f in zip(self.metas, self.facts_of, strict=True)
-                       if f})
-        if left:
-            facts = ev.order_facts({x for f in self.facts_of for x in f},
-                                   ev.facets_of(self.versions, self.metas[0]))
-            notes.append(w.left_out_text(left, facts, self.lang))
-        return Decision.answer(tuple(b for b, _ in supply), tuple(notes))
+        return ev.answer_from(self.versions, self._supply, self.metas, self.facts_of,
+                              self.situation, self.lang)
 
 
 __all__ = ["RouteContext"]

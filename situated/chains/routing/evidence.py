@@ -259,3 +259,16 @@ def date_does_not_decide(versions: Versions, result: SearchResult, metas: list[D
                                  if not f)]
     note = w.same_in_versions_text(versions.label(metas[0]), len(members), lang)
     return Decision.answer(tuple(dict.fromkeys(supply)), (note,))
+
+
+def answer_from(versions: Versions, supply: list[tuple[str, DocumentMeta]],
+                metas: list[DocumentMeta], facts_of: list[list[str]], situation: Situation,
+                lang: Lang) -> Decision:
+    """Answer from the blocks that depend on nothing missing (`supply`), saying which versions
+    began that day and which documents were left out and what would bring them in."""
+    notes = same_day_notes(versions, [m for _, m in supply], situation, lang)
+    left = sorted({m.source_id for m, f in zip(metas, facts_of, strict=True) if f})
+    if left:
+        facts = order_facts({x for f in facts_of for x in f}, facets_of(versions, metas[0]))
+        notes.append(w.left_out_text(left, facts, lang))
+    return Decision.answer(tuple(b for b, _ in supply), tuple(notes))

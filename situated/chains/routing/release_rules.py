@@ -22,6 +22,7 @@ from situated.chains.state import Question
 from situated.documents import DocumentMeta
 from situated.loaders.axes import line_of
 from situated.loaders.notes import pages_first
+from situated.retrievers.filter import Filter
 from situated.settings import UnnamedRelease
 
 
@@ -46,6 +47,12 @@ class UnknownRelease(Rule):
 
     def decide(self, ctx: RouteContext) -> Decision | None:
         return unknown_release(self.steps, ctx.question, ctx.validated)
+
+
+def _every_release(ctx: RouteContext) -> Filter:
+    """The question's filter at every release (same scope and situation otherwise)."""
+    return ctx.step.snap.filter(ctx.situation.model_copy(update={"version": None}),
+                                ctx.question.scope)
 
 
 def _released(ctx: RouteContext) -> bool:
@@ -94,7 +101,7 @@ class LackingInRelease(Rule):
         # the ranking alone locates candidates (no relevance decision): each is then checked
         # to name it, word for word, before it counts
         return ctx.probe(f"ranked {name}", lambda: ctx.step.engine.rank(
-            name, ctx.every_release_filter(), top=top))
+            name, _every_release(ctx), top=top))
 
     def probe(self, ctx: RouteContext) -> None:
         for name in self._applies(ctx):
@@ -132,7 +139,7 @@ class ElsewhereRelease(Rule):
     def _other(self, ctx: RouteContext):
         top = 3 * ctx.step.settings.top_blocks
         return ctx.probe("every release", lambda: ctx.step.search(
-            ctx.reading.query, ctx.every_release_filter(), top))
+            ctx.reading.query, _every_release(ctx), top))
 
     def probe(self, ctx: RouteContext) -> None:
         if self._applies(ctx):
