@@ -29,6 +29,11 @@ _CHANGES = re.compile(
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
     r"\b(?:what|which)\s+changes\b|\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
     r"\bchangelog\b|\bwhat\s+was\s+(?:added|removed)\b|"
+    # "What was updated in …", "Which things changed with …" (no modal: "can be changed" is
+    # about what the text allows)
+    r"\b(?:what|which)(?:\s+(?:things?|parts?|items?|sections?))?\s+"
+    r"(?:(?:was|were|got|has\s+been|have\s+been)\s+)?(?:changed|updated|modified|altered|"
+    r"revised)\b|"
     r"\b(?:has|have|was|were)\b[^.?!]{0,80}\bchanged\b|"
     r"\b(?:when|did|how\s+often)\b[^.?!]{0,80}\bchange\b\s*(?:[?.!]|$|\b(?:in|on|since|from|"
     r"after|between|during|over)\b)|"
@@ -124,10 +129,20 @@ _ASKING = re.compile(
     r"documentation|stored|indexed|documented|supported|do|does|any|about|tell|please|give|"
     r"have|has|hold|holds|contain|contains|this|these|those|number|count|many|how|which|"
     r"what|is|the|a|an|in|oldest|earliest|first|latest|newest|last|most|recent|current|list|"
-    r"show|all)\b|"
+    r"show|all|documents?|files?|records?|knowledge|base|collection|library|include[sd]?|"
+    r"support|supports|handle[sd]?|mention(?:s|ed)?|gotten|ve|re|ll|m|up-to-date|look|up|"
+    r"find|query|search|browse|consult|check|read|access|on|among|lowest|highest|smallest|"
+    r"biggest|greatest|maximum|minimum|max|min|top|newer|older)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
     r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
+
+
+# a word that orders releases: with nothing else named, it asks about the line ("Which is the
+# latest quickq you hold?" names no version word)
+_ORDER_WORD = re.compile(r"\b(?:latest|newest|oldest|earliest|lowest|highest|most\s+recent|"
+                         r"up-to-date)\b|(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))",
+                         re.IGNORECASE)
 
 
 def about_the_line(question: str) -> bool:
@@ -135,7 +150,7 @@ def about_the_line(question: str) -> bool:
     the latest, does one exist) in any phrasing: it names a version word or number, says
     something besides, and nothing is left once the line's names, version numbers and the
     words of asking are removed."""
-    if not _LINE_WORD.search(question):
+    if not (_LINE_WORD.search(question) or _ORDER_WORD.search(question)):
         return False
     if not re.search(r"[^\W\d_]", _NUMBERS.sub(" ", question)):
         return False  # a release alone ("2.0") is a reply naming one, not a question

@@ -19,9 +19,11 @@ from situated.situation import Situation
 
 _EXISTS = re.compile(r"\bexists?\b|\bis\s+there\b|\bare\s+there\b(?!.*\bhow\s+many\b)|"
                      r"(?:есть|существует)\s+ли|(?:есть|существует)\b", re.IGNORECASE)
-_LATEST = re.compile(r"\b(?:latest|newest|current|most\s+recent|last)\b|последн|новейш|"
+_LATEST = re.compile(r"\b(?:latest|newest|current|most\s+recent|last|highest|greatest|biggest|"
+                     r"maximum|max|top|up-to-date)\b|последн|новейш|"
                      r"сам\w+\s+(?:нов|поздн|свеж)", re.IGNORECASE)
-_OLDEST = re.compile(r"\b(?:oldest|earliest|first)\b|перв|сам\w+\s+(?:стар|ранн)",
+_OLDEST = re.compile(r"\b(?:oldest|earliest|first|lowest|smallest|minimum|min)\b|перв|"
+                     r"сам\w+\s+(?:стар|ранн)",
                      re.IGNORECASE)
 # a question about the whole line, not one release: "Which versions …", "How many …"
 _WHOLE = re.compile(r"\b(?:which|list|all|how\s+many|number|count)\b|какие|сколько|"
