@@ -42,7 +42,10 @@ _FRAME = re.compile(
     r"version|versions|release|releases|first|added|add|introduced|introduce|removed|remove|"
     r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
     r"get|got|new|of|for|it|they|been|arrived?|land(?:ed)?|ship(?:ped)?|came|come|gain(?:ed)?|"
-    r"there|on|can|could|use|using|start|starting|started|show|showed|shown|up|arguments?|parameters?|options?|methods?|functions?|"
+    r"there|on|can|could|use|using|start|starting|started|starts|show|showed|shown|up|"
+    r"supporting|supports|brought|brings|bring|begin|began|begins|offering|offers|offer|"
+    r"providing|provides|provide|having|"
+    r"arguments?|parameters?|options?|methods?|functions?|"
     r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
     r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|появил\w*|"
     r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*)(?!\w)",

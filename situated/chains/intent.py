@@ -92,7 +92,9 @@ _SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начин
 # the verbs of something arriving in a release: "added", "did X arrive", "did it land"
 _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
-            r"became\s+available|show\s+up|showed\s+up")
+            r"became\s+available|show\s+up|showed\s+up|brought|"
+            r"(?:start|started|starts|begin|began|begins)\s+(?:supporting|to\s+support|"
+            r"offering|to\s+offer|providing|having)")
 _SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
     rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release)\b[^?!]{{0,100}}"
@@ -132,7 +134,8 @@ _ASKING = re.compile(
     r"show|all|documents?|files?|records?|knowledge|base|collection|library|include[sd]?|"
     r"support|supports|handle[sd]?|mention(?:s|ed)?|gotten|ve|re|ll|m|up-to-date|look|up|"
     r"find|query|search|browse|consult|check|read|access|on|among|lowest|highest|smallest|"
-    r"biggest|greatest|maximum|minimum|max|min|top|newer|older)\b|"
+    r"biggest|greatest|maximum|minimum|max|min|top|newer|older|start|starts|begin|begins|at|"
+    r"with)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
     r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
@@ -141,7 +144,7 @@ _ASKING = re.compile(
 # a word that orders releases: with nothing else named, it asks about the line ("Which is the
 # latest quickq you hold?" names no version word)
 _ORDER_WORD = re.compile(r"\b(?:latest|newest|oldest|earliest|lowest|highest|most\s+recent|"
-                         r"up-to-date)\b|(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))",
+                         r"up-to-date|(?:start|starts|begin|begins)\s+(?:at|with|from))\b|(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))",
                          re.IGNORECASE)
 
 

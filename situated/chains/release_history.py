@@ -22,7 +22,8 @@ _EXISTS = re.compile(r"\bexists?\b|\bis\s+there\b|\bare\s+there\b(?!.*\bhow\s+ma
 _LATEST = re.compile(r"\b(?:latest|newest|current|most\s+recent|last|highest|greatest|biggest|"
                      r"maximum|max|top|up-to-date)\b|последн|новейш|"
                      r"сам\w+\s+(?:нов|поздн|свеж)", re.IGNORECASE)
-_OLDEST = re.compile(r"\b(?:oldest|earliest|first|lowest|smallest|minimum|min)\b|перв|"
+_OLDEST = re.compile(r"\b(?:oldest|earliest|first|lowest|smallest|minimum|min|"
+                     r"(?:start|starts|begin|begins)\s+(?:at|with|from))\b|перв|"
                      r"сам\w+\s+(?:стар|ранн)",
                      re.IGNORECASE)
 # a question about the whole line, not one release: "Which versions …", "How many …"
