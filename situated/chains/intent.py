@@ -92,13 +92,15 @@ _SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начин
 # the verbs of something arriving in a release: "added", "did X arrive", "did it land"
 _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
-            r"became\s+available|show\s+up|showed\s+up|brought|"
-            r"(?:start|started|starts|begin|began|begins)\s+(?:supporting|to\s+support|"
-            r"offering|to\s+offer|providing|having)")
+            r"became\s+available|show\s+up|showed\s+up")
+# with a version or release word beside them, wider verbs say it too ("Which release brought
+# X?"); alone they are history ("When was the stock exchange brought back to life?")
+_ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|(?:start|started|starts|begin|began|begins)\s+"
+                       r"(?:supporting|to\s+support|offering|to\s+offer|providing|having)")
 _SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
     rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release)\b[^?!]{{0,100}}"
-    rf"\b(?:{_ARRIVES})\b|"
+    rf"\b(?:{_ARRIVES_IN_RELEASE})\b|"
     r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
     r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
     r"\bfrom\s+what\s+release\s+on\b|"
