@@ -1,12 +1,12 @@
-"""Whether a missing date decides the answer at all (`route.decide`): when the section the best
-block comes from says the same, in substance, in every version of its family the caller may
-read (for the block's products), the date would pick between equal texts. Then the question is
-answered, saying the text stands in every version, instead of asking for the date.
+"""Whether a missing date decides the answer at all (the router's `SameText` rule): when the
+section the best block comes from says the same, in substance, in every version of its family
+the caller may read (for the block's products), the date would pick between equal texts. Then
+the question is answered, saying the text stands in every version, instead of asking for the
+date.
 
 Substance is the change engine's (`changes.substance`: words and numbers, without dates,
 punctuation or markup), and a section is identified across versions by its headings
-(`changes.section_key`), so "no change in substance" means the same here as in a diff.
-"""
+(`changes.section_key`), so "no change in substance" means the same here as in a diff."""
 
 from __future__ import annotations
 

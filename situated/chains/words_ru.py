@@ -1,6 +1,4 @@
-"""Every fixed text the app says in Russian, by name (`catalogue` joins the languages;
-`wording` fills them in). A language is one such file; `tests/test_wording.py` checks that every
-file has every name with the same values."""
+"""The Russian texts, name for name as in `words_en` (which says how these files work)."""
 
 TEXTS = {
     "and": "и",

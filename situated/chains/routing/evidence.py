@@ -15,11 +15,11 @@ a one-word reply completes the carried situation. When the best block applies wh
 missing fact, the answer is built from the blocks that do not depend on it, and says which
 date- or product-dependent documents were left out and what would bring them in.
 
-`no_evidence` when no block is relevant (`retrievers.relevance`: the search returns only relevant
-blocks, so a clarification is only ever asked about blocks the question is about), or when the question is about a family
-none of whose versions was in force on the asked day (the best block *without* the date filter
-comes from such a family): the message names the first date the family applies from. On these
-routes the model is never called.
+`no_evidence` when no block is relevant (`retrievers.relevance`: the search returns only
+relevant blocks, so a clarification is only ever asked about blocks the question is about), or
+when the question is about a family none of whose versions was in force on the asked day (the
+best block *without* the date filter comes from such a family): the message names the first date
+the family applies from. On these routes the model is never called.
 """
 
 from __future__ import annotations
