@@ -29,7 +29,7 @@ from rich.table import Table
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
-from situated.chains.models import ExtractiveChatModel
+from situated.chains.say.models import ExtractiveChatModel
 from situated.eval.cases import load_cases
 from situated.settings import Settings
 

@@ -44,7 +44,7 @@ from situated.app import App
 from situated.calibration.fit import calibrate, index_calibrator
 from situated.calibration.questions import Question
 from situated.chains.ask import build_ask_chain
-from situated.chains.models import ExtractiveChatModel
+from situated.chains.say.models import ExtractiveChatModel
 from situated.index.ingest import ingest
 from situated.index.reader import generation_documents
 from situated.index.store import DEFAULT_MIN_COSINE, DEFAULT_MIN_COVER

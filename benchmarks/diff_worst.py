@@ -29,7 +29,7 @@ from _provenance import write_result
 from rich.console import Console
 from rich.table import Table
 
-from situated.chains import changes
+from situated.chains.versions import changes
 from situated.documents import Block, BlockKind, FilterFields
 
 HERE = Path(__file__).resolve().parent

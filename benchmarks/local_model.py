@@ -211,7 +211,7 @@ def record(base_url: str, path: Path) -> None:
     """The server's own replies to the extraction requests of a few questions."""
     from langchain_openai import ChatOpenAI
 
-    from situated.chains.proposal import extraction_runnable
+    from situated.chains.read.proposal import extraction_runnable
 
     recorder = Recorder(base_url.removesuffix("/v1"))
     model = ChatOpenAI(base_url=recorder.base_url, api_key="sk-local", model="smollm2-135m",

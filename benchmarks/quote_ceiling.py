@@ -37,7 +37,7 @@ from rich.table import Table
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
-from situated.chains.models import ExtractiveChatModel, Quotable
+from situated.chains.say.models import ExtractiveChatModel, Quotable
 from situated.prompts.answer import AnswerRequest, read_answer_request
 from situated.settings import Settings
 from situated.situation import Situation

@@ -28,7 +28,7 @@ TODAY = dt.date(2026, 11, 29)
 
 def _chain(app):
     from situated.chains.ask import build_ask_chain
-    from situated.chains.models import ExtractiveChatModel
+    from situated.chains.say.models import ExtractiveChatModel
 
     if hasattr(app, "sentence_vectors"):  # before per-generation chains: a model over the app
         model = ExtractiveChatModel(embeddings=app.embeddings, sentences=app.sentence_vectors)

@@ -27,10 +27,10 @@ _EXPORTS = {
     "AskInput": "situated.chains.state",
     "Answer": "situated.chains.contract",
     "Status": "situated.chains.contract",
-    "CitationParser": "situated.chains.citations",
-    "ExtractiveChatModel": "situated.chains.models",
-    "make_chat_model": "situated.chains.models",
-    "extraction_runnable": "situated.chains.proposal",
+    "CitationParser": "situated.chains.say.citations",
+    "ExtractiveChatModel": "situated.chains.say.models",
+    "make_chat_model": "situated.chains.say.models",
+    "extraction_runnable": "situated.chains.read.proposal",
     "ANSWER_PROMPT": "situated.prompts.answer",
     "SituatedRetriever": "situated.retrievers.retriever",
     "HybridSearch": "situated.retrievers.hybrid",
@@ -78,10 +78,10 @@ __all__ = [
 if TYPE_CHECKING:
     from situated.app import App
     from situated.chains.ask import build_ask_chain
-    from situated.chains.citations import CitationParser
     from situated.chains.contract import Answer, Status
-    from situated.chains.models import ExtractiveChatModel, make_chat_model
-    from situated.chains.proposal import extraction_runnable
+    from situated.chains.read.proposal import extraction_runnable
+    from situated.chains.say.citations import CitationParser
+    from situated.chains.say.models import ExtractiveChatModel, make_chat_model
     from situated.chains.state import AskInput
     from situated.errors import SituatedError
     from situated.index.ingest import ingest

@@ -1,5 +1,5 @@
 """The one calendar vocabulary: English and Russian month words (every case ending) and
-weekdays. Dates read them (`chains.dates`); relevance reads them to tell a month from a name
+weekdays. Dates read them (`chains.read.dates`); relevance reads them to tell a month from a name
 (`retrievers.relevance`)."""
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ class EvidenceForm(Mode):
     """What a chat model is given as evidence."""
 
     BLOCKS = "blocks"  # the packed blocks whole (default)
-    UNITS = "units"  # their best units under their headings (`chains.focus`): a small model
+    UNITS = "units"  # their best units under their headings (`chains.say.focus`): a small model
     CHOICE = "choice"  # the best units, one a label: the model names labels, code quotes them
 
 
@@ -210,7 +210,7 @@ class _AnswerSettings(BaseModel):
     rewrite_into: str | None = Field(
         default=None, max_length=40, description="The language the documents are in (e.g. "
         "`English`): with a chat model that writes, a question not mostly in Latin script is "
-        "searched by the model's rewrite of it into this language (`chains.rewrite`); its "
+        "searched by the model's rewrite of it into this language (`chains.read.rewrite`); its "
         "situation and the reply's language are read from the question as asked.")
     model_fallback: bool = Field(
         default=False, description="When the chat model fails (unreachable, timeout, error), "

@@ -14,9 +14,9 @@ from pydantic import ValidationError
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
-from situated.chains.budget import fit as pack
 from situated.chains.contract import Status, shipped_answer_schema
-from situated.chains.models import ExtractiveChatModel, make_chat_model
+from situated.chains.say.budget import fit as pack
+from situated.chains.say.models import ExtractiveChatModel, make_chat_model
 from situated.errors import ConfigError
 from situated.prompts.answer import ANSWER_PROMPT, read_answer_request
 from situated.settings import BudgetPolicy, ModelKind, Settings
@@ -135,7 +135,7 @@ def test_further_blocks_are_marked_in_the_prompt_and_the_offline_model_quotes_th
 def test_further_blocks_come_only_from_the_routed_documents_and_the_filter():
     """`supplied_blocks` over a made-up result: the router supplied blocks of A; B's deeper
     block is not taken, nor a deeper block of A the filter does not admit."""
-    from situated.chains.evidence import supplied_blocks
+    from situated.chains.say.evidence import supplied_blocks
     from situated.documents import FilterFields
     from situated.retrievers.filter import Filter
     from situated.retrievers.fusion import RankedBlock
@@ -438,7 +438,7 @@ def test_the_offline_models_no_answer_is_no_evidence_and_a_models_unlabelled_rep
         sample_app):
     from fakes import ScriptedChatModel
 
-    from situated.chains.models import NO_ANSWER
+    from situated.chains.say.models import NO_ANSWER
 
     question = {"question": "What does error E-417 mean?"}
     nothing = chain_for(sample_app, ScriptedChatModel(replies=[NO_ANSWER])).invoke(question)

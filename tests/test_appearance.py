@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import ROUTING_TODAY, indexed_app, md, write
 
-from situated.chains.appearance import Kind, Subject, states
+from situated.chains.versions.appearance import Kind, Subject, states
 from situated.documents import Block, BlockKind, FilterFields
 from situated.situation import Scope
 

@@ -18,7 +18,7 @@ from langchain_core.prompts import ChatPromptTemplate
 
 from situated import build_ask_chain
 from situated.chains.contract import Status
-from situated.chains.models import NO_ANSWER, ExtractiveChatModel, make_chat_model
+from situated.chains.say.models import NO_ANSWER, ExtractiveChatModel, make_chat_model
 from situated.loaders.neutralise import neutralise
 from situated.prompts.answer import ANSWER_HUMAN, ANSWER_PROMPT, read_answer_request
 from situated.settings import ModelKind

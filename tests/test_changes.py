@@ -14,9 +14,9 @@ from fakes import FakeOpenAIServer, ScriptedChatModel
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
-from situated.chains.changes import diff_blocks, substance, word_change
 from situated.chains.contract import Status, shipped_answer_schema
-from situated.chains.intent import Intent, find_intent, names_nothing, read_cue
+from situated.chains.read.intent import Intent, find_intent, names_nothing, read_cue
+from situated.chains.versions.changes import diff_blocks, substance, word_change
 from situated.eval.cases import load_cases
 from situated.settings import ModelKind
 from situated.situation import Scope
@@ -65,7 +65,7 @@ def test_no_sample_question_about_a_moment_reads_as_a_change_question():
 
 @pytest.mark.unit
 def test_a_proposed_intent_is_validated_in_code():
-    from situated.chains.extract import validate_intent
+    from situated.chains.read.extract import validate_intent
 
     notes: list[str] = []
     no_cue = read_cue("Старт: the timeline?")
@@ -286,7 +286,7 @@ def test_a_moved_sentence_is_no_change_and_a_new_section_is_added(fee_app):
 # -- the model's proposal, validated ---------------------------------------------------------
 @pytest.mark.integration
 def test_the_model_proposes_an_intent_the_rules_did_not_find(sample_app, monkeypatch):
-    from situated.chains.models import make_chat_model
+    from situated.chains.say.models import make_chat_model
 
     monkeypatch.setenv("FAKE_KEY", "sk-test")
     with FakeOpenAIServer([
@@ -328,7 +328,7 @@ def test_the_cli_shows_the_changes_as_a_diff():
 
 @pytest.mark.integration
 def test_a_long_period_compares_the_latest_changes_and_counts_the_rest(fee_app, monkeypatch):
-    from situated.chains import history
+    from situated.chains.versions import history
 
     monkeypatch.setattr(history, "MAX_PAIRS", 1)
     a = build_ask_chain(fee_app, clock=lambda: TODAY).invoke(

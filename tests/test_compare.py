@@ -9,8 +9,8 @@ import jsonschema
 import pytest
 
 from situated.chains.ask import build_ask_chain
-from situated.chains.compare import find_comparison
 from situated.chains.contract import Status, shipped_answer_schema
+from situated.chains.read.compare import find_comparison
 
 pytestmark = pytest.mark.integration
 SCHEMA = shipped_answer_schema()

@@ -10,14 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_openai import ChatOpenAI
 
-from situated.chains.dates import find_dates
-from situated.chains.extract import (
+from situated.chains.read.dates import find_dates
+from situated.chains.read.extract import (
     ExtractedSituation,
     ProductMatcher,
     rule_extract,
     validate_extraction,
 )
-from situated.chains.proposal import extraction_runnable
+from situated.chains.read.proposal import extraction_runnable
 from situated.documents import FilterFields, ValidFor, instant
 from situated.retrievers.filter import Filter
 from situated.situation import Situation

@@ -1,4 +1,4 @@
-"""The `units` evidence form (`Settings.model_evidence`, `chains.focus`): a reading model gets
+"""The `units` evidence form (`Settings.model_evidence`, `chains.say.focus`): a reading model gets
 the best units of the packed blocks, relabelled, and can cite only what it was shown."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pydantic import ValidationError
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
-from situated.chains.budget import Budget
 from situated.chains.contract import Evidence, Status
-from situated.chains.evidence import Supplied
-from situated.chains.focus import EvidenceFocus
-from situated.chains.models import ExtractiveChatModel
+from situated.chains.say.budget import Budget
+from situated.chains.say.evidence import Supplied
+from situated.chains.say.focus import EvidenceFocus
+from situated.chains.say.models import ExtractiveChatModel
 from situated.loaders.sentences import evidence_units
 from situated.prompts.answer import read_answer_request
 from situated.settings import EvidenceForm, Settings

@@ -12,8 +12,8 @@ from fakes import ScriptedChatModel
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
-from situated.chains.citations import parse_citations
 from situated.chains.contract import Evidence, Status
+from situated.chains.say.citations import parse_citations
 from situated.errors import DocumentError
 from situated.index.writer import build_index
 from situated.loaders.corpus import load_corpus

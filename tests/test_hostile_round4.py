@@ -106,8 +106,8 @@ def test_dates_outside_the_supported_range_are_refused_naming_the_file(tmp_path,
 
 @pytest.mark.unit
 def test_a_word_too_long_for_wordpiece_counts_by_its_characters(embeddings):
-    from situated.chains.budget import Budget
-    from situated.chains.evidence import pack
+    from situated.chains.say.budget import Budget
+    from situated.chains.say.evidence import pack
     from situated.documents import Block, BlockKind, FilterFields
 
     word = "a" * 150_000
@@ -138,7 +138,7 @@ def test_a_diff_too_large_to_align_reads_the_same_changes_by_content(monkeypatch
     alignment finds (a unit on both sides moved, so alignment decides nothing more)."""
     import random
 
-    from situated.chains import changes
+    from situated.chains.versions import changes
 
     rng = random.Random(7)
     for _ in range(30):
@@ -155,7 +155,7 @@ def test_a_diff_too_large_to_align_reads_the_same_changes_by_content(monkeypatch
 
 @pytest.mark.unit
 def test_a_huge_pair_is_diffed_within_the_work_cap():
-    from situated.chains import changes
+    from situated.chains.versions import changes
 
     old = ["Check passed." if i % 3 else "Check failed." for i in range(20_000)]
     new = ["Check failed." if i % 3 else "Check passed." for i in range(20_000)]
@@ -352,8 +352,8 @@ def test_rendered_answers_hold_only_the_parsers_links_and_no_images(document, re
     """Evidence neutralised, a reply quoting it and adding Markdown of its own, through the
     citation parser, rendered as GFM with linkify: the only links are the parser's citations,
     and there is no image."""
-    from situated.chains.citations import parse_citations
     from situated.chains.contract import Evidence
+    from situated.chains.say.citations import parse_citations
     from situated.loaders.neutralise import neutralise
 
     evidence = Evidence(label="S1", block_id="B-1", source_id="B", section="1", page=None,
@@ -374,9 +374,9 @@ def test_rendered_answers_hold_only_the_parsers_links_and_no_images(document, re
 def test_a_listing_of_thousands_of_versions_shows_the_latest_and_counts_the_rest():
     import datetime as dt
 
-    from situated.chains.history import lines_of
-    from situated.chains.listing import MAX_LISTED, answer_versions
-    from situated.chains.wording import Lang
+    from situated.chains.say.wording import Lang
+    from situated.chains.versions.history import lines_of
+    from situated.chains.versions.listing import MAX_LISTED, answer_versions
     from situated.documents import DocumentMeta
     from situated.index.versions import MemoryCatalogue, Versions
     from situated.retrievers.filter import Filter
@@ -414,7 +414,7 @@ def test_a_published_row_store_that_is_not_a_database_is_an_error_naming_the_fix
 @pytest.mark.integration
 def test_a_pair_too_long_to_align_is_compared_by_content_and_the_answer_says_so(
         heading_app, monkeypatch):
-    from situated.chains import changes
+    from situated.chains.versions import changes
 
     chain = build_ask_chain(heading_app, clock=lambda: TODAY)
     question = {"question": "What changed in the Orbit plan-terms?"}
@@ -432,8 +432,8 @@ def test_a_pair_too_long_to_align_is_compared_by_content_and_the_answer_says_so(
 
 @pytest.mark.unit
 def test_a_label_after_an_exclamation_mark_is_a_link_never_an_image():
-    from situated.chains.citations import parse_citations
     from situated.chains.contract import Evidence
+    from situated.chains.say.citations import parse_citations
 
     evidence = Evidence(label="S1", block_id="B-1", source_id="B", section="1", page=None,
                         tokens=1, text="Text.")

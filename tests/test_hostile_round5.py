@@ -117,7 +117,7 @@ def test_the_diff_of_two_reordered_2000_section_versions_does_bounded_work(monke
     benchmarks/diff_worst.py --reordered)."""
     import difflib
 
-    from situated.chains import changes
+    from situated.chains.versions import changes
     from situated.loaders.corpus import load_corpus as load
 
     old, new = _reordered_versions(2000)

@@ -13,8 +13,8 @@ import pytest
 from fakes import FakeOpenAIServer
 from langchain_openai import ChatOpenAI
 
-from situated.chains.intent import Intent
-from situated.chains.proposal import extraction_runnable
+from situated.chains.read.intent import Intent
+from situated.chains.read.proposal import extraction_runnable
 
 pytestmark = pytest.mark.unit
 TODAY = dt.date(2026, 11, 29)

@@ -191,7 +191,7 @@ def test_the_offline_model_quotes_by_meaning_across_languages(app, embeddings):
     """A Russian question over English evidence: the offline model ranks the sentences with
     the multilingual vectors (ingest-time for the index's own sentences), not MiniLM's, which
     do not read the question."""
-    from situated.chains.models import ExtractiveChatModel
+    from situated.chains.say.models import ExtractiveChatModel
 
     evidence = [("S1", "## 1 Rule\n\n" + ENGLISH["TRAINS"][1]),
                 ("S2", "## 1 Rule\n\n" + ENGLISH["BATTERY"][1]),

@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from situated import build_ask_chain
 from situated.app import App
 from situated.chains.contract import Status
-from situated.chains.intent import Intent
-from situated.chains.proposal import extraction_runnable
+from situated.chains.read.intent import Intent
+from situated.chains.read.proposal import extraction_runnable
 from situated.cli import app as cli
 from situated.errors import ModelError
 from situated.settings import ModelKind, Settings
@@ -163,8 +163,8 @@ def test_eval_evaluates_an_openai_compatible_model_beside_the_offline_one(
 def test_a_proposed_intent_or_partial_date_must_stand_in_the_question():
     """Replies a real small model gave (SmolLM2 over llama.cpp): `intent: changes` for a
     question about a return period, and an empty partial date. Neither stands."""
-    from situated.chains.extract import ExtractedSituation, validate_extraction
-    from situated.chains.products import ProductMatcher
+    from situated.chains.read.extract import ExtractedSituation, validate_extraction
+    from situated.chains.read.products import ProductMatcher
 
     question = "Я подключил тариф «Старт» 15 марта 2026 года. Сколько дней есть на возврат?"
     proposed = ExtractedSituation(product="Старт", purchase_date="2026-03-15", intent="changes",

@@ -279,7 +279,7 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("Is 2.5 kg the limit?", None),
 ])
 def test_version_questions_are_read_from_what_is_left(question, intent):
-    from situated.chains.intent import find_intent
+    from situated.chains.read.intent import find_intent
 
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent

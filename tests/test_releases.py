@@ -13,8 +13,8 @@ from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
 from situated import releases
-from situated.chains.products import ProductMatcher
-from situated.chains.release import find_mentions, identifiers, read_release, strip_versions
+from situated.chains.read.products import ProductMatcher
+from situated.chains.read.release import find_mentions, identifiers, read_release, strip_versions
 from situated.errors import DocumentError
 from situated.loaders.axes import superseded
 from situated.loaders.corpus import load_corpus
@@ -425,8 +425,8 @@ def test_a_setting_asks_which_version_instead_of_reading_the_latest(pump, model)
     assert not {"PM-1", "PM-3"} & {e.source_id for e in a.evidence}
     from packaging.version import Version
 
-    from situated.chains.release import ask_version_text
-    from situated.chains.wording import Lang
+    from situated.chains.read.release import ask_version_text
+    from situated.chains.say.wording import Lang
 
     assert ask_version_text("pump-manual", [Version("1.0"), Version("2.0")], Lang.RU).endswith(
         "Какая версия: 1.0, 2.0?")
@@ -453,9 +453,9 @@ def test_with_that_setting_a_text_every_release_has_needs_no_version(tmp_path, e
 
 @pytest.mark.unit
 def test_a_listing_of_a_line_of_several_products_reads_as_english():
-    from situated.chains.release import ReleaseReading
-    from situated.chains.release_history import line_text, plural_line
-    from situated.chains.wording import Lang
+    from situated.chains.read.release import ReleaseReading
+    from situated.chains.say.wording import Lang
+    from situated.chains.versions.release_history import line_text, plural_line
 
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
     text, _ = line_text("Which versions exist?", ReleaseReading(), declared, plural_line(Lang.EN),

@@ -10,11 +10,11 @@ import pytest
 from fakes import ScriptedChatModel
 
 from situated.chains.ask import build_ask_chain
-from situated.chains.compare import find_comparison
 from situated.chains.contract import Status
-from situated.chains.dates import DateRole, find_dates
-from situated.chains.extract import ExtractedSituation, validate_extraction
-from situated.chains.products import ProductMatcher
+from situated.chains.read.compare import find_comparison
+from situated.chains.read.dates import DateRole, find_dates
+from situated.chains.read.extract import ExtractedSituation, validate_extraction
+from situated.chains.read.products import ProductMatcher
 from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.filter import Filter
 from situated.retrievers.relevance import Signals, names_in

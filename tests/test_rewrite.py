@@ -1,5 +1,5 @@
 """A question in another script than the documents' is searched by a chat model's rewrite of it
-(`Settings.rewrite_into`, `chains.rewrite`); its situation is read from the question as asked,
+(`Settings.rewrite_into`, `chains.read.rewrite`); its situation is read from the question as asked,
 the request carries the question alone, and the offline model cannot be asked to rewrite."""
 
 from __future__ import annotations

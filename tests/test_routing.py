@@ -178,7 +178,7 @@ def test_the_search_legs_never_see_the_situation(sample_app, model, monkeypatch)
 ])
 def test_today_is_read_in_the_configured_timezone_and_stated(sample_app, model, timezone, day,
                                                               version):
-    from situated.chains.extract import today_in
+    from situated.chains.read.extract import today_in
 
     instant = dt.datetime(2026, 3, 31, 22, 30, tzinfo=dt.UTC)
     clock = today_in(timezone, now=lambda: instant)
@@ -239,7 +239,7 @@ def test_a_version_only_another_role_may_read_does_not_turn_an_answer_into_a_que
 def test_clarification_texts_carry_no_domain_words():
     """They are asked of any corpus (a gym's terms, an API reference): nothing from the sample's
     bikes, returns or warranties."""
-    from situated.chains.catalogue import TEXTS
+    from situated.chains.say.catalogue import TEXTS
 
     texts = [t for (name, _), t in TEXTS.items()
              if name.startswith(("ask_date_", "before_or_from_", "ask_facet", "clarify_lead"))]
@@ -314,7 +314,7 @@ def test_a_date_is_asked_for_only_when_the_versions_differ(gym):
 def test_a_change_inside_the_asked_period_is_asked_about_in_plain_words():
     """"Between 1 January 2026 to 31 December 2026" was the English question: a period reads
     "from … to …", and both languages name each change and ask which day."""
-    from situated.chains import wording as w
+    from situated.chains.say import wording as w
     from situated.documents import ValidFor
 
     year = (dt.date(2026, 1, 1), dt.date(2026, 12, 31))

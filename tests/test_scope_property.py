@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from situated.chains.release import ReleaseReading, unknown_text
-from situated.chains.release_history import line_text
-from situated.chains.wording import Lang
+from situated.chains.read.release import ReleaseReading, unknown_text
+from situated.chains.say.wording import Lang
+from situated.chains.versions.release_history import line_text
 from situated.documents import DocumentMeta
 from situated.index.columns import FilterColumns
 from situated.index.versions import MemoryCatalogue, Versions

@@ -9,19 +9,19 @@ import datetime as dt
 
 import pytest
 
-from situated.chains.budget import Budget
-from situated.chains.change_window import Window, WindowKind, pairs_in
-from situated.chains.contract import Status
-from situated.chains.evidence import flagged_of, pack
-from situated.chains.extract import Validated
-from situated.chains.history import find_lines, lines_of
 from situated.chains.context import StepContext
-from situated.chains.products import ProductMatcher
-from situated.chains.release_steps import ReleaseSteps
+from situated.chains.contract import Status
+from situated.chains.read.extract import Validated
+from situated.chains.read.products import ProductMatcher
 from situated.chains.routing.decision import Probes, Route
 from situated.chains.routing.router import standard
+from situated.chains.say.budget import Budget
+from situated.chains.say.evidence import flagged_of, pack
+from situated.chains.say.wording import Lang
 from situated.chains.state import Question, Reading
-from situated.chains.wording import Lang
+from situated.chains.versions.change_window import Window, WindowKind, pairs_in
+from situated.chains.versions.history import find_lines, lines_of
+from situated.chains.versions.release_steps import ReleaseSteps
 from situated.documents import Block, BlockKind, DocumentMeta, ValidFor, instant
 from situated.index.versions import MemoryCatalogue, Versions
 from situated.retrievers.filter import Filter
@@ -245,8 +245,8 @@ def _router():
 @pytest.mark.unit
 def test_the_routers_order_is_the_one_the_design_doc_prints():
     """The order is data: docs/design.md "The router" lists the rules as `standard` holds them."""
-    from pathlib import Path
     import re
+    from pathlib import Path
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "design.md").read_text("utf-8")
     section = text.split("## The router", 1)[1].split("\n## ", 1)[0]

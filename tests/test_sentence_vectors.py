@@ -13,7 +13,7 @@ import pytest
 from conftest import seed_cache
 
 from situated.chains.ask import build_ask_chain
-from situated.chains.models import ExtractiveChatModel
+from situated.chains.say.models import ExtractiveChatModel
 from situated.errors import IndexError_
 from situated.index.ingest import ingest
 from situated.index.reader import Index

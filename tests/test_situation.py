@@ -9,10 +9,10 @@ import datetime as dt
 import pytest
 from conftest import md, write
 
-from situated.chains.dates import find_dates, strip_dates
-from situated.chains.products import ProductMatcher
-from situated.chains.proposal import extraction_runnable
-from situated.chains.wording import Lang, language_of, slice_text
+from situated.chains.read.dates import find_dates, strip_dates
+from situated.chains.read.products import ProductMatcher
+from situated.chains.read.proposal import extraction_runnable
+from situated.chains.say.wording import Lang, language_of, slice_text
 from situated.documents import ValidFor, end_of_day, instant
 from situated.errors import DocumentError
 from situated.loaders.corpus import load_corpus

@@ -1,4 +1,4 @@
-"""The catalogue of fixed texts (`chains.catalogue`): every name is said in every language the
+"""The catalogue of fixed texts (`chains.say.catalogue`): every name is said in every language the
 app speaks, with the same values to fill in, so a new language is one entry per name and code
 never falls back to writing prose of its own."""
 
@@ -8,8 +8,8 @@ import string
 
 import pytest
 
-from situated.chains.catalogue import TEXTS
-from situated.chains.lang import Lang
+from situated.chains.read.lang import Lang
+from situated.chains.say.catalogue import TEXTS
 
 pytestmark = pytest.mark.unit
 
@@ -31,7 +31,7 @@ def test_no_text_outside_the_catalogue_says_how_a_change_first_appeared():
     Cyrillic (the Russian is said through `wording.fixed`)."""
     from pathlib import Path
 
-    import situated.chains.appearance_steps as module
+    import situated.chains.versions.appearance_steps as module
 
     source = Path(module.__file__).read_text(encoding="utf-8")
     assert not any("а" <= c <= "я" or "А" <= c <= "Я" for c in source)
@@ -41,8 +41,8 @@ def test_a_line_of_several_products_is_named_in_the_askers_language():
     """The plural name is the catalogue's in each language, and so is the sentence it goes in."""
     from packaging.version import Version
 
-    from situated.chains.release import ReleaseReading
-    from situated.chains.release_history import line_text, plural_line
+    from situated.chains.read.release import ReleaseReading
+    from situated.chains.versions.release_history import line_text, plural_line
 
     declared = [Version("1.0"), Version("2.0")]
     ru, _ = line_text("Какие есть версии?", ReleaseReading(), declared, plural_line(Lang.RU),
@@ -56,7 +56,7 @@ def test_a_line_of_several_products_is_named_in_the_askers_language():
 def test_a_language_is_one_file_and_every_file_has_the_same_words():
     """The catalogue is the union of the language files, nothing of its own; each file has the
     same text names and the same kinds of word maps."""
-    from situated.chains.catalogue import LANGUAGES
+    from situated.chains.say.catalogue import LANGUAGES
 
     assert set(LANGUAGES) == set(Lang)
     joined = {(n, lang): t for lang, words in LANGUAGES.items() for n, t in words.TEXTS.items()}
@@ -69,7 +69,7 @@ def test_a_language_is_one_file_and_every_file_has_the_same_words():
 # model (with examples), the ё → е fold of the stemmer, a calibration question asked of Russian
 # documents and an evaluation case (never shown), and two field descriptions with an example
 _NOT_REPLIES = {"months.py", "prompts/extraction.py", "prompts/answer.py", "index/text.py",
-                "calibration/questions.py", "eval/release_probe.py", "chains/extract.py",
+                "calibration/questions.py", "eval/release_probe.py", "chains/read/extract.py",
                 "chains/state.py"}
 
 
@@ -88,7 +88,7 @@ def test_russian_prose_is_said_only_in_the_russian_file():
     cyrillic, found = re.compile(r"[А-Яа-яЁё]"), []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root).as_posix()
-        if rel in _NOT_REPLIES or rel == "chains/words_ru.py":
+        if rel in _NOT_REPLIES or rel == "chains/say/words_ru.py":
             continue
         source = path.read_text("utf-8")
         docs = {line for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Expr)

@@ -96,7 +96,7 @@ print(mine.invoke({"question": "What does error E-417 mean?"}).answer)'''),
 
 Set `SITUATED_OPENAI_BASE_URL` (and the key in `OPENAI_API_KEY`) to run this cell against any
 OpenAI-compatible endpoint; without them it is skipped."""),
-    new_code_cell('''from situated.chains.models import make_chat_model
+    new_code_cell('''from situated.chains.say.models import make_chat_model
 
 base_url = os.environ.get("SITUATED_OPENAI_BASE_URL")
 if not base_url or not os.environ.get("OPENAI_API_KEY"):

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from situated.calibration.questions import Half, Question, negatives, positives
-from situated.chains.dates import find_dates, strip_dates
+from situated.chains.read.dates import find_dates, strip_dates
 from situated.documents import LoadedDocument
 from situated.index.cache import EmbeddingCache
 from situated.index.multilingual import multilingual_model

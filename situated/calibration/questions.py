@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from situated.chains.wording import Lang, language_of
+from situated.chains.say.wording import Lang, language_of
 from situated.documents import LoadedDocument
 from situated.errors import ConfigError
 from situated.eval.probe import Version, pick_phrase

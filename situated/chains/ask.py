@@ -12,8 +12,8 @@ search engine (filter inside every leg); `route` decides answer / clarify / no e
 "Routing"); `budget` packs labelled blocks; `stop` answers the clarify and no-evidence routes,
 and a prompt nothing fits, without calling the model. A comparison ("March vs May 2026") runs
 the one-question steps once per period and merges them. A question about what changed, or which
-versions exist (`chains.intent`), is answered by code from the versions themselves
-(`chains.history`): no search ranks its evidence and no model writes it.
+versions exist (`chains.read.intent`), is answered by code from the versions themselves
+(`chains.versions.history`): no search ranks its evidence and no model writes it.
 
 Each step is a function of the record the step before it made (`chains.state`), and each chain
 is built for one index generation (`App.pinned`'s `Snapshot`): a run takes the generation
@@ -36,13 +36,13 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 
-from situated.chains.budget import Budget, margin_counter
 from situated.chains.contract import Answer
-from situated.chains.extract import Clock, supports_structured_output, today_in
-from situated.chains.focus import EvidenceFocus
-from situated.chains.models import ExtractiveChatModel, make_chat_model
-from situated.chains.proposal import proposal_runnable
-from situated.chains.rewrite import QuestionRewriter
+from situated.chains.read.extract import Clock, supports_structured_output, today_in
+from situated.chains.read.proposal import proposal_runnable
+from situated.chains.read.rewrite import QuestionRewriter
+from situated.chains.say.budget import Budget, margin_counter
+from situated.chains.say.focus import EvidenceFocus
+from situated.chains.say.models import ExtractiveChatModel, make_chat_model
 from situated.chains.state import AskInput
 from situated.chains.steps import AskSteps
 from situated.errors import ConfigError

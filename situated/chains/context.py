@@ -1,7 +1,7 @@
 """What every step of one chain reads (`StepContext`): the settings, one index generation (its
 `Snapshot`), the budget answers are counted in, and the one search the steps run.
 
-The step components (`reader`, `route_steps`, `reply_steps`, `history_steps`, `release_steps`,
+The step components (`reader`, `evidence_steps`, `reply_steps`, `history_steps`, `release_steps`,
 `appearance_steps`) are each built with this record and nothing else of one another's, so no
 component reaches back into the chain that composes them.
 """
@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from situated.chains.budget import Budget
 from situated.chains.contract import BudgetOut, RelevanceOut
+from situated.chains.say.budget import Budget
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch, SearchResult
 from situated.situation import Scope, Situation

@@ -17,17 +17,17 @@ from dataclasses import dataclass, field
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, ConfigDict, Field
 
-from situated.chains.compare import Comparison
 from situated.chains.contract import Answer
-from situated.chains.dates import DateMention
-from situated.chains.evidence import Supplied
-from situated.chains.extract import Validated
-from situated.chains.history import Lines
-from situated.chains.intent import Intent
-from situated.chains.products import ProductMatcher
-from situated.chains.proposal import Proposal
+from situated.chains.read.compare import Comparison
+from situated.chains.read.dates import DateMention
+from situated.chains.read.extract import Validated
+from situated.chains.read.intent import Intent
+from situated.chains.read.products import ProductMatcher
+from situated.chains.read.proposal import Proposal
 from situated.chains.routing.decision import Decision, Probes
-from situated.chains.wording import Lang
+from situated.chains.say.evidence import Supplied
+from situated.chains.say.wording import Lang
+from situated.chains.versions.history import Lines
 from situated.errors import QuestionError
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import SearchResult

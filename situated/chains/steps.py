@@ -3,7 +3,7 @@
 Each step is a function of one record of `chains.state` and returns the next; a step reads
 nothing but its record and what its component was built with (`chains.context.StepContext`:
 settings, the generation's `Snapshot`, the budget, the search). `AskSteps` composes the
-components — read the question (`reader`), search and route (`route_steps`), reply
+components — read the question (`reader`), search and route (`routing.evidence_steps`, `routing.router`), reply
 (`reply_steps`), and the questions about versions (`history_steps`, `appearance_steps`) — into
 one Runnable. Evaluation baselines are compositions of their own over them (`eval.systems`).
 """
@@ -18,23 +18,20 @@ from typing import Any
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 
-from situated.chains import assemble
-from situated.chains.appearance_steps import AppearanceSteps
-from situated.chains.budget import Budget
-from situated.chains.compare import Comparison, Period, ask_year, merge, slice_situation
 from situated.chains.context import Searcher, StepContext
 from situated.chains.contract import Answer, Status
-from situated.chains.extract import Clock
-from situated.chains.focus import EvidenceFocus
-from situated.chains.history_steps import HistorySteps
-from situated.chains.intent import Intent
-from situated.chains.reader import QuestionReader
-from situated.chains.release_steps import ReleaseSteps
-from situated.chains.reply_steps import ReplySteps
-from situated.chains.rewrite import QuestionRewriter
-from situated.chains.route_steps import EvidenceSteps
+from situated.chains.read.compare import Comparison, Period, ask_year, merge, slice_situation
+from situated.chains.read.extract import Clock
+from situated.chains.read.intent import Intent
+from situated.chains.read.reader import QuestionReader
+from situated.chains.read.rewrite import QuestionRewriter
 from situated.chains.routing.decision import Route
+from situated.chains.routing.evidence_steps import EvidenceSteps
 from situated.chains.routing.router import Router, standard
+from situated.chains.say import assemble
+from situated.chains.say.budget import Budget
+from situated.chains.say.focus import EvidenceFocus
+from situated.chains.say.reply_steps import ReplySteps
 from situated.chains.state import (
     AskInput,
     Compared,
@@ -44,6 +41,9 @@ from situated.chains.state import (
     Reading,
     Replied,
 )
+from situated.chains.versions.appearance_steps import AppearanceSteps
+from situated.chains.versions.history_steps import HistorySteps
+from situated.chains.versions.release_steps import ReleaseSteps
 from situated.retrievers.rerank import Reranker
 from situated.situation import Situation
 
@@ -75,7 +75,7 @@ class AskSteps:
         `get_graph` as alternatives)."""
         one = (_through("extract", self.proposer, Proposed, _proposer_input, (Question, Proposed))
                | _step(self.reader.validate, "validate"))
-        if self.rewriter is not None:  # searched in the documents' language (`chains.rewrite`)
+        if self.rewriter is not None:  # searched in the documents' language (`chains.read.rewrite`)
             one = one | _step(self.rewriter.__call__, "rewrite")
         one = one | _step(self._what_is_asked(), "what_is_asked")
         compare = (_through("compare_periods", _step(self.periods, "periods") | one.map(),

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from situated.chains.changes import DATES
-from situated.chains.wording import Lang, day_text
+from situated.chains.say.wording import Lang, day_text
+from situated.chains.versions.changes import DATES
 from situated.documents import LoadedDocument, end_of_day
 from situated.eval.cases import Case, Expect
 from situated.loaders.sentences import split_sentences

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 from packaging.version import Version
 
-from situated.chains.release import holds, identifiers
+from situated.chains.read.release import holds, identifiers
 from situated.documents import DocKind, LoadedDocument
 from situated.eval.cases import Case, Expect
 from situated.eval.probe import Version as Doc
@@ -46,7 +46,7 @@ from situated.loaders.notes import notes_release, path_release
 # a changelog entry whose first words say what is new: "Add `X` parameter to `Y`" adds X, not
 # Y ("to", "on", "for", "," … end what is added); "Support `get(..., auth=None)`" adds an
 # argument, not `get` (a call written with arguments is skipped). The probe's own reading of
-# the changelog, kept apart from the product's (`chains.appearance.states`).
+# the changelog, kept apart from the product's (`chains.versions.appearance.states`).
 _NEW = re.compile(r"\s*(?:Add(?:ed|s)?|Supports?|Supported|New|Introduc\w*|Expose[sd]?)\s+"
                   r"(?:(?:the|a|an|support|for|new)\s+){0,3}(.*)", re.IGNORECASE | re.DOTALL)
 _OBJECT_END = re.compile(r"\s(?:to|on|in|into|for|of|from|within|at|by|so|when|that|"

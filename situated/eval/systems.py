@@ -20,12 +20,12 @@ from langchain_core.runnables import Runnable
 
 from situated.chains.ask import ask_steps, build_ask_chain, per_generation
 from situated.chains.context import Searcher, StepContext
-from situated.chains.extract import today_in
-from situated.chains.intent import Intent
-from situated.chains.models import ExtractiveChatModel
-from situated.chains.reader import QuestionReader
+from situated.chains.read.extract import today_in
+from situated.chains.read.intent import Intent
+from situated.chains.read.reader import QuestionReader
 from situated.chains.routing.router import Router
 from situated.chains.routing.rules import EveryRelevantBlock
+from situated.chains.say.models import ExtractiveChatModel
 from situated.chains.steps import AskSteps
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import RankedBlock

@@ -82,7 +82,7 @@ def history_note(html: str) -> str | None:
     """A page's own history note (`<!-- YAML added: v14.2.0 deprecated: v16.0.0 changes: … -->`,
     as Node.js and other API references write them) as one line of the section's text:
     "History: added in v14.2.0; deprecated in v16.0.0; changed in v18.0.0 (…).", kept as data
-    the first-appearance answer reads (`chains.appearance.history_notes`); None when the block
+    the first-appearance answer reads (`chains.versions.appearance.history_notes`); None when the block
     is no such note (it is dropped as HTML, as before)."""
     m = _YAML_NOTE.search(html)
     if m is None:

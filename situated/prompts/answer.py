@@ -33,7 +33,7 @@ ANSWER_SYSTEM = """You answer questions using only the evidence blocks you are g
 - Be brief: a few sentences."""
 
 # the `choice` evidence form (`Settings.model_evidence`): each block is one unit, and the model
-# only names the labels that answer; code quotes them (`chains.focus`)
+# only names the labels that answer; code quotes them (`chains.say.focus`)
 ANSWER_CHOICE_SYSTEM = """Each evidence block is one passage of a document, labelled [S1], [S2], ...
 Which three passages best answer the question? Reply with their labels only, the best first,
 separated by spaces, for example: S3 S1 S6

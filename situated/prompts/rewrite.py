@@ -1,4 +1,4 @@
-"""The rewrite prompt (`chains.rewrite`): a question in another script than the documents', put
+"""The rewrite prompt (`chains.read.rewrite`): a question in another script than the documents', put
 into their language for the search. It carries the caller's own question and nothing else: no
 evidence, no document's words."""
 

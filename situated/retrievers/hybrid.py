@@ -164,7 +164,7 @@ class HybridSearch:
         """The ranking alone: every fused block, no relevance decision and no check of the
         names the question gives (`benchmarks/scifact_quality.py`). Never for answering: the
         release steps use it only to locate blocks that might name an identifier, each then
-        checked to name it word for word (`chains.release.holds`)."""
+        checked to name it word for word (`chains.read.release.holds`)."""
         k, top = self._depth(k, top)
         found = self._fused(query, self.named.narrow(query, flt), max(k, top))
         return self._result(flt, found.ranked[:top], found)

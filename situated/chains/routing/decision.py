@@ -1,6 +1,6 @@
 """What a rule of the router decides (`Decision`): answer from some blocks, ask for a missing
 fact, or say nothing readable answers. Decisions are made in this package; the questions about
-versions (`chains.history`) use the named constructors."""
+versions (`chains.versions.history`) use the named constructors."""
 
 from __future__ import annotations
 

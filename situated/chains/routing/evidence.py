@@ -29,11 +29,11 @@ import re
 from collections.abc import Set as AbstractSet
 from zoneinfo import ZoneInfo
 
-from situated.chains import wording as w
-from situated.chains.changes import section_key
 from situated.chains.routing.decision import Decision
-from situated.chains.same_text import same_in_every_version
-from situated.chains.wording import FACT_NAMES, Lang
+from situated.chains.say import wording as w
+from situated.chains.say.wording import FACT_NAMES, Lang
+from situated.chains.versions.changes import section_key
+from situated.chains.versions.same_text import same_in_every_version
 from situated.documents import DocumentMeta, ValidFor, end_of_day, instant
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter

@@ -6,19 +6,19 @@ when the releases say different things. Other releases are named, never quoted."
 from __future__ import annotations
 
 from situated import releases
-from situated.chains.extract import Validated
-from situated.chains.release import (
+from situated.chains.read.extract import Validated
+from situated.chains.read.release import (
     ask_version_text,
     elsewhere_text,
     holds,
     identifiers,
     unknown_text,
 )
-from situated.chains.release_steps import ReleaseSteps
 from situated.chains.routing.context import RouteContext
 from situated.chains.routing.decision import Decision, Route
 from situated.chains.routing.rules import Rule
 from situated.chains.state import Question
+from situated.chains.versions.release_steps import ReleaseSteps
 from situated.documents import DocumentMeta
 from situated.loaders.axes import line_of
 from situated.loaders.notes import pages_first

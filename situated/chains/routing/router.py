@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 
 from situated.chains.context import StepContext
-from situated.chains.release_steps import ReleaseSteps
 from situated.chains.routing.context import RouteContext
 from situated.chains.routing.decision import Decision, Probes
 from situated.chains.routing.release_rules import (
@@ -29,6 +28,7 @@ from situated.chains.routing.rules import (
     WhichOne,
 )
 from situated.chains.state import Reading
+from situated.chains.versions.release_steps import ReleaseSteps
 from situated.retrievers.hybrid import SearchResult
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from situated.chains import wording as w
 from situated.chains.routing import evidence as ev
 from situated.chains.routing.context import RouteContext
 from situated.chains.routing.decision import Decision
+from situated.chains.say import wording as w
 
 
 class Rule:

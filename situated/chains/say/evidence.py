@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from situated.chains.budget import Budget, fit
 from situated.chains.contract import Evidence, Flagged, Hit
+from situated.chains.say.budget import Budget, fit
 from situated.documents import Block
 from situated.index.reader import Index
 from situated.loaders.neutralise import findings, instruction_sentences, neutralise

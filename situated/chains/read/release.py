@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from packaging.version import Version
 
 from situated import releases
-from situated.chains import wording as w
-from situated.chains.dates import quoted_spans
-from situated.chains.products import ProductMatcher
-from situated.chains.wording import Lang
+from situated.chains.read.dates import quoted_spans
+from situated.chains.read.products import ProductMatcher
+from situated.chains.say import wording as w
+from situated.chains.say.wording import Lang
 
 _NUM = r"v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?:[-.]?(?:a|b|rc|alpha|beta|pre|dev|post)\.?\d*)?"
 _CUE = (r"(?:versions?|releases?|rel\.|ver\.|firmware|fw|build|revision|"

@@ -19,16 +19,16 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, ConfigDict, Field
 
-from situated.chains.dates import (
+from situated.chains.read.dates import (
     NOW,
     DateMention,
     DateRole,
     find_dates,
     strip_dates,
 )
-from situated.chains.intent import Intent, read_cue, talks_of_versions
-from situated.chains.products import ProductMatcher
-from situated.chains.release import ReleaseReading
+from situated.chains.read.intent import Intent, read_cue, talks_of_versions
+from situated.chains.read.products import ProductMatcher
+from situated.chains.read.release import ReleaseReading
 from situated.documents import ValidFor
 from situated.months import month_number
 from situated.situation import FIRST_DAY, LAST_DAY, Situation
@@ -82,7 +82,7 @@ class Validated:
     # situation holds the last day (the router checks one version covers the whole period)
     periods: dict[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
     intent: Intent = Intent.AT  # the question's own cue, else the model's valid proposal
-    release: ReleaseReading = field(default_factory=ReleaseReading)  # `chains.release`
+    release: ReleaseReading = field(default_factory=ReleaseReading)  # `chains.read.release`
 
 
 def rule_extract(question: str, matcher: ProductMatcher,
@@ -193,7 +193,7 @@ def validate_extraction(
     `mentions`: the question's dates when already found (`find_dates`), so they are read once;
     `cue`: the intent the question's words give (`intent.read_cue`, read once by the chain;
     else read here), which wins over the proposal's (`validate_intent`); `notes`: what the
-    proposal already noted (`chains.proposal`), kept first."""
+    proposal already noted (`chains.read.proposal`), kept first."""
     notes = list(notes)
     mentions = find_dates(question) if mentions is None else list(mentions)
     cue = read_cue(question) if cue is None else cue

@@ -10,7 +10,7 @@ punctuation or markup), and a section is identified across versions by its headi
 
 from __future__ import annotations
 
-from situated.chains.changes import section_key, substance
+from situated.chains.versions.changes import section_key, substance
 from situated.documents import Block, DocumentMeta
 from situated.index.versions import Versions
 from situated.loaders.sentences import evidence_units

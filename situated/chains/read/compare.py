@@ -21,16 +21,16 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from situated.chains import assemble
-from situated.chains import wording as w
 from situated.chains.contract import Answer, SliceOut, Status
-from situated.chains.dates import (
+from situated.chains.read.dates import (
     DateMention,
     DateRole,
     find_dates,
     strip_dates,
 )
-from situated.chains.intent import compares
+from situated.chains.read.intent import compares
+from situated.chains.say import assemble
+from situated.chains.say import wording as w
 from situated.months import RU_MONTHS, month_number
 from situated.situation import Situation
 

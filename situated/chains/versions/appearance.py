@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from packaging.version import InvalidVersion, Version
 
-from situated.chains.release import holds, identifiers
+from situated.chains.read.release import holds, identifiers
 from situated.documents import Block, DocumentMeta
 from situated.index.text import STOP_WORDS
 from situated.index.versions import Versions

@@ -8,11 +8,11 @@ import datetime as dt
 from dataclasses import dataclass
 
 from situated import releases
-from situated.chains import wording as w
-from situated.chains.dates import DateMention
-from situated.chains.intent import since_cue
-from situated.chains.listing import Line
-from situated.chains.wording import Lang
+from situated.chains.read.dates import DateMention
+from situated.chains.read.intent import since_cue
+from situated.chains.say import wording as w
+from situated.chains.say.wording import Lang
+from situated.chains.versions.listing import Line
 from situated.documents import OPEN_END, OPEN_START, DocumentMeta, end_of_day, instant
 from situated.index.versions import Versions
 from situated.modes import Mode

@@ -6,13 +6,13 @@ text). No model call; only what the caller may read."""
 
 from __future__ import annotations
 
-from situated.chains import assemble
-from situated.chains import wording as w
-from situated.chains.budget import Budget
-from situated.chains.citations import parse_citations
 from situated.chains.contract import Answer, BudgetOut, Status
-from situated.chains.evidence import evidence_of, links_of, pack
-from situated.chains.wording import Lang
+from situated.chains.say import assemble
+from situated.chains.say import wording as w
+from situated.chains.say.budget import Budget
+from situated.chains.say.citations import parse_citations
+from situated.chains.say.evidence import evidence_of, links_of, pack
+from situated.chains.say.wording import Lang
 from situated.documents import DocKind, DocumentMeta
 from situated.index.versions import Versions
 from situated.loaders.neutralise import inline

@@ -1,7 +1,7 @@
 """Questions about versions (DESIGN "Questions about change"): which versions a family has, and
 what changed between consecutive ones. Both are answered by code from the index's metadata and
 the versions' own blocks, never by the model; release notes are read as notes
-(`chains.notes_answer`), never diffed.
+(`chains.versions.notes_answer`), never diffed.
 
 * `find_lines`: the family the question is about — one it names, else the product's only
   versioned family, else the family of the best relevant block of a search without dates — and
@@ -10,8 +10,8 @@ the versions' own blocks, never by the model; release notes are read as notes
   (or the document) open among several is asked about, naming them; one nothing is relevant to
   gets `no_evidence`.
 * `change_window` reads the period the question gives and `pairs_in` the changes inside it
-  (`chains.change_window`).
-* `answer_changes` diffs each pair (`chains.changes`), packs the old-side and new-side blocks
+  (`chains.versions.change_window`).
+* `answer_changes` diffs each pair (`chains.versions.changes`), packs the old-side and new-side blocks
   of the changed sections into the evidence allowance (changed sections first, whole blocks),
   labels them so each side is cited on its own, and writes the answer; `answer_versions` lists.
 """
@@ -24,12 +24,6 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from itertools import zip_longest
 
-from situated.chains import assemble
-from situated.chains import wording as w
-from situated.chains.budget import Budget
-from situated.chains.change_window import Pair, Window, WindowKind
-from situated.chains.changes import ChangeKind, SectionChange, diff_blocks, word_change
-from situated.chains.citations import parse_citations, safe_text
 from situated.chains.contract import (
     Answer,
     BudgetOut,
@@ -37,11 +31,17 @@ from situated.chains.contract import (
     SectionChangeOut,
     Status,
 )
-from situated.chains.evidence import Supplied, evidence_of, links_of, pack
-from situated.chains.intent import names_nothing
-from situated.chains.listing import Line, last_day, listing_lines, versions_out, when
+from situated.chains.read.intent import names_nothing
 from situated.chains.routing.decision import Decision
-from situated.chains.wording import Lang
+from situated.chains.say import assemble
+from situated.chains.say import wording as w
+from situated.chains.say.budget import Budget
+from situated.chains.say.citations import parse_citations, safe_text
+from situated.chains.say.evidence import Supplied, evidence_of, links_of, pack
+from situated.chains.say.wording import Lang
+from situated.chains.versions.change_window import Pair, Window, WindowKind
+from situated.chains.versions.changes import ChangeKind, SectionChange, diff_blocks, word_change
+from situated.chains.versions.listing import Line, last_day, listing_lines, versions_out, when
 from situated.documents import (
     OPEN_END,
     PRODUCT,

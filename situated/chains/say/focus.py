@@ -26,9 +26,9 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from situated.chains.budget import Budget
-from situated.chains.evidence import Supplied
-from situated.chains.models import NO_ANSWER, ExtractiveChatModel, with_list
+from situated.chains.say.budget import Budget
+from situated.chains.say.evidence import Supplied
+from situated.chains.say.models import NO_ANSWER, ExtractiveChatModel, with_list
 from situated.loaders.sentences import evidence_units
 
 _LABEL = re.compile(r"\b[Ss](\d+)\b")

@@ -8,15 +8,15 @@ import dataclasses
 import re
 from typing import Any
 
-from situated.chains.compare import find_comparison
 from situated.chains.context import StepContext
-from situated.chains.dates import find_dates, strip_dates
-from situated.chains.extract import Clock, Validated, validate_extraction
-from situated.chains.intent import Intent, read_cue
-from situated.chains.products import ProductMatcher
-from situated.chains.release_steps import ReleaseSteps
+from situated.chains.read.compare import find_comparison
+from situated.chains.read.dates import find_dates, strip_dates
+from situated.chains.read.extract import Clock, Validated, validate_extraction
+from situated.chains.read.intent import Intent, read_cue
+from situated.chains.read.products import ProductMatcher
+from situated.chains.say.wording import language_of
 from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
-from situated.chains.wording import language_of
+from situated.chains.versions.release_steps import ReleaseSteps
 from situated.situation import Scope, Situation
 
 # the words that govern a facet value ("in the EU", «в EU»): the legs see neither

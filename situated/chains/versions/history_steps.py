@@ -1,27 +1,27 @@
-"""The steps of a question about versions (`chains.history`): which family and lines it is
+"""The steps of a question about versions (`chains.versions.history`): which family and lines it is
 about, then the changes between consecutive versions or the list of versions. Neither calls
 the model; both read only the versions the caller may read."""
 
 from __future__ import annotations
 
-from situated.chains import assemble
-from situated.chains import wording as w
-from situated.chains.change_window import change_window, pairs_in
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer
-from situated.chains.history import (
+from situated.chains.routing.decision import Decision
+from situated.chains.routing.release_rules import unknown_release
+from situated.chains.say import assemble
+from situated.chains.say import wording as w
+from situated.chains.state import Reading, Subject
+from situated.chains.versions.change_window import change_window, pairs_in
+from situated.chains.versions.history import (
     Lines,
     answer_changes,
     find_lines,
     is_notes_line,
     without_history,
 )
-from situated.chains.listing import answer_versions
-from situated.chains.notes_answer import answer_notes, notes_at
-from situated.chains.release_steps import ReleaseSteps
-from situated.chains.routing.decision import Decision
-from situated.chains.routing.release_rules import unknown_release
-from situated.chains.state import Reading, Subject
+from situated.chains.versions.listing import answer_versions
+from situated.chains.versions.notes_answer import answer_notes, notes_at
+from situated.chains.versions.release_steps import ReleaseSteps
 
 
 class HistorySteps:

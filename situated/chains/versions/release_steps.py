@@ -10,17 +10,17 @@ import dataclasses
 from packaging.version import Version
 
 from situated.chains.context import StepContext
-from situated.chains.extract import Validated
-from situated.chains.intent import about_the_line, names_nothing
-from situated.chains.release import (
+from situated.chains.read.extract import Validated
+from situated.chains.read.intent import about_the_line, names_nothing
+from situated.chains.read.release import (
     checked_release,
     find_mentions,
     read_release,
     strip_versions,
 )
-from situated.chains.release_history import line_answer, plural_line
-from situated.chains.release_text import ReleaseText
 from situated.chains.state import Question, Reading
+from situated.chains.versions.release_history import line_answer, plural_line
+from situated.chains.versions.release_text import ReleaseText
 
 
 class ReleaseSteps:

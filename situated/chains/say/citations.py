@@ -17,7 +17,7 @@ from langchain_core.output_parsers import BaseOutputParser
 from pydantic import ConfigDict
 
 from situated.chains.contract import Citation, Evidence, Status
-from situated.chains.wording import Lang, fixed
+from situated.chains.say.wording import Lang, fixed
 from situated.loaders.neutralise import LABEL_LETTER, defang_links, escape_html
 
 # every form a model may write a label in: [S1], [S1, S2], [S1–S3], (S1), [s1], and a bare S1

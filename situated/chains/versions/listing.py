@@ -7,11 +7,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from situated.chains import assemble
-from situated.chains import wording as w
-from situated.chains.citations import link_text, safe_text
 from situated.chains.contract import Answer, VersionOut
-from situated.chains.wording import Lang
+from situated.chains.say import assemble
+from situated.chains.say import wording as w
+from situated.chains.say.citations import link_text, safe_text
+from situated.chains.say.wording import Lang
 from situated.documents import OPEN_START, DocumentMeta
 from situated.index.versions import Versions
 from situated.loaders.neutralise import inline

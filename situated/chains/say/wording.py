@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 
-from situated.chains.catalogue import TEXTS, names
-from situated.chains.lang import (  # noqa: F401 - said through `wording` everywhere
+from situated.chains.read.lang import (  # noqa: F401 - said through `wording` everywhere
     Lang,
     bound_text,
     day_text,
     language_of,
 )
+from situated.chains.say.catalogue import TEXTS, names
 from situated.documents import ValidFor
 from situated.situation import Situation
 

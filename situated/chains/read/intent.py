@@ -3,7 +3,7 @@ periods compare, what changed in a family, or which versions it has.
 
 Read by rules first (English and Russian cue phrases, below), the structured-output model second
 (`ExtractedSituation.intent`), and validated in code (`validate_extraction`). A comparison needs
-two periods in the question and is found apart (`chains.compare`). The cues name the rule's
+two periods in the question and is found apart (`chains.read.compare`). The cues name the rule's
 change, not the asker's: "What changed in the terms?", "When did the return period change?",
 «Что изменилось в тарифе Старт?» are about versions; "Can I change the battery?" is not.
 """

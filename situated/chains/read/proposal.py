@@ -1,4 +1,4 @@
-"""What an extractor proposes for a question's situation, before validation (`chains.extract`).
+"""What an extractor proposes for a question's situation, before validation (`chains.read.extract`).
 
 The rules (`rule_extract`) always read the question. A chat model with tool calling may propose
 too: by function calling, else by JSON mode (a server without tool support), else nothing —
@@ -24,15 +24,15 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda, RunnablePassthrough
 from pydantic import ValidationError
 
-from situated.chains.extract import (
+from situated.chains.read.extract import (
     Clock,
     ExtractedSituation,
     Validated,
     rule_extract,
     validate_extraction,
 )
-from situated.chains.models import is_unreachable
-from situated.chains.products import ProductMatcher
+from situated.chains.read.products import ProductMatcher
+from situated.chains.say.models import is_unreachable
 from situated.prompts.extraction import EXTRACTION_PROMPT
 
 log = logging.getLogger("situated.extract")

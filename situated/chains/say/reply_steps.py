@@ -9,12 +9,13 @@ import logging
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
-from situated.chains import assemble
-from situated.chains import wording as w
-from situated.chains.citations import CitationParser
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer, Status
-from situated.chains.evidence import (
+from situated.chains.routing.decision import Route
+from situated.chains.say import assemble
+from situated.chains.say import wording as w
+from situated.chains.say.citations import CitationParser
+from situated.chains.say.evidence import (
     evidence_of,
     flagged_of,
     hits_of,
@@ -22,11 +23,10 @@ from situated.chains.evidence import (
     pack,
     supplied_blocks,
 )
-from situated.chains.focus import EvidenceFocus
-from situated.chains.models import NO_ANSWER, model_call
-from situated.chains.release_text import ReleaseText
-from situated.chains.routing.decision import Route
+from situated.chains.say.focus import EvidenceFocus
+from situated.chains.say.models import NO_ANSWER, model_call
 from situated.chains.state import Packed, Replied, Routed
+from situated.chains.versions.release_text import ReleaseText
 from situated.loaders.neutralise import neutralise
 from situated.prompts.answer import evidence_label_line
 from situated.retrievers.rerank import Reranker, reordered
@@ -55,7 +55,7 @@ class ReplySteps:
                     b for b in blocks if b.block_id not in chosen]
             supplied = tuple(dataclasses.replace(s, further=s.block.block_id not in chosen)
                              for s in pack(blocks, self.ctx.budget_of))
-            if self.focus is not None:  # a small model reads the best units (`chains.focus`)
+            if self.focus is not None:  # a small model reads the best units (`chains.say.focus`)
                 supplied = tuple(self.focus(routed.reading.question.text, list(supplied)))
             log.debug("prompt labels=%s", [(s.evidence.label, s.evidence.block_id)
                                            for s in supplied])

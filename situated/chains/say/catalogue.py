@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from situated.chains import words_en, words_ru
-from situated.chains.lang import Lang
+from situated.chains.read.lang import Lang
+from situated.chains.say import words_en, words_ru
 
 LANGUAGES: dict[Lang, ModuleType] = {Lang.EN: words_en, Lang.RU: words_ru}
 

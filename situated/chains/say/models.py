@@ -33,7 +33,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
-from situated.chains.named_codes import focus
+from situated.chains.say.named_codes import focus
 from situated.errors import ConfigError, ModelError
 from situated.index.sentences import filled
 from situated.index.text import Tokenizer, mostly_latin

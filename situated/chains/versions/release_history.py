@@ -9,12 +9,12 @@ import re
 
 from packaging.version import Version
 
-from situated.chains import assemble
-from situated.chains import wording as w
-from situated.chains.citations import safe_text
 from situated.chains.contract import Answer
-from situated.chains.release import ReleaseReading, find_mentions, unknown_text
-from situated.chains.wording import Lang
+from situated.chains.read.release import ReleaseReading, find_mentions, unknown_text
+from situated.chains.say import assemble
+from situated.chains.say import wording as w
+from situated.chains.say.citations import safe_text
+from situated.chains.say.wording import Lang
 from situated.situation import Situation
 
 _EXISTS = re.compile(r"\bexists?\b|\bis\s+there\b|\bare\s+there\b(?!.*\bhow\s+many\b)|"

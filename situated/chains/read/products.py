@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from situated.chains.dates import inside, quoted_spans
+from situated.chains.read.dates import inside, quoted_spans
 from situated.documents import extract_codes
 from situated.index.text import Tokenizer
 

@@ -1,4 +1,4 @@
-"""The first-appearance step of the ask chain (`chains.appearance`): search every version,
+"""The first-appearance step of the ask chain (`chains.versions.appearance`): search every version,
 walk the found families' versions in order, cite the version found and the one before it, and
 show the documents' own notes beside them. No model call."""
 
@@ -6,9 +6,15 @@ from __future__ import annotations
 
 from packaging.version import InvalidVersion, Version
 
-from situated.chains import assemble
-from situated.chains import wording as w
-from situated.chains.appearance import (
+from situated.chains.context import StepContext
+from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status
+from situated.chains.say import assemble
+from situated.chains.say import wording as w
+from situated.chains.say.citations import parse_citations
+from situated.chains.say.evidence import evidence_of, links_of, pack
+from situated.chains.say.wording import Lang
+from situated.chains.state import Reading
+from situated.chains.versions.appearance import (
     Basis,
     Found,
     Kind,
@@ -24,13 +30,7 @@ from situated.chains.appearance import (
     subject_of,
     walk,
 )
-from situated.chains.citations import parse_citations
-from situated.chains.context import StepContext
-from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status
-from situated.chains.evidence import evidence_of, links_of, pack
-from situated.chains.listing import when
-from situated.chains.state import Reading
-from situated.chains.wording import Lang
+from situated.chains.versions.listing import when
 from situated.documents import DocKind, DocumentMeta
 from situated.loaders.notes import notes_release, path_release
 from situated.situation import Situation

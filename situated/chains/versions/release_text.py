@@ -9,9 +9,9 @@ import dataclasses
 from collections.abc import Callable
 
 from situated import releases
-from situated.chains.release import latest_text, notes_text, same_text
+from situated.chains.read.release import latest_text, notes_text, same_text
+from situated.chains.say.wording import Lang
 from situated.chains.state import Question
-from situated.chains.wording import Lang
 from situated.documents import DocKind, DocumentMeta
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
