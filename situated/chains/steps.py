@@ -3,9 +3,10 @@
 Each step is a function of one record of `chains.state` and returns the next; a step reads
 nothing but its record and what its component was built with (`chains.context.StepContext`:
 settings, the generation's `Snapshot`, the budget, the search). `AskSteps` composes the
-components — read the question (`reader`), search and route (`routing.evidence_steps`, `routing.router`), reply
-(`reply_steps`), and the questions about versions (`history_steps`, `appearance_steps`) — into
-one Runnable. Evaluation baselines are compositions of their own over them (`eval.systems`).
+components — read the question (`reader`), search and route (`routing.evidence_steps`,
+`routing.router`), reply (`reply_steps`), and the questions about versions (`history_steps`,
+`appearance_steps`) — into one Runnable. Evaluation baselines are compositions of their own over
+them (`eval.systems`).
 """
 
 from __future__ import annotations
