@@ -280,3 +280,34 @@ def test_the_route_step_never_searches_a_probe_it_was_not_given():
     found = _found(versions, Filter(situation=dated.situation), "W2")
     with pytest.raises(RuntimeError, match="'undated'"):
         router.decide(Reading(question, dated), found, Probes())
+
+
+@pytest.mark.unit
+def test_a_router_without_rules_or_whose_rules_all_pass_is_refused_by_name():
+    from situated.chains.routing.router import Router
+    from situated.chains.routing.rules import Rule
+
+    versions = _warranties()
+    step = StepContext(Settings(), _Catalogue(versions), budget_of=None)
+    with pytest.raises(ValueError, match="at least one rule"):
+        Router(step, ())
+
+    class Passes(Rule):
+        name = "passes"
+
+        def decide(self, ctx):
+            return None
+
+    question = Question(text="q", follows="", follows_query="", carried=None, scope=Scope(),
+                        lang=Lang.EN, mentions=(), matcher=ProductMatcher([]),
+                        named=frozenset(), comparison=None, cue=None)
+    with pytest.raises(RuntimeError, match=r"\('passes',\)"):
+        Router(step, (Passes(),)).decide(Reading(question, Validated(situation=Situation())),
+                                         SearchResult.empty(Filter()), Probes())
+
+
+@pytest.mark.unit
+def test_a_declared_version_is_read_only_of_a_document_that_has_one():
+    assert DocumentMeta(source_id="G", path="g.md", version="1.2.0").declared_version == "1.2.0"
+    with pytest.raises(ValueError, match="G declares no version"):
+        DocumentMeta(source_id="G", path="g.md").declared_version  # noqa: B018
