@@ -1,6 +1,7 @@
 """Questions about versions in people's words (issue 53, item 1): the paraphrase probe.
 
-    python benchmarks/version_paraphrase.py [--httpx-index DIR] [--half dev|test|both]
+    python benchmarks/version_paraphrase.py [--httpx-index DIR] [--httpx-cases DIR]
+        [--half dev|test|both|eighth|...|all] [--model-url URL --model-name NAME]
 
 `benchmarks/questions/versions/paraphrases.yaml` holds 12 phrasings per kind (listing, count,
 oldest, latest, a release that exists, one that does not, first appearance, what changed),
@@ -16,15 +17,22 @@ kind) written after that and before it was run (`--half fifth`), which showed or
 again; `paraphrases_sixth.yaml` (3 per kind) written after that, before it was run, and asked
 once (`--half sixth`); `paraphrases_seventh.yaml` (3 per kind) written after the sixth ran and
 before the rule was widened for it (verbs of arrival, where the docs "start"), asked once after
-that (`--half seventh`). They are
-asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
+that (`--half seventh`); `paraphrases_eighth.yaml` (4 per kind) written before the model's
+proposal was grounded in the release line (`--half eighth`). They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
 changelog, built here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
 appearance, changes or release notes) and right (the right releases, the right answer).
 A second table asks "What changed in version R?" for every release after the first: R's
 release notes alone (the changelog split per release), or the pages' diff, never a neighbour's
-notes. Prints both tables and writes benchmarks/results/version_paraphrase.json.
+notes. A third counts questions about what the documents say (`questions/versions/
+content.yaml`, and with `--httpx-cases` the probe's questions about one release) that come
+back shaped as an answer about versions: what a wider reading must not do.
+
+Each table is made for the rules alone and, with `--model-url` (an OpenAI-compatible server,
+e.g. llama.cpp's `llama-server` with Qwen2.5-Coder from `qwen_gguf.py`), for the rules with
+that model's proposal, validated as the product validates it; the offline model answers in
+both. Prints the tables and writes benchmarks/results/version_paraphrase.json.
 """
 
 from __future__ import annotations
@@ -126,63 +134,126 @@ def corpora(args) -> list[Corpus]:
     return out
 
 
+def proposer(args):
+    """The chat model that proposes the situation (`--model-url`, an OpenAI-compatible server
+    such as llama.cpp's `llama-server`), or None: the rules alone."""
+    if not args.model_url:
+        return None
+    import os
+
+    from situated.chains.say.models import make_chat_model
+    from situated.settings import ModelKind
+
+    os.environ.setdefault("LOCAL_MODEL_KEY", "sk-local")
+    return make_chat_model(Settings(model=ModelKind.OPENAI, openai_base_url=args.model_url,
+                                    openai_model=args.model_name,
+                                    openai_api_key_env="LOCAL_MODEL_KEY"))
+
+
+def version_shaped(a) -> bool:
+    """The answer is one about versions: a listing, a line fact, changes, first appearance."""
+    return bool(a.releases or a.versions or a.changes or a.appearance)
+
+
+def content_table(c: Corpus, chain, extra: list[str]) -> dict:
+    """Questions about what the documents say (`questions/versions/content.yaml`, and the
+    probe's own questions about one release when given): how many come back shaped as an
+    answer about versions, which none of them asks for."""
+    written = yaml.safe_load((QUESTIONS / "content.yaml").read_text("utf-8"))
+    asked = [t.format(P=c.product, V=c.version) for t in written] + extra
+    wrong = []
+    for q in asked:
+        a = chain.invoke({"question": q, "scope": Scope()})
+        if version_shaped(a):
+            wrong.append({"question": q, "answer": a.answer[:200]})
+    return {"n": len(asked), "version_shaped": len(wrong) / len(asked) if asked else None,
+            "wrong": wrong}
+
+
+def probe_questions(folder: Path | None) -> list[str]:
+    """The httpx probe's questions about one release (`at`, `lacking`), both halves."""
+    if folder is None:
+        return []
+    out = []
+    for f in sorted(folder.glob("probe-*.yaml")):
+        out += [x["question"] for x in yaml.safe_load(f.read_text("utf-8"))
+                if set(x.get("tags", [])) & {"at", "lacking"}]
+    return out
+
+
+SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
+        "heldout": "paraphrases_heldout.yaml", "third": "paraphrases_third.yaml",
+        "fourth": "paraphrases_fourth.yaml", "fifth": "paraphrases_fifth.yaml",
+        "sixth": "paraphrases_sixth.yaml", "seventh": "paraphrases_seventh.yaml",
+        "eighth": "paraphrases_eighth.yaml"}
+WHOLE = ("heldout", "third", "fourth", "fifth", "sixth", "seventh", "eighth")  # every phrasing
+
+
+def ask_half(c: Corpus, chain, kinds: dict, half: str) -> dict:
+    """One half's phrasings of every kind through `chain`: recognised and right per kind."""
+    row, failed = {}, []
+    for kind, phrasings in kinds.items():
+        mine = phrasings if half in WHOLE else [
+            p for i, p in enumerate(phrasings) if (i % 2 == 0) == (half == "dev")]
+        got = []
+        for p in mine:
+            q = p.format(P=c.product, V=c.version, N=c.missing, X=c.subject)
+            started = time.perf_counter()
+            a = chain.invoke({"question": q, "scope": Scope()})
+            ms = 1000 * (time.perf_counter() - started)
+            ok = (recognised(kind, a), right(kind, a, c))
+            got.append(ok)
+            if not ok[1]:
+                failed.append({"kind": kind, "question": q, "status": a.status.value,
+                               "answer": a.answer[:300], "ms": round(ms)})
+        row[kind] = {"n": len(got), "recognised": sum(r for r, _ in got) / len(got),
+                     "right": sum(r for _, r in got) / len(got)}
+    return {"kinds": row, "failed": failed}
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--httpx-index", type=Path, default=HERE / "cache" / "version-probe" / "index")
+    ap.add_argument("--httpx-cases", type=Path, default=None, help="the probe's cases folder "
+                    "(probe-*.yaml): its questions about one release join the content table")
     ap.add_argument("--work", type=Path, default=HERE / "cache" / "version-paraphrase")
-    ap.add_argument("--half", choices=("dev", "test", "both", "heldout", "third", "fourth",
-                                       "fifth", "sixth", "seventh", "all"),
-                    default="all", help="heldout, third, fourth: the held-out sets")
+    ap.add_argument("--half", choices=(*SETS, "both", "all"), default="all",
+                    help="dev/test: the first set's halves; the others are held-out sets")
+    ap.add_argument("--model-url", default=None, help="an OpenAI-compatible endpoint whose "
+                    "model proposes the situation beside the rules (the offline model answers)")
+    ap.add_argument("--model-name", default="local")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args(argv)
-    sets = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
-            "heldout": "paraphrases_heldout.yaml", "third": "paraphrases_third.yaml",
-            "fourth": "paraphrases_fourth.yaml", "fifth": "paraphrases_fifth.yaml",
-            "sixth": "paraphrases_sixth.yaml", "seventh": "paraphrases_seventh.yaml"}
-    halves = {"both": ("dev", "test"),
-              "all": ("dev", "test", "heldout", "third", "fourth", "fifth", "sixth", "seventh")}.get(
-        args.half, (args.half,))
-    kinds = {h: yaml.safe_load((QUESTIONS / sets[h]).read_text("utf-8")) for h in halves}
+    halves = {"both": ("dev", "test"), "all": tuple(SETS)}.get(args.half, (args.half,))
+    kinds = {h: yaml.safe_load((QUESTIONS / SETS[h]).read_text("utf-8")) for h in halves}
+    extractors = {"rules": None, **({f"rules + {args.model_name}": proposer(args)}
+                                    if args.model_url else {})}
     results: dict = {}
     table = Table(title="versions in people's words: recognised / right (n)")
-    table.add_column("corpus")
-    table.add_column("half")
-    for kind in kinds[halves[0]]:
-        table.add_column(kind, justify="right")
-    notes_rows: list[tuple[str, dict]] = []
+    for col in ("corpus", "extraction", "half", *kinds[halves[0]]):
+        table.add_column(col, justify="right")
+    others = Table(title="release notes (\"What changed in version R?\" for every release after "
+                   "the first: R's notes alone, or the pages' diff) and questions about content "
+                   "answered as if about versions")
+    for col in ("corpus", "extraction", "notes right", "releases", "content version-shaped",
+                "content asked"):
+        others.add_column(col, justify="right")
     for c in corpora(args):
-        chain = build_ask_chain(App(Settings(index_dir=c.index)))
-        for half in halves:
-            row, failed = {}, []
-            for kind, phrasings in kinds[half].items():
-                mine = phrasings if half in ("heldout", "third", "fourth", "fifth", "sixth", "seventh") else [
-                    p for i, p in enumerate(phrasings) if (i % 2 == 0) == (half == "dev")]
-                got = []
-                for p in mine:
-                    q = p.format(P=c.product, V=c.version, N=c.missing, X=c.subject)
-                    started = time.perf_counter()
-                    a = chain.invoke({"question": q, "scope": Scope()})
-                    ms = 1000 * (time.perf_counter() - started)
-                    ok = (recognised(kind, a), right(kind, a, c))
-                    got.append(ok)
-                    if not ok[1]:
-                        failed.append({"kind": kind, "question": q, "status": a.status.value,
-                                       "answer": a.answer[:300], "ms": round(ms)})
-                row[kind] = {"n": len(got), "recognised": sum(r for r, _ in got) / len(got),
-                             "right": sum(r for _, r in got) / len(got)}
-            results[f"{c.name}-{half}"] = {"kinds": row, "failed": failed}
-            table.add_row(c.name, half, *(f"{v['recognised']:.2f} / {v['right']:.2f} ({v['n']})"
-                                          for v in row.values()))
-        results[f"{c.name}-notes"] = notes = notes_table(c, chain)
-        notes_rows.append((c.name, notes))
+        app = App(Settings(index_dir=c.index))
+        extra = probe_questions(args.httpx_cases) if c.name == "httpx" else []
+        for label, model in extractors.items():
+            chain = build_ask_chain(app, proposer=model)
+            for half in halves:
+                got = results[f"{c.name}-{label}-{half}"] = ask_half(c, chain, kinds[half], half)
+                table.add_row(c.name, label, half, *(
+                    f"{v['recognised']:.2f} / {v['right']:.2f} ({v['n']})"
+                    for v in got["kinds"].values()))
+            notes = results[f"{c.name}-{label}-notes"] = notes_table(c, chain)
+            content = results[f"{c.name}-{label}-content"] = content_table(c, chain, extra)
+            others.add_row(c.name, label, f"{notes['right']:.3f}", str(notes["n"]),
+                           f"{content['version_shaped']:.3f}", str(content["n"]))
     Console(width=240).print(table)
-    second = Table(title="release notes: \"What changed in version R?\" for every release "
-                         "after the first (R's notes alone, or the pages' diff)")
-    for col in ("corpus", "right", "releases"):
-        second.add_column(col, justify="right")
-    for name, notes in notes_rows:
-        second.add_row(name, f"{notes['right']:.3f}", str(notes["n"]))
-    Console(width=240).print(second)
+    Console(width=240).print(others)
     write_result(args.out / "version_paraphrase.json", results)
 
 

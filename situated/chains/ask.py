@@ -64,6 +64,7 @@ __all__ = ["AskInput", "ModelFor", "ask_steps", "build_ask_chain", "per_generati
 
 def build_ask_chain(app, model: ModelFor | None = None, clock: Clock | None = None,
                     prompt: ChatPromptTemplate | None = None,
+                    proposer: BaseChatModel | None = None,
                     ) -> Runnable[AskInput | dict[str, Any], Answer]:
     """The full chain over an `App` (its settings, index and engine).
 
@@ -71,14 +72,20 @@ def build_ask_chain(app, model: ModelFor | None = None, clock: Clock | None = No
     reads the sentence vectors of the generation it answers from); by default the settings'
     model, built per generation. `prompt` replaces `ANSWER_PROMPT`: it receives `facts`,
     `evidence` and `question`; keep `ANSWER_HUMAN` as its human message so the offline model
-    can read the evidence (`prompts.answer`)."""
+    can read the evidence (`prompts.answer`). `proposer`: a chat model with structured output
+    that proposes the situation in place of `model` (a small local model beside the offline
+    answer, say); its proposal is validated as any other."""
     clock = clock or today_in(app.settings.timezone)
-    return per_generation(app, lambda snap: ask_steps(app, snap, model, clock, prompt).chain())
+    if proposer is not None and not supports_structured_output(proposer):
+        raise ConfigError(f"the proposer {type(proposer).__name__} has no structured output "
+                          "(tool calling); pass an OpenAI-compatible chat model, or none")
+    return per_generation(app, lambda snap: ask_steps(app, snap, model, clock, prompt,
+                                                      proposer=proposer).chain())
 
 
 def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
               prompt: ChatPromptTemplate | None = None, kind: type[AskSteps] = AskSteps,
-              **extra: Any) -> AskSteps:
+              proposer: BaseChatModel | None = None, **extra: Any) -> AskSteps:
     """The steps of one chain over one generation: its chat model (with the offline model
     behind it when `model_fallback` says so), the extraction that model supports, the budget
     it is counted in, the answer prompt its endpoint reads. `kind` and `extra`: another
@@ -102,8 +109,9 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
         extra.setdefault("focus", EvidenceFocus(
             offline or _offline(app, snap), settings.model_units, budget,
             choice=settings.model_evidence is EvidenceForm.CHOICE, quotes=settings.model_quotes))
-    return kind(settings, snap, answerer, proposal_runnable(_extraction_model(settings, chat)),
-                clock, prompt or _answer_prompt(settings), budget, **extra)
+    extractor = proposer if proposer is not None else _extraction_model(settings, chat)
+    return kind(settings, snap, answerer, proposal_runnable(extractor), clock,
+                prompt or _answer_prompt(settings), budget, **extra)
 
 
 def _answer_prompt(settings) -> ChatPromptTemplate:

@@ -26,7 +26,7 @@ from situated.chains.read.dates import (
     find_dates,
     strip_dates,
 )
-from situated.chains.read.intent import Intent, read_cue, talks_of_versions
+from situated.chains.read.intent import Intent, LineFact, read_cue, talks_of_versions
 from situated.chains.read.products import ProductMatcher
 from situated.chains.read.release import ReleaseReading
 from situated.documents import ValidFor
@@ -67,6 +67,11 @@ class ExtractedSituation(BaseModel):
         None, description="\"changes\" when the question asks what changed in a document or "
         "rule (or when it changed); \"versions\" when it asks which versions exist; \"since\" "
         "when it asks in which version something was added, removed or deprecated; else null.")
+    line_fact: str | None = Field(
+        None, description="Only when intent is \"versions\": \"oldest\" when it asks for the "
+        "first or earliest version, \"latest\" for the newest or last one, \"exists\" when it "
+        "asks whether a version it names exists, \"count\" for how many, \"list\" for which; "
+        "else null.")
 
 
 @dataclass
@@ -82,6 +87,8 @@ class Validated:
     # situation holds the last day (the router checks one version covers the whole period)
     periods: dict[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
     intent: Intent = Intent.AT  # the question's own cue, else the model's valid proposal
+    line_fact: LineFact | None = None  # the model's, for a question about versions its words
+    # leave open ("Where does your coverage begin?"); the words decide first (`line_text`)
     release: ReleaseReading = field(default_factory=ReleaseReading)  # `chains.read.release`
 
 
@@ -162,11 +169,13 @@ def _periods(base: dict[str, Any], question: str, mentions: list[DateMention],
 
 
 def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str],
-                    question: str | None = None) -> Intent:
+                    question: str | None = None, names_line: bool = False) -> Intent:
     """The question's own cue (`intent.read_cue`: its words, else those of the question a reply
     follows; or fixed by the chain: a comparison's slice is asked at its period) wins; else the
     model's proposal when it is a valid intent a single question can have (a comparison needs
-    two periods, found by rules)."""
+    two periods, found by rules) and the question grounds it: it uses a word of change or
+    versions, or it names a release line the caller may read (`names_line`: "Where does your
+    httpx coverage begin?" says neither "version" nor "change")."""
     if cue is not None or not proposed:
         return cue or Intent.AT
     try:
@@ -177,23 +186,44 @@ def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str],
     if intent is Intent.COMPARE:
         notes.append("a comparison needs two periods in the question; read as one question")
         return Intent.AT
-    if question is not None and intent is not Intent.AT and not talks_of_versions(question):
+    if question is not None and intent is not Intent.AT and not (
+            names_line or talks_of_versions(question)):
         notes.append(f"intent {intent.value!r} is not in the question's words (it says nothing "
-                     "of change or versions); read as a question about a moment")
+                     "of change or versions, and names no release line); read as a question "
+                     "about a moment")
         return Intent.AT
     return intent
+
+
+def validate_line_fact(proposed: str | None, intent: Intent, notes: list[str]
+                       ) -> LineFact | None:
+    """The model's line fact when the question is about versions and the value is one of
+    `LineFact`; else None (noted when something was proposed)."""
+    if not proposed:
+        return None
+    if intent is not Intent.VERSIONS:
+        notes.append(f"line fact {proposed!r} belongs to a question about versions; ignored")
+        return None
+    try:
+        return LineFact(str(proposed).strip().lower())
+    except ValueError:
+        notes.append(f"line fact {proposed!r} is not one of "
+                     f"{', '.join(f.value for f in LineFact)}; ignored")
+        return None
 
 
 def validate_extraction(
     proposed: ExtractedSituation, question: str, matcher: ProductMatcher, clock: Clock,
     carried: Situation | None = None, *, mentions: Sequence[DateMention] | None = None,
-    cue: Intent | None = None, notes: Sequence[str] = (),
+    cue: Intent | None = None, notes: Sequence[str] = (), names_line: bool = False,
 ) -> Validated:
     """Keep only what the question states and the index knows; merge over the carried turn.
     `mentions`: the question's dates when already found (`find_dates`), so they are read once;
     `cue`: the intent the question's words give (`intent.read_cue`, read once by the chain;
     else read here), which wins over the proposal's (`validate_intent`); `notes`: what the
-    proposal already noted (`chains.read.proposal`), kept first."""
+    proposal already noted (`chains.read.proposal`), kept first; `names_line`: the question
+    names a release line the caller may read (`ReleaseSteps.names_line`), which grounds a
+    proposed intent as a word of versions would."""
     notes = list(notes)
     mentions = find_dates(question) if mentions is None else list(mentions)
     cue = read_cue(question) if cue is None else cue
@@ -239,9 +269,11 @@ def validate_extraction(
         else []
     if unplaced:
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
+    intent = validate_intent(proposed.intent, cue, notes, question, names_line)
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
                      query=strip_dates(question, mentions), unplaced=unplaced, periods=periods,
-                     intent=validate_intent(proposed.intent, cue, notes, question))
+                     intent=intent, line_fact=validate_line_fact(proposed.line_fact, intent,
+                                                                 notes))
 
 
 def _grounded_product(proposed: str | None, question: str, matcher: ProductMatcher,

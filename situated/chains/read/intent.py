@@ -24,6 +24,17 @@ class Intent(Mode):
     SINCE = "since"  # in which version something was added, removed or deprecated
 
 
+class LineFact(Mode):
+    """Which fact of a release line a question about versions asks for, when its words do not
+    say (a model's proposal, validated: `extract.validate_line_fact`)."""
+
+    LIST = "list"  # which versions there are
+    COUNT = "count"  # how many (answered by the listing, which counts them)
+    OLDEST = "oldest"
+    LATEST = "latest"
+    EXISTS = "exists"  # whether the version the question names exists
+
+
 _CHANGES = re.compile(
     r"\bwhat(?:'s|’s|\s+has|\s+have|\s+had)?\s+(?:been\s+)?chang(?:ed|es)\b|"
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
@@ -226,5 +237,5 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["Intent", "about_the_line", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
+__all__ = ["Intent", "LineFact", "about_the_line", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
            "talks_of_versions"]

@@ -10,6 +10,7 @@ import re
 from packaging.version import Version
 
 from situated.chains.contract import Answer
+from situated.chains.read.intent import LineFact
 from situated.chains.read.release import ReleaseReading, find_mentions, unknown_text
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
@@ -37,8 +38,10 @@ def plural_line(lang: Lang) -> str:
 
 
 def line_text(question: str, reading: ReleaseReading, declared: list[Version], line: str,
-              lang: Lang) -> tuple[str, list[Version]]:
-    """The answer's text and the releases it shows."""
+              lang: Lang, fact: LineFact | None = None) -> tuple[str, list[Version]]:
+    """The answer's text and the releases it shows. The question's words say which fact it
+    asks for; where they say none, the model's validated `fact` does ("Where does your
+    coverage begin?"), else the line is listed."""
     n = len(declared)
     # a release exists when a document declares it; one a range only covers (2.0.7 under
     # ">=2.0,<3.0") is not among the versions
@@ -48,17 +51,32 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
     if missing is not None:
         return w.fixed("no", lang) + unknown_text(missing, line, declared, lang), []
     facts = {"line": line, "n": n, "first": declared[0], "last": declared[-1]}
-    if reading.version is not None and (_EXISTS.search(question)
-                                        or not _WHOLE.search(question)):
+    words = _asked_fact(question, reading)  # a whole-line word ("which") yields to the model
+    asked = fact if fact is not None and words in (LineFact.LIST, None) else words
+    if reading.version is not None and asked is LineFact.EXISTS:
         return w.fixed("line_has", lang, v=reading.version, **facts), [Version(reading.version)]
-    if _LATEST.search(question):
+    if asked is LineFact.LATEST:
         return w.fixed("line_latest", lang, **facts), [declared[-1]]
-    if _OLDEST.search(question):
+    if asked is LineFact.OLDEST:
         return w.fixed("line_oldest", lang, **facts), [declared[0]]
     names = ", ".join(str(v) for v in declared)
     # "httpx has …", "The documents have …"
     listing = "line_listing_plural" if line == plural_line(lang) else "line_listing"
     return w.fixed(listing, lang, names=names, **facts), list(declared)
+
+
+def _asked_fact(question: str, reading: ReleaseReading) -> LineFact | None:
+    """The fact the question's words ask for: whether the version it names exists (a
+    version named and no word of the whole line), the latest, the oldest, the whole line;
+    None when they say none of these."""
+    if reading.version is not None and (_EXISTS.search(question)
+                                        or not _WHOLE.search(question)):
+        return LineFact.EXISTS
+    if _LATEST.search(question):
+        return LineFact.LATEST
+    if _OLDEST.search(question):
+        return LineFact.OLDEST
+    return LineFact.LIST if _WHOLE.search(question) else None
 
 
 def _unknown_number(question: str, reading: ReleaseReading, declared: list[Version],
@@ -73,8 +91,8 @@ def _unknown_number(question: str, reading: ReleaseReading, declared: list[Versi
 
 
 def line_answer(question: str, reading: ReleaseReading, declared: list[Version], line: str,
-                situation: Situation, lang: Lang) -> Answer:
-    text, shown = line_text(question, reading, declared, line, lang)
+                situation: Situation, lang: Lang, fact: LineFact | None = None) -> Answer:
+    text, shown = line_text(question, reading, declared, line, lang, fact)
     return assemble.from_metadata(safe_text(text), situation,
                                   releases=[str(v) for v in shown])
 

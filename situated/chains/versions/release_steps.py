@@ -52,6 +52,12 @@ class ReleaseSteps:
                   for f in [self.versions.fields_of(m.source_id)]]
         return declared, ranges
 
+    def names_line(self, q: Question) -> bool:
+        """The question names a product whose documents the caller may read at two releases
+        or more: what grounds a model's proposal that it asks about versions when its words
+        say neither "version" nor "change" (`extract.validate_intent`)."""
+        return any(len(self.line(q, p)[0]) > 1 for p in q.matcher.find(q.text))
+
     def line_name(self, q: Question, product: str | None) -> str:
         """The line as an answer names it: the product, or the one product of every readable
         release document, else "the documents"."""
@@ -84,11 +90,12 @@ class ReleaseSteps:
         """A question about the release line itself (which versions, the latest, the oldest,
         does X exist) that names no document family: answered from metadata, or None."""
         q, v = reading.question, reading.validated
-        if q.named or not (names_nothing(q.matcher.strip(reading.query))
+        proposed = q.cue is None  # the model's validated proposal: its words gave no cue
+        if q.named or not (proposed or names_nothing(q.matcher.strip(reading.query))
                            or about_the_line(q.matcher.strip(q.text))):
             return None  # "List the versions of the API reference": that family's listing
         declared, _ = self.line(q, v.situation.product)
         if not declared:
             return None
         return line_answer(q.text, v.release, declared, self.line_name(q, v.situation.product),
-                           v.situation, q.lang)
+                           v.situation, q.lang, v.line_fact)

@@ -1,0 +1,143 @@
+"""Questions about versions in words no rule reads (issue 53, item 1): the rules first, then
+the chat model's proposal (`intent`, `line_fact`), validated against what the index holds.
+The question names a release line the caller may read, so a proposal that it asks about
+versions stands though it says neither "version" nor "change"; the question's own words still
+win over the proposal. The model is a local fake server speaking the OpenAI protocol."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from fakes import FakeOpenAIServer
+from test_release_notes import _corpus
+
+from situated.chains.ask import build_ask_chain
+from situated.chains.contract import Status
+from situated.chains.read.extract import ExtractedSituation, validate_extraction
+from situated.chains.read.intent import Intent, LineFact, find_intent
+from situated.chains.read.products import ProductMatcher
+from situated.chains.say.models import make_chat_model
+from situated.settings import ModelKind
+from situated.situation import Scope
+
+TODAY = dt.date(2026, 12, 4)
+
+
+@pytest.fixture(scope="module")
+def quickq(tmp_path_factory, embeddings):
+    from conftest import indexed_app
+
+    root = tmp_path_factory.mktemp("quickq-proposal")
+    _corpus(root)
+    return indexed_app(root, embeddings)
+
+
+def _asked(app, monkeypatch, question: str, proposal: dict, replies: tuple[dict, ...] = ()):
+    """`question` through the chain with a model proposing `proposal`; the answer and the
+    requests the server saw."""
+    monkeypatch.setenv("FAKE_KEY", "sk-test")
+    with FakeOpenAIServer([{"tool": "ExtractedSituation", "arguments": proposal},
+                           *replies]) as server:
+        settings = app.settings.model_copy(update={
+            "model": ModelKind.OPENAI, "openai_base_url": server.base_url,
+            "openai_api_key_env": "FAKE_KEY"})
+        chain = build_ask_chain(app, model=make_chat_model(settings), clock=lambda: TODAY)
+        answer = chain.invoke({"question": question, "scope": Scope()})
+    return answer, server.requests
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "fact", "releases"), [
+    ("Where does your quickq coverage begin?", "oldest", ["1.0.0"]),
+    ("Up to which quickq version do you go?", "latest", ["2.0.0"]),
+    ("Run me through the quickq releases you know.", "list", ["1.0.0", "1.1.0", "2.0.0"]),
+])
+def test_the_model_reads_a_question_about_the_line_the_rules_do_not(quickq, monkeypatch,
+                                                                    question, fact, releases):
+    assert find_intent(question, lambda q: q.replace("quickq", " ")) is None  # no rule reads it
+    a, requests = _asked(quickq, monkeypatch, question,
+                         {"product": "quickq", "intent": "versions", "line_fact": fact})
+    assert a.status is Status.ANSWERED and a.releases == releases, a.answer
+    assert len(requests) == 1  # the extraction alone: the line is answered from metadata
+
+
+@pytest.mark.integration
+def test_the_question_s_own_words_win_over_the_proposed_fact(quickq, monkeypatch):
+    a, _ = _asked(quickq, monkeypatch, "Which is the oldest quickq release you hold?",
+                  {"product": "quickq", "intent": "versions", "line_fact": "latest"})
+    assert a.releases == ["1.0.0"], a.answer
+
+
+@pytest.mark.integration
+def test_a_proposed_change_question_reads_that_release_s_notes(quickq, monkeypatch):
+    a, _ = _asked(quickq, monkeypatch, "Which updates came with quickq 1.1.0?",
+                  {"product": "quickq", "version": "1.1.0", "intent": "changes"})
+    assert a.status is Status.ANSWERED, a.answer
+    assert "queue.schedule" in a.answer
+    # the guide's diff into 1.1.0 (or 1.1.0's notes): never 2.0.0's
+    assert a.changes and a.changes[-1].to_release == "1.1.0", a.answer
+    cited = {c.source_id for c in a.citations}
+    assert cited <= {"QQ-GUIDE-1.0.0", "QQ-GUIDE-1.1.0", "QQ-LOG@1.1.0"}, cited
+
+
+@pytest.mark.integration
+def test_a_proposed_first_appearance_is_answered_as_one(quickq, monkeypatch):
+    question = "When did quickq start offering scheduling?"
+    assert find_intent(question, lambda q: q.replace("quickq", " ")) is None
+    a, _ = _asked(quickq, monkeypatch, question, {"product": "quickq", "intent": "since"})
+    assert a.appearance is not None and a.appearance.release == "1.1.0", a.answer
+
+
+@pytest.mark.unit
+def test_a_proposal_stands_only_where_the_question_names_a_line_or_speaks_of_versions():
+    matcher = ProductMatcher({"quickq", "Старт"})
+    proposed = ExtractedSituation(intent="versions", line_fact="oldest")
+    question = "Where does your quickq coverage begin?"
+    # naming a product with releases grounds it; without, it is a question about a moment
+    v = validate_extraction(proposed, question, matcher, lambda: TODAY, names_line=True)
+    assert v.intent is Intent.VERSIONS and v.line_fact is LineFact.OLDEST
+    v = validate_extraction(proposed, question, matcher, lambda: TODAY, names_line=False)
+    assert v.intent is Intent.AT and v.line_fact is None
+    assert any("names no release line" in n for n in v.notes)
+    assert any("line fact 'oldest' belongs to a question about versions" in n for n in v.notes)
+    # a fact that is not one is named in the note, and dropped
+    bad = ExtractedSituation(intent="versions", line_fact="the middle one")
+    v = validate_extraction(bad, question, matcher, lambda: TODAY, names_line=True)
+    assert v.intent is Intent.VERSIONS and v.line_fact is None
+    assert any("'the middle one' is not one of list, count, oldest, latest, exists" in n
+               for n in v.notes)
+
+
+@pytest.mark.integration
+def test_a_product_without_releases_does_not_ground_a_proposal(quickq, monkeypatch):
+    """The quickq documents declare releases; a question naming no product of a line keeps
+    the rules' reading (a question about a moment) whatever the model proposes."""
+    a, requests = _asked(quickq, monkeypatch, "Where does your coverage begin?",
+                         {"intent": "versions", "line_fact": "oldest"},
+                         ({"content": "One worker process runs 4 tasks in parallel. [S1]"},))
+    assert not a.releases and not a.versions
+    assert len(requests) in (1, 2)  # extraction, then the answer unless nothing relevant
+
+
+@pytest.mark.integration
+def test_a_proposer_beside_the_offline_answer(quickq, monkeypatch):
+    """`build_ask_chain(proposer=...)`: a model proposes, the offline model answers (no answer
+    request reaches the server); a proposer without structured output is refused by name."""
+    from situated.chains.say.models import ExtractiveChatModel
+    from situated.errors import ConfigError
+
+    monkeypatch.setenv("FAKE_KEY", "sk-test")
+    with FakeOpenAIServer([{"tool": "ExtractedSituation", "arguments": {
+            "product": "quickq", "version": "1.0.0"}}]) as server:
+        settings = quickq.settings.model_copy(update={
+            "model": ModelKind.OPENAI, "openai_base_url": server.base_url,
+            "openai_api_key_env": "FAKE_KEY"})
+        chain = build_ask_chain(quickq, proposer=make_chat_model(settings), clock=lambda: TODAY)
+        a = chain.invoke({"question": "How many tasks does one quickq worker run in 1.0.0?",
+                          "scope": Scope()})
+    assert len(server.requests) == 1 and server.requests[0]["body"].get("tools")
+    assert a.status is Status.ANSWERED and "4 tasks" in a.answer, a.answer
+    assert {c.source_id for c in a.citations} <= {"QQ-GUIDE-1.0.0", "QQ-LOG@1.0.0"}
+    with pytest.raises(ConfigError, match="ExtractiveChatModel has no structured output"):
+        build_ask_chain(quickq, proposer=ExtractiveChatModel())
