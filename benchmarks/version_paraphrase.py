@@ -222,6 +222,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--model-url", default=None, help="an OpenAI-compatible endpoint whose "
                     "model proposes the situation beside the rules (the offline model answers)")
     ap.add_argument("--model-name", default="local")
+    ap.add_argument("--only", choices=("quickq", "httpx"), default=None, help="one corpus")
+    ap.add_argument("--every", type=int, default=1, help="every Nth of the probe's questions")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args(argv)
     halves = {"both": ("dev", "test"), "all": tuple(SETS)}.get(args.half, (args.half,))
@@ -239,8 +241,10 @@ def main(argv: list[str] | None = None) -> None:
                 "content asked"):
         others.add_column(col, justify="right")
     for c in corpora(args):
+        if args.only and c.name != args.only:
+            continue
         app = App(Settings(index_dir=c.index))
-        extra = probe_questions(args.httpx_cases) if c.name == "httpx" else []
+        extra = probe_questions(args.httpx_cases)[::args.every] if c.name == "httpx" else []
         for label, model in extractors.items():
             chain = build_ask_chain(app, proposer=model)
             for half in halves:

@@ -1,8 +1,9 @@
 """Questions about versions in words no rule reads (issue 53, item 1): the rules first, then
-the chat model's proposal (`intent`, `line_fact`), validated against what the index holds.
-The question names a release line the caller may read, so a proposal that it asks about
-versions stands though it says neither "version" nor "change"; the question's own words still
-win over the proposal. The model is a local fake server speaking the OpenAI protocol."""
+the chat model's proposal (`intent`, `line_fact`), validated in code. A proposed intent stands
+only where the question uses a word of change or versions ("release", "version", "updates"):
+naming a product with releases is not enough, because a small model proposes an intent for
+nearly every question that names one. The question's own words still win over the proposal.
+The model is a local fake server speaking the OpenAI protocol."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def _asked(app, monkeypatch, question: str, proposal: dict, replies: tuple[dict,
 
 @pytest.mark.integration
 @pytest.mark.parametrize(("question", "fact", "releases"), [
-    ("Where does your quickq coverage begin?", "oldest", ["1.0.0"]),
+    ("Where do your quickq releases begin?", "oldest", ["1.0.0"]),
     ("Up to which quickq version do you go?", "latest", ["2.0.0"]),
     ("Run me through the quickq releases you know.", "list", ["1.0.0", "1.1.0", "2.0.0"]),
 ])
@@ -83,39 +84,41 @@ def test_a_proposed_change_question_reads_that_release_s_notes(quickq, monkeypat
 
 @pytest.mark.integration
 def test_a_proposed_first_appearance_is_answered_as_one(quickq, monkeypatch):
-    question = "When did quickq start offering scheduling?"
+    question = "With which quickq release did scheduling become an option?"
     assert find_intent(question, lambda q: q.replace("quickq", " ")) is None
     a, _ = _asked(quickq, monkeypatch, question, {"product": "quickq", "intent": "since"})
     assert a.appearance is not None and a.appearance.release == "1.1.0", a.answer
 
 
 @pytest.mark.unit
-def test_a_proposal_stands_only_where_the_question_names_a_line_or_speaks_of_versions():
+def test_a_proposal_stands_only_where_the_question_speaks_of_versions():
     matcher = ProductMatcher({"quickq", "Старт"})
     proposed = ExtractedSituation(intent="versions", line_fact="oldest")
-    question = "Where does your quickq coverage begin?"
-    # naming a product with releases grounds it; without, it is a question about a moment
-    v = validate_extraction(proposed, question, matcher, lambda: TODAY, names_line=True)
+    v = validate_extraction(proposed, "Where do your quickq releases begin?", matcher,
+                            lambda: TODAY)
     assert v.intent is Intent.VERSIONS and v.line_fact is LineFact.OLDEST
-    v = validate_extraction(proposed, question, matcher, lambda: TODAY, names_line=False)
+    # naming a product with releases is not enough: a question about a moment
+    question = "Where does your quickq coverage begin?"
+    v = validate_extraction(proposed, question, matcher, lambda: TODAY)
     assert v.intent is Intent.AT and v.line_fact is None
-    assert any("names no release line" in n for n in v.notes)
+    assert any("says nothing of change or versions" in n for n in v.notes)
     assert any("line fact 'oldest' belongs to a question about versions" in n for n in v.notes)
     # a fact that is not one is named in the note, and dropped
     bad = ExtractedSituation(intent="versions", line_fact="the middle one")
-    v = validate_extraction(bad, question, matcher, lambda: TODAY, names_line=True)
+    v = validate_extraction(bad, "Which quickq version is in the middle?", matcher,
+                            lambda: TODAY)
     assert v.intent is Intent.VERSIONS and v.line_fact is None
     assert any("'the middle one' is not one of list, count, oldest, latest, exists" in n
                for n in v.notes)
 
 
 @pytest.mark.integration
-def test_a_product_without_releases_does_not_ground_a_proposal(quickq, monkeypatch):
-    """The quickq documents declare releases; a question naming no product of a line keeps
-    the rules' reading (a question about a moment) whatever the model proposes."""
-    a, requests = _asked(quickq, monkeypatch, "Where does your coverage begin?",
-                         {"intent": "versions", "line_fact": "oldest"},
-                         ({"content": "One worker process runs 4 tasks in parallel. [S1]"},))
+def test_naming_a_product_with_releases_does_not_ground_a_proposal(quickq, monkeypatch):
+    """Qwen2.5-Coder-1.5B proposed `versions` for "How do I install quickq?" (and an intent
+    for 14 of 14 such questions): without a word of versions the rules' reading stands."""
+    a, requests = _asked(quickq, monkeypatch, "How do I install quickq?",
+                         {"product": "quickq", "intent": "versions", "line_fact": "exists"},
+                         ({"content": "Install quickq with pip install quickq. [S1]"},))
     assert not a.releases and not a.versions
     assert len(requests) in (1, 2)  # extraction, then the answer unless nothing relevant
 
@@ -141,3 +144,19 @@ def test_a_proposer_beside_the_offline_answer(quickq, monkeypatch):
     assert {c.source_id for c in a.citations} <= {"QQ-GUIDE-1.0.0", "QQ-LOG@1.0.0"}
     with pytest.raises(ConfigError, match="ExtractiveChatModel has no structured output"):
         build_ask_chain(quickq, proposer=ExtractiveChatModel())
+
+
+@pytest.mark.unit
+def test_a_tool_call_written_as_text_is_read():
+    """Qwen2.5-Coder-1.5B in llama.cpp's server (`--jinja`) answered a function call with its
+    call as text, braces doubled (recorded 2026-12-04); its arguments are the proposal."""
+    from situated.chains.read.proposal import lenient
+
+    notes: list[str] = []
+    reply = ('{{"name": "ExtractedSituation", "arguments": {"product": "quickq", '
+             '"purchase_date": null, "partial_dates": [], "asks_about_now": false, '
+             '"version": null, "intent": "versions", "line_fact": "exists"}}}}')
+    got = lenient(reply, notes)
+    assert got is not None and got.product == "quickq" and got.intent == "versions"
+    assert notes == ["the model wrote its tool call as text; its arguments are read"]
+    assert lenient("{{not json}}", notes) is None and notes[-1].endswith("is not JSON; ignored")

@@ -169,13 +169,13 @@ def _periods(base: dict[str, Any], question: str, mentions: list[DateMention],
 
 
 def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str],
-                    question: str | None = None, names_line: bool = False) -> Intent:
+                    question: str | None = None) -> Intent:
     """The question's own cue (`intent.read_cue`: its words, else those of the question a reply
     follows; or fixed by the chain: a comparison's slice is asked at its period) wins; else the
     model's proposal when it is a valid intent a single question can have (a comparison needs
-    two periods, found by rules) and the question grounds it: it uses a word of change or
-    versions, or it names a release line the caller may read (`names_line`: "Where does your
-    httpx coverage begin?" says neither "version" nor "change")."""
+    two periods, found by rules) and the question uses a word of change or versions. Naming a
+    product with releases is not enough: a small model proposes an intent for most questions
+    that name one (docs/design.md "A model's proposal about versions")."""
     if cue is not None or not proposed:
         return cue or Intent.AT
     try:
@@ -186,11 +186,9 @@ def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str],
     if intent is Intent.COMPARE:
         notes.append("a comparison needs two periods in the question; read as one question")
         return Intent.AT
-    if question is not None and intent is not Intent.AT and not (
-            names_line or talks_of_versions(question)):
+    if question is not None and intent is not Intent.AT and not talks_of_versions(question):
         notes.append(f"intent {intent.value!r} is not in the question's words (it says nothing "
-                     "of change or versions, and names no release line); read as a question "
-                     "about a moment")
+                     "of change or versions); read as a question about a moment")
         return Intent.AT
     return intent
 
@@ -215,15 +213,13 @@ def validate_line_fact(proposed: str | None, intent: Intent, notes: list[str]
 def validate_extraction(
     proposed: ExtractedSituation, question: str, matcher: ProductMatcher, clock: Clock,
     carried: Situation | None = None, *, mentions: Sequence[DateMention] | None = None,
-    cue: Intent | None = None, notes: Sequence[str] = (), names_line: bool = False,
+    cue: Intent | None = None, notes: Sequence[str] = (),
 ) -> Validated:
     """Keep only what the question states and the index knows; merge over the carried turn.
     `mentions`: the question's dates when already found (`find_dates`), so they are read once;
     `cue`: the intent the question's words give (`intent.read_cue`, read once by the chain;
     else read here), which wins over the proposal's (`validate_intent`); `notes`: what the
-    proposal already noted (`chains.read.proposal`), kept first; `names_line`: the question
-    names a release line the caller may read (`ReleaseSteps.names_line`), which grounds a
-    proposed intent as a word of versions would."""
+    proposal already noted (`chains.read.proposal`), kept first."""
     notes = list(notes)
     mentions = find_dates(question) if mentions is None else list(mentions)
     cue = read_cue(question) if cue is None else cue
@@ -269,7 +265,7 @@ def validate_extraction(
         else []
     if unplaced:
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
-    intent = validate_intent(proposed.intent, cue, notes, question, names_line)
+    intent = validate_intent(proposed.intent, cue, notes, question)
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
                      query=strip_dates(question, mentions), unplaced=unplaced, periods=periods,
                      intent=intent, line_fact=validate_line_fact(proposed.line_fact, intent,

@@ -52,15 +52,35 @@ class Proposal:
     source: str = "rules"
 
 
+def _json_text(text: str, notes: list[str]) -> Any:
+    """A reply's text as JSON: as written, else with the doubled braces some servers' chat
+    templates teach a model (`{{"name": …}}`, Qwen2.5 in llama.cpp); None when neither parses."""
+    text = text.strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        pass
+    if text.startswith("{{"):  # one object inside the doubled braces, only braces after it
+        try:
+            value, end = json.JSONDecoder().raw_decode(text[1:])
+        except ValueError:
+            value, end = None, 0
+        if value is not None and not text[1 + end:].strip().strip("}"):
+            return value
+    notes.append("the model's proposal is not JSON; ignored")
+    return None
+
+
 def lenient(raw: Any, notes: list[str]) -> ExtractedSituation | None:
     """A model's arguments (a dict, or its JSON text) as a proposal: unknown fields dropped
-    with a note; None when nothing usable is there."""
+    with a note; None when nothing usable is there. A tool call written out as text
+    (`{"name": "ExtractedSituation", "arguments": {…}}`) gives its arguments."""
     if isinstance(raw, str):
-        try:
-            raw = json.loads(raw)
-        except ValueError:
-            notes.append("the model's proposal is not JSON; ignored")
-            return None
+        raw = _json_text(raw, notes)
+    if isinstance(raw, dict) and raw.get("name") == "ExtractedSituation" and isinstance(
+            raw.get("arguments"), dict):
+        notes.append("the model wrote its tool call as text; its arguments are read")
+        raw = raw["arguments"]
     if not isinstance(raw, dict):
         return None
     unknown = sorted(k for k in raw if k not in _FIELDS)

@@ -67,8 +67,7 @@ class QuestionReader:
         q, proposal = proposed.question, proposed.proposal
         validated = validate_extraction(proposal.fields, q.text, q.matcher, self.clock,
                                         q.carried, mentions=q.mentions, cue=q.cue,
-                                        notes=proposal.notes,
-                                        names_line=self.releases.names_line(q))
+                                        notes=proposal.notes)
         validated = self.releases.validate(q, validated, proposal.fields.version)
         return Reading(q, self.with_facets(q, validated))
 

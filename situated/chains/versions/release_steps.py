@@ -52,12 +52,6 @@ class ReleaseSteps:
                   for f in [self.versions.fields_of(m.source_id)]]
         return declared, ranges
 
-    def names_line(self, q: Question) -> bool:
-        """The question names a product whose documents the caller may read at two releases
-        or more: what grounds a model's proposal that it asks about versions when its words
-        say neither "version" nor "change" (`extract.validate_intent`)."""
-        return any(len(self.line(q, p)[0]) > 1 for p in q.matcher.find(q.text))
-
     def line_name(self, q: Question, product: str | None) -> str:
         """The line as an answer names it: the product, or the one product of every readable
         release document, else "the documents"."""
