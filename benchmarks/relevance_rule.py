@@ -190,6 +190,9 @@ def answered(row: dict, rule: dict) -> bool:
     if "ce" not in rule or not row["latin"] or row["ce"] is None:
         return product
     ce = row["ce"] >= rule["ce"]
+    if rule.get("join") == "veto":  # the cross-encoder refuses only below a sentence band
+        sure = max((s.sentence for s in obs.signals if s.sentence is not None), default=0.0)
+        return product and (ce or sure >= rule.get("band", 1.0))
     return {"or": product or ce, "and": product and ce, "alone": ce}[rule.get("join", "alone")]
 
 
@@ -242,6 +245,9 @@ def candidate_rules(args) -> dict[str, dict]:
                                                      "sentence_floor": None}
     for e in args.ce:
         out[f"cross-encoder {e}"] = {"ce": e, "join": "alone"}
+        for band in args.band:  # the package rule, its answers vetoed by a low score
+            out[f"package rule, ce {e} vetoes below sentence {band}"] = {
+                "ce": e, "join": "veto", "band": band}
         for c in args.cosine[:1]:
             for s in args.sentence[:1]:
                 out[f"piece {c} | flat sentence {s} | ce {e}"] = {
@@ -321,6 +327,9 @@ def main() -> None:
     s.add_argument("--cosine", type=float, nargs="+", default=[0.435])
     s.add_argument("--sentence", type=float, nargs="+", default=[1.0])
     s.add_argument("--ce", type=float, nargs="*", default=[])
+    s.add_argument("--band", type=float, nargs="*", default=[],
+                   help="with --ce: the package rule, vetoed by the cross-encoder below this "
+                   "best sentence cosine (1.0: always)")
     s.add_argument("--out", type=Path, default=HERE / "results")
     c = sub.add_parser("chain")
     c.add_argument("--work", type=Path, default=HERE / "cache" / "relevance-rule")
