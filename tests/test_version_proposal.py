@@ -1,6 +1,6 @@
 """Questions about versions in words no rule reads (issue 53, item 1): the rules first, then
 the chat model's proposal (`intent`, `line_fact`), validated in code. A proposed intent stands
-only where the question uses a word of change or versions ("release", "version", "updates"):
+only where the question uses a word of change or versions ("version", "updates", "new"):
 naming a product with releases is not enough, because a small model proposes an intent for
 nearly every question that names one. The question's own words still win over the proposal.
 The model is a local fake server speaking the OpenAI protocol."""
@@ -50,9 +50,9 @@ def _asked(app, monkeypatch, question: str, proposal: dict, replies: tuple[dict,
 
 @pytest.mark.integration
 @pytest.mark.parametrize(("question", "fact", "releases"), [
-    ("Where do your quickq releases begin?", "oldest", ["1.0.0"]),
+    ("Where do your quickq versions begin?", "oldest", ["1.0.0"]),
     ("Up to which quickq version do you go?", "latest", ["2.0.0"]),
-    ("Run me through the quickq releases you know.", "list", ["1.0.0", "1.1.0", "2.0.0"]),
+    ("Run me through the quickq versions you know.", "list", ["1.0.0", "1.1.0", "2.0.0"]),
 ])
 def test_the_model_reads_a_question_about_the_line_the_rules_do_not(quickq, monkeypatch,
                                                                     question, fact, releases):
@@ -84,7 +84,7 @@ def test_a_proposed_change_question_reads_that_release_s_notes(quickq, monkeypat
 
 @pytest.mark.integration
 def test_a_proposed_first_appearance_is_answered_as_one(quickq, monkeypatch):
-    question = "With which quickq release did scheduling become an option?"
+    question = "With which quickq version did scheduling become an option?"
     assert find_intent(question, lambda q: q.replace("quickq", " ")) is None
     a, _ = _asked(quickq, monkeypatch, question, {"product": "quickq", "intent": "since"})
     assert a.appearance is not None and a.appearance.release == "1.1.0", a.answer
@@ -94,11 +94,15 @@ def test_a_proposed_first_appearance_is_answered_as_one(quickq, monkeypatch):
 def test_a_proposal_stands_only_where_the_question_speaks_of_versions():
     matcher = ProductMatcher({"quickq", "Старт"})
     proposed = ExtractedSituation(intent="versions", line_fact="oldest")
-    v = validate_extraction(proposed, "Where do your quickq releases begin?", matcher,
+    v = validate_extraction(proposed, "Where do your quickq versions begin?", matcher,
                             lambda: TODAY)
     assert v.intent is Intent.VERSIONS and v.line_fact is LineFact.OLDEST
-    # naming a product with releases is not enough: a question about a moment
-    question = "Where does your quickq coverage begin?"
+    # naming a product with releases is not enough, nor the word "release" (Qwen proposed
+    # `versions` for "What does the guide say about X in release 0.16.1?"): about a moment
+    for question in ("Where does your quickq coverage begin?",
+                     "What does the guide say about retries in release 1.1.0?"):
+        v = validate_extraction(proposed, question, matcher, lambda: TODAY)
+        assert v.intent is Intent.AT, question
     v = validate_extraction(proposed, question, matcher, lambda: TODAY)
     assert v.intent is Intent.AT and v.line_fact is None
     assert any("says nothing of change or versions" in n for n in v.notes)
@@ -110,6 +114,15 @@ def test_a_proposal_stands_only_where_the_question_speaks_of_versions():
     assert v.intent is Intent.VERSIONS and v.line_fact is None
     assert any("'the middle one' is not one of list, count, oldest, latest, exists" in n
                for n in v.notes)
+
+
+@pytest.mark.integration
+def test_a_proposed_version_without_a_number_is_not_a_release(quickq, monkeypatch):
+    """Qwen2.5-Coder-1.5B proposed `version: "latest"` for this question; it was reported as
+    a version that does not exist. An order word is not a release: the words decide."""
+    a, _ = _asked(quickq, monkeypatch, "Which version of quickq is the latest in the index?",
+                  {"product": "quickq", "version": "latest", "intent": "versions"})
+    assert a.status is Status.ANSWERED and a.releases == ["2.0.0"], a.answer
 
 
 @pytest.mark.integration

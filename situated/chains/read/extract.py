@@ -174,8 +174,9 @@ def validate_intent(proposed: str | None, cue: Intent | None, notes: list[str],
     follows; or fixed by the chain: a comparison's slice is asked at its period) wins; else the
     model's proposal when it is a valid intent a single question can have (a comparison needs
     two periods, found by rules) and the question uses a word of change or versions. Naming a
-    product with releases is not enough: a small model proposes an intent for most questions
-    that name one (docs/design.md "A model's proposal about versions")."""
+    product with releases, or the word "release", is not enough: a small model proposes an
+    intent for most questions that name one (docs/design.md "A model's proposal about
+    versions")."""
     if cue is not None or not proposed:
         return cue or Intent.AT
     try:

@@ -208,7 +208,7 @@ def read_cue(question: str, follows: str = "", compared: bool = False,
 # the words any question about change or versions uses, in some form: a model's proposed intent
 # stands only where the question says one of them (it is grounded, as a proposed date must be)
 _TALKS_OF_VERSIONS = re.compile(
-    r"\b(?:chang\w*|new|newer|different|differ\w*|updat\w*|amend\w*|revis\w*|versions?|releases?|"
+    r"\b(?:chang\w*|new|newer|different|differ\w*|updat\w*|amend\w*|revis\w*|versions?|"
     r"editions?|history|histor\w*|added|removed|replaced|since)\b|"
     r"(?<!\w)(?:измен\w*|помен\w*|нов\w*|обновл\w*|верси\w*|редакци\w*|истори\w*|"
     r"добавл\w*|удал\w*)",

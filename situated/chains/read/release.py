@@ -123,9 +123,11 @@ def read_release(mentions: list[Mention], declared: list[Version],
 
 
 def _proposed(proposed: str, question: str, declared: list[Version]) -> ReleaseReading:
-    """A model's proposed version stands only when its text is in the question."""
+    """A model's proposed version stands only when its text is in the question and holds a
+    number: "latest" (Qwen2.5-Coder-1.5B's for "Which version is the latest?") names an order,
+    not a release, and the question's words already ask for it."""
     text = str(proposed).strip()
-    if not text or not re.search(rf"(?<![\w.]){re.escape(text.lstrip('vV'))}(?![\w.]*\d)",
+    if not re.search(r"\d", text) or not re.search(rf"(?<![\w.]){re.escape(text.lstrip('vV'))}(?![\w.]*\d)",
                                  question):
         return ReleaseReading()
     return checked_release(text, declared)
