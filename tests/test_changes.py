@@ -51,6 +51,11 @@ TODAY = dt.date(2026, 11, 29)
     ("Am I allowed to make changes in my account data?", None),
     ("Do you notify me the changes of privacy policy by posting notice on your website?", None),
     ("Вносите ли вы изменения в политику без уведомления?", None),
+    # the changelog asked for, or asked what it says (content: its notes are searched)
+    ("Show me the changelog of the return rules.", Intent.CHANGES),
+    ("What's in the changelog for 2025?", Intent.CHANGES),
+    ("What does the changelog say about zstd in httpx?", None),
+    ("Does the changelog mention the Redis crash?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     assert find_intent(question) is intent

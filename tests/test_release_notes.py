@@ -310,3 +310,11 @@ def test_load_file_on_a_changelog_says_to_read_its_documents(tmp_path):
         load_file(path)
     assert [d.meta.source_id for d in load_documents(path)] == ["LOG@2.0.0", "LOG@1.1.0",
                                                                  "LOG@1.0.0"]
+
+
+@pytest.mark.integration
+def test_what_the_changelog_says_about_something_reads_its_notes(ask):
+    """"What does the changelog say about X" asks for content from the notes, not a diff."""
+    a = ask("What does the changelog say about the Redis crash?")
+    assert not a.changes and a.status.value == "answered", a.answer
+    assert "#212" in a.answer and "QQ-LOG@1.1.0" in {c.source_id for c in a.citations}

@@ -39,7 +39,10 @@ _CHANGES = re.compile(
     r"\bwhat(?:'s|’s|\s+has|\s+have|\s+had)?\s+(?:been\s+)?chang(?:ed|es)\b|"
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
     r"\b(?:what|which)\s+changes\b|\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
-    r"\bchangelog\b|\bwhat\s+was\s+(?:added|removed)\b|"
+    # "the changelog" is asked for, not asked what it says about something ("What does the
+    # changelog say about zstd?" reads the notes)
+    r"\bchangelog\b(?![^.?!]*\b(?:say|says|said|mention|mentions|write|writes|about)\b)|"
+    r"\bwhat\s+was\s+(?:added|removed)\b|"
     # "What was updated in …", "Which things changed with …" (no modal: "can be changed" is
     # about what the text allows)
     r"\b(?:what|which)(?:\s+(?:things?|parts?|items?|sections?))?\s+"
