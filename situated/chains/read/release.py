@@ -127,8 +127,8 @@ def _proposed(proposed: str, question: str, declared: list[Version]) -> ReleaseR
     number: "latest" (Qwen2.5-Coder-1.5B's for "Which version is the latest?") names an order,
     not a release, and the question's words already ask for it."""
     text = str(proposed).strip()
-    if not re.search(r"\d", text) or not re.search(rf"(?<![\w.]){re.escape(text.lstrip('vV'))}(?![\w.]*\d)",
-                                 question):
+    written = rf"(?<![\w.]){re.escape(text.lstrip('vV'))}(?![\w.]*\d)"
+    if not re.search(r"\d", text) or not re.search(written, question):
         return ReleaseReading()
     return checked_release(text, declared)
 

@@ -40,8 +40,8 @@ def plural_line(lang: Lang) -> str:
 def line_text(question: str, reading: ReleaseReading, declared: list[Version], line: str,
               lang: Lang, fact: LineFact | None = None) -> tuple[str, list[Version]]:
     """The answer's text and the releases it shows. The question's words say which fact it
-    asks for; where they say none, the model's validated `fact` does ("Where does your
-    coverage begin?"), else the line is listed."""
+    asks for; where they say none, the model's validated `fact` does ("Up to which version do
+    you go?"), else the line is listed."""
     n = len(declared)
     # a release exists when a document declares it; one a range only covers (2.0.7 under
     # ">=2.0,<3.0") is not among the versions
