@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,8 +140,6 @@ def proposer(args):
     such as llama.cpp's `llama-server`), or None: the rules alone."""
     if not args.model_url:
         return None
-    import os
-
     from situated.chains.say.models import make_chat_model
     from situated.settings import ModelKind
 
@@ -186,7 +185,7 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fourth": "paraphrases_fourth.yaml", "fifth": "paraphrases_fifth.yaml",
         "sixth": "paraphrases_sixth.yaml", "seventh": "paraphrases_seventh.yaml",
         "eighth": "paraphrases_eighth.yaml"}
-WHOLE = ("heldout", "third", "fourth", "fifth", "sixth", "seventh", "eighth")  # every phrasing
+WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
 def ask_half(c: Corpus, chain, kinds: dict, half: str) -> dict:

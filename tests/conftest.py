@@ -251,3 +251,40 @@ def _slow_files_first(items) -> None:
     order = dict.fromkeys(item.path for item in items if item.path in slow)
     first = {path: n for n, path in enumerate(order)}
     items.sort(key=lambda item: first.get(item.path, len(first)))  # stable: the rest keep order
+
+
+# -- a guide at three releases beside a changelog (tests of releases and release notes) ----
+QUICKQ_GUIDE = {
+    "1.0.0": ("## Workers\n\nOne worker process runs 4 tasks in parallel. The default task "
+              "timeout is 60 seconds.\n\n## Retries\n\nA failed task is retried 3 times.\n"),
+    "1.1.0": ("## Workers\n\nOne worker process runs 4 tasks in parallel. The default task "
+              "timeout is 60 seconds.\n\n## Retries\n\nA failed task is retried 3 times.\n\n"
+              "## Scheduling\n\nCall `queue.schedule(task, at=when)` to run a task later.\n"),
+    "2.0.0": ("## Workers\n\nOne worker process runs 8 tasks in parallel. The default task "
+              "timeout is 300 seconds.\n\n## Retries\n\nA failed task is retried 5 times with "
+              "exponential backoff.\n\n## Scheduling\n\nCall `queue.schedule(task, at=when)` "
+              "to run a task later.\n"),
+}
+QUICKQ_CHANGELOG = ("# Changelog\n\n## 2.0.0\n\n- Workers run 8 tasks in parallel (was 4).\n"
+                    "- The default task timeout is now 300 seconds (was 60).\n\n"
+                    "## 1.1.0\n\n- Add `queue.schedule` to run a task at a later time.\n"
+                    "- Fix a crash when Redis restarts during a retry (#212).\n\n"
+                    "## 1.0.0\n\n- First release.\n")
+
+
+def quickq_corpus(root, changelog_title: str = "quickq changelog") -> None:
+    """A task-queue guide at three releases beside a Keep-a-Changelog file (issue 53)."""
+    for v, body in QUICKQ_GUIDE.items():
+        write(root / "docs" / f"guide-{v}.md", md(
+            f"QQ-GUIDE-{v}", body=body, family="quickq-guide", version=v, product="quickq",
+            title="quickq user guide"))
+    write(root / "docs" / "CHANGELOG.md", md("QQ-LOG", body=QUICKQ_CHANGELOG, product="quickq",
+                                             title=changelog_title))
+
+
+@pytest.fixture(scope="module")
+def quickq(tmp_path_factory, embeddings):
+    """`quickq_corpus` indexed, once per test module."""
+    root = tmp_path_factory.mktemp("quickq")
+    quickq_corpus(root)
+    return indexed_app(root, embeddings)

@@ -6,43 +6,10 @@ question naming no release is answered from the release whose notes hold it, nam
 from __future__ import annotations
 
 import pytest
-from conftest import indexed_app, md, write
+from conftest import QUICKQ_CHANGELOG, QUICKQ_GUIDE, indexed_app, md, quickq_corpus, write
 
 from situated.documents import DocKind
 from situated.situation import Scope
-
-_GUIDE = {
-    "1.0.0": ("## Workers\n\nOne worker process runs 4 tasks in parallel. The default task "
-              "timeout is 60 seconds.\n\n## Retries\n\nA failed task is retried 3 times.\n"),
-    "1.1.0": ("## Workers\n\nOne worker process runs 4 tasks in parallel. The default task "
-              "timeout is 60 seconds.\n\n## Retries\n\nA failed task is retried 3 times.\n\n"
-              "## Scheduling\n\nCall `queue.schedule(task, at=when)` to run a task later.\n"),
-    "2.0.0": ("## Workers\n\nOne worker process runs 8 tasks in parallel. The default task "
-              "timeout is 300 seconds.\n\n## Retries\n\nA failed task is retried 5 times with "
-              "exponential backoff.\n\n## Scheduling\n\nCall `queue.schedule(task, at=when)` "
-              "to run a task later.\n"),
-}
-_CHANGELOG = ("# Changelog\n\n## 2.0.0\n\n- Workers run 8 tasks in parallel (was 4).\n"
-              "- The default task timeout is now 300 seconds (was 60).\n\n"
-              "## 1.1.0\n\n- Add `queue.schedule` to run a task at a later time.\n"
-              "- Fix a crash when Redis restarts during a retry (#212).\n\n"
-              "## 1.0.0\n\n- First release.\n")
-
-
-def _corpus(root, changelog_title: str = "quickq changelog") -> None:
-    for v, body in _GUIDE.items():
-        write(root / "docs" / f"guide-{v}.md", md(
-            f"QQ-GUIDE-{v}", body=body, family="quickq-guide", version=v, product="quickq",
-            title="quickq user guide"))
-    write(root / "docs" / "CHANGELOG.md", md("QQ-LOG", body=_CHANGELOG, product="quickq",
-                                             title=changelog_title))
-
-
-@pytest.fixture(scope="module")
-def quickq(tmp_path_factory, embeddings):
-    root = tmp_path_factory.mktemp("quickq")
-    _corpus(root)
-    return indexed_app(root, embeddings)
 
 
 @pytest.fixture(scope="module")
@@ -57,13 +24,13 @@ def ask(quickq):
 def test_a_changelog_becomes_one_notes_document_per_release(tmp_path):
     from situated.loaders.corpus import load_corpus
 
-    _corpus(tmp_path)
+    quickq_corpus(tmp_path)
     docs = {d.meta.source_id: d.meta for d in load_corpus([tmp_path / "docs"]).documents}
     notes = {sid: m for sid, m in docs.items() if m.kind is DocKind.NOTES}
     assert sorted(notes) == ["QQ-LOG@1.0.0", "QQ-LOG@1.1.0", "QQ-LOG@2.0.0"]
     assert {(m.family, m.version) for m in notes.values()} == {
         ("QQ-LOG", "1.0.0"), ("QQ-LOG", "1.1.0"), ("QQ-LOG", "2.0.0")}
-    assert all(docs[f"QQ-GUIDE-{v}"].kind is DocKind.DOCUMENT for v in _GUIDE)
+    assert all(docs[f"QQ-GUIDE-{v}"].kind is DocKind.DOCUMENT for v in QUICKQ_GUIDE)
 
 
 @pytest.mark.unit
@@ -214,8 +181,8 @@ def test_what_changed_naming_a_release_and_no_document_reads_the_changelog(tmp_p
     changelog has notes for 1.1.0."""
     from situated.chains.ask import build_ask_chain
 
-    _corpus(tmp_path)
-    for v, body in _GUIDE.items():
+    quickq_corpus(tmp_path)
+    for v, body in QUICKQ_GUIDE.items():
         write(tmp_path / "docs" / f"api-{v}.md", md(
             f"QQ-API-{v}", body=body.replace("## ", "## API "), family="quickq-api",
             version=v, product="quickq", title="quickq API"))
@@ -305,7 +272,7 @@ def test_load_file_on_a_changelog_says_to_read_its_documents(tmp_path):
     so and names the function that reads them all."""
     from situated.loaders.corpus import load_documents, load_file
 
-    path = write(tmp_path / "CHANGELOG.md", md("LOG", body=_CHANGELOG, title="Changelog"))
+    path = write(tmp_path / "CHANGELOG.md", md("LOG", body=QUICKQ_CHANGELOG, title="Changelog"))
     with pytest.raises(ValueError, match=r"makes 3 documents .*load_documents"):
         load_file(path)
     assert [d.meta.source_id for d in load_documents(path)] == ["LOG@2.0.0", "LOG@1.1.0",

@@ -76,9 +76,6 @@ def build_ask_chain(app, model: ModelFor | None = None, clock: Clock | None = No
     that proposes the situation in place of `model` (a small local model beside the offline
     answer, say); its proposal is validated as any other."""
     clock = clock or today_in(app.settings.timezone)
-    if proposer is not None and not supports_structured_output(proposer):
-        raise ConfigError(f"the proposer {type(proposer).__name__} has no structured output "
-                          "(tool calling); pass an OpenAI-compatible chat model, or none")
     return per_generation(app, lambda snap: ask_steps(app, snap, model, clock, prompt,
                                                       proposer=proposer).chain())
 
@@ -109,8 +106,8 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
         extra.setdefault("focus", EvidenceFocus(
             offline or _offline(app, snap), settings.model_units, budget,
             choice=settings.model_evidence is EvidenceForm.CHOICE, quotes=settings.model_quotes))
-    extractor = proposer if proposer is not None else _extraction_model(settings, chat)
-    return kind(settings, snap, answerer, proposal_runnable(extractor), clock,
+    return kind(settings, snap, answerer,
+                proposal_runnable(_extraction_model(settings, chat, proposer)), clock,
                 prompt or _answer_prompt(settings), budget, **extra)
 
 
@@ -168,9 +165,17 @@ def _model_for(app, snap, model: ModelFor | None) -> BaseChatModel:
     return model if isinstance(model, BaseChatModel) else model(snap)
 
 
-def _extraction_model(settings, model: BaseChatModel) -> BaseChatModel | None:
-    """The model that proposes the situation, or None for the offline rules: by default the
-    chat model whenever it supports structured output."""
+def _extraction_model(settings, model: BaseChatModel,
+                      proposer: BaseChatModel | None = None) -> BaseChatModel | None:
+    """The model that proposes the situation, or None for the offline rules: the `proposer`
+    when one is given, else by default the chat model whenever it supports structured
+    output."""
+    if proposer is not None:
+        if not supports_structured_output(proposer):
+            raise ConfigError(f"the proposer {type(proposer).__name__} has no structured "
+                              "output (tool calling); pass an OpenAI-compatible chat model, "
+                              "or none")
+        return proposer
     use_model = settings.use_model_for_extraction
     if use_model is None:
         use_model = supports_structured_output(model)
