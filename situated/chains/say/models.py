@@ -50,7 +50,8 @@ class Quotable:
     """One unit of the evidence the offline model may quote, and how well it answers: `rank`
     and `pos`, its block's place in the evidence and its own in the block; `lexical`, the
     weight of the question's words it shares; `meaning`, its cosine with the question (None
-    without embeddings); `score`, what the model ranks by."""
+    without embeddings); `score`, what the model ranks by; `leads`, it holds (or is headed
+    by) a code the question names."""
 
     rank: int
     pos: int
@@ -59,6 +60,11 @@ class Quotable:
     lexical: float
     meaning: float | None
     score: float
+    leads: bool = False
+
+    def unrelated(self, floor: float) -> bool:
+        """Its meaning is below `floor`, and no named code keeps it."""
+        return not self.leads and self.meaning is not None and self.meaning < floor
 
 
 class ExtractiveChatModel(BaseChatModel):
@@ -66,6 +72,11 @@ class ExtractiveChatModel(BaseChatModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     max_sentences: int = 4
+    # a unit after the first is quoted only at this cosine with the question or more: below it
+    # ("- First release." for "How do I install quickq?", 0.16) it reads as unrelated; higher
+    # floors drop answering units (PolicyQA dev, `benchmarks/quote_choice.py --floors`). The
+    # multilingual model's cosines (~0.75 for strangers) never fall below it
+    min_meaning: float = 0.2
     embeddings: Any = None  # optional `Embedder`: rank candidate sentences by meaning
     # optional (texts) -> (vectors, found): the index's sentence vectors, computed at ingest
     sentences: Callable[[list[str]], tuple[np.ndarray, np.ndarray]] | None = None
@@ -86,9 +97,9 @@ class ExtractiveChatModel(BaseChatModel):
     def answer(self, question: str, evidence: list[tuple[str, str]]) -> str:
         """Quote from `evidence` — (label, text) pairs — the units most relevant to `question`
         (`ranked`), the best first (at most `max_sentences`: fewer, or only those near the
-        best one's score, cover the gold span less often, `benchmarks/quote_choice.py`); a
-        unit that announces a list (ends with a colon) brings the list (`with_list`);
-        instruction-like units never."""
+        best one's score, cover the gold span less often, `benchmarks/quote_choice.py`), and
+        after the first only those of `min_meaning` or more; a unit that announces a list (ends
+        with a colon) brings the list (`with_list`); instruction-like units never."""
         ranked = self.ranked(question, evidence)
         if not ranked:
             return NO_ANSWER
@@ -98,8 +109,8 @@ class ExtractiveChatModel(BaseChatModel):
         for x in ranked:
             if len(out) == self.max_sentences:
                 break
-            if (x.rank, x.pos) in quoted:  # an item of a list already quoted
-                continue
+            if (x.rank, x.pos) in quoted or (out and x.unrelated(self.min_meaning)):
+                continue  # an item of a list already quoted, or a unit unrelated to the question
             text, taken = with_list(x, units[x.rank])
             quoted.update((x.rank, p) for p in taken)
             out.append(f"{text if text.endswith(('.', '!', '?')) else text + '.'} [{x.label}]")
@@ -137,12 +148,13 @@ class ExtractiveChatModel(BaseChatModel):
         if not scored or named.unheld:
             return []
         if self.embeddings is None:
-            out = [Quotable(r, p, u, lab, lex, None, lex) for lex, r, p, u, lab in scored]
+            out = [Quotable(r, p, u, lab, lex, None, lex, (r, u) in named.lead)
+                   for lex, r, p, u, lab in scored]
         else:  # re-rank the lexical candidates by meaning
             q_vec, vecs, share = self._meaning(question, [x[3] for x in scored])
             top = max(x[0] for x in scored) or 1.0
             out = [Quotable(r, p, u, lab, lex, float(v @ q_vec),
-                            float(v @ q_vec) + share * lex / top)
+                            float(v @ q_vec) + share * lex / top, (r, u) in named.lead)
                    for (lex, r, p, u, lab), v in zip(scored, vecs, strict=True)]
         return sorted(out, key=lambda x: (-named.lead.get((x.rank, x.text), 0), -x.score,
                                           x.rank, x.pos))

@@ -96,9 +96,12 @@ class ReplySteps:
             # model's unknown or missing labels stay withheld)
             status, text = Status.NO_EVIDENCE, w.no_evidence_text(v.situation, lang, [])
         if status is Status.ANSWERED:  # the slice and the notes are written by code
-            # names in them come from metadata: neutralised like evidence
+            # names in them come from metadata: neutralised like evidence; the release named is
+            # that of the first source the answer cites, not of the first block it was given
+            by_label = {s.evidence.label: s for s in supplied}
+            cited = [by_label[c.label] for c in parsed.citations]
             text = neutralise(w.slice_text(v.situation, lang, v.periods)
-                              + self.release_text.latest_slice(v.situation, supplied, lang)) + text
+                              + self.release_text.latest_slice(v.situation, cited, lang)) + text
             notes = [*packed.decision.notes, *(self.release_text.holds_for(
                 packed.reading.question, supplied) if packed.found.filter.latest_only else [])]
             text = "\n\n".join([text, *(neutralise(n) for n in notes)])

@@ -74,8 +74,9 @@ class ReleaseText:
     def latest_slice(self, situation: Situation, supplied: list, lang: Lang) -> str:
         """"For version 0.28.1 (the latest; …): " when the question named no release and the
         answer read release documents; "From the release notes of 1.1.0: " when the first
-        release document it reads is release notes (never superseded: the release whose notes
-        hold the answer is named); "" otherwise."""
+        release document it cites (`supplied`, in the order the answer cites them) is release
+        notes (never superseded: the release whose notes hold the answer is named); ""
+        otherwise."""
         if situation.version is not None:
             return ""
         for s in supplied:
