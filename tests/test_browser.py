@@ -207,3 +207,37 @@ def test_a_citations_link_text_is_always_the_parsers_label(forging_server, brows
         assert a.get_attribute("href").startswith(forging_server + "/documents/")
     assert "Official firmware installer" in browser.find_element(By.ID, "answer").text
     browser.save_screenshot(str(ARTIFACTS / "browser-forged-link-text.png"))
+
+
+@pytest.fixture(scope="module")
+def code_server(sample_app):
+    """A model whose reply quotes code as evidence holds it: a fence, `<`, a backslash, a
+    backtick and an address."""
+    from fakes import ScriptedChatModel
+
+    store = KeyStore([Principal(name="reader", key_sha256=hash_key(KEY))])
+    reply = ('Check the code first:\n```python\nif a < b and `flag`:\n    open("C:\\\\temp")\n```\n'
+             "[S1] The manual is at https://www.example.com/manual.")
+    with running_server(create_app(sample_app, store, model=ScriptedChatModel(
+            replies=[reply]))) as base:
+        yield base
+
+
+def test_code_in_an_answer_reads_as_written(code_server, browser):
+    """What the answer escapes (`<` as an entity, backslashes and backticks) is drawn as the
+    reader would see it rendered, and only the address is a code span."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(code_server + "/")
+    _visible(browser, "login")
+    browser.find_element(By.ID, "key").send_keys(KEY)
+    browser.find_element(By.ID, "sign-in").click()
+    _visible(browser, "asker")
+    assert _ask(browser, "What does error E-417 mean?") == "answered"
+    answer = browser.find_element(By.ID, "answer")
+    text = answer.text
+    assert "```python\nif a < b and `flag`:" in text, text
+    assert 'open("C:\\temp")' in text and "&lt;" not in text and "\\`" not in text, text
+    spans = [c.text for c in answer.find_elements(By.TAG_NAME, "code")]
+    assert spans == ["https://www.example.com/manual"], spans
+    browser.save_screenshot(str(ARTIFACTS / "browser-code-answer.png"))

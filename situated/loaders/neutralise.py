@@ -68,12 +68,28 @@ def defang_links(text: str) -> str:
       backtick cannot pair with one made here);
     * every address a linkifier would link (`http://…`, `www.…`, `evil.com/x`, e-mails) goes
       into a code span of its own.
-    `<` and `>` are entities already (`escape_html`): no autolink or HTML."""
+    `<` and `>` are entities already (`escape_html`): no autolink or HTML. Defanged text
+    defangs to itself (an answer quotes evidence defanged at ingest): an escaped backslash or
+    backtick stays as it is, and an address's span is made again, not wrapped in another."""
     text = _MD_LINK.sub(lambda m: f"{m.group(1)} ({m.group(2)})" if m.group(2)
                         else m.group(1), text)
-    text = text.replace("\\", "\\\\").replace("`", "\\`")
+    text = _ADDRESS_SPAN.sub(lambda m: m.group(1) if _is_address(m.group(1)) else m.group(0),
+                             text)
+    text = _ESCAPE.sub(lambda m: m.group(0) if len(m.group(0)) == 2 else "\\" + m.group(0), text)
     text = _LINK_JOINS.sub(lambda m: m.group(0) + "\u2060", text)
     return _code_addresses(text)
+
+
+# an escaped backslash or backtick (kept), else a lone one (escaped): every backtick ends a run
+# of backslashes of odd length, so none opens a code span
+_ESCAPE = re.compile(r"\\[\\`]|[\\`]")
+_ADDRESS_SPAN = re.compile(r"`([^`\\\s]{1,2048})`")  # a span `_code_addresses` made
+
+
+def _is_address(text: str) -> bool:
+    found = _LINKIFY.match(text) or []
+    return (any(m.index == 0 and m.last_index == len(text) for m in found)
+            or bool(_GFM_ADDRESS.fullmatch(text)))
 
 
 _ESCAPES = str.maketrans({"\\": " ", "`": " "})

@@ -126,19 +126,38 @@ def fit_text(text: str, fits: Callable[[str], bool]) -> list[str]:
     return [*out, " ".join(current)] if current else out
 
 
+# a code fence as the loaders keep it, or as the evidence neutralised it (`\`\`\``)
+_FENCE = re.compile(r"\s{0,3}(?:(?:\\?`){3,}|~{3,})")
+
+
+def is_code(unit: str) -> bool:
+    """Is `unit` a fenced code block (`evidence_units` keeps one whole)?"""
+    return bool(_FENCE.match(unit))
+
+
 def evidence_units(block_text: str) -> list[str]:
     """What an answer may quote from a block's text: the sentences of its paragraphs, each
-    table row as `Header: cell; ...`; the first line (the section heading) and the `Scope:`,
-    `Image:`, `Page:` lines left out. The extractive model quotes these, and ingest embeds them
-    (`index.sentences`) so no sentence is encoded at question time."""
+    table row as `Header: cell; ...`, each fenced code block whole (its fences and indentation
+    kept: a line of code alone says little); the first line (the section heading) and the
+    `Scope:`, `Image:`, `Page:` lines left out. The extractive model quotes these, and ingest
+    embeds them (`index.sentences`) so no sentence is encoded at question time."""
     lines = block_text.splitlines()
     header: list[str] | None = None
     out: list[str] = []
+    code: list[str] | None = None  # the lines of an open code fence
     for line in lines[1:] if lines else []:  # first line is the section heading
         s = line.strip()
+        if code is not None:
+            code.append(line.rstrip())
+            if _FENCE.match(line) and len(code) > 1:
+                out.append("\n".join(code))
+                code = None
+            continue
         if not s:
             continue
-        if s.startswith("|"):
+        if _FENCE.match(line):
+            code = [s]
+        elif s.startswith("|"):
             cells = [c.strip() for c in s.strip("|").split("|")]
             if all(re.fullmatch(r":?-{2,}:?", c) for c in cells):
                 continue
@@ -150,4 +169,6 @@ def evidence_units(block_text: str) -> list[str]:
             continue
         else:
             out += split_sentences(s)
+    if code is not None:  # a fence the block's cut left open: its lines still one unit
+        out.append("\n".join(code))
     return out

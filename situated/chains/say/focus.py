@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 from situated.chains.say.budget import Budget
 from situated.chains.say.evidence import Supplied
-from situated.chains.say.models import NO_ANSWER, ExtractiveChatModel, with_list
+from situated.chains.say.models import NO_ANSWER, ExtractiveChatModel
+from situated.chains.say.quoting import with_list
 from situated.loaders.sentences import evidence_units
 
 _LABEL = re.compile(r"\b[Ss](\d+)\b")
@@ -62,7 +63,7 @@ class EvidenceFocus:
                 continue
             positions = chosen.setdefault(x.rank, set())
             taken_before = set(positions)
-            positions.update(with_list(x, bodies[x.rank])[1])
+            positions.update(with_list(x.text, x.pos, bodies[x.rank])[1])
             taken += len(positions) - len(taken_before)
             if self.choice:
                 items.append((x.rank, positions - taken_before))

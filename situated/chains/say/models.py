@@ -34,6 +34,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import ConfigDict, PrivateAttr
 
 from situated.chains.say.named_codes import focus
+from situated.chains.say.quoting import quotation, unanswered, with_list
 from situated.errors import ConfigError, ModelError
 from situated.index.sentences import filled
 from situated.index.text import Tokenizer, mostly_latin
@@ -105,16 +106,17 @@ class ExtractiveChatModel(BaseChatModel):
             return NO_ANSWER
         units = {rank: evidence_units(body) for rank, (_, body) in enumerate(evidence)}
         quoted: set[tuple[int, int]] = set()
-        out: list[str] = []
+        out: list[tuple[str, str]] = []
         for x in ranked:
             if len(out) == self.max_sentences:
                 break
             if (x.rank, x.pos) in quoted or (out and x.unrelated(self.min_meaning)):
                 continue  # an item of a list already quoted, or a unit unrelated to the question
-            text, taken = with_list(x, units[x.rank])
+            text, taken = with_list(x.text, x.pos, units[x.rank])
             quoted.update((x.rank, p) for p in taken)
-            out.append(f"{text if text.endswith(('.', '!', '?')) else text + '.'} [{x.label}]")
-        return " ".join(out)
+            if all(text != said for said, _ in out):  # the same words in another block: once
+                out.append((text, x.label))
+        return quotation(out)
 
     def ranked(self, question: str, evidence: list[tuple[str, str]]) -> list[Quotable]:
         """Every unit of `evidence` the model may quote, best first: without embeddings, those
@@ -126,7 +128,7 @@ class ExtractiveChatModel(BaseChatModel):
             heading = set(self._tok(body.split("\n", 1)[0]))  # the section title is context
             body_units = evidence_units(body)
             for pos, unit in enumerate(body_units):
-                if not is_instruction(unit) and not _unanswered(body_units, pos):
+                if not is_instruction(unit) and not unanswered(body_units, pos):
                     units.append((rank, pos, unit, label, set(self._tok(unit)), heading))
         df: dict[str, int] = {}
         for *_, terms, heading in units:
@@ -200,39 +202,6 @@ class ExtractiveChatModel(BaseChatModel):
             if run_manager:
                 run_manager.on_llm_new_token(piece, chunk=chunk)
             yield chunk
-
-
-MAX_LIST_ITEMS = 12  # list items a unit that announces a list brings with it
-_LIST_ITEM = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s")
-
-
-def _is_question(unit: str) -> bool:
-    return unit.rstrip().endswith("?")
-
-
-def _unanswered(units: list[str], pos: int) -> bool:
-    """A question the document asks with no answer after it (a contents line of questions, a
-    question closing a block): it shares the asker's words and answers nothing."""
-    return _is_question(units[pos]) and (pos + 1 >= len(units) or _is_question(units[pos + 1]))
-
-
-def with_list(x: Quotable, units: list[str]) -> tuple[str, list[int]]:
-    """`x`'s text, and what it needs after it: the list items that follow a unit that
-    announces a list ("… four categories of errors:"), the answer that follows a question the
-    document asks ("What is collected? We collect …"); a lead or a question quoted alone says
-    nothing. Returns the text and the positions quoted."""
-    taken = [x.pos]
-    if _is_question(x.text) and x.pos + 1 < len(units) and not is_instruction(units[x.pos + 1]):
-        return " ".join([x.text, units[x.pos + 1]]), [x.pos, x.pos + 1]
-    if not x.text.rstrip().endswith(":"):
-        return x.text, taken
-    items = []
-    for pos in range(x.pos + 1, min(len(units), x.pos + 1 + MAX_LIST_ITEMS)):
-        if not _LIST_ITEM.match(units[pos]) or is_instruction(units[pos]):
-            break
-        items.append(units[pos])
-        taken.append(pos)
-    return " ".join([x.text, *items]), taken
 
 
 def make_chat_model(settings: Settings, embeddings: Any = None,

@@ -51,11 +51,16 @@ function safeHref(target) {
   return /^https?:\/\/[^\s/]/i.test(target) ? target : null;
 }
 
-function unescapeMarkdown(text) { return text.replace(/\\([!-\/:-@\[-`{-~])/g, "$1"); }
+// what a Markdown renderer shows: escapes undone, and the entities `<` and `>` are sent as
+// (drawn as text nodes, so nothing here can become markup)
+function unescapeMarkdown(text) {
+  return text.replace(/\\([!-\/:-@\[-`{-~])/g, "$1").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+}
 
 function appendText(node, text) {
-  // inline code spans stay code; everything else is plain text
-  const parts = text.split(/(`[^`]*`)/);
+  // inline code spans stay code (an escaped backtick opens or closes none); everything else
+  // is plain text
+  const parts = text.split(/((?<!\\)`[^`]*(?<!\\)`)/);
   for (const part of parts) {
     if (part.length > 1 && part.startsWith("`") && part.endsWith("`")) {
       const code = document.createElement("code");

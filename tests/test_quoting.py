@@ -1,0 +1,119 @@
+"""What the offline answer quotes and how it reads: a code block whole, the same words once, no
+unit unrelated to the question after the first, escapes that survive a second pass, and a
+release lead that names the release of the source the answer cites first."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from situated.chains.say.citations import safe_text
+from situated.chains.say.models import ExtractiveChatModel
+from situated.loaders.neutralise import defang_links, neutralise
+from situated.loaders.sentences import evidence_units, is_code
+from situated.situation import Scope
+
+STREAMING = ("4 Streaming\n\nYou can stream the body:\n```python\n"
+             '>>> with httpx.stream("GET", "https://www.example.com") as r:\n'
+             "...     for data in r.iter_bytes():\n...         print(data)\n```\n"
+             "Streaming keeps memory flat.")
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("text", [STREAMING, neutralise(STREAMING)])
+def test_a_fenced_code_block_is_one_unit_with_its_lines_and_indentation(text):
+    units = evidence_units(text)
+    assert len(units) == 3, units
+    lead, code, after = units
+    assert lead == "You can stream the body:" and after == "Streaming keeps memory flat."
+    assert is_code(code) and not is_code(lead)
+    assert code.splitlines()[2] == "...     for data in r.iter_bytes():"  # indentation kept
+    assert code.count("\n") == 4
+
+
+@pytest.mark.unit
+def test_a_fence_the_block_cut_left_open_is_still_one_unit():
+    units = evidence_units("1 Setup\n\nRun this:\n```\npip install quickq\nquickq worker")
+    assert units == ["Run this:", "```\npip install quickq\nquickq worker"]
+
+
+@pytest.mark.unit
+def test_the_lead_of_a_code_block_brings_it_and_its_label_follows_the_fence():
+    m = ExtractiveChatModel(max_sentences=2)
+    got = m.answer("How do I stream the body?", [("S1", STREAMING)])
+    first = got.split("[S1]", 1)[0]
+    assert first.startswith("You can stream the body:\n```python\n>>> with httpx.stream(")
+    assert first.endswith("print(data)\n```\n"), got  # the fence closes on a line of its own
+    assert "```." not in got and ":." not in got
+
+
+@pytest.mark.unit
+def test_the_same_words_in_two_blocks_are_quoted_once():
+    page = "2 Timeouts\n\nclient = httpx.Client(timeout=None) disables every timeout."
+    m = ExtractiveChatModel(max_sentences=4)
+    got = m.answer("How do I disable every timeout?", [("S1", page), ("S2", page)])
+    assert got.count("disables every timeout") == 1, got
+
+
+def test_a_unit_unrelated_to_the_question_is_not_quoted_after_the_first(embeddings):
+    guide = ("1 Installing\n\nInstall quickq with pip install quickq.\n"
+             "It needs Python 3.10 or later and a Redis server.")
+    notes = "1.0.0\n\n- First release."
+    m = ExtractiveChatModel(embeddings=embeddings)
+    ranked = {u.text: u for u in m.ranked("How do I install quickq?", [("S1", guide),
+                                                                          ("S2", notes)])}
+    assert ranked["- First release."].meaning < m.min_meaning  # 0.16 with MiniLM
+    got = m.answer("How do I install quickq?", [("S1", guide), ("S2", notes)])
+    assert got.startswith("Install quickq with pip install quickq. [S1]")
+    assert "First release" not in got and "[S2]" not in got
+    lenient = ExtractiveChatModel(embeddings=embeddings, min_meaning=0.0)
+    assert "First release" in lenient.answer("How do I install quickq?",
+                                             [("S1", guide), ("S2", notes)])
+
+
+HOSTILE = ["x `code` y", "C:\\path\\to", "see https://www.example.com now", "\\\\`evil` `a b`",
+           "mail me@x.org or evil.com/x", "[a](http://evil.example) ![i](x.png)", "``` ``",
+           "\\\\\\`", "`evil.com`", "<b>x</b> `<i>`"]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("text", HOSTILE)
+def test_defanged_text_defangs_to_itself_and_opens_no_code_span_of_its_own(text):
+    """An answer quotes evidence defanged at ingest and is made safe again: a second pass
+    changes nothing (no `\\\\\\``), and every backtick is escaped unless it bounds an address's
+    span."""
+    once = safe_text(neutralise(text))
+    assert safe_text(once) == once and defang_links(once) == once
+    spans = re.findall(r"(?<!\\)`([^`]*)`", once)
+    for span in spans:  # only an address is put in a span, never text of the document's
+        assert " " not in span and "\\" not in span, (text, once)
+    for m in re.finditer(r"(\\*)`", once):
+        if len(m.group(1)) % 2 == 0:  # an unescaped backtick bounds an address span
+            assert any(f"`{s}`" in once for s in spans), (text, once)
+
+
+@pytest.fixture(scope="module")
+def ask(quickq):
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(quickq)
+    return lambda q: chain.invoke({"question": q, "scope": Scope()})
+
+
+@pytest.mark.parametrize("question", [
+    "What's the freshest quickq version you've indexed?", "How do I install quickq?",
+    "What is the default task timeout?", "How many tasks does a worker run in parallel?"])
+def test_the_release_lead_names_the_release_of_the_first_source_cited(ask, question):
+    """"From the release notes of version 1.0.0:" before a quote of the 2.0.0 guide named the
+    first block the model was given, not what it quoted."""
+    a = ask(question)
+    assert a.status.value == "answered", a.answer
+    first = a.citations[0].source_id
+    notes = re.search(r"From the release notes of version ([\d.]+):", a.answer)
+    latest = re.search(r"For version ([\d.]+) \(the latest", a.answer)
+    assert notes or latest, a.answer
+    if notes:
+        assert first == f"QQ-LOG@{notes.group(1)}", a.answer
+    else:
+        assert first == f"QQ-GUIDE-{latest.group(1)}", a.answer
