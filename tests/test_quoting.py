@@ -72,6 +72,18 @@ def test_a_unit_unrelated_to_the_question_is_not_quoted_after_the_first(embeddin
                                              [("S1", guide), ("S2", notes)])
 
 
+def test_the_unit_after_a_quoted_one_goes_on_from_it_and_is_kept(embeddings):
+    returns = ("1 Returns\n\nReturn requests are filed by e-mail to the dealer with the receipt.\n"
+               "The dealer confirms within 5 working days.")
+    m = ExtractiveChatModel(embeddings=embeddings)
+    question = "How do I file a return?"
+    ranked = {u.text: u for u in m.ranked(question, [("S1", returns)])}
+    assert ranked["The dealer confirms within 5 working days."].meaning < m.min_meaning
+    assert m.answer(question, [("S1", returns)]) == (
+        "Return requests are filed by e-mail to the dealer with the receipt. [S1] "
+        "The dealer confirms within 5 working days. [S1]")
+
+
 HOSTILE = ["x `code` y", "C:\\path\\to", "see https://www.example.com now", "\\\\`evil` `a b`",
            "mail me@x.org or evil.com/x", "[a](http://evil.example) ![i](x.png)", "``` ``",
            "\\\\\\`", "`evil.com`", "<b>x</b> `<i>`"]

@@ -76,7 +76,9 @@ class ExtractiveChatModel(BaseChatModel):
     # a unit after the first is quoted only at this cosine with the question or more: below it
     # ("- First release." for "How do I install quickq?", 0.16) it reads as unrelated; higher
     # floors drop answering units (PolicyQA dev, `benchmarks/quote_choice.py --floors`). The
-    # multilingual model's cosines (~0.75 for strangers) never fall below it
+    # multilingual model's cosines (~0.75 for strangers) never fall below it. The unit right
+    # after one quoted from its block goes on from it and is kept ("The dealer confirms within
+    # 5 working days." after how a return is filed)
     min_meaning: float = 0.2
     embeddings: Any = None  # optional `Embedder`: rank candidate sentences by meaning
     # optional (texts) -> (vectors, found): the index's sentence vectors, computed at ingest
@@ -110,8 +112,10 @@ class ExtractiveChatModel(BaseChatModel):
         for x in ranked:
             if len(out) == self.max_sentences:
                 break
-            if (x.rank, x.pos) in quoted or (out and x.unrelated(self.min_meaning)):
-                continue  # an item of a list already quoted, or a unit unrelated to the question
+            if (x.rank, x.pos) in quoted or (out and x.unrelated(self.min_meaning)
+                                               and (x.rank, x.pos - 1) not in quoted):
+                continue  # an item of a list already quoted, or a unit unrelated to the
+                # question (unless it goes on from the unit quoted before it in its block)
             text, taken = with_list(x.text, x.pos, units[x.rank])
             quoted.update((x.rank, p) for p in taken)
             if all(text != said for said, _ in out):  # the same words in another block: once
