@@ -285,3 +285,57 @@ def test_what_the_changelog_says_about_something_reads_its_notes(ask):
     a = ask("What does the changelog say about the Redis crash?")
     assert not a.changes and a.status.value == "answered", a.answer
     assert "#212" in a.answer and "QQ-LOG@1.1.0" in {c.source_id for c in a.citations}
+
+
+@pytest.fixture(scope="module")
+def patched(tmp_path_factory, embeddings):
+    """The quickq guide and changelog, where the changelog also has a patch release no page
+    was written at (1.0.1), and staff-only notes for an internal build (1.0.2)."""
+    root = tmp_path_factory.mktemp("patched")
+    quickq_corpus(root)
+    log = QUICKQ_CHANGELOG.replace("## 1.0.0", "## 1.0.1\n\n- Fix the worker's exit code on "
+                                   "SIGTERM (#118).\n\n## 1.0.0")
+    write(root / "docs" / "CHANGELOG.md", md("QQ-LOG", body=log, product="quickq",
+                                             title="quickq changelog"))
+    write(root / "docs" / "internal.md", md(
+        "QQ-INTERNAL", body="# Internal changelog\n\n## 1.0.2\n\n- Hotfix for Acme's cluster.\n",
+        product="quickq", title="quickq internal changelog", access="[staff]"))
+    app = indexed_app(root, embeddings)
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(app)
+    return lambda q, scope=None: chain.invoke({"question": q, "scope": scope or Scope()})
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", ["What changed in quickq 1.0.1?", "What's new in 1.0.1?",
+                                      "Что изменилось в версии 1.0.1?"])
+def test_what_changed_in_a_release_only_the_changelog_has_reads_its_notes(patched, question):
+    """The line is the guide's releases (1.0.0, 1.1.0, 2.0.0); a changelog names more. "What
+    changed in 1.0.1?" was answered "1.0.1 is not among the versions"; its notes answer."""
+    a = patched(question)
+    assert a.status.value == "answered", a.answer
+    assert "#118" in a.answer and {c.source_id for c in a.citations} == {"QQ-LOG@1.0.1"}
+    assert a.releases == ["1.0.1"]
+
+
+@pytest.mark.integration
+def test_a_release_only_notes_hold_is_not_in_the_line_and_the_answer_says_where_it_is(patched):
+    exists = patched("Does quickq 1.0.1 exist?")
+    assert exists.answer.startswith("No. Version 1.0.1 is not among the versions of quickq")
+    assert "The release notes of 1.0.1 are on file" in exists.answer
+    content = patched("How many tasks does a worker run in quickq 1.0.1?")
+    assert content.status.value == "no_evidence"
+    assert "The release notes of 1.0.1 are on file" in content.answer
+    assert "on file" not in patched("Does quickq 1.0.7 exist?").answer
+
+
+@pytest.mark.integration
+def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
+    public = [patched(q) for q in ("What changed in quickq 1.0.2?", "Does quickq 1.0.2 exist?")]
+    for a in public:
+        assert "on file" not in a.answer and "Acme" not in a.answer, a.answer
+        assert "QQ-INTERNAL" not in a.model_dump_json()
+    assert public[0].status.value == "no_evidence"
+    staff = patched("What changed in quickq 1.0.2?", Scope(roles=["staff"]))
+    assert staff.status.value == "answered" and "Acme" in staff.answer, staff.answer

@@ -13,7 +13,7 @@ validated in code against the releases the caller may read (`Versions.release_li
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from packaging.version import Version
@@ -97,9 +97,11 @@ class ReleaseReading:
 
 def read_release(mentions: list[Mention], declared: list[Version],
                  ranges: list[tuple[int, int]], proposed: str | None = None,
-                 question: str = "") -> ReleaseReading:
+                 question: str = "", noted: Collection[Version] = ()) -> ReleaseReading:
     """The first mention that is a release of the index (or inside a document's range); a cued
-    mention that is neither is `unknown`; a bare number that is neither is not a version."""
+    mention that is neither is `unknown`, and so is a bare number that is a release only
+    release notes hold (`noted`: "What's new in 1.0.1?" where the changelog has 1.0.1 and the
+    pages do not); any other bare number is not a version."""
     resolved: list[tuple[Mention, Version]] = []
     unknown = None
     for m in mentions:
@@ -109,7 +111,7 @@ def read_release(mentions: list[Mention], declared: list[Version],
             v = m.asked.version
         if v is not None:
             resolved.append((m, v))
-        elif not m.bare and unknown is None:
+        elif (not m.bare or m.asked.version in noted) and unknown is None:
             unknown = m.asked.text
     if not resolved and unknown is None and proposed and not mentions:
         return _proposed(proposed, question, declared)

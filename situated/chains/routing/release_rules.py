@@ -34,7 +34,7 @@ def unknown_release(steps: ReleaseSteps, q: Question, v: Validated) -> Decision 
         return None
     declared, _ = steps.line(q, product)
     return Decision.no_evidence(unknown_text(said, steps.line_name(q, product), declared,
-                                             q.lang))
+                                             q.lang) + steps.notes_hint(q, product, said))
 
 
 class UnknownRelease(Rule):

@@ -4,8 +4,11 @@ the model; both read only the versions the caller may read."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer
+from situated.chains.read.intent import Intent
 from situated.chains.routing.decision import Decision
 from situated.chains.routing.release_rules import unknown_release
 from situated.chains.say import assemble
@@ -39,9 +42,15 @@ class HistorySteps:
             return Subject(reading, Lines([], Decision.clarify(["year"], w.fixed(
                 "ask_change_year", q.lang, period=next(iter(v.partial.values()))))))
         unknown = unknown_release(self.releases, q, v)
-        if unknown is not None:
-            return Subject(reading, Lines([], unknown))
         readable = self.ctx.readable(q.scope)
+        if unknown is not None:
+            noted = None if v.intent is not Intent.CHANGES or v.release.unknown is None else \
+                self.releases.noted_release(q, v.situation.product, v.release.unknown)
+            if noted is None:
+                return Subject(reading, Lines([], unknown))
+            # "What changed in 0.28.0?" where only the changelog has 0.28.0: its notes answer
+            reading = with_release(reading, noted)
+            v = reading.validated
         return Subject(reading, find_lines(
             self.versions, q.named, v.situation.product, readable, reading.query, q.lang,
             lambda flt: self.ctx.search(reading.query, flt, self.ctx.settings.top_blocks)))
@@ -98,6 +107,14 @@ class HistorySteps:
             return stopped
         return answer_versions(self.versions, subject.lines.lines,
                                subject.reading.validated.situation, subject.reading.question.lang)
+
+
+def with_release(reading: Reading, release: str) -> Reading:
+    """`reading` about `release`, which the notes hold though no page was written at it."""
+    v = reading.validated
+    return dataclasses.replace(reading, validated=dataclasses.replace(
+        v, situation=v.situation.model_copy(update={"version": release}),
+        release=dataclasses.replace(v.release, version=release, unknown=None)))
 
 
 def _history_stop(subject: Subject) -> Answer | None:

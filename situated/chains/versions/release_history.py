@@ -91,9 +91,11 @@ def _unknown_number(question: str, reading: ReleaseReading, declared: list[Versi
 
 
 def line_answer(question: str, reading: ReleaseReading, declared: list[Version], line: str,
-                situation: Situation, lang: Lang, fact: LineFact | None = None) -> Answer:
+                situation: Situation, lang: Lang, fact: LineFact | None = None,
+                tail: str = "") -> Answer:
+    """`tail`: said after the fact (where notes hold a release the line lacks)."""
     text, shown = line_text(question, reading, declared, line, lang, fact)
-    return assemble.from_metadata(safe_text(text), situation,
+    return assemble.from_metadata(safe_text(text + tail), situation,
                                   releases=[str(v) for v in shown])
 
 

@@ -6,9 +6,12 @@ releases is the router's (`routing.release_rules`). Nothing here calls the model
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import TypeVar
 
 from packaging.version import Version
 
+from situated import releases
 from situated.chains.context import StepContext
 from situated.chains.read.extract import Validated
 from situated.chains.read.intent import about_the_line, names_nothing
@@ -18,9 +21,13 @@ from situated.chains.read.release import (
     read_release,
     strip_versions,
 )
+from situated.chains.say import wording as w
 from situated.chains.state import Question, Reading
 from situated.chains.versions.release_history import line_answer, plural_line
 from situated.chains.versions.release_text import ReleaseText
+from situated.documents import DocKind
+
+T = TypeVar("T")
 
 
 class ReleaseSteps:
@@ -31,18 +38,22 @@ class ReleaseSteps:
         self.versions = ctx.versions
         self.text = ReleaseText(ctx.versions, lambda q: ctx.readable(q.scope))
         self._lines: dict[tuple, tuple[list[Version], list[tuple]]] = {}  # per scope, product
+        self._noted: dict[tuple, dict[Version, str]] = {}  # the same
 
 
     def line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]:
         """The declared releases the caller may read (for `product`) and the ranges of the
         documents that cover several (`applies_to_versions`); kept per scope and product for
         this generation (every question reads them)."""
-        key = (q.scope, product)
-        if key not in self._lines:
-            if len(self._lines) > 1024:
-                self._lines.clear()
-            self._lines[key] = self._line(q, product)
-        return self._lines[key]
+        return _kept(self._lines, (q.scope, product), lambda: self._line(q, product))
+
+    def noted(self, q: Question, product: str | None) -> dict[Version, str]:
+        """The releases readable release notes hold (a changelog names more than the pages:
+        httpx's 77 against 16), each as the notes write it; kept like `line`."""
+        return _kept(self._noted, (q.scope, product), lambda: {
+            Version(m.version): m.version for m in self.versions.released(
+                self.ctx.readable(q.scope), product)
+            if m.kind is DocKind.NOTES and m.version is not None})
 
     def _line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]:
         readable = self.ctx.readable(q.scope)
@@ -68,7 +79,7 @@ class ReleaseSteps:
         if not declared and not ranges:
             return v
         reading = read_release(find_mentions(q.text, q.matcher), declared, ranges, proposed,
-                               q.text)
+                               q.text, self.noted(q, v.situation.product))
         carried = v.situation.version  # from the client's situation: checked the same way
         if reading.version is None and reading.unknown is None and carried is not None:
             reading = checked_release(carried, declared, ranges)
@@ -91,5 +102,29 @@ class ReleaseSteps:
         declared, _ = self.line(q, v.situation.product)
         if not declared:
             return None
+        said = v.release.unknown
         return line_answer(q.text, v.release, declared, self.line_name(q, v.situation.product),
-                           v.situation, q.lang, v.line_fact)
+                           v.situation, q.lang, v.line_fact,
+                           self.notes_hint(q, v.situation.product, said) if said else "")
+
+    def noted_release(self, q: Question, product: str | None, said: str) -> str | None:
+        """The release `said` names where readable notes hold it and no page was written at it
+        ("0.28.0": httpx's changelog has it, its pages do not), as the notes write it."""
+        asked = releases.asked(said)
+        if asked is None or asked.series:
+            return None
+        return self.noted(q, product).get(asked.version)
+
+    def notes_hint(self, q: Question, product: str | None, said: str) -> str:
+        """" The release notes of 0.28.0 are on file: …" (`noted_release`), else ""."""
+        noted = self.noted_release(q, product, said)
+        return "" if noted is None else " " + w.fixed("unknown_has_notes", q.lang, v=noted)
+
+
+def _kept(store: dict, key: tuple, make: Callable[[], T]) -> T:
+    """`store[key]`, made once (the store is cleared past 1,024 keys: scopes are few)."""
+    if key not in store:
+        if len(store) > 1024:
+            store.clear()
+        store[key] = make()
+    return store[key]
