@@ -129,3 +129,41 @@ def test_the_release_lead_names_the_release_of_the_first_source_cited(ask, quest
         assert first == f"QQ-LOG@{notes.group(1)}", a.answer
     else:
         assert first == f"QQ-GUIDE-{latest.group(1)}", a.answer
+
+
+@pytest.mark.unit
+def test_an_item_of_a_list_brings_its_lead_and_its_list_once():
+    """The proxy answer quoted "1. The client connects to the proxy" alone, then again inside
+    its lead's list."""
+    body = ("7 Proxies\n\nIn general, the flow through a proxy is as follows:\n"
+            "1. The client connects to the proxy.\n2. The proxy transfers data to the server.\n\n"
+            "Proxies are configured per client.")
+    m = ExtractiveChatModel(max_sentences=3)
+    got = m.answer("Does the client connect to the proxy?", [("S1", body)])
+    assert got.startswith("In general, the flow through a proxy is as follows: 1. The client "
+                          "connects to the proxy. 2. The proxy transfers data to the server. "
+                          "[S1]"), got
+    assert got.count("The client connects") == 1
+    plain = ("1 Colours\n\nFrames come in red.\n- Red.\n- Blue.")  # no colon: no lead
+    assert ExtractiveChatModel(max_sentences=1).answer("Is blue offered?", [("S1", plain)]) == \
+        "- Blue. [S1]"
+
+
+@pytest.mark.unit
+def test_an_answer_quotes_one_code_block_at_most():
+    send = ("2 JSON\n\nSend JSON with the json argument:\n```python\nr = httpx.post(url, json=data)\n"
+            "```\nJSON bodies are compact.")
+    mock = ("9 Mock transports\n\n```python\nclass JSONTransport:\n    def handle(self, request):\n"
+            "        return json_response(data)\n```")
+    m = ExtractiveChatModel(max_sentences=4)
+    got = m.answer("How do I send JSON data?", [("S1", send), ("S2", mock)])
+    assert got.count("```python") == 1 and "json=data" in got and "[S2]" not in got, got
+    assert "JSON bodies are compact. [S1]" in got
+
+
+@pytest.mark.unit
+def test_a_bracketed_reference_alone_ends_the_sentence_before_it():
+    units = evidence_units("0.27.1\n\n- Support for zstd is added. Installable using "
+                           "httpx[zstd]. (#3139)\n- Fix the app type (#3109)\n(a) b.")
+    assert units == ["- Support for zstd is added.", "Installable using httpx[zstd]. (#3139)",
+                     "- Fix the app type (#3109)", "(a) b."]

@@ -135,6 +135,20 @@ def is_code(unit: str) -> bool:
     return bool(_FENCE.match(unit))
 
 
+# a "sentence" that is only a reference in brackets ("(#3139)", "[12]"): it ends the one before
+_REFERENCE = re.compile(r"[(\[][^()\[\]\s]{1,24}(?:[ ,;]+[^()\[\]\s]{1,24}){0,3}[)\]]\.?")
+
+
+def _with_references(sentences: list[str]) -> list[str]:
+    out: list[str] = []
+    for s in sentences:
+        if out and _REFERENCE.fullmatch(s):
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
+
+
 def evidence_units(block_text: str) -> list[str]:
     """What an answer may quote from a block's text: the sentences of its paragraphs, each
     table row as `Header: cell; ...`, each fenced code block whole (its fences and indentation
@@ -168,7 +182,7 @@ def evidence_units(block_text: str) -> list[str]:
         elif s.lower().startswith(("scope:", "image:", "page:")):
             continue
         else:
-            out += split_sentences(s)
+            out += _with_references(split_sentences(s))
     if code is not None:  # a fence the block's cut left open: its lines still one unit
         out.append("\n".join(code))
     return out

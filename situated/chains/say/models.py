@@ -34,7 +34,7 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import ConfigDict, PrivateAttr
 
 from situated.chains.say.named_codes import focus
-from situated.chains.say.quoting import quotation, unanswered, with_list
+from situated.chains.say.quoting import Quotation, unanswered, with_list
 from situated.errors import ConfigError, ModelError
 from situated.index.sentences import filled
 from situated.index.text import Tokenizer, mostly_latin
@@ -107,20 +107,17 @@ class ExtractiveChatModel(BaseChatModel):
         if not ranked:
             return NO_ANSWER
         units = {rank: evidence_units(body) for rank, (_, body) in enumerate(evidence)}
-        quoted: set[tuple[int, int]] = set()
-        out: list[tuple[str, str]] = []
+        quoting = Quotation(self.max_sentences)
         for x in ranked:
-            if len(out) == self.max_sentences:
+            if quoting.full:
                 break
-            if (x.rank, x.pos) in quoted or (out and x.unrelated(self.min_meaning)
-                                               and (x.rank, x.pos - 1) not in quoted):
+            if quoting.took(x.rank, x.pos) or (quoting.parts and x.unrelated(self.min_meaning)
+                                               and not quoting.took(x.rank, x.pos - 1)):
                 continue  # an item of a list already quoted, or a unit unrelated to the
                 # question (unless it goes on from the unit quoted before it in its block)
             text, taken = with_list(x.text, x.pos, units[x.rank])
-            quoted.update((x.rank, p) for p in taken)
-            if all(text != said for said, _ in out):  # the same words in another block: once
-                out.append((text, x.label))
-        return quotation(out)
+            quoting.add(x.rank, taken, text, x.label)
+        return quoting.text()
 
     def ranked(self, question: str, evidence: list[tuple[str, str]]) -> list[Quotable]:
         """Every unit of `evidence` the model may quote, best first: without embeddings, those

@@ -1,7 +1,8 @@
 """How a quoted unit is shaped in the offline answer (docs/design.md "The offline answer opens
 with what answers"): a unit that announces a list or code ("… four categories of errors:",
-"You can stream:") brings what it announces; a question the document asks brings its answer; a
-fenced code block is quoted whole, on lines of its own, its label on the line after it."""
+"You can stream:") brings what it announces, and an item of such a list brings its lead and
+the list; a question the document asks brings its answer; a fenced code block is quoted whole,
+on lines of its own, its label on the line after it."""
 
 from __future__ import annotations
 
@@ -26,10 +27,14 @@ def unanswered(units: list[str], pos: int) -> bool:
 
 def with_list(text: str, pos: int, units: list[str]) -> tuple[str, list[int]]:
     """The unit `text` at `pos` of `units`, and what it needs after it: the list items, or the
-    code block, that follow a unit that announces them ("… four categories of errors:"); the
-    answer that follows a question the document asks ("What is collected? We collect …"); a
-    lead or a question quoted alone says nothing. Returns the text and the positions quoted."""
+    code block, that follow a unit that announces them ("… four categories of errors:"), also
+    when the unit is one of those items (its lead and list instead); the answer that follows a
+    question the document asks ("What is collected? We collect …"); a lead, an item or a
+    question quoted alone says little. Returns the text and the positions quoted."""
     taken = [pos]
+    lead = _lead_of(units, pos)
+    if lead is not None:  # an item of a list: the list comes with its lead
+        return with_list(units[lead], lead, units)
     if _is_question(text) and pos + 1 < len(units) and not is_instruction(units[pos + 1]):
         return joined([text, units[pos + 1]]), [pos, pos + 1]
     if not text.rstrip().endswith(":"):
@@ -45,6 +50,19 @@ def with_list(text: str, pos: int, units: list[str]) -> tuple[str, list[int]]:
     return " ".join([text, *items]), taken
 
 
+def _lead_of(units: list[str], pos: int) -> int | None:
+    """Where the lead of the list item at `pos` stands (the unit before the list, ending with
+    a colon), or None: not an item, or a list with no lead, or one too long to bring whole."""
+    if not _LIST_ITEM.match(units[pos]):
+        return None
+    at = pos - 1
+    while at >= 0 and _LIST_ITEM.match(units[at]):
+        at -= 1
+    if at < 0 or not units[at].rstrip().endswith(":") or pos - at > MAX_LIST_ITEMS:
+        return None
+    return at
+
+
 def joined(parts: list[str]) -> str:
     """Units one after another: a space between them, a line break before a code block (a
     fence opens a line of its own)."""
@@ -56,13 +74,42 @@ def _ends_in_code(text: str) -> bool:
     return len(last) == 2 and is_code(last[1])
 
 
-def quotation(quotes: list[tuple[str, str]]) -> str:
-    """The quoted (text, label) pairs as the answer: each unit with its label after it, a
-    sentence closed by a full stop where it had none; after a code block, the label on a line of
-    its own (a fence is closed by a line of its own)."""
-    return joined([f"{text}\n[{label}]" if _ends_in_code(text) else
-                   f"{text if text.endswith(('.', '!', '?')) else text + '.'} [{label}]"
-                   for text, label in quotes])
+def _holds_code(text: str) -> bool:
+    return any(is_code(line) for line in text.splitlines())
 
 
-__all__ = ["MAX_LIST_ITEMS", "joined", "quotation", "unanswered", "with_list"]
+class Quotation:
+    """What an answer quotes, in order, up to `most` units: the same words once (a page at two
+    releases), one code block at most (beside the first, a second is another page's example:
+    "How do I send JSON with httpx?" quoted three, two of a mock transport); `took` says which
+    positions (block rank, unit) are quoted, list items brought by their lead included."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.parts: list[tuple[str, str]] = []  # (text, label)
+        self._taken: set[tuple[int, int]] = set()
+
+    @property
+    def full(self) -> bool:
+        return len(self.parts) >= self.most
+
+    def took(self, rank: int, pos: int) -> bool:
+        return (rank, pos) in self._taken
+
+    def add(self, rank: int, taken: list[int], text: str, label: str) -> None:
+        self._taken.update((rank, p) for p in taken)
+        if any(text == said for said, _ in self.parts) or (
+                _holds_code(text) and any(_holds_code(said) for said, _ in self.parts)):
+            return
+        self.parts.append((text, label))
+
+    def text(self) -> str:
+        """The answer: each unit with its label after it, a sentence closed by a full stop
+        where it had none; after a code block, the label on a line of its own (a fence is
+        closed by a line of its own)."""
+        return joined([f"{text}\n[{label}]" if _ends_in_code(text) else
+                       f"{text if text.endswith(('.', '!', '?')) else text + '.'} [{label}]"
+                       for text, label in self.parts])
+
+
+__all__ = ["MAX_LIST_ITEMS", "Quotation", "joined", "unanswered", "with_list"]
