@@ -56,6 +56,19 @@ TODAY = dt.date(2026, 11, 29)
     ("What's in the changelog for 2025?", Intent.CHANGES),
     ("What does the changelog say about zstd in httpx?", None),
     ("Does the changelog mention the Redis crash?", None),
+    # classes of words a fresh round of phrasings showed unread (the eighth): nouns of change,
+    # a release's news, what a release brought, a debut, order words ("freshest", "initial",
+    # "how far back"), the asker's holdings ("material", "on file")
+    ("Which modifications does version 1.1.0 include?", Intent.CHANGES),
+    ("What's the news in release 1.1.0?", Intent.CHANGES),
+    ("What did version 2.0.0 bring?", Intent.CHANGES),
+    ("What did the courier bring?", None),
+    ("In which version did scheduled tasks make their debut?", Intent.SINCE),
+    ("What's the freshest version you've indexed?", Intent.VERSIONS),
+    ("Name the initial version you have material for.", Intent.VERSIONS),
+    ("How far back do your docs go?", Intent.VERSIONS),
+    ("How recent are your docs?", Intent.VERSIONS),
+    ("What is the initial delay before a retry?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     assert find_intent(question) is intent

@@ -88,7 +88,8 @@ class Validated:
     periods: dict[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
     intent: Intent = Intent.AT  # the question's own cue, else the model's valid proposal
     line_fact: LineFact | None = None  # the model's, for a question about versions its words
-    # leave open ("Up to which version do you go?"); the words decide first (`line_text`)
+    # leave open ("Up to which version does your coverage extend?"); the words decide first
+    # (`line_text`)
     release: ReleaseReading = field(default_factory=ReleaseReading)  # `chains.read.release`
 
 

@@ -38,7 +38,13 @@ class LineFact(Mode):
 _CHANGES = re.compile(
     r"\bwhat(?:'s|’s|\s+has|\s+have|\s+had)?\s+(?:been\s+)?chang(?:ed|es)\b|"
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
-    r"\b(?:what|which)\s+changes\b|\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
+    r"\b(?:what|which)\s+(?:changes|modifications|alterations|amendments)\b|"
+    r"\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
+    # the news of a release, what a release brought ("What did quickq 1.1.0 bring?": the
+    # number is read as 0 here); without a release, "bring" is anyone's
+    r"\bwhat(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?news\b|"
+    r"\bwhat\s+(?:did|does|will)\s+(?:[\w.+-]+\s+){0,3}?(?:version\s+|release\s+)?0\s+"
+    r"(?:bring|introduce|add)\b|"
     # "the changelog" is asked for, not asked what it says about something ("What does the
     # changelog say about zstd?" reads the notes)
     r"\bchangelog\b(?![^.?!]*\b(?:say|says|said|mention|mentions|write|writes|about)\b)|"
@@ -106,7 +112,8 @@ _SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начин
 # the verbs of something arriving in a release: "added", "did X arrive", "did it land"
 _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
-            r"became\s+available|show\s+up|showed\s+up")
+            r"became\s+available|show\s+up|showed\s+up|debut(?:ed|s)?|"
+            r"ma(?:ke|de)\s+(?:its|their|a)\s+(?:debut|first\s+appearance)")
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
 _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|(?:start|started|starts|begin|began|begins)\s+"
@@ -151,17 +158,24 @@ _ASKING = re.compile(
     r"support|supports|handle[sd]?|mention(?:s|ed)?|gotten|ve|re|ll|m|up-to-date|look|up|"
     r"find|query|search|browse|consult|check|read|access|on|among|lowest|highest|smallest|"
     r"biggest|greatest|maximum|minimum|max|min|top|newer|older|start|starts|begin|begins|at|"
-    r"with)\b|"
+    r"with|freshest|final|initial|original|ancient|far|back|go|goes|reach|reaches|material|"
+    r"materials|available|availability|overview|rundown|spell|out)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
     r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
 
 
-# a word that orders releases: with nothing else named, it asks about the line ("Which is the
-# latest quickq you hold?" names no version word)
-_ORDER_WORD = re.compile(r"\b(?:latest|newest|oldest|earliest|lowest|highest|most\s+recent|"
-                         r"up-to-date|(?:start|starts|begin|begins)\s+(?:at|with|from))\b|(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))",
-                         re.IGNORECASE)
+# words that order releases, newest and oldest (`release_history` reads which fact is asked
+# with them, and with the commoner "last", "first", "current", "initial" beside them): with
+# nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no
+# version word; "How far back do your docs go?", "How recent are your docs?")
+NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent|most\s+current|highest|up-to-date|"
+                r"up\s+to\s+date|how\s+(?:recent|new|current)")
+OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|how\s+far\s+back|"
+                r"(?:go|goes|date|dates|reach|reaches)\s+back|"
+                r"(?:start|starts|begin|begins)\s+(?:at|with|from)")
+_ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
+                         r"(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))", re.IGNORECASE)
 
 
 def about_the_line(question: str) -> bool:
@@ -240,5 +254,5 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["Intent", "LineFact", "about_the_line", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
+__all__ = ["NEWEST_WORDS", "OLDEST_WORDS", "Intent", "LineFact", "about_the_line", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
            "talks_of_versions"]

@@ -10,7 +10,7 @@ import re
 from packaging.version import Version
 
 from situated.chains.contract import Answer
-from situated.chains.read.intent import LineFact
+from situated.chains.read.intent import NEWEST_WORDS, OLDEST_WORDS, LineFact
 from situated.chains.read.release import ReleaseReading, find_mentions, unknown_text
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
@@ -20,13 +20,10 @@ from situated.situation import Situation
 
 _EXISTS = re.compile(r"\bexists?\b|\bis\s+there\b|\bare\s+there\b(?!.*\bhow\s+many\b)|"
                      r"(?:есть|существует)\s+ли|(?:есть|существует)\b", re.IGNORECASE)
-_LATEST = re.compile(r"\b(?:latest|newest|current|most\s+recent|last|highest|greatest|biggest|"
-                     r"maximum|max|top|up-to-date)\b|последн|новейш|"
-                     r"сам\w+\s+(?:нов|поздн|свеж)", re.IGNORECASE)
-_OLDEST = re.compile(r"\b(?:oldest|earliest|first|lowest|smallest|minimum|min|"
-                     r"(?:start|starts|begin|begins)\s+(?:at|with|from))\b|перв|"
-                     r"сам\w+\s+(?:стар|ранн)",
-                     re.IGNORECASE)
+_LATEST = re.compile(rf"\b(?:{NEWEST_WORDS}|current|last|final|greatest|biggest|maximum|max|"
+                     r"top)\b|последн|новейш|сам\w+\s+(?:нов|поздн|свеж)", re.IGNORECASE)
+_OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|smallest|minimum|"
+                     r"min)\b|перв|сам\w+\s+(?:стар|ранн)", re.IGNORECASE)
 # a question about the whole line, not one release: "Which versions …", "How many …"
 _WHOLE = re.compile(r"\b(?:which|list|all|how\s+many|number|count)\b|какие|сколько|"
                     r"перечисл|список|все\b", re.IGNORECASE)
@@ -40,8 +37,8 @@ def plural_line(lang: Lang) -> str:
 def line_text(question: str, reading: ReleaseReading, declared: list[Version], line: str,
               lang: Lang, fact: LineFact | None = None) -> tuple[str, list[Version]]:
     """The answer's text and the releases it shows. The question's words say which fact it
-    asks for; where they say none, the model's validated `fact` does ("Up to which version do
-    you go?"), else the line is listed."""
+    asks for; where they say none, the model's validated `fact` does ("Up to which version does
+    your coverage extend?"), else the line is listed."""
     n = len(declared)
     # a release exists when a document declares it; one a range only covers (2.0.7 under
     # ">=2.0,<3.0") is not among the versions
