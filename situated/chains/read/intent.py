@@ -109,11 +109,14 @@ _COMPARE = re.compile(
 _SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начиная\s+с)\s*$", re.IGNORECASE)
 
 
+# a first appearance in words of the stage ("did X make its debut"): a first-appearance cue,
+# and a frame the subject is read without (`appearance.subject_of`)
+DEBUT_WORDS = (r"debut(?:ed|s)?|ma(?:ke|de|kes)\s+(?:its|their|a|an)\s+"
+               r"(?:debut|first\s+appearance|appearance|entrance)")
 # the verbs of something arriving in a release: "added", "did X arrive", "did it land"
 _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
-            r"became\s+available|show\s+up|showed\s+up|debut(?:ed|s)?|"
-            r"ma(?:ke|de)\s+(?:its|their|a)\s+(?:debut|first\s+appearance)")
+            r"became\s+available|show\s+up|showed\s+up|" + DEBUT_WORDS)
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
 _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|(?:start|started|starts|begin|began|begins)\s+"
@@ -254,5 +257,5 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["NEWEST_WORDS", "OLDEST_WORDS", "Intent", "LineFact", "about_the_line", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
+__all__ = ["DEBUT_WORDS", "NEWEST_WORDS", "OLDEST_WORDS", "Intent", "LineFact", "about_the_line", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
            "talks_of_versions"]

@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from packaging.version import InvalidVersion, Version
 
+from situated.chains.read.intent import DEBUT_WORDS
 from situated.chains.read.release import holds, identifiers
 from situated.documents import Block, DocumentMeta
 from situated.index.text import STOP_WORDS
@@ -38,6 +39,7 @@ from situated.loaders.neutralise import inline
 from situated.modes import Mode
 
 _FRAME = re.compile(
+    rf"\b(?:{DEBUT_WORDS})\b|"
     r"\b(?:in|since|from|with|which|what|when|was|were|did|does|do|is|are|has|have|had|the|a|an|"
     r"version|versions|release|releases|first|added|add|introduced|introduce|removed|remove|"
     r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
