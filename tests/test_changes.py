@@ -69,6 +69,12 @@ TODAY = dt.date(2026, 11, 29)
     ("How far back do your docs go?", Intent.VERSIONS),
     ("How recent are your docs?", Intent.VERSIONS),
     ("What is the initial delay before a retry?", None),
+    # and the ninth round's, after it was asked once
+    ("List what version 1.1.0 changed.", Intent.CHANGES),
+    ("Which releases can I pick from?", Intent.VERSIONS),
+    ("Which version is the most up to date one you have?", Intent.VERSIONS),
+    ("How do I go back to version 1.0.0?", None),
+    ("What is the release date of version 1.1.0?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     assert find_intent(question) is intent

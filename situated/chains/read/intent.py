@@ -40,6 +40,7 @@ _CHANGES = re.compile(
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
     r"\b(?:what|which)\s+(?:changes|modifications|alterations|amendments)\b|"
     r"\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
+    r"\b(?:list|show|tell\s+me)\s+what\b[^.?!]{0,60}\bchanged\b|"
     # the news of a release, what a release brought ("What did quickq 1.1.0 bring?": the
     # number is read as 0 here); without a release, "bring" is anyone's
     r"\bwhat(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?news\b|"
@@ -161,8 +162,9 @@ _ASKING = re.compile(
     r"support|supports|handle[sd]?|mention(?:s|ed)?|gotten|ve|re|ll|m|up-to-date|look|up|"
     r"find|query|search|browse|consult|check|read|access|on|among|lowest|highest|smallest|"
     r"biggest|greatest|maximum|minimum|max|min|top|newer|older|start|starts|begin|begins|at|"
-    r"with|freshest|final|initial|original|ancient|far|back|go|goes|reach|reaches|material|"
-    r"materials|available|availability|overview|rundown|spell|out)\b|"
+    r"with|freshest|final|initial|original|ancient|material|"
+    r"materials|available|availability|overview|rundown|spell|out|pick|choose|select|lay|"
+    r"carry|carries|offer|offers)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
     r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
@@ -174,8 +176,9 @@ _ASKING = re.compile(
 # version word; "How far back do your docs go?", "How recent are your docs?")
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent|most\s+current|highest|up-to-date|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)")
-OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|how\s+far\s+back|"
-                r"(?:go|goes|date|dates|reach|reaches)\s+back|"
+OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|"
+                r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
+                r"(?:date|dates)\s+back|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)")
 _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          r"(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))", re.IGNORECASE)
@@ -191,7 +194,7 @@ def about_the_line(question: str) -> bool:
     if not re.search(r"[^\W\d_]", _NUMBERS.sub(" ", question)):
         return False  # a release alone ("2.0") is a reply naming one, not a question
     rest = _LINE_WORD.sub(" ", _NUMBERS.sub(" ", _LINE_NAME.sub(" ", question)))
-    return names_nothing(_ASKING.sub(" ", rest))
+    return names_nothing(_ASKING.sub(" ", _ORDER_WORD.sub(" ", rest)))
 
 
 
