@@ -374,3 +374,28 @@ def test_a_change_question_about_one_undated_document_says_there_is_nothing_to_c
     assert answer.status is Status.NO_EVIDENCE
     assert answer.answer == ("Privacy Policy has one version, with no validity dates and no "
                              "release: there is no earlier version to compare it with.")
+
+
+@pytest.mark.integration
+def test_a_first_appearance_question_over_documents_without_versions_is_asked_of_them(
+        tmp_path, embeddings):
+    """"When did Newcastle's first indoor market open?" over articles with no versions was
+    answered "No version of the documents you may read has …": with no line to walk it is a
+    question about what the documents say. Versions only a restricted reader may read do not
+    make a line for anyone else."""
+
+    write(tmp_path / "docs" / "city.md", md(
+        "CITY", title="Newcastle", body="## 1 Markets\n\nThe Grainger Market opened in 1835 "
+        "and was Newcastle's first indoor market.\n"))
+    for v in ("1.0.0", "2.0.0"):  # a versioned guide only staff may read
+        write(tmp_path / "docs" / f"ops-{v}.md", md(
+            f"OPS-{v}", title="Operations guide", family="ops", version=v, access="[staff]",
+            body="## 1 Markets\n\nIndoor market checks run weekly.\n"))
+    chain = build_ask_chain(indexed_app(tmp_path, embeddings))
+    a = chain.invoke({"question": "When did Newcastle's first indoor market open?",
+                      "scope": Scope()})
+    assert a.status is Status.ANSWERED and "1835" in a.answer, a.answer
+    assert a.appearance is None
+    staff = chain.invoke({"question": "When did indoor market checks first appear?",
+                          "scope": Scope(roles=["staff"])})
+    assert staff.appearance is not None, staff.answer  # staff read a line: first appearance

@@ -207,6 +207,12 @@ class Versions:
         return [m for m in self._released if flt.admits(self.fields_of(m.source_id))
                 and not (product and m.product and product not in m.product)]
 
+    def versioned(self, flt: Admits, product: str | None = None) -> bool:
+        """`flt` admits a document with a release, or two versions of one family: there is a
+        line to find a first appearance in (`chains.read.reader`)."""
+        return bool(self.released(flt, product)) or any(
+            len(self.versions_of(f, flt, product)) > 1 for f in self.catalogue.family_names())
+
     def superseded(self, readable: Admits, key: object) -> frozenset[str]:
         """The release documents `readable` admits that do not cover their line's latest
         release among those it admits (`loaders.axes.superseded`); kept per `key` (the
