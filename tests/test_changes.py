@@ -377,17 +377,16 @@ def test_a_change_question_about_one_undated_document_says_there_is_nothing_to_c
 
 
 @pytest.mark.integration
-def test_first_appearance_and_change_questions_without_versions_are_asked_of_the_text(
-        tmp_path, embeddings):
+def test_a_first_appearance_question_without_versions_is_asked_of_the_text(tmp_path,
+                                                                            embeddings):
     """"When did Newcastle's first indoor market open?" over articles with no versions was
-    answered "No version of the documents you may read has …", and "What changes were made to
-    …?" "… has one version": with no line to walk they are questions about what the documents
-    say. Versions only a restricted reader may read do not make a line for anyone else."""
+    answered "No version of the documents you may read has …": with no line to walk it is a
+    question about what the documents say. Versions only a restricted reader may read do not
+    make a line for anyone else."""
 
     write(tmp_path / "docs" / "city.md", md(
         "CITY", title="Newcastle", body="## 1 Markets\n\nThe Grainger Market opened in 1835 "
-        "and was Newcastle's first indoor market. Its stalls were changed to a covered arcade "
-        "in 1901.\n"))
+        "and was Newcastle's first indoor market.\n"))
     for v in ("1.0.0", "2.0.0"):  # a versioned guide only staff may read
         write(tmp_path / "docs" / f"ops-{v}.md", md(
             f"OPS-{v}", title="Operations guide", family="ops", version=v, access="[staff]",
@@ -397,9 +396,6 @@ def test_first_appearance_and_change_questions_without_versions_are_asked_of_the
                       "scope": Scope()})
     assert a.status is Status.ANSWERED and "1835" in a.answer, a.answer
     assert a.appearance is None
-    changed = chain.invoke({"question": "What changes were made to the Grainger Market's "
-                                        "stalls?", "scope": Scope()})
-    assert changed.status is Status.ANSWERED and "1901" in changed.answer, changed.answer
     staff = chain.invoke({"question": "When did indoor market checks first appear?",
                           "scope": Scope(roles=["staff"])})
     assert staff.appearance is not None, staff.answer  # staff read a line: first appearance

@@ -209,7 +209,7 @@ class Versions:
 
     def versioned(self, flt: Admits, product: str | None = None) -> bool:
         """`flt` admits a document with a release, or two versions of one family: there is a
-        line to find a first appearance or a change in (`chains.read.reader`)."""
+        line to find a first appearance in (`chains.read.reader`)."""
         return bool(self.released(flt, product)) or any(
             len(self.versions_of(f, flt, product)) > 1 for f in self.catalogue.family_names())
 

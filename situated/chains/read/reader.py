@@ -69,11 +69,11 @@ class QuestionReader:
                                         q.carried, mentions=q.mentions, cue=q.cue,
                                         notes=proposal.notes)
         validated = self.releases.validate(q, validated, proposal.fields.version)
-        if validated.intent in (Intent.SINCE, Intent.CHANGES) and not \
-                self.ctx.versions.versioned(self.ctx.readable(q.scope), validated.situation.product):
-            # "When did the first direct elections take place?", "To what gauge have some lines
-            # been changed?" over articles with no versions: no line to find a first appearance
-            # or a change in, so they are asked of what the documents say
+        if validated.intent is Intent.SINCE and not self.ctx.versions.versioned(
+                self.ctx.readable(q.scope), validated.situation.product):
+            # "When did the first direct elections take place?" over articles with no
+            # versions: no line to find a first appearance in, so it is asked of what the
+            # documents say (a change question keeps its answer: "… has one version")
             validated = dataclasses.replace(validated, intent=Intent.AT)
         return Reading(q, self.with_facets(q, validated))
 
