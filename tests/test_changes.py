@@ -75,6 +75,15 @@ TODAY = dt.date(2026, 11, 29)
     ("Which version is the most up to date one you have?", Intent.VERSIONS),
     ("How do I go back to version 1.0.0?", None),
     ("What is the release date of version 1.1.0?", None),
+    # the seventh round's and the sixth's, long dev
+    ("Run me through the releases you know.", Intent.VERSIONS),
+    ("Where does your coverage begin?", Intent.VERSIONS),
+    ("Up to which version do you go?", Intent.VERSIONS),
+    ("Which updates came with version 1.1.0?", Intent.CHANGES),
+    ("When did the scheduler start supporting cron syntax?", Intent.SINCE),
+    ("Where does the warranty begin?", None),
+    ("Which updates are available for my bike?", None),
+    ("Up to which age do children travel free?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     assert find_intent(question) is intent

@@ -42,7 +42,7 @@ def _asked(app, monkeypatch, question: str, proposal: dict, replies: tuple[dict,
 @pytest.mark.parametrize(("question", "fact", "releases"), [
     ("Where do your quickq versions begin?", "oldest", ["1.0.0"]),
     ("Up to which quickq version does your coverage extend?", "latest", ["2.0.0"]),
-    ("Run me through the quickq versions you know.", "list", ["1.0.0", "1.1.0", "2.0.0"]),
+    ("Walk me through the quickq versions you know.", "list", ["1.0.0", "1.1.0", "2.0.0"]),
 ])
 def test_the_model_reads_a_question_about_the_line_the_rules_do_not(quickq, monkeypatch,
                                                                     question, fact, releases):

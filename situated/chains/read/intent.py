@@ -44,6 +44,7 @@ _CHANGES = re.compile(
     # the news of a release, what a release brought ("What did quickq 1.1.0 bring?": the
     # number is read as 0 here); without a release, "bring" is anyone's
     r"\bwhat(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?news\b|"
+    r"\b(?:what|which)\s+updates\b[^.?!]{0,40}\b0\b|"
     r"\bwhat\s+(?:did|does|will)\s+(?:[\w.+-]+\s+){0,3}?(?:version\s+|release\s+)?0\s+"
     r"(?:bring|introduce|add)\b|"
     # "the changelog" is asked for, not asked what it says about something ("What does the
@@ -116,6 +117,7 @@ DEBUT_WORDS = (r"debut(?:ed|s)?|ma(?:ke|de|kes)\s+(?:its|their|a|an)\s+"
                r"(?:debut|first\s+appearance|appearance|entrance)")
 # the verbs of something arriving in a release: "added", "did X arrive", "did it land"
 _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
+            r"(?:start|started|began)\s+(?:supporting|to\s+support)|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
             r"became\s+available|show\s+up|showed\s+up|" + DEBUT_WORDS)
 # with a version or release word beside them, wider verbs say it too ("Which release brought
@@ -164,7 +166,7 @@ _ASKING = re.compile(
     r"biggest|greatest|maximum|minimum|max|min|top|newer|older|start|starts|begin|begins|at|"
     r"with|freshest|final|initial|original|ancient|material|"
     r"materials|available|availability|overview|rundown|spell|out|pick|choose|select|lay|"
-    r"carry|carries|offer|offers)\b|"
+    r"carry|carries|offer|offers|run|through|coverage|go|goes)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
     r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
@@ -175,10 +177,11 @@ _ASKING = re.compile(
 # nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no
 # version word; "How far back do your docs go?", "How recent are your docs?")
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent|most\s+current|highest|up-to-date|"
-                r"up\s+to\s+date|how\s+(?:recent|new|current)")
+                r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
-                r"(?:date|dates)\s+back|"
+                r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:coverage|docs|"
+                r"documentation|documents|index|material|records)\s+(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)")
 _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          r"(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))", re.IGNORECASE)
