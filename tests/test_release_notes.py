@@ -340,3 +340,17 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     assert public[0].status.value == "no_evidence"
     staff = patched("What changed in quickq 1.0.2?", Scope(roles=["staff"]))
     assert staff.status.value == "answered" and "Acme" in staff.answer, staff.answer
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "releases"), [
+    ("How far back do your quickq docs go?", ["1.0.0"]),
+    ("Where does your quickq coverage begin?", ["1.0.0"]),
+    ("What's the most ancient quickq version you've indexed?", ["1.0.0"]),
+    ("How recent are your quickq docs?", ["2.0.0"]),
+    ("Up to which quickq version do you go?", ["2.0.0"]),
+    ("What's the freshest quickq version you've indexed?", ["2.0.0"]),
+])
+def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
+    a = ask(question)
+    assert a.releases == releases and not a.citations, a.answer

@@ -180,8 +180,9 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent|most\s+current|highest|up
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
-                r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:coverage|docs|"
-                r"documentation|documents|index|material|records)\s+(?:start|begin)s?|"
+                r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
+                r"(?:coverage|docs|documentation|documents|index|material|records)\s+"
+                r"(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)")
 _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          r"(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))", re.IGNORECASE)
