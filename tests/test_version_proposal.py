@@ -89,7 +89,7 @@ def test_a_proposal_stands_only_where_the_question_speaks_of_versions():
     assert v.intent is Intent.VERSIONS and v.line_fact is LineFact.OLDEST
     # naming a product with releases is not enough, nor the word "release" (Qwen proposed
     # `versions` for "What does the guide say about X in release 0.16.1?"): about a moment
-    for question in ("Where does your quickq coverage begin?",
+    for question in ("How old is the quickq guide?",
                      "What does the guide say about retries in release 1.1.0?"):
         v = validate_extraction(proposed, question, matcher, lambda: TODAY)
         assert v.intent is Intent.AT and v.line_fact is None, question
