@@ -84,6 +84,11 @@ TODAY = dt.date(2026, 11, 29)
     ("Where does the warranty begin?", None),
     ("Which updates are available for my bike?", None),
     ("Up to which age do children travel free?", None),
+    # change named, something else asked: the value it became, how changes are told
+    ("To what gauge have some lines been changed in the west?", None),
+    ("What changes in your privacy policy are being informed to the users?", None),
+    ("Will you notify me for non-privacy relevant changes in the policy?", None),
+    ("What changes were made in version 2.0?", Intent.CHANGES),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     assert find_intent(question) is intent

@@ -72,8 +72,15 @@ _CHANGES_OF = re.compile(r"\bchanges\s+(?:in|to|of|made)\b|изменени[яй
 _MAKING_CHANGES = re.compile(
     r"\b(?:make|makes|made|making|notify|notifies|notified|inform|informs|informed|tell|tells|"
     r"announce|announces|announced|post|posts|posted|publish|publishes|published|request|"
-    r"requests|submit|submits|apply|applies|allowed\s+to)\b(?:\W+\w+){0,3}?\W+changes\b|"
+    r"requests|submit|submits|apply|applies|allowed\s+to)\b(?:\W+\w+){0,5}?\W+changes\b|"
     r"(?:внос|внес|внёс|уведом|сообщ|публику|опубликову)\w*(?:\W+\w+){0,3}?\W+изменени",
+    re.IGNORECASE)
+# a question that names change and asks something else: the value a thing was changed to ("To
+# what gauge have some lines been changed?"), or how changes are told to people ("What
+# changes … are being informed to the users?"): what the text says, not a version history
+_NOT_A_CHANGE = re.compile(
+    r"^\W*(?:to|into)\s+(?:what|which)\b|"
+    r"\bchanges\b[^.?!]{0,60}\b(?:be|being|is|are)\s+(?:informed|notified|communicated)\b",
     re.IGNORECASE)
 _VERSIONS = re.compile(
     r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
@@ -215,8 +222,9 @@ def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> I
             else Intent.SINCE
     if _VERSIONS.search(question):
         return Intent.VERSIONS
-    if _CHANGES.search(question) or (_CHANGES_OF.search(question)
-                                     and not _MAKING_CHANGES.search(question)):
+    if not _NOT_A_CHANGE.search(question) and (
+            _CHANGES.search(question) or (_CHANGES_OF.search(question)
+                                          and not _MAKING_CHANGES.search(question))):
         return Intent.CHANGES
     return Intent.VERSIONS if about_the_line(unnamed(whole) if unnamed else whole) else None
 
