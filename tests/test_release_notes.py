@@ -105,6 +105,7 @@ def test_what_changed_in_a_release_is_the_guide_s_diff_without_asking_which(ask,
     ("In which version was `queue.schedule` added?", "1.1.0"),
     ("When was exponential backoff introduced?", "2.0.0"),
     ("In which quickq version did exponential backoff make its debut?", "2.0.0"),
+    ("What's the minimum quickq version that has exponential backoff?", "2.0.0"),
 ])
 def test_first_appearance_reads_the_guide_and_the_notes_agree(ask, question, release):
     a = ask(question)

@@ -131,6 +131,11 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
 _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|(?:start|started|starts|begin|began|begins)\s+"
                        r"(?:supporting|to\s+support|offering|to\s+offer|providing|having)")
+# the least release that has something, the product's name taken away ("What's the minimum
+# quickq version that has scheduled tasks?"); with another name between, it asks what that
+# needs ("What's the minimum Python version that quickq needs?": content)
+_LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least)\s+(?:version|release)\s+"
+                            r"(?:that|which|with|where)\b", re.IGNORECASE)
 _SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
     rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release)\b[^?!]{{0,100}}"
@@ -217,9 +222,10 @@ def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> I
     dots are not the end of a sentence ("What did version 1.1.0 change?")."""
     whole = question
     question = _VERSION_NUMBER.sub("0", question)
-    if _SINCE_Q.search(question):  # "Which version came first?" asks for no subject
-        return Intent.VERSIONS if about_the_line(unnamed(whole) if unnamed else whole) \
-            else Intent.SINCE
+    named_out = unnamed(whole) if unnamed else whole
+    if _SINCE_Q.search(question) or _LEAST_RELEASE.search(named_out):
+        # "Which version came first?" asks for no subject
+        return Intent.VERSIONS if about_the_line(named_out) else Intent.SINCE
     if _VERSIONS.search(question):
         return Intent.VERSIONS
     if not _NOT_A_CHANGE.search(question) and (

@@ -41,7 +41,8 @@ from situated.modes import Mode
 _FRAME = re.compile(
     rf"\b(?:{DEBUT_WORDS})\b|"
     r"\b(?:in|since|from|with|which|what|when|was|were|did|does|do|is|are|has|have|had|the|a|an|"
-    r"version|versions|release|releases|first|added|add|introduced|introduce|removed|remove|"
+    r"version|versions|release|releases|first|minimum|lowest|least|added|add|introduced|"
+    r"introduce|removed|remove|"
     r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
     r"get|got|new|of|for|it|they|been|arrived?|land(?:ed)?|ship(?:ped)?|came|come|gain(?:ed)?|"
     r"there|on|can|could|use|using|start|starting|started|starts|show|showed|shown|up|"
