@@ -91,6 +91,18 @@ def test_definition_lists_become_term_and_definition(tmp_path):
     assert "Service: The online platform." in text and "User: Anyone who signs up." in text
 
 
+def test_an_admonition_reads_as_words_not_markup(tmp_path):
+    """MkDocs' `!!! warning` reached answers as "!!! tip "Gotcha" In most cases …"."""
+    body = ('## 8 Proxies\n\n!!! tip "Gotcha"\n    In most cases the proxy URL uses http://.\n\n'
+            "!!! warning\n    Close every client.\n\n- !!! note\n    Items too.\n\n"
+            "Three marks !!! inside a sentence stay.\n")
+    text = load(tmp_path, body).blocks[0].text
+    assert "Gotcha: In most cases the proxy URL uses http://." in text
+    assert "Warning: Close every client." in text and "- Note: Items too." in text
+    assert "Three marks !!! inside a sentence stay." in text and "!!! " not in text.replace(
+        "marks !!! inside", "")
+
+
 def test_figures_scopes_and_pages_keep_their_conventions(tmp_path):
     body = ("## 7 Parts\n\nScope: C-3 only\n\n| Part | Size |\n|---|---|\n| Bolt | M5 |\n\n"
             "![Figure 1. The bolt](bolt.png)\n\nFigure description: A bolt with a washer.\n\n"

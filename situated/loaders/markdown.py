@@ -116,6 +116,23 @@ def html_text(html: str) -> str:
     return " ".join("".join(p.parts).split())
 
 
+# an admonition as MkDocs and Python-Markdown write it (`!!! warning "Title"`, `??? note`,
+# `???+ tip`); its indented body is read as the paragraph's continuation
+_ADMONITION = re.compile(r'^[!?]{3}\+?\s+([\w-]+)(?:\s+"([^"\n]*)")?\s*')
+
+
+def admonition(text: str) -> str:
+    """`text` with an admonition's marker written as words: "!!! warning In order …" →
+    "Warning: In order …", `!!! tip "Gotcha" …` → "Gotcha: …" (an empty title, `""`, says
+    nothing: the body alone)."""
+    m = _ADMONITION.match(text)
+    if m is None:
+        return text
+    body = text[m.end():]
+    lead = m.group(1).replace("-", " ").capitalize() if m.group(2) is None else m.group(2).strip()
+    return f"{lead}: {body}" if lead and body else body or lead
+
+
 def inline_text(token: Token) -> str:
     """Plain text of an inline token: emphasis marks and tags dropped (a script or style
     element with its content), link text kept with an absolute target after it in
@@ -202,6 +219,7 @@ class _Walker:
 
     def paragraph(self, text: str) -> None:
         self.flush_scope()
+        text = admonition(text)
         if not text:
             return
         if self.lists:
