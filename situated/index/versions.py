@@ -28,6 +28,7 @@ from situated.documents import (
     DocumentMeta,
     FilterFields,
 )
+from situated.kept import kept
 from situated.loaders.axes import superseded
 from situated.loaders.notes import pages_first
 
@@ -217,12 +218,7 @@ class Versions:
         """The release documents `readable` admits that do not cover their line's latest
         release among those it admits (`loaders.axes.superseded`); kept per `key` (the
         caller's scope) for this generation."""
-        found = self._superseded.get(key)
-        if found is None:
-            if len(self._superseded) > 1024:
-                self._superseded.clear()
-            found = self._superseded[key] = superseded(self.released(readable))
-        return found
+        return kept(self._superseded, key, lambda: superseded(self.released(readable)))
 
     def release_line(self, flt: Admits, product: str | None = None) -> list[Version]:
         """The releases the readable documents declare (`version`), oldest first: the versions

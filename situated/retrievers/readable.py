@@ -10,10 +10,10 @@ from collections.abc import Callable, Hashable, Iterable
 import numpy as np
 
 from situated.index.reader import Index
+from situated.kept import kept
 from situated.retrievers.filter import Filter
 from situated.situation import Scope
 
-_KEPT = 1024  # values kept per scope (cleared past this many: scopes are few in practice)
 _ROWS_KEPT = 64  # block-row masks kept (one boolean per block apiece)
 
 
@@ -37,12 +37,9 @@ class ReadableBy:
 
     def rows(self, scope: Scope) -> np.ndarray:
         """Block rows (of the BM25 block field) `scope` may read."""
-        if scope not in self._rows:
-            mask = Filter(scope=scope, timezone=self.index.timezone).mask(self.index.columns)
-            if len(self._rows) > _ROWS_KEPT:
-                self._rows.clear()
-            self._rows[scope] = self.blocks_of(mask)
-        return self._rows[scope]
+        return kept(self._rows, scope, lambda: self.blocks_of(
+            Filter(scope=scope, timezone=self.index.timezone).mask(self.index.columns)),
+                    _ROWS_KEPT)
 
     def blocks_of(self, pieces: np.ndarray) -> np.ndarray:
         """The block rows holding any of the `pieces` (a mask over pieces)."""
@@ -55,14 +52,13 @@ class ReadableBy:
                 ) -> frozenset[str]:
         """The values (`groups_of()`: value, its document groups) whose documents `scope` may
         read, kept per `key`."""
-        if key not in cache:
-            cols = self.index.columns
-            readable = Filter(scope=scope, timezone=self.index.timezone).group_mask(cols)
-            if len(cache) > _KEPT:
-                cache.clear()
-            cache[key] = frozenset(v for v, groups in groups_of()
-                                   if groups is not None and readable[groups].any())
-        return cache[key]
+        def make() -> frozenset[str]:
+            readable = Filter(scope=scope, timezone=self.index.timezone).group_mask(
+                self.index.columns)
+            return frozenset(v for v, groups in groups_of()
+                             if groups is not None and readable[groups].any())
+
+        return kept(cache, key, make)
 
 
 __all__ = ["ReadableBy"]

@@ -17,12 +17,12 @@ from situated.chains.read.products import ProductMatcher
 from situated.chains.say.wording import language_of
 from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
 from situated.chains.versions.release_steps import ReleaseSteps
+from situated.kept import kept
 from situated.situation import Scope, Situation
 
 # the words that govern a facet value ("in the EU", «в EU»): the legs see neither
 _FACET_LEAD = re.compile(r"(?:\b(?:in|for|at|from|of|within)\s+(?:the\s+)?|(?<!\w)(?:в|для|на)"
                          r"\s+)$", re.IGNORECASE)
-_MATCHERS_KEPT = 1024  # per caller scope: cleared past this many (scopes are few in practice)
 
 
 class QuestionReader:
@@ -81,11 +81,7 @@ class QuestionReader:
         """Extraction knows only the products the caller may read (`ReadableBy.products`): a product
         named only in a restricted document is never recognised."""
         products = self.ctx.engine.readable.products(scope)
-        if products not in self._matchers:
-            if len(self._matchers) > _MATCHERS_KEPT:
-                self._matchers.clear()
-            self._matchers[products] = ProductMatcher(products)
-        return self._matchers[products]
+        return kept(self._matchers, products, lambda: ProductMatcher(products))
 
     def with_facets(self, q: Question, v: Validated) -> Validated:
         """The index's declared facets the question names (one value each: "in the EU"),
@@ -105,13 +101,8 @@ class QuestionReader:
             update={"facets": tuple(sorted(given.items()))}))
 
     def _facet_matcher(self, scope: Scope, name: str) -> ProductMatcher:
-        key = (scope, name)
-        if key not in self._facet_matchers:
-            if len(self._facet_matchers) > _MATCHERS_KEPT:
-                self._facet_matchers.clear()
-            self._facet_matchers[key] = ProductMatcher(self.ctx.engine.readable.facet_values(scope,
-                                                                                       name))
-        return self._facet_matchers[key]
+        return kept(self._facet_matchers, (scope, name), lambda: ProductMatcher(
+            self.ctx.engine.readable.facet_values(scope, name)))
 
 
 __all__ = ["QuestionReader"]

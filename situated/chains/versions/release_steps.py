@@ -6,8 +6,6 @@ releases is the router's (`routing.release_rules`). Nothing here calls the model
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from typing import TypeVar
 
 from packaging.version import Version
 
@@ -26,8 +24,7 @@ from situated.chains.state import Question, Reading
 from situated.chains.versions.release_history import line_answer, plural_line
 from situated.chains.versions.release_text import ReleaseText
 from situated.documents import DocKind
-
-T = TypeVar("T")
+from situated.kept import kept
 
 
 class ReleaseSteps:
@@ -45,13 +42,13 @@ class ReleaseSteps:
         """The declared releases the caller may read (for `product`) and the ranges of the
         documents that cover several (`applies_to_versions`); kept per scope and product for
         this generation (every question reads them)."""
-        return _kept(self._lines, (q.scope, product), lambda: self._line(q, product))
+        return kept(self._lines, (q.scope, product), lambda: self._line(q, product))
 
     def noted(self, q: Question, product: str | None) -> dict[Version, str]:
         """The releases readable release notes hold (a changelog names more than the pages:
         httpx's 77 against 16), each as the notes write it; kept like `line`."""
-        return _kept(self._noted, (q.scope, product), lambda: {
-            Version(m.version): m.version for m in self.versions.released(
+        return kept(self._noted, (q.scope, product), lambda: {
+            releases.parse(m.version): m.version for m in self.versions.released(
                 self.ctx.readable(q.scope), product)
             if m.kind is DocKind.NOTES and m.version is not None})
 
@@ -120,11 +117,3 @@ class ReleaseSteps:
         noted = self.noted_release(q, product, said)
         return "" if noted is None else " " + w.fixed("unknown_has_notes", q.lang, v=noted)
 
-
-def _kept(store: dict, key: tuple, make: Callable[[], T]) -> T:
-    """`store[key]`, made once (the store is cleared past 1,024 keys: scopes are few)."""
-    if key not in store:
-        if len(store) > 1024:
-            store.clear()
-        store[key] = make()
-    return store[key]
