@@ -20,7 +20,8 @@ before the rule was widened for it (verbs of arrival, where the docs "start"), a
 that (`--half seventh`); `paraphrases_eighth.yaml` (4 per kind) written before the model's
 proposal was grounded in the release line (`--half eighth`); `paraphrases_ninth.yaml` (4 per
 kind) written before the rules were widened for the eighth's misses, asked once after that
-(`--half ninth`). They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
+(`--half ninth`); `paraphrases_tenth.yaml` (4 per kind) written at the start of a session
+before anything changed, asked once (`--half tenth`). They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
 changelog, built here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
@@ -186,7 +187,8 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "heldout": "paraphrases_heldout.yaml", "third": "paraphrases_third.yaml",
         "fourth": "paraphrases_fourth.yaml", "fifth": "paraphrases_fifth.yaml",
         "sixth": "paraphrases_sixth.yaml", "seventh": "paraphrases_seventh.yaml",
-        "eighth": "paraphrases_eighth.yaml", "ninth": "paraphrases_ninth.yaml"}
+        "eighth": "paraphrases_eighth.yaml", "ninth": "paraphrases_ninth.yaml",
+        "tenth": "paraphrases_tenth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
