@@ -417,3 +417,23 @@ def test_a_first_appearance_question_without_versions_is_asked_of_the_text(tmp_p
     staff = chain.invoke({"question": "When did indoor market checks first appear?",
                           "scope": Scope(roles=["staff"])})
     assert staff.appearance is not None, staff.answer  # staff read a line: first appearance
+
+
+@pytest.mark.integration
+def test_a_change_question_about_a_topic_without_versions_is_asked_of_the_text(tmp_path,
+                                                                               embeddings):
+    """«Какие изменения были внесены при производстве малолитражных автомобилей?» over
+    articles with no versions was answered "… has one version": a change question naming a
+    topic, not a document, where the caller reads no line, asks what the text tells of a
+    change. Naming the document keeps the answer about its versions."""
+    write(tmp_path / "docs" / "cars.md", md(
+        "CARS", title="Small cars", body="## 1 Production\n\nIn the 1970s makers changed "
+        "small-car production: front-wheel drive and crumple zones were added.\n"))
+    chain = build_ask_chain(indexed_app(tmp_path, embeddings))
+    a = chain.invoke({"question": "What changes were made to small-car production in the "
+                                  "1970s?", "scope": Scope()})
+    assert a.status is Status.ANSWERED and "crumple zones" in a.answer, a.answer
+    assert not a.changes
+    doc = chain.invoke({"question": "What changed in the document about small cars?",
+                        "scope": Scope()})
+    assert "has one version" in doc.answer, doc.answer

@@ -246,6 +246,22 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("What is section 4.2 about?", None),
     ("What version should I use?", None),
     ("Is 2.5 kg the limit?", None),
+    # a tenth round's classes: "anything" asked of a release, the least release "for" a
+    # thing, what a release fixed, its notes asked for, the release before it
+    ("Got anything on quickq 1.1.0?", "versions"),
+    ("Which editions of quickq does this assistant have material for?", "versions"),
+    ("What's the minimum quickq version for scheduled tasks?", "since"),
+    ("Which quickq versions support Python 3.12?", "since"),
+    ("What did quickq 1.1.0 fix or add?", "changes"),
+    ("Release notes for quickq 1.1.0, please.", "changes"),
+    ("How does quickq 1.1.0 differ from the version before it?", "changes"),
+    # a version of another thing the product needs, and what changes need: content
+    ("What's the minimum Python version for quickq?", None),
+    ("Which Python versions does quickq support?", None),
+    ("What does version 1.1.0 have for retries?", None),
+    ("What do the release notes say about retries?", None),
+    ("Which changes to a booking require a fee?", None),
+    ("Какие изменения в конституции требуют особой процедуры?", None),
 ])
 def test_version_questions_are_read_from_what_is_left(question, intent):
     from situated.chains.read.intent import find_intent

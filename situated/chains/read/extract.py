@@ -224,7 +224,7 @@ def validate_extraction(
     proposal already noted (`chains.read.proposal`), kept first."""
     notes = list(notes)
     mentions = find_dates(question) if mentions is None else list(mentions)
-    cue = read_cue(question) if cue is None else cue
+    cue = read_cue(question, unnamed=matcher.strip) if cue is None else cue
     base = (carried or Situation()).model_dump()
     product = _grounded_product(proposed.product, question, matcher, notes)
     if product:

@@ -45,11 +45,17 @@ _CHANGES = re.compile(
     # number is read as 0 here); without a release, "bring" is anyone's
     r"\bwhat(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?news\b|"
     r"\b(?:what|which)\s+updates\b[^.?!]{0,40}\b0\b|"
+    # and what it did ("What did quickq 1.1.0 fix or add?")
     r"\bwhat\s+(?:did|does|will)\s+(?:[\w.+-]+\s+){0,3}?(?:version\s+|release\s+)?0\s+"
-    r"(?:bring|introduce|add)\b|"
-    # "the changelog" is asked for, not asked what it says about something ("What does the
-    # changelog say about zstd?" reads the notes)
-    r"\bchangelog\b(?![^.?!]*\b(?:say|says|said|mention|mentions|write|writes|about)\b)|"
+    r"(?:bring|introduce|add|fix|change|remove|deprecate|drop|break|improve)\b|"
+    # a release set beside the one before it ("How does 1.1.0 differ from the version before
+    # it?", "… compared with the previous release"): consecutive versions, not two periods
+    r"\b0\b[^.?!]{0,40}\b(?:differ\w*|compar\w*|changed?|vs\.?|versus)\b[^.?!]{0,30}"
+    r"\b(?:previous|prior|preceding|earlier|(?:version|release|one)\s+before)\b|"
+    # "the changelog" or "the release notes" is asked for, not asked what it says about
+    # something ("What does the changelog say about zstd?" reads the notes)
+    r"\b(?:changelog|release\s+notes)\b"
+    r"(?![^.?!]*\b(?:say|says|said|mention|mentions|write|writes|about)\b)|"
     r"\bwhat\s+was\s+(?:added|removed)\b|"
     # "What was updated in …", "Which things changed with …" (no modal: "can be changed" is
     # about what the text allows)
@@ -76,10 +82,16 @@ _MAKING_CHANGES = re.compile(
     r"(?:внос|внес|внёс|уведом|сообщ|публику|опубликову)\w*(?:\W+\w+){0,3}?\W+изменени",
     re.IGNORECASE)
 # a question that names change and asks something else: the value a thing was changed to ("To
-# what gauge have some lines been changed?"), or how changes are told to people ("What
+# what gauge have some lines been changed?"), what changes need, or how changes are told ("What
 # changes … are being informed to the users?"): what the text says, not a version history
 _NOT_A_CHANGE = re.compile(
     r"^\W*(?:to|into)\s+(?:what|which)\b|"
+    # what changes need or allow ("Which changes require a referendum?", «Какие изменения в
+    # конституции требуют особой процедуры?»): what the text says of changes
+    r"\b(?:what|which)\s+(?:\w+\s+){0,2}changes\b[^.?!]{0,60}\b(?:require|requires|need|needs|"
+    r"must|can|may|should|are\s+(?:allowed|permitted|possible))\b|"
+    r"(?<!\w)какие\s+изменени\w*[^.?!]{0,60}(?:требу|нужн|необходим|должн|могут|можно|"
+    r"допуска|разреш)|"
     r"\bchanges\b[^.?!]{0,60}\b(?:be|being|is|are)\s+(?:informed|notified|communicated)\b",
     re.IGNORECASE)
 _VERSIONS = re.compile(
@@ -132,14 +144,20 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
 _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|(?:start|started|starts|begin|began|begins)\s+"
                        r"(?:supporting|to\s+support|offering|to\s+offer|providing|having)")
 # the least release that has something, the product's name taken away ("What's the minimum
-# quickq version that has scheduled tasks?"); with another name between, it asks what that
+# quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name between, it asks what that
 # needs ("What's the minimum Python version that quickq needs?": content)
-_LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least)\s+(?:version|release)\s+"
-                            r"(?:that|which|with|where)\b", re.IGNORECASE)
+_LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|release)\s+"
+                            r"(?:that|which|with|where|for|to\s+(?:use|get|have))\b",
+                            re.IGNORECASE)
 _SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
     rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release)\b[^?!]{{0,100}}"
     rf"\b(?:{_ARRIVES_IN_RELEASE})\b|"
+    # the releases that have something ("Which httpx versions support Python 3.12?"): from
+    # the first that has it on; the verb right after the word ("What does version 1.1.0 have
+    # for proxies?" asks of one release)
+    r"\b(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:versions?|releases?)\s+(?:of\s+[\w.+-]+\s+)?"
+    r"(?:supports?|has|have|includes?|offers?|contains?|provides?)\b|"
     r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
     r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
     r"\bfrom\s+what\s+release\s+on\b|"
@@ -157,12 +175,13 @@ _SINCE_Q = re.compile(
 # system?", «Какие версии тебе известны?»)
 _DOTTED = r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)"  # a version number: "1.1.0", "v2.0"
 _VERSION_NUMBER = re.compile(_DOTTED)
-_LINE_WORD = re.compile(rf"\b(?:versions?|releases?)\b|(?<!\w)(?:верси\w*|релиз\w*)|{_DOTTED}",
+_LINE_WORD = re.compile(rf"\b(?:versions?|releases?|editions?)\b|(?<!\w)(?:верси\w*|релиз\w*)|"
+                        rf"{_DOTTED}",
                         re.IGNORECASE)
 # up to three names just before the word: capitalised, dotted or with digits ("Node.js",
 # "Apache Spark", "NodeJs", "Qt6")
 _LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
-                        r"(?=(?:versions?|releases?|верси\w*|релиз\w*)\b)")
+                        r"(?=(?:versions?|releases?|editions?|верси\w*|релиз\w*)\b)")
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
 _ASKING = re.compile(
     r"\b(?:are|you|your|aware|know|knows|known|of|system|database|index|corpus|docs|doc|here|"
@@ -178,7 +197,8 @@ _ASKING = re.compile(
     r"biggest|greatest|maximum|minimum|max|min|top|newer|older|start|starts|begin|begins|at|"
     r"with|freshest|final|initial|original|ancient|material|"
     r"materials|available|availability|overview|rundown|spell|out|pick|choose|select|lay|"
-    r"carry|carries|offer|offers|run|through|coverage|go|goes)\b|"
+    r"carry|carries|offer|offers|run|through|coverage|go|goes|anything|something|stuff|"
+    r"assistant|service|bot|chatbot)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
     r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
@@ -200,12 +220,27 @@ _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          r"(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))", re.IGNORECASE)
 
 
-def about_the_line(question: str) -> bool:
+def _of_another_thing(question: str, whole: str) -> bool:
+    """A version of something else, the product named after it ("What's the minimum Python
+    version for quickq?": `question` is `whole` without the product's name): the name before
+    the version word stood there in the whole question, and a name was taken out further on.
+    "What is the oldest Apache Spark version?" is the product's own line (the name taken out
+    stood just before the word)."""
+    m = next((m for m in _LINE_NAME.finditer(question)
+              if re.search(r"\w", _ASKING.sub(" ", m.group()))), None)  # not "Which version"
+    return m is not None and question != whole and whole.startswith(
+        question[:m.end()] + question[m.end():].split(" ", 1)[0])
+
+
+def about_the_line(question: str, whole: str = "") -> bool:
     """The question asks about the release line itself (which versions, how many, the oldest,
     the latest, does one exist) in any phrasing: it names a version word or number, says
     something besides, and nothing is left once the line's names, version numbers and the
-    words of asking are removed."""
+    words of asking are removed. `whole`: the question before the index's names were taken
+    out of it (`question`), when they were."""
     if not (_LINE_WORD.search(question) or _ORDER_WORD.search(question)):
+        return False
+    if whole and _of_another_thing(question, whole):
         return False
     if not re.search(r"[^\W\d_]", _NUMBERS.sub(" ", question)):
         return False  # a release alone ("2.0") is a reply naming one, not a question
@@ -225,14 +260,14 @@ def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> I
     named_out = unnamed(whole) if unnamed else whole
     if _SINCE_Q.search(question) or _LEAST_RELEASE.search(named_out):
         # "Which version came first?" asks for no subject
-        return Intent.VERSIONS if about_the_line(named_out) else Intent.SINCE
-    if _VERSIONS.search(question):
+        return Intent.VERSIONS if about_the_line(named_out, whole) else Intent.SINCE
+    if _VERSIONS.search(question) and not _of_another_thing(named_out, whole):
         return Intent.VERSIONS
     if not _NOT_A_CHANGE.search(question) and (
             _CHANGES.search(question) or (_CHANGES_OF.search(question)
                                           and not _MAKING_CHANGES.search(question))):
         return Intent.CHANGES
-    return Intent.VERSIONS if about_the_line(unnamed(whole) if unnamed else whole) else None
+    return Intent.VERSIONS if about_the_line(named_out, whole) else None
 
 
 def read_cue(question: str, follows: str = "", compared: bool = False,
@@ -254,6 +289,23 @@ _TALKS_OF_VERSIONS = re.compile(
     r"(?<!\w)(?:измен\w*|помен\w*|нов\w*|обновл\w*|верси\w*|редакци\w*|истори\w*|"
     r"добавл\w*|удал\w*)",
     re.IGNORECASE)
+
+
+# the nouns a document is called by: a change question about one asks of its versions ("What
+# changed in the privacy policy?", «Что изменилось в условиях?»), one about anything else may
+# ask what the text tells of a change ("What changes were made to the engine design?")
+_DOCUMENT_WORD = re.compile(
+    r"\b(?:polic(?:y|ies)|terms|conditions|agreements?|contracts?|notices?|documents?|docs|"
+    r"documentation|manuals?|guides?|handbooks?|pages?|rules|regulations|tariffs?|price\s+lists?|"
+    r"plans?|statements?|licen[cs]es?|faqs?|changelog|release\s+notes|text|wording)\b|"
+    r"(?<!\w)(?:политик\w*|услови\w*|договор\w*|документ\w*|правил\w*|тариф\w*|"
+    r"соглашени\w*|инструкци\w*|руководств\w*|страниц\w*|текст\w*|оферт\w*|регламент\w*)",
+    re.IGNORECASE)
+
+
+def names_a_document(question: str) -> bool:
+    """The question calls something by a document's noun (`_DOCUMENT_WORD`)."""
+    return bool(_DOCUMENT_WORD.search(question))
 
 
 def talks_of_versions(question: str) -> bool:
@@ -278,5 +330,5 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["DEBUT_WORDS", "NEWEST_WORDS", "OLDEST_WORDS", "Intent", "LineFact", "about_the_line", "compares", "find_intent", "names_nothing", "read_cue", "since_cue",
+__all__ = ["DEBUT_WORDS", "NEWEST_WORDS", "OLDEST_WORDS", "Intent", "LineFact", "about_the_line", "compares", "find_intent", "names_a_document", "names_nothing", "read_cue", "since_cue",
            "talks_of_versions"]

@@ -12,7 +12,7 @@ from situated.chains.context import StepContext
 from situated.chains.read.compare import find_comparison
 from situated.chains.read.dates import find_dates, strip_dates
 from situated.chains.read.extract import Clock, Validated, validate_extraction
-from situated.chains.read.intent import Intent, read_cue
+from situated.chains.read.intent import Intent, names_a_document, names_nothing, read_cue
 from situated.chains.read.products import ProductMatcher
 from situated.chains.say.wording import language_of
 from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
@@ -69,13 +69,23 @@ class QuestionReader:
                                         q.carried, mentions=q.mentions, cue=q.cue,
                                         notes=proposal.notes)
         validated = self.releases.validate(q, validated, proposal.fields.version)
-        if validated.intent is Intent.SINCE and not self.ctx.versions.versioned(
-                self.ctx.readable(q.scope), validated.situation.product):
-            # "When did the first direct elections take place?" over articles with no
-            # versions: no line to find a first appearance in, so it is asked of what the
-            # documents say (a change question keeps its answer: "… has one version")
+        if self.without_a_line(q, validated):
             validated = dataclasses.replace(validated, intent=Intent.AT)
         return Reading(q, self.with_facets(q, validated))
+
+    def without_a_line(self, q: Question, validated: Validated) -> bool:
+        """A question about first appearance or change asked where the caller reads no line
+        (no release, no family of two versions): asked of what the documents say. "When did
+        the first direct elections take place?", «Какие изменения были внесены при
+        производстве малолитражных автомобилей?» over articles: history the text tells. A
+        change question naming a document, its product or nothing keeps its answer ("What
+        changed in the privacy policy?": "… has one version")."""
+        if validated.intent not in (Intent.SINCE, Intent.CHANGES) or self.ctx.versions.versioned(
+                self.ctx.readable(q.scope), validated.situation.product):
+            return False
+        return validated.intent is Intent.SINCE or not (
+            q.named or validated.situation.product is not None or names_a_document(q.text)
+            or names_nothing(q.matcher.strip(validated.query)))
 
     def matcher_for(self, scope: Scope) -> ProductMatcher:
         """Extraction knows only the products the caller may read (`ReadableBy.products`): a product

@@ -94,7 +94,7 @@ class ReleaseSteps:
         q, v = reading.question, reading.validated
         proposed = q.cue is None  # the model's validated proposal: its words gave no cue
         if q.named or not (proposed or names_nothing(q.matcher.strip(reading.query))
-                           or about_the_line(q.matcher.strip(q.text))):
+                           or about_the_line(q.matcher.strip(q.text), q.text)):
             return None  # "List the versions of the API reference": that family's listing
         declared, _ = self.line(q, v.situation.product)
         if not declared:
