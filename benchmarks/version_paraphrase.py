@@ -21,7 +21,8 @@ that (`--half seventh`); `paraphrases_eighth.yaml` (4 per kind) written before t
 proposal was grounded in the release line (`--half eighth`); `paraphrases_ninth.yaml` (4 per
 kind) written before the rules were widened for the eighth's misses, asked once after that
 (`--half ninth`); `paraphrases_tenth.yaml` (4 per kind) written at the start of a session
-before anything changed, asked once (`--half tenth`). They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
+before anything changed, asked once (`--half tenth`); `paraphrases_eleventh.yaml` (4 per
+kind) written after the tenth's classes were added, asked once (`--half eleventh`). They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
 changelog, built here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
@@ -188,7 +189,7 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fourth": "paraphrases_fourth.yaml", "fifth": "paraphrases_fifth.yaml",
         "sixth": "paraphrases_sixth.yaml", "seventh": "paraphrases_seventh.yaml",
         "eighth": "paraphrases_eighth.yaml", "ninth": "paraphrases_ninth.yaml",
-        "tenth": "paraphrases_tenth.yaml"}
+        "tenth": "paraphrases_tenth.yaml", "eleventh": "paraphrases_eleventh.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
