@@ -1,5 +1,5 @@
-"""The one calendar vocabulary: English and Russian month words (every case ending) and
-weekdays. Dates read them (`chains.read.dates`); relevance reads them to tell a month from a name
+"""The one calendar vocabulary: English and Russian month words (every case ending),
+weekdays and holidays. Dates read them (`chains.read.dates`); relevance reads them to tell a month from a name
 (`retrievers.relevance`)."""
 
 from __future__ import annotations
@@ -38,9 +38,18 @@ _WEEKDAYS = re.compile(
     re.IGNORECASE)
 
 
+# holidays and the words that make a day of them: a document states the date ("closes on 25
+# December"), an asker names the day ("Are you open on Christmas Day?")
+_HOLIDAYS = re.compile(
+    r"^(?:christmas|xmas|easter|thanksgiving|halloween|hanukkah|chanukah|ramadan|eid|diwali|"
+    r"passover|pentecost|whitsun|boxing|day|days|eve|year|year's|years|weekend|weekends)$|"
+    r"^(?:рождеств\w*|пасх\w*|масленниц\w*|новог\w*)$", re.IGNORECASE)
+
+
 def is_calendar_word(token: str) -> bool:
-    """A month or a weekday, in English or Russian (any case ending)."""
-    return month_number(token) is not None or bool(_WEEKDAYS.match(token))
+    """A month, a weekday or a holiday, in English or Russian (any case ending)."""
+    return month_number(token) is not None or bool(_WEEKDAYS.match(token)
+                                                  or _HOLIDAYS.match(token))
 
 
 __all__ = ["EN_MONTHS", "RU_MONTH", "RU_MONTHS", "RU_MONTH_STEMS", "is_calendar_word",

@@ -255,6 +255,11 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("What did quickq 1.1.0 fix or add?", "changes"),
     ("Release notes for quickq 1.1.0, please.", "changes"),
     ("How does quickq 1.1.0 differ from the version before it?", "changes"),
+    # an eleventh round's: the release one needs for a thing, what a release fixed
+    ("What quickq version do I need for scheduled tasks?", "since"),
+    ("What was fixed in quickq 1.1.0?", "changes"),
+    ("What was fixed in the contract?", None),
+    ("What Python version do I need for quickq?", None),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),
     ("Which Python versions does quickq support?", None),
@@ -367,6 +372,8 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     ("How recent are your quickq docs?", ["2.0.0"]),
     ("Up to which quickq version do you go?", ["2.0.0"]),
     ("What's the freshest quickq version you've indexed?", ["2.0.0"]),
+    ("Which quickq version do your docs go up to?", ["2.0.0"]),
+    ("Got anything on quickq 1.1.0?", ["1.1.0"]),
 ])
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)

@@ -209,6 +209,9 @@ def missing_codes(index, codes: list[str], mask: np.ndarray) -> list[str]:
 
 _NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]*[а-яёА-ЯЁ])(?![\w‐‑-])")
 _POSSESSIVE = re.compile(r"['’]s$")
+# two capitals are a thing's short name more often than a name ("ID", "AA cells", "TV"): the
+# vectors decide them
+_SHORT_CAPS = re.compile(r"[A-ZА-ЯЁ]{2}")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)[\s\"«“„'(]*$")
 
 
@@ -218,6 +221,7 @@ def _name_matches(text: str) -> list[re.Match]:
 
     return [m for m in _NAME.finditer(text)
             if not (m.group(0).lower() in STOP_WORDS or is_calendar_word(m.group(0))
+                    or _SHORT_CAPS.fullmatch(m.group(0))
                     or _SENTENCE_START.search(text[:m.start()]))]  # months, weekdays: not names
 
 

@@ -57,6 +57,10 @@ _CHANGES = re.compile(
     r"\b(?:changelog|release\s+notes)\b"
     r"(?![^.?!]*\b(?:say|says|said|mention|mentions|write|writes|about)\b)|"
     r"\bwhat\s+was\s+(?:added|removed)\b|"
+    # what a release fixed, named ("What was fixed in 1.1.0?"; "What was fixed in the
+    # contract?" asks the text)
+    r"\bwhat\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:fixed|deprecated|improved|dropped)"
+    r"\b[^.?!]{0,40}\b0\b|"
     # "What was updated in …", "Which things changed with …" (no modal: "can be changed" is
     # about what the text allows)
     r"\b(?:what|which)(?:\s+(?:things?|parts?|items?|sections?))?\s+"
@@ -147,7 +151,11 @@ _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|(?:start|started|starts|begin|began
 # quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name between, it asks what that
 # needs ("What's the minimum Python version that quickq needs?": content)
 _LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|release)\s+"
-                            r"(?:that|which|with|where|for|to\s+(?:use|get|have))\b",
+                            r"(?:that|which|with|where|for|to\s+(?:use|get|have))\b|"
+                            # the release one needs for a thing ("What version do I need for
+                            # zstd decoding?")
+                            r"\b(?:which|what)\s+(?:version|release)\s+(?:do|would|will|does)\s+"
+                            r"(?:i|we|you|one)\s+(?:need|require)\s+(?:for|to)\b",
                             re.IGNORECASE)
 _SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
@@ -209,7 +217,8 @@ _ASKING = re.compile(
 # nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no
 # version word; "How far back do your docs go?", "How recent are your docs?")
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent|most\s+current|highest|up-to-date|"
-                r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)")
+                r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
+                r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
