@@ -142,6 +142,12 @@ def test_names_are_capitalised_words_that_do_not_open_a_sentence():
     assert names_in("What applied in March? Which IKEA store?") == ["IKEA"]
     assert names_in("Сколько дней по тарифу «Старт» в Марте?") == ["Старт"]
     assert names_in("I am asking about it") == []
+    # a holiday is a date the documents state ("closes on 25 December"); two capitals are a
+    # thing's short name ("ID", "AA cells"): none is a name nothing may hold
+    assert names_in("Are you open on Christmas Day or on Easter weekend?") == []
+    assert names_in("Can I throw dead AA cells away, and what ID do I show?") == []
+    assert names_in("Работаете ли вы на Рождество?") == []
+    assert names_in("How do I install PostgreSQL on Ubuntu?") == ["PostgreSQL", "Ubuntu"]
 
 
 # -- the situation's edges ------------------------------------------------------------------
