@@ -1,0 +1,130 @@
+"""Whether a better signal than MiniLM separates the small corpora's paraphrases from their
+off-topic questions (issue 51): each question's best cosine with one sentence of its corpus
+under MiniLM (the product's), bge-small-en (`bge_onnx.py`, never a product dependency) and
+multilingual-e5 (the product's multilingual leg), alone, standardised within the corpus, as a
+gap to the third best, and summed; and, with `--model-url`, a chat model as the judge of the
+three best sentences (two prompts: YES/NO, or the number of the passage that answers).
+
+    python benchmarks/relevance_signals.py [--model-url http://127.0.0.1:8089/v1] [--out DIR]
+
+A floor per signal is set on the dev corpora (the fewest refused answerable plus answered
+off-topic) and reported on the held-out ones: `library`, `tasq` (looked at many times) and
+`gym`, `waste` (fresh: written on 2026-12-04, first run then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import httpx
+import numpy as np
+import yaml
+from _provenance import write_result
+from bge_onnx import BgeSmallEn
+from relevance_rule import SMALL
+from rich.console import Console
+from rich.table import Table
+
+from situated.app import App
+from situated.index.e5 import E5Embeddings
+from situated.settings import Settings
+
+HERE = Path(__file__).parent
+PROMPTS = {
+    "yes_no": ("You check whether a support assistant's documents answer a customer's question."
+               "\n\nQuestion: {q}\n\nPassages from the documents:\n{p}\n\nDoes any passage give "
+               "the answer to this exact question (even if worded differently)? A passage about "
+               "a different thing, place or service does not count. Reply with one word: YES or "
+               "NO."),
+    "which": ("Passages:\n{p}\n\nCustomer question: {q}\n\nWhich passage answers the customer's "
+              "question? The customer may use other words than the passage. Reply with the "
+              "passage number only, or 0 if the question is about something the passages do "
+              "not cover."),
+}
+SAYS_YES = {"yes_no": re.compile(r"\s*yes", re.I), "which": re.compile(r"\s*\[?[1-9]")}
+
+
+def sentences(folder: Path) -> list[str]:
+    """Every sentence of the corpus's sections (front matter and headings left out)."""
+    out = []
+    for f in sorted(folder.glob("*.md")):
+        for sec in re.split(r"\n## ", f.read_text("utf-8").split("---", 2)[2]):
+            head_body = sec.strip().split("\n", 1)
+            if len(head_body) == 2:
+                out += [u for u in re.split(r"(?<=[.!?])\s+", head_body[1].strip()) if u]
+    return out
+
+
+def judge(url: str, prompt: str, q: str, best: list[str]) -> str:
+    p = "\n".join(f"[{i}] {u}" for i, u in enumerate(best, start=1))
+    r = httpx.post(url.rstrip("/") + "/chat/completions", timeout=300, json={
+        "model": "judge", "temperature": 0, "max_tokens": 3,
+        "messages": [{"role": "user", "content": PROMPTS[prompt].format(q=q, p=p)}]})
+    r.raise_for_status()
+    return r.json()["choices"][0]["message"]["content"].strip()
+
+
+def gather(model_url: str | None) -> list[dict]:
+    mini = App(Settings(index_dir=Path("/nonexistent-index"))).embeddings
+    bge, e5 = BgeSmallEn(), E5Embeddings()
+    rows = []
+    for name, half in SMALL.items():
+        units = sentences(HERE / "questions" / "small" / name)
+        vecs = {"minilm": np.asarray(mini.encode(units)), "bge": bge.encode(units),
+                "e5": np.asarray(e5.encode(units))}
+        data = yaml.safe_load((HERE / "questions" / "small" / name / "questions.yaml")
+                              .read_text("utf-8"))
+        asked = [(a["q"], True) for a in data["answerable"]] + [(t, False)
+                                                                for t in data["off_topic"]]
+        for q, positive in asked:
+            qv = {"minilm": np.asarray(mini.encode_query(q)), "bge": bge.encode_query(q),
+                  "e5": np.asarray(e5.encode_queries([q])[0])}
+            row: dict = {"corpus": name, "half": half, "q": q, "positive": positive}
+            for k, v in vecs.items():
+                s = np.sort(v @ qv[k])
+                row[k], row[f"{k}_z"] = float(s[-1]), float((s[-1] - s.mean()) / s.std())
+                row[f"{k}_gap"] = float(s[-1] - s[-3])
+            row["minilm+e5"] = row["minilm"] + row["e5"]
+            row["minilm+bge"] = row["minilm"] + row["bge"]
+            if model_url:
+                best = [units[i] for i in np.argsort(-(vecs["minilm"] @ qv["minilm"]))[:3]]
+                for prompt in PROMPTS:
+                    said = judge(model_url, prompt, q, best)
+                    row[f"judge_{prompt}"] = 1.0 if SAYS_YES[prompt].match(said) else 0.0
+            rows.append(row)
+    return rows
+
+
+def rates(rows: list[dict], signal: str, floor: float) -> tuple[float, float]:
+    pos = [r[signal] for r in rows if r["positive"]]
+    neg = [r[signal] for r in rows if not r["positive"]]
+    return float(np.mean([x < floor for x in pos])), float(np.mean([x >= floor for x in neg]))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model-url")
+    ap.add_argument("--out", type=Path, default=HERE / "results")
+    args = ap.parse_args()
+    rows = gather(args.model_url)
+    signals = [k for k in rows[0] if k not in ("corpus", "half", "q", "positive")]
+    table = Table(title="small corpora: refused answerable / answered off-topic at the dev floor")
+    for col in ("signal", "floor (dev)", "dev", "held out (seen)", "fresh"):
+        table.add_column(col, justify="right")
+    summary = {}
+    for sig in signals:
+        dev = [r for r in rows if r["half"] == "dev"]
+        floor = min(sorted({r[sig] for r in dev}), key=lambda t: sum(rates(dev, sig, t)))
+        cells = {h: rates([r for r in rows if r["half"] == h], sig, floor)
+                 for h in ("dev", "test", "fresh")}
+        summary[sig] = {"floor": floor, **{h: {"refused": a, "off_topic_answered": b}
+                                          for h, (a, b) in cells.items()}}
+        table.add_row(sig, f"{floor:.3f}", *(f"{a:.2f} / {b:.2f}" for a, b in cells.values()))
+    Console(width=140).print(table)
+    write_result(args.out / "relevance_signals.json", {"summary": summary, "rows": rows})
+
+
+if __name__ == "__main__":
+    main()
