@@ -4,7 +4,7 @@ reported on the held-out ones.
 
     python benchmarks/relevance_rule.py gather [--policyqa FILE] [--reranker DIR] [--work DIR]
     python benchmarks/relevance_rule.py sweep            # the tables, from the gathered rows
-    python benchmarks/relevance_rule.py chain [--within-product]  # the small corpora, whole chain
+    python benchmarks/relevance_rule.py chain [--within-product] [--corpora NAME ...]  # whole chain
 
 Indexes (each built without calibration: the signals do not depend on thresholds):
 
@@ -273,6 +273,8 @@ def chain(args) -> None:
         table.add_column(col, justify="right")
     results = {}
     for name, half in SMALL.items():
+        if args.corpora and name not in args.corpora:
+            continue
         folder = HERE / "questions" / "small" / name
         index = args.work / f"chain-{name}{'-product' if args.within_product else ''}"
         docs = _as_product(folder, args.work / f"docs-{name}-product", name) \
@@ -338,6 +340,8 @@ def main() -> None:
     c = sub.add_parser("chain")
     c.add_argument("--work", type=Path, default=HERE / "cache" / "relevance-rule")
     c.add_argument("--out", type=Path, default=HERE / "results")
+    c.add_argument("--corpora", nargs="+", default=None, choices=sorted(SMALL),
+                   help="only these corpora (default: all)")
     c.add_argument("--within-product", action="store_true", help="each corpus's documents "
                    "declare one product and every question is asked within it")
     for p in (g, s, c):

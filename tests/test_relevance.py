@@ -332,3 +332,52 @@ def test_compound_names_are_runs_of_names_a_possessive_ends():
     assert compound_names("What do DeepSeek's Developer Terms say?") == ["Developer Terms"]
     assert compound_names("Apple Music: is it free?") == []  # a sentence's first word
     assert compound_names("Do Apple and Google share data?") == []
+
+
+@pytest.mark.unit
+def test_a_unit_under_its_section_title_is_titled_only_where_the_title_has_a_word():
+    from situated.index.sentences import titled_units
+
+    # a block's text opens with its heading line, which is not a unit
+    text = "4 Sauna\nThe sauna is for adults. Sessions should not exceed 15 minutes."
+    assert titled_units("4 Sauna", text) == ["Sauna: The sauna is for adults.",
+                                             "Sauna: Sessions should not exceed 15 minutes."]
+    assert titled_units("4.2", "4.2\nSome rule text.") == []  # PolicyQA's bare numbers
+    assert titled_units("", "Some rule text.") == []
+
+
+@pytest.mark.unit
+def test_a_titled_unit_is_relevant_above_the_sentence_floor_plus_its_margin():
+    from situated.retrievers.relevance import TITLED_MARGIN
+
+    th = Thresholds.default("x").for_search(False, 10)
+    floor = th.min_sentence
+    near = Signals(cover=0.0, cosine=0.1, code=False, agree=False, sentence=0.2,
+                   titled=floor + TITLED_MARGIN)
+    assert near.relevant(th, True)
+    below = Signals(cover=0.0, cosine=0.1, code=False, agree=False, sentence=0.2,
+                    titled=floor + TITLED_MARGIN / 2)  # over the sentence floor, not the margin
+    assert not below.relevant(th, True)
+
+
+@pytest.mark.integration
+def test_a_question_worded_as_the_heading_is_answered_by_the_titled_unit(tmp_path,
+                                                                           embeddings):
+    """"How long should I stay in the hot room?" shares nothing with "Sessions should not
+    exceed 15 minutes." (0.32) and was refused; under its heading, "Sauna: …", it is answered.
+    A stranger stays refused, and a generation written without titled units reads as before."""
+    app = _one_document(tmp_path, embeddings, "RF-FAC", "Riverside Fitness facilities", (
+        "## 1 Opening hours\n\nThe club opens from 6:00 to 22:00 on weekdays.\n\n"
+        "## 2 Lockers\n\nDay lockers take a one-euro coin that is returned.\n\n"
+        "## 3 Sauna\n\nThe sauna is for members over 18 only. Sessions should not exceed 15 "
+        "minutes.\n"))
+    engine = app.engine
+    question = "How long should I stay in the hot room?"
+    found = engine.assess(question, Filter(), 10).ranked
+    best = max(found, key=lambda b: b.signals.titled or 0)
+    assert best.signals.titled > best.signals.sentence + 0.1
+    kept = engine.search(question, Filter()).blocks
+    assert kept and "Sauna" in app.index.read_blocks([kept[0].block_id])[kept[0].block_id].text
+    assert engine.search("How do I bake sourdough bread?", Filter()).blocks == []
+    app.index.titled = None  # an older generation: the bare units alone
+    assert all(b.signals.titled is None for b in engine.assess(question, Filter(), 10).ranked)

@@ -25,7 +25,7 @@ from situated.index.docstore import (
 from situated.index.embeddings import Embedder
 from situated.index.integrity import drop_private_chroma, private_chroma, tampered
 from situated.index.multilingual import MultilingualVectors
-from situated.index.sentences import SentenceVectors
+from situated.index.sentences import TITLED, SentenceVectors
 from situated.index.store import SCHEMA_VERSION, Manifest, chroma_client, current_generation
 from situated.index.text import Tokenizer
 from situated.releases import ANY_HI, ANY_LO
@@ -129,6 +129,8 @@ class Index:
                               f"{Path(exc.filename).relative_to(gen)}; rebuild it with "
                               "`situated ingest`") from None
         self.sentences = SentenceVectors(gen)  # the evidence sentences' vectors, by text
+        # ... and under their sections' titles (None: a generation written before them)
+        self.titled = SentenceVectors(gen, TITLED) if (gen / TITLED).is_dir() else None
         # the multilingual leg's piece vectors (None: the index was built without it)
         self.multilingual = MultilingualVectors(gen, m.pieces) if m.multilingual_model else None
         self.products = frozenset(m.products)
@@ -219,7 +221,7 @@ class Index:
     def close(self) -> None:
         """Release the Chroma client (its files and connections), the row store and the
         memory-mapped arrays; the index is unusable after."""
-        for name in ("bm25", "bm25_blocks", "columns", "sentences"):  # closed with the maps
+        for name in ("bm25", "bm25_blocks", "columns", "sentences", "titled"):  # with the maps
             self.__dict__.pop(name, None)
         self.multilingual = None
         self.piece_doc = self.piece_block = self.doc_family = np.zeros(0, dtype=np.int32)

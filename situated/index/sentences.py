@@ -7,6 +7,9 @@ cache, and stored with the generation:
     sentences/keys.npy      uint64, sorted: a 64-bit hash of each distinct unit's text
     sentences/vectors.npy   float32 (n, dim), normalised, row i for keys[i]; memory-mapped
     sentences/block_ptr.npy, block_keys.npy   the hashes of each block's units, by block row
+    sentences_titled/                          the same four, for each unit under its section's
+                                               title (`titled_units`): the relevance rule's
+                                               second sentence signal
 
 Keyed by text, not by block: versions of a page repeat most of their sentences, and the model
 reads its evidence from the prompt's messages (it never sees a block id), so it finds a
@@ -17,6 +20,7 @@ a removed block's sentences leave with the generation it was in.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -27,6 +31,7 @@ from situated.loaders.neutralise import neutralise
 from situated.loaders.sentences import evidence_units
 
 DIR = "sentences"
+TITLED = "sentences_titled"  # the same units under their section's title (`titled_units`)
 
 
 def text_hash(text: str) -> int:
@@ -36,6 +41,16 @@ def text_hash(text: str) -> int:
 def units_of(text: str) -> list[str]:
     """One block text's distinct quotable units, as a prompt would carry them."""
     return list(dict.fromkeys(evidence_units(neutralise(text))))
+
+
+def titled_units(title: str, text: str) -> list[str]:
+    """A block's units each under its section's title ("Sauna: Sessions should not exceed 15
+    minutes."), what a question worded as the heading is ("How long should I stay in the hot
+    room?") matches; none where the title holds no word (a bare "4.2", PolicyQA's numbers)."""
+    title = re.sub(r"^[\d.\s]+", "", title or "").strip()
+    if not re.search(r"[^\W\d_]", title):
+        return []
+    return [f"{title}: {u}" for u in units_of(text)]
 
 
 def block_units(texts: Iterable[str]) -> list[str]:

@@ -37,7 +37,13 @@ from situated.index.publisher import (
     publish,
     writer_lock,
 )
-from situated.index.sentences import units_of, write_block_units, write_sentences
+from situated.index.sentences import (
+    TITLED,
+    titled_units,
+    units_of,
+    write_block_units,
+    write_sentences,
+)
 from situated.index.store import (
     GRAPH_SYNC,
     HNSW,
@@ -204,6 +210,12 @@ def _write_generation(
                     batch=settings.chroma_write_batch,
                     progress=lambda done, total: progress("sentences", done, total))
     write_block_units(out, per_block)
+    per_titled = [titled_units(b.title, b.text) for d in corpus.documents for b in d.blocks]
+    write_sentences(out, list(dict.fromkeys(u for block in per_titled for u in block)),
+                    lambda batch: cache.encode(embeddings, batch),
+                    batch=settings.chroma_write_batch, folder=TITLED,
+                    progress=lambda done, total: progress("titled sentences", done, total))
+    write_block_units(out, per_titled, folder=TITLED)
     multilingual = _write_multilingual(out, pieces, units, embeddings, settings, progress,
                                        cache)
     manifest = Manifest(

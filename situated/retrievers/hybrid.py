@@ -43,6 +43,7 @@ from situated.retrievers.relevance import (
     TermCover,
     sentence_cosines,
     thresholds_for,
+    titled_cosines,
 )
 from situated.settings import Settings
 from situated.situation import Scope, Situation
@@ -235,14 +236,16 @@ class HybridSearch:
         latin = latin_of(self.index.multilingual, [b.best_piece for b in ranked])
         query_latin = mostly_latin(query)
         first = ranked[:SENTENCE_DEPTH] if reads else []
-        sentence = sentence_cosines(self.index, query, first)
-        sentence += [None] * (len(ranked) - len(sentence))
+        rest = [None] * (len(ranked) - len(first))
+        sentence = sentence_cosines(self.index, query, first) + rest
+        titled = titled_cosines(self.index, query, first) + rest
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
                         agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),
                         multilingual=b.leg_scores.get(Leg.MULTILINGUAL.value), latin=lat,
-                        same_script=lat == query_latin, sentence=s)
-                for b, c, lat, s in zip(ranked, cover.tolist(), latin, sentence, strict=True)]
+                        same_script=lat == query_latin, sentence=s, titled=t)
+                for b, c, lat, s, t in zip(ranked, cover.tolist(), latin, sentence, titled,
+                                           strict=True)]
 
     def leg_search(self, leg: Leg, query: str, flt: Filter, k: int) -> list[LegHit]:
         """One leg alone: the k best admitted pieces, best first (`retrievers.parts`)."""

@@ -20,6 +20,11 @@ are shares and similarities:
   one of its sentences ("Do I have to give notice in writing?": 0.149 to the cancellation
   piece, 0.392 to its sentence). Its floor is the package's, sized to the pieces the search
   admits (`Thresholds.sized`: 0.38 over 10, +0.03 a decade), or a calibration's higher one.
+* `titled`: the same, each unit under its section's title (`index.titled`, "Sauna: Sessions
+  should not exceed 15 minutes."), where a question names the section's subject in other
+  words than its sentences ("How long should I stay in the hot room?": 0.321 bare, 0.496
+  titled). A title lends every unit its topic words, so its floor is the sentence floor plus
+  `TITLED_MARGIN` (set on the dev corpora, docs/design.md).
 * a code (`E-417`, `P-2`) the question names and the block carries (the exact leg) vouches
   alone; a code the question names that *no admitted piece* carries makes the whole question
   unanswerable (`missing_codes`): the asker asked about something else.
@@ -27,7 +32,8 @@ are shares and similarities:
 A block is relevant when it carries a code the question names, or:
 
 * for a question the vector leg reads (Latin script, vector leg running): `cosine >=
-  min_cosine`, or `sentence >= min_sentence`, or the BM25 and vector legs both rank it among
+  min_cosine`, or `sentence >= min_sentence`, or `titled >= min_sentence + TITLED_MARGIN`,
+  or the BM25 and vector legs both rank it among
   their first `AGREE` blocks and it covers *every* content term of the question. Partial cover does not count here: on real terms
   pages off-topic questions reach cover 0.63 on a block both legs rank first ("Recommend a good
   science fiction novel."), and "What is the capital of France?" covers 1.0 of a legal notice
@@ -156,6 +162,7 @@ class Signals:
     latin: bool = True  # the block's best piece is mostly Latin script
     same_script: bool = True  # ... and so is the question, or neither is
     sentence: float | None = None  # its best quotable unit's cosine; None: not measured
+    titled: float | None = None  # ... of a unit under its section's title; None: no title
 
     def relevant(self, th: Thresholds, vector_reads: bool) -> bool:
         """`vector_reads`: the question is in the embedding model's script (`mostly_latin`)
@@ -168,6 +175,8 @@ class Signals:
             return (self.cosine is not None and self.cosine >= th.min_cosine) or (
                 self.sentence is not None and th.min_sentence is not None
                 and self.sentence >= th.min_sentence) or (
+                self.titled is not None and th.min_sentence is not None
+                and self.titled >= th.min_sentence + TITLED_MARGIN) or (
                 self.agree and self.cover >= FULL_COVER)
         if self.multilingual is not None and (
                 self.multilingual >= th.multilingual_floor(self.same_script)):
@@ -176,6 +185,7 @@ class Signals:
 
 
 SENTENCE_DEPTH = 5  # fused blocks whose sentences are measured (deeper ones: by their piece)
+TITLED_MARGIN = 0.02  # a titled unit's floor above the sentence floor (docs/design.md)
 
 
 def sentence_cosines(index, query: str, blocks: list) -> list[float | None]:
@@ -195,6 +205,20 @@ def sentence_cosines(index, query: str, blocks: list) -> list[float | None]:
                         for b in blocks]
     return [round(float((vectors[found] @ q).max()), 4) if found.any() else None
             for vectors, found in found_by_row]
+
+
+def titled_cosines(index, query: str, blocks: list) -> list[float | None]:
+    """Each ranked block's best cosine between the question and one of its units under its
+    section's title (`index.titled`, through the block map); None for a block without a
+    titled unit, and for every block of a generation written before them."""
+    titled = getattr(index, "titled", None)
+    if not blocks or titled is None:
+        return [None] * len(blocks)
+    q = index.embeddings.encode_query(query)
+    rows = index.piece_block[np.asarray([b.best_piece for b in blocks], dtype=np.int64)]
+    found_by_row = [titled.of_block_row(int(r)) for r in rows.tolist()]
+    return [round(float((f[0][f[1]] @ q).max()), 4) if f is not None and f[1].any() else None
+            for f in found_by_row]
 
 
 def missing_codes(index, codes: list[str], mask: np.ndarray) -> list[str]:
@@ -316,6 +340,7 @@ __all__ = [
     "AGREE",
     "FULL_COVER",
     "SENTENCE_DEPTH",
+    "TITLED_MARGIN",
     "QueryTerms",
     "Signals",
     "TermCover",
@@ -325,6 +350,7 @@ __all__ = [
     "name_forms",
     "names_in",
     "sentence_cosines",
+    "titled_cosines",
     "unheld_names",
     "unheld_phrases",
 ]
