@@ -43,7 +43,7 @@ PROMPTS = {
               "passage number only, or 0 if the question is about something the passages do "
               "not cover."),
 }
-SAYS_YES = {"yes_no": re.compile(r"\s*yes", re.I), "which": re.compile(r"\s*\[?[1-9]")}
+SAYS_YES = {"yes_no": re.compile(r"\s*yes", re.IGNORECASE), "which": re.compile(r"\s*\[?[1-9]")}
 
 
 def sentences(folder: Path) -> list[str]:
