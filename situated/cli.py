@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -45,9 +46,25 @@ def _settings(index: Path | None, **flags) -> Settings:
     try:
         return Settings(**{k: v for k, v in given.items() if v is not None})
     except ValidationError as exc:
-        _fail("invalid settings: " + "; ".join(
-            e["msg"].removeprefix("Value error, ") for e in exc.errors()))
+        _fail("invalid settings: " + "; ".join(_setting_error(e) for e in exc.errors()))
         raise
+
+
+def _setting_error(error) -> str:
+    """One setting's error naming the setting, its variable and the value given
+    ("multilingual_leg (SITUATED_MULTILINGUAL_LEG) = '': Input should be a valid boolean");
+    a check of several settings at once has no single name and says its own message."""
+    msg = error["msg"].removeprefix("Value error, ")
+    field = ".".join(str(p) for p in error.get("loc", ()))
+    if not field:
+        return msg
+    given = repr(error.get("input"))
+    if re.search(r"key|token|secret|password", field, re.IGNORECASE):
+        given = "(hidden)"  # a credential is never echoed
+    elif len(given) > 80:
+        given = given[:77] + "..."
+    return (f"{field} (SITUATED_{field.upper()}, or its flag) = {given}: {msg}; "
+            "set a valid value or unset the variable")
 
 
 @app.command()

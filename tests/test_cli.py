@@ -85,6 +85,15 @@ def test_the_index_comes_from_the_environment_when_no_flag_names_one(tmp_path, m
     assert str(tmp_path / "flag") in flagged.output  # the flag wins over the variable
 
 
+def test_a_bad_setting_names_its_variable_and_the_value(monkeypatch):
+    """An empty SITUATED_MULTILINGUAL_LEG said only "Input should be a valid boolean"."""
+    monkeypatch.setenv("SITUATED_MULTILINGUAL_LEG", "")
+    result = CliRunner().invoke(app, ["ask", "q", "--index", "/nonexistent"])
+    assert result.exit_code == 1, result.output
+    assert "SITUATED_MULTILINGUAL_LEG" in result.output and "''" in result.output, result.output
+    assert "Traceback" not in result.output
+
+
 @pytest.mark.unit
 @pytest.mark.parametrize(("args", "says"), [
     (["ask", "x" * 2001], "question has 2001 characters, more than the 2000 allowed"),
