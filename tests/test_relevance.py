@@ -365,7 +365,7 @@ def test_a_question_worded_as_the_heading_is_answered_by_the_titled_unit(tmp_pat
                                                                            embeddings):
     """"How long should I stay in the hot room?" shares nothing with "Sessions should not
     exceed 15 minutes." (0.32) and was refused; under its heading, "Sauna: …", it is answered.
-    A stranger stays refused, and a generation written without titled units reads as before."""
+    A stranger stays refused."""
     app = _one_document(tmp_path, embeddings, "RF-FAC", "Riverside Fitness facilities", (
         "## 1 Opening hours\n\nThe club opens from 6:00 to 22:00 on weekdays.\n\n"
         "## 2 Lockers\n\nDay lockers take a one-euro coin that is returned.\n\n"
@@ -379,5 +379,3 @@ def test_a_question_worded_as_the_heading_is_answered_by_the_titled_unit(tmp_pat
     kept = engine.search(question, Filter()).blocks
     assert kept and "Sauna" in app.index.read_blocks([kept[0].block_id])[kept[0].block_id].text
     assert engine.search("How do I bake sourdough bread?", Filter()).blocks == []
-    app.index.titled = None  # an older generation: the bare units alone
-    assert all(b.signals.titled is None for b in engine.assess(question, Filter(), 10).ranked)

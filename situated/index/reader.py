@@ -62,7 +62,8 @@ def _manifest(root: Path, gen: Path, embeddings: Embedder) -> Manifest:
             f"{SCHEMA_VERSION} (5 added the sentence vectors answers are ranked by, 6 the "
             f"piece ids the vector leg filters by, 7 keys the sentence vectors by the evidence "
             f"text as it is now neutralised, 8 the release axis every piece is filtered by, 9 "
-            f"the latest release decided per caller, Chroma's files checksummed); "
+            f"the latest release decided per caller, Chroma's files checksummed, 10 each "
+            f"unit under its section's title); "
             f"rebuild it with `situated ingest PATH... --index {root}` (unchanged texts "
             "come from the embedding cache)"
         )
@@ -129,8 +130,7 @@ class Index:
                               f"{Path(exc.filename).relative_to(gen)}; rebuild it with "
                               "`situated ingest`") from None
         self.sentences = SentenceVectors(gen)  # the evidence sentences' vectors, by text
-        # ... and under their sections' titles (None: a generation written before them)
-        self.titled = SentenceVectors(gen, TITLED) if (gen / TITLED).is_dir() else None
+        self.titled = SentenceVectors(gen, TITLED)  # ... under their sections' titles
         # the multilingual leg's piece vectors (None: the index was built without it)
         self.multilingual = MultilingualVectors(gen, m.pieces) if m.multilingual_model else None
         self.products = frozenset(m.products)

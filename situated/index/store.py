@@ -41,8 +41,9 @@ if TYPE_CHECKING:
 # 5: sentence vectors (`index.sentences`); 6: piece ids by position (the vector leg's `ids`);
 # 7: evidence neutralised for any Markdown renderer — the sentence store is keyed by that text;
 # 8: the release axis (`release_lo`, `release_hi`, `release_latest` on every piece);
-# 9: no `release_latest`: the latest release is decided per caller (`Filter.superseded`)
-SCHEMA_VERSION = 9
+# 9: no `release_latest`: the latest release is decided per caller (`Filter.superseded`);
+# 10: each unit under its section's title (`sentences_titled/`), the relevance rule's signal
+SCHEMA_VERSION = 10
 COLLECTION = "pieces"
 
 

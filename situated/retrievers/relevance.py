@@ -210,7 +210,7 @@ def sentence_cosines(index, query: str, blocks: list) -> list[float | None]:
 def titled_cosines(index, query: str, blocks: list) -> list[float | None]:
     """Each ranked block's best cosine between the question and one of its units under its
     section's title (`index.titled`, through the block map); None for a block without a
-    titled unit, and for every block of a generation written before them."""
+    titled unit (its title has no word)."""
     titled = getattr(index, "titled", None)
     if not blocks or titled is None:
         return [None] * len(blocks)
