@@ -22,7 +22,9 @@ proposal was grounded in the release line (`--half eighth`); `paraphrases_ninth.
 kind) written before the rules were widened for the eighth's misses, asked once after that
 (`--half ninth`); `paraphrases_tenth.yaml` (4 per kind) written at the start of a session
 before anything changed, asked once (`--half tenth`); `paraphrases_eleventh.yaml` (4 per
-kind) written after the tenth's classes were added, asked once (`--half eleventh`). They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
+kind) written after the tenth's classes were added, asked once (`--half eleventh`);
+`paraphrases_twelfth.yaml` (4 per kind) written after the eleventh's, asked once (`--half
+twelfth`). They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
 changelog, built here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
@@ -189,7 +191,8 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fourth": "paraphrases_fourth.yaml", "fifth": "paraphrases_fifth.yaml",
         "sixth": "paraphrases_sixth.yaml", "seventh": "paraphrases_seventh.yaml",
         "eighth": "paraphrases_eighth.yaml", "ninth": "paraphrases_ninth.yaml",
-        "tenth": "paraphrases_tenth.yaml", "eleventh": "paraphrases_eleventh.yaml"}
+        "tenth": "paraphrases_tenth.yaml", "eleventh": "paraphrases_eleventh.yaml",
+        "twelfth": "paraphrases_twelfth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
