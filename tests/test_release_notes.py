@@ -260,6 +260,8 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("What was fixed in quickq 1.1.0?", "changes"),
     ("What was fixed in the contract?", None),
     ("What Python version do I need for quickq?", None),
+    # a twelfth round's: what the documentation spans
+    ("How many quickq releases does your documentation span?", "versions"),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),
     ("Which Python versions does quickq support?", None),

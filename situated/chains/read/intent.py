@@ -206,7 +206,7 @@ _ASKING = re.compile(
     r"with|freshest|final|initial|original|ancient|material|"
     r"materials|available|availability|overview|rundown|spell|out|pick|choose|select|lay|"
     r"carry|carries|offer|offers|run|through|coverage|go|goes|anything|something|stuff|"
-    r"assistant|service|bot|chatbot)\b|"
+    r"assistant|service|bot|chatbot|span|spans|range|ranges)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
     r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
