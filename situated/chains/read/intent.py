@@ -148,8 +148,9 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
 _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|(?:start|started|starts|begin|began|begins)\s+"
                        r"(?:supporting|to\s+support|offering|to\s+offer|providing|having)")
 # the least release that has something, the product's name taken away ("What's the minimum
-# quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name between, it asks what that
-# needs ("What's the minimum Python version that quickq needs?": content)
+# quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name
+# between, it asks what that needs ("What's the minimum Python version that quickq needs?":
+# content)
 _LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|release)\s+"
                             r"(?:that|which|with|where|for|to\s+(?:use|get|have))\b|"
                             # the release one needs for a thing ("What version do I need for
