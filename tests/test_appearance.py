@@ -155,3 +155,13 @@ def test_a_subject_keeps_what_picks_candidates_out():
     held = words.held_by([block(1, "Scheduled tasks survive a worker restart.")])
     assert held.words == ("scheduled", "tasks") and held.said("") == "scheduled tasks"
     assert words.held_by([block(1, "Nothing here.")]) is words  # none held: all stay
+
+
+@pytest.mark.unit
+def test_the_asker_needing_a_release_is_how_the_question_asks_not_its_subject():
+    """"What httpx version do I need for zstd content decoding?" looked for "I need zstd
+    content decoding" (the eleventh round of version phrasings)."""
+    from situated.chains.versions.appearance import subject_of
+
+    q = "What version do I need for zstd content decoding?"
+    assert subject_of(q, q).words == ("zstd", "content", "decoding")

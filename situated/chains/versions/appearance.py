@@ -47,7 +47,7 @@ _FRAME = re.compile(
     r"get|got|new|of|for|it|they|been|arrived?|land(?:ed)?|ship(?:ped)?|came|come|gain(?:ed)?|"
     r"there|on|can|could|use|using|start|starting|started|starts|show|showed|shown|up|"
     r"supporting|supports|brought|brings|bring|begin|began|begins|offering|offers|offer|"
-    r"providing|provides|provide|having|"
+    r"providing|provides|provide|having|i|we|you|need|needs|needed|require|requires|required|"
     r"arguments?|parameters?|options?|methods?|functions?|"
     r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
     r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|появил\w*|"
