@@ -24,7 +24,8 @@ kind) written before the rules were widened for the eighth's misses, asked once 
 before anything changed, asked once (`--half tenth`); `paraphrases_eleventh.yaml` (4 per
 kind) written after the tenth's classes were added, asked once (`--half eleventh`);
 `paraphrases_twelfth.yaml` (4 per kind) written after the eleventh's, asked once (`--half
-twelfth`). They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
+twelfth`); `paraphrases_thirteenth.yaml` after the twelfth's (`--half thirteenth`); and
+`paraphrases_russian.yaml`, the first Russian set (`--half russian`). They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
 changelog, built here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
@@ -192,7 +193,8 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "sixth": "paraphrases_sixth.yaml", "seventh": "paraphrases_seventh.yaml",
         "eighth": "paraphrases_eighth.yaml", "ninth": "paraphrases_ninth.yaml",
         "tenth": "paraphrases_tenth.yaml", "eleventh": "paraphrases_eleventh.yaml",
-        "twelfth": "paraphrases_twelfth.yaml"}
+        "twelfth": "paraphrases_twelfth.yaml", "thirteenth": "paraphrases_thirteenth.yaml",
+        "russian": "paraphrases_russian.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
