@@ -262,6 +262,19 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("What Python version do I need for quickq?", None),
     # a twelfth round's: what the documentation spans
     ("How many quickq releases does your documentation span?", "versions"),
+    # a thirteenth's: the first release "of" the product, where the list starts
+    ("What's the first release of quickq that supports scheduled tasks?", "since"),
+    ("What quickq version comes first in your list?", "versions"),
+    # Russian, a first round's: the line in people's words
+    ("Какая самая ранняя версия quickq описана?", "versions"),
+    ("По каким версиям quickq есть документация?", "versions"),
+    ("Какое количество версий quickq описано?", "versions"),
+    ("С какой версии quickq начинается документация?", "versions"),
+    ("Есть документация по quickq 1.1.0?", "versions"),
+    ("Начиная с какого релиза quickq поддерживает scheduled tasks?", "since"),
+    ("Что добавили в quickq 1.1.0?", "changes"),
+    ("Что добавили в тариф Старт?", None),
+    ("Когда заканчивается гарантия?", None),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),
     ("Which Python versions does quickq support?", None),
@@ -376,6 +389,12 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     ("What's the freshest quickq version you've indexed?", ["2.0.0"]),
     ("Which quickq version do your docs go up to?", ["2.0.0"]),
     ("Got anything on quickq 1.1.0?", ["1.1.0"]),
+    ("Which quickq release is the furthest back you go?", ["1.0.0"]),
+    ("What quickq version comes last in your list?", ["2.0.0"]),
+    ("Does your list include quickq 1.1.0?", ["1.1.0"]),
+    ("Какая самая новая версия quickq у вас есть?", ["2.0.0"]),
+    ("Какой версией quickq заканчивается документация?", ["2.0.0"]),
+    ("С какой версии quickq начинается документация?", ["1.0.0"]),
 ])
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)

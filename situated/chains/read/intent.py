@@ -70,6 +70,9 @@ _CHANGES = re.compile(
     r"\b(?:when|did|how\s+often)\b[^.?!]{0,80}\bchange\b\s*(?:[?.!]|$|\b(?:in|on|since|from|"
     r"after|between|during|over)\b)|"
     r"что\s+(?:именно\s+)?(?:изменилось|поменялось|нового|было\s+изменено)|"
+    # what a release added, named («Что добавили в quickq 1.1.0?»)
+    r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*)"
+    r"[^.?!]{0,40}\b0\b|"
     r"какие\s+(?:были\s+)?изменени|"
     r"(?:когда|как\s+часто)\b[^.?!]{0,80}(?:изменил|поменял)|"
     r"(?:изменил|поменял)(?:ся|ась|ось|ись)\s+ли\b",
@@ -101,7 +104,8 @@ _NOT_A_CHANGE = re.compile(
 _VERSIONS = re.compile(
     r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
     r"\bversion\s+history\b|\b(?:versions|revisions)\s+of\b|"
-    r"(?:перечисли|покажи|список|какие|сколько|все)\b[^.?!]{0,40}(?:верси[йиях]|редакци[йиях])|"
+    r"(?:перечисли|покажи|список|какие|каким|каких|сколько|количеств\w*|все)\b[^.?!]{0,40}"
+    r"(?:верси[йиях]|редакци[йиях]|релиз\w*)|"
     r"истори[яюи]\s+(?:версий|редакций)|(?:версии|редакции)\s+(?:тарифа|документа|правил)|"
     # one release asked about as a fact of the line: the latest, the oldest, does X exist
     r"\b(?:what|which)(?:'s|’s|\s+is|\s+was)\s+(?:the\s+)?(?:latest|newest|current|most\s+"
@@ -170,10 +174,10 @@ _SINCE_Q = re.compile(
     r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
     r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
     r"\bfrom\s+what\s+release\s+on\b|"
-    r"\b(?:first|earliest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release)\s+(?:that|which|to|"
-    r"with)\b|"
+    r"\b(?:first|earliest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release)\s+"
+    r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with)\b|"
     rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
-    r"(?:в|с|начиная\s+с)\s+какой\s+(?:версии|редакции|релиз\w*)|"
+    r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого)\s+(?:версии|редакции|релиз\w*)|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*",
     re.IGNORECASE)
 
@@ -207,10 +211,12 @@ _ASKING = re.compile(
     r"with|freshest|final|initial|original|ancient|material|"
     r"materials|available|availability|overview|rundown|spell|out|pick|choose|select|lay|"
     r"carry|carries|offer|offers|run|through|coverage|go|goes|anything|something|stuff|"
-    r"assistant|service|bot|chatbot|span|spans|range|ranges)\b|"
+    r"assistant|service|bot|chatbot|span|spans|range|ranges|comes)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
-    r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|сам\w*|перв\w*|"
-    r"последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|знаю)(?!\w)", re.IGNORECASE)
+    r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|какое|каким|каких|сам\w*|"
+    r"перв\w*|последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|по|знаю|описан\w*|"
+    r"документ\w*|доступн\w*|хран\w*|охват\w*|покрыва\w*|количеств\w*|список|покажи|"
+    r"перечисли|спросить|можно|материал\w*)(?!\w)", re.IGNORECASE)
 
 
 # words that order releases, newest and oldest (`release_history` reads which fact is asked
@@ -220,14 +226,19 @@ _ASKING = re.compile(
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent|most\s+current|highest|up-to-date|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to")
-OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|"
+OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
                 r"(?:coverage|docs|documentation|documents|index|material|records)\s+"
                 r"(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)")
+# the same in Russian, whole words: «самая новая», «последний», «заканчивается» (where the
+# documents end), «самая ранняя», «начинается» (where they begin)
+RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
+                   r"заканчива\w*|кончает\w*")
+RU_OLDEST_WORDS = r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*"
 _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
-                         r"(?<!\w)(?:последн|новейш|самая\s+(?:нов|стар))", re.IGNORECASE)
+                         rf"(?<!\w)(?:{RU_NEWEST_WORDS}|{RU_OLDEST_WORDS})(?!\w)", re.IGNORECASE)
 
 
 def _of_another_thing(question: str, whole: str) -> bool:
@@ -340,5 +351,5 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["DEBUT_WORDS", "NEWEST_WORDS", "OLDEST_WORDS", "Intent", "LineFact", "about_the_line", "compares", "find_intent", "names_a_document", "names_nothing", "read_cue", "since_cue",
+__all__ = ["DEBUT_WORDS", "NEWEST_WORDS", "OLDEST_WORDS", "RU_NEWEST_WORDS", "RU_OLDEST_WORDS", "Intent", "LineFact", "about_the_line", "compares", "find_intent", "names_a_document", "names_nothing", "read_cue", "since_cue",
            "talks_of_versions"]

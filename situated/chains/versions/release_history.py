@@ -10,7 +10,13 @@ import re
 from packaging.version import Version
 
 from situated.chains.contract import Answer
-from situated.chains.read.intent import NEWEST_WORDS, OLDEST_WORDS, LineFact
+from situated.chains.read.intent import (
+    NEWEST_WORDS,
+    OLDEST_WORDS,
+    RU_NEWEST_WORDS,
+    RU_OLDEST_WORDS,
+    LineFact,
+)
 from situated.chains.read.release import ReleaseReading, find_mentions, unknown_text
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
@@ -19,11 +25,12 @@ from situated.chains.say.wording import Lang
 from situated.situation import Situation
 
 _EXISTS = re.compile(r"\bexists?\b|\bis\s+there\b|\bare\s+there\b(?!.*\bhow\s+many\b)|"
+                     r"\b(?:include|includes|contain|contains)\b|"
                      r"(?:есть|существует)\s+ли|(?:есть|существует)\b", re.IGNORECASE)
 _LATEST = re.compile(rf"\b(?:{NEWEST_WORDS}|current|last|final|greatest|biggest|maximum|max|"
-                     r"top)\b|последн|новейш|сам\w+\s+(?:нов|поздн|свеж)", re.IGNORECASE)
+                     rf"top)\b|(?<!\w)(?:{RU_NEWEST_WORDS})", re.IGNORECASE)
 _OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|smallest|minimum|"
-                     r"min)\b|перв|сам\w+\s+(?:стар|ранн)", re.IGNORECASE)
+                     rf"min)\b|(?<!\w)(?:{RU_OLDEST_WORDS}|перв\w*|ранн\w*)", re.IGNORECASE)
 # a question about the whole line, not one release: "Which versions …", "How many …"
 _WHOLE = re.compile(r"\b(?:which|list|all|how\s+many|number|count)\b|какие|сколько|"
                     r"перечисл|список|все\b", re.IGNORECASE)
