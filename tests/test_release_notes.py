@@ -274,6 +274,9 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("Начиная с какого релиза quickq поддерживает scheduled tasks?", "since"),
     ("Что добавили в quickq 1.1.0?", "changes"),
     ("Что добавили в тариф Старт?", None),
+    ("Какие изменения в релизе 1.1.0?", "changes"),
+    ("Какие изменения в версии 1.1.0?", "changes"),
+    ("Перечисли все релизы quickq.", "versions"),
     ("Когда заканчивается гарантия?", None),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),

@@ -104,8 +104,9 @@ _NOT_A_CHANGE = re.compile(
 _VERSIONS = re.compile(
     r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
     r"\bversion\s+history\b|\b(?:versions|revisions)\s+of\b|"
-    r"(?:перечисли|покажи|список|какие|каким|каких|сколько|количеств\w*|все)\b[^.?!]{0,40}"
-    r"(?:верси[йиях]|редакци[йиях]|релиз\w*)|"
+    # «Какие изменения в версии 1.1.0?» asks what changed
+    r"(?:перечисли|покажи|список|какие|каким|каких|сколько|количеств\w*|все)\b"
+    r"(?![^.?!]{0,20}изменени)[^.?!]{0,40}(?:верси[йиях]|редакци[йиях])|"
     r"истори[яюи]\s+(?:версий|редакций)|(?:версии|редакции)\s+(?:тарифа|документа|правил)|"
     # one release asked about as a fact of the line: the latest, the oldest, does X exist
     r"\b(?:what|which)(?:'s|’s|\s+is|\s+was)\s+(?:the\s+)?(?:latest|newest|current|most\s+"
