@@ -35,7 +35,9 @@ def test_reingesting_the_unchanged_sample_embeds_nothing(tmp_path, embeddings):
     settings = Settings(index_dir=tmp_path / "i", multilingual_leg=False)
     manifest = build_index(corpus, tmp_path / "i", enc, settings, cache=cache)
     first = enc.texts
-    assert 0 < first <= corpus.n_pieces + manifest.sentences  # pieces and evidence sentences
+    # pieces and evidence sentences, bare and under their sections' titles
+    assert 0 < first <= corpus.n_pieces + manifest.sentences + manifest.titled
+    assert manifest.titled > 0
     build_index(corpus, tmp_path / "i", enc, settings, cache=cache)
     assert enc.texts == first  # second build: every vector from the cache
     index = Index(tmp_path / "i", embeddings)

@@ -219,6 +219,7 @@ class Manifest(BaseModel):
     block_limit: int | None = None  # tokens; sections longer than this were split
     split_sections: int = 0  # how many sections were split into parts to fit the limit
     sentences: int = 0  # distinct quotable units embedded at ingest (`index.sentences`)
+    titled: int = 0  # ... and distinct units under their sections' titles (`index.titled`)
     multilingual_model: str | None = None  # the multilingual leg's model; None: no such leg
     warnings: list[str]
     sources: dict[str, str]  # source_id -> content hash

@@ -211,8 +211,8 @@ def _write_generation(
                     progress=lambda done, total: progress("sentences", done, total))
     write_block_units(out, per_block)
     per_titled = [titled_units(b.title, b.text) for d in corpus.documents for b in d.blocks]
-    write_sentences(out, list(dict.fromkeys(u for block in per_titled for u in block)),
-                    lambda batch: cache.encode(embeddings, batch),
+    titled = list(dict.fromkeys(u for block in per_titled for u in block))
+    write_sentences(out, titled, lambda batch: cache.encode(embeddings, batch),
                     batch=settings.chroma_write_batch, folder=TITLED,
                     progress=lambda done, total: progress("titled sentences", done, total))
     write_block_units(out, per_titled, folder=TITLED)
@@ -226,7 +226,7 @@ def _write_generation(
         products=sorted(corpus.products()), warnings=list(corpus.warnings),
         timezone=settings.timezone, facets=list(settings.facets),
         block_limit=settings.block_limit,
-        split_sections=corpus.split_sections, sentences=len(units),
+        split_sections=corpus.split_sections, sentences=len(units), titled=len(titled),
         multilingual_model=multilingual, graph_sync=GRAPH_SYNC,
         sources={d.meta.source_id: d.content_hash for d in corpus.documents},
     )
