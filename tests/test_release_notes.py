@@ -275,6 +275,16 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("Что добавили в quickq 1.1.0?", "changes"),
     ("Что добавили в тариф Старт?", None),
     ("Какие изменения в релизе 1.1.0?", "changes"),
+    # a fourteenth round's and a second Russian one's
+    ("Which releases of quickq do you have on hand?", "versions"),
+    ("Число версий quickq в базе?", "versions"),
+    ("Назови все версии quickq, которые ты знаешь.", "versions"),
+    ("Можно спросить про quickq 1.1.0?", "versions"),
+    ("Какая версия quickq первой получила scheduled tasks?", "since"),
+    ("В каком релизе quickq появились scheduled tasks?", "since"),
+    ("Какие нововведения в quickq 1.1.0?", "changes"),
+    ("Расскажи об изменениях в quickq 1.1.0.", "changes"),
+    ("С какой версии quickq есть scheduled tasks?", "since"),
     ("Какие изменения в версии 1.1.0?", "changes"),
     ("Перечисли все релизы quickq.", "versions"),
     ("Когда заканчивается гарантия?", None),
@@ -398,6 +408,8 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     ("Какая самая новая версия quickq у вас есть?", ["2.0.0"]),
     ("Какой версией quickq заканчивается документация?", ["2.0.0"]),
     ("С какой версии quickq начинается документация?", ["1.0.0"]),
+    ("До какой версии quickq у тебя есть данные?", ["2.0.0"]),
+    ("С какой версии quickq у тебя есть данные?", ["1.0.0"]),
 ])
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)

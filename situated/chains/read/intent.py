@@ -73,7 +73,8 @@ _CHANGES = re.compile(
     # what a release added, named («Что добавили в quickq 1.1.0?»)
     r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*)"
     r"[^.?!]{0,40}\b0\b|"
-    r"какие\s+(?:были\s+)?изменени|"
+    r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|"
+    r"(?:расскажи|покажи|перечисли|опиши)\s+(?:(?:об?|про)\s+)?изменени\w*|"
     r"(?:когда|как\s+часто)\b[^.?!]{0,80}(?:изменил|поменял)|"
     r"(?:изменил|поменял)(?:ся|ась|ось|ись)\s+ли\b",
     re.IGNORECASE)
@@ -178,7 +179,8 @@ _SINCE_Q = re.compile(
     r"\b(?:first|earliest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release)\s+"
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with)\b|"
     rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
-    r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого)\s+(?:версии|редакции|релиз\w*)|"
+    r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:версии|редакции|релиз\w*)|"
+    r"(?<!\w)перв\w+\s+(?:получил|добавил|поддержал|ввел|ввёл|представил)\w*|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*",
     re.IGNORECASE)
 
@@ -212,12 +214,13 @@ _ASKING = re.compile(
     r"with|freshest|final|initial|original|ancient|material|"
     r"materials|available|availability|overview|rundown|spell|out|pick|choose|select|lay|"
     r"carry|carries|offer|offers|run|through|coverage|go|goes|anything|something|stuff|"
-    r"assistant|service|bot|chatbot|span|spans|range|ranges|comes)\b|"
+    r"assistant|service|bot|chatbot|span|spans|range|ranges|comes|hand|down|records?)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|какое|каким|каких|сам\w*|"
     r"перв\w*|последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|по|знаю|описан\w*|"
     r"документ\w*|доступн\w*|хран\w*|охват\w*|покрыва\w*|количеств\w*|список|покажи|"
-    r"перечисли|спросить|можно|материал\w*)(?!\w)", re.IGNORECASE)
+    r"перечисли|спросить|можно|материал\w*|данн\w*|число|скольк\w*|касает\w*|про|для|"
+    r"назови|которые|которых|выведи)(?!\w)", re.IGNORECASE)
 
 
 # words that order releases, newest and oldest (`release_history` reads which fact is asked
@@ -236,8 +239,8 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|(?:furthest|farthest)\s+
 # the same in Russian, whole words: «самая новая», «последний», «заканчивается» (where the
 # documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
-                   r"заканчива\w*|кончает\w*")
-RU_OLDEST_WORDS = r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*"
+                   r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)")
+RU_OLDEST_WORDS = r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)"
 _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          rf"(?<!\w)(?:{RU_NEWEST_WORDS}|{RU_OLDEST_WORDS})(?!\w)", re.IGNORECASE)
 
