@@ -281,6 +281,7 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("Назови все версии quickq, которые ты знаешь.", "versions"),
     ("Можно спросить про quickq 1.1.0?", "versions"),
     ("Какая версия quickq первой получила scheduled tasks?", "since"),
+    ("Какое подразделение НАСА первым поддержало выбор техники?", None),
     ("В каком релизе quickq появились scheduled tasks?", "since"),
     ("Какие нововведения в quickq 1.1.0?", "changes"),
     ("Расскажи об изменениях в quickq 1.1.0.", "changes"),
