@@ -86,6 +86,20 @@ def _verified(root: Path, gen: Path) -> None:
             f"--index {root}` (a re-ingest replaces a damaged generation)")
 
 
+def _opened(root: Path, generation: Path | None, embeddings: Embedder,
+            verify: bool) -> tuple[Path, Manifest]:
+    """The generation to open (default: the published one) and its manifest, its files
+    checked against their checksums when `verify`."""
+    gen = generation if generation is not None else current_generation(root)
+    if not (gen / "manifest.json").exists():
+        raise IndexError_(f"index {root}: generation {gen.name} is gone (pruned while "
+                          "opening?); open the index again")
+    manifest = _manifest(root, gen, embeddings)
+    if verify:
+        _verified(root, gen)
+    return gen, manifest
+
+
 class Index:
     """One opened generation: blocks, pieces, filter columns, code postings, bm25s and Chroma."""
 
@@ -95,13 +109,7 @@ class Index:
         checking every file against the checksums it was written with (`verify=False`: only
         for the writer's own generation before it records them, or one just checked)."""
         self.root = Path(root)
-        self.generation = generation if generation is not None else current_generation(self.root)
-        if not (self.generation / "manifest.json").exists():
-            raise IndexError_(f"index {root}: generation {self.generation.name} is gone (pruned "
-                              "while opening?); open the index again")
-        self.manifest = _manifest(root, self.generation, embeddings)
-        if verify:
-            _verified(root, self.generation)
+        self.generation, self.manifest = _opened(self.root, generation, embeddings, verify)
         self.embeddings = embeddings
         self.tokenizer = Tokenizer()
         gen = self.generation

@@ -47,10 +47,15 @@ def titled_units(title: str, text: str) -> list[str]:
     """A block's units each under its section's title ("Sauna: Sessions should not exceed 15
     minutes."), what a question worded as the heading is ("How long should I stay in the hot
     room?") matches; none where the title holds no word (a bare "4.2", PolicyQA's numbers)."""
+    return under_title(title, units_of(text))
+
+
+def under_title(title: str, units: list[str]) -> list[str]:
+    """`titled_units` of a block whose units are already split."""
     title = re.sub(r"^[\d.\s]+", "", title or "").strip()
     if not re.search(r"[^\W\d_]", title):
         return []
-    return [f"{title}: {u}" for u in units_of(text)]
+    return [f"{title}: {u}" for u in units]
 
 
 def block_units(texts: Iterable[str]) -> list[str]:

@@ -39,7 +39,7 @@ from situated.index.publisher import (
 )
 from situated.index.sentences import (
     TITLED,
-    titled_units,
+    under_title,
     units_of,
     write_block_units,
     write_sentences,
@@ -210,7 +210,8 @@ def _write_generation(
                     batch=settings.chroma_write_batch,
                     progress=lambda done, total: progress("sentences", done, total))
     write_block_units(out, per_block)
-    per_titled = [titled_units(b.title, b.text) for d in corpus.documents for b in d.blocks]
+    blocks = [b for d in corpus.documents for b in d.blocks]
+    per_titled = [under_title(b.title, units) for b, units in zip(blocks, per_block, strict=True)]
     titled = list(dict.fromkeys(u for block in per_titled for u in block))
     write_sentences(out, titled, lambda batch: cache.encode(embeddings, batch),
                     batch=settings.chroma_write_batch, folder=TITLED,

@@ -235,10 +235,7 @@ class HybridSearch:
         agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if reads else [])
         latin = latin_of(self.index.multilingual, [b.best_piece for b in ranked])
         query_latin = mostly_latin(query)
-        first = ranked[:SENTENCE_DEPTH] if reads else []
-        rest = [None] * (len(ranked) - len(first))
-        sentence = sentence_cosines(self.index, query, first) + rest
-        titled = titled_cosines(self.index, query, first) + rest
+        sentence, titled = _unit_cosines(self.index, query, ranked, SENTENCE_DEPTH if reads else 0)
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
                         agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),
@@ -253,3 +250,13 @@ class HybridSearch:
 
     def _run_leg(self, leg: Leg, query: str, flt: Filter, mask, k: int) -> list[LegHit]:
         return self._legs.run(leg, self.index, query, flt, mask, k)
+
+
+def _unit_cosines(index, query: str, ranked: list[RankedBlock], depth: int,
+                  ) -> tuple[list[float | None], list[float | None]]:
+    """The first `depth` blocks' best unit cosines, bare and under their titles
+    (`relevance.sentence_cosines`, `titled_cosines`); None for the blocks past them."""
+    first = ranked[:depth]
+    rest: list[float | None] = [None] * (len(ranked) - len(first))
+    return (sentence_cosines(index, query, first) + rest,
+            titled_cosines(index, query, first) + rest)

@@ -195,16 +195,13 @@ def sentence_cosines(index, query: str, blocks: list) -> list[float | None]:
     None for a block none of whose units has one. Only blocks the filter admitted are given."""
     if not blocks:
         return []
-    q = index.embeddings.encode_query(query)
-    rows = index.piece_block[np.asarray([b.best_piece for b in blocks], dtype=np.int64)]
-    found_by_row = [index.sentences.of_block_row(int(r)) for r in rows.tolist()]
+    found_by_row = _by_block(index.sentences, index, blocks)
     if any(f is None for f in found_by_row):
         read = index.read_blocks([b.block_id for b in blocks])
         found_by_row = [index.sentences.lookup(units_of(read[b.block_id].text)
                                                if b.block_id in read else [])
                         for b in blocks]
-    return [round(float((vectors[found] @ q).max()), 4) if found.any() else None
-            for vectors, found in found_by_row]
+    return _best(found_by_row, index.embeddings.encode_query(query))
 
 
 def titled_cosines(index, query: str, blocks: list) -> list[float | None]:
@@ -214,9 +211,17 @@ def titled_cosines(index, query: str, blocks: list) -> list[float | None]:
     titled = getattr(index, "titled", None)
     if not blocks or titled is None:
         return [None] * len(blocks)
-    q = index.embeddings.encode_query(query)
+    return _best(_by_block(titled, index, blocks), index.embeddings.encode_query(query))
+
+
+def _by_block(vectors, index, blocks: list) -> list[tuple[np.ndarray, np.ndarray] | None]:
+    """`vectors.of_block_row` of each block's row (found through its best piece)."""
     rows = index.piece_block[np.asarray([b.best_piece for b in blocks], dtype=np.int64)]
-    found_by_row = [titled.of_block_row(int(r)) for r in rows.tolist()]
+    return [vectors.of_block_row(int(r)) for r in rows.tolist()]
+
+
+def _best(found_by_row: list, q: np.ndarray) -> list[float | None]:
+    """The best cosine with `q` of each block's found vectors; None where none was found."""
     return [round(float((f[0][f[1]] @ q).max()), 4) if f is not None and f[1].any() else None
             for f in found_by_row]
 
