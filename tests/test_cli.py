@@ -92,6 +92,11 @@ def test_a_bad_setting_names_its_variable_and_the_value(monkeypatch):
     assert result.exit_code == 1, result.output
     assert "SITUATED_MULTILINGUAL_LEG" in result.output and "''" in result.output, result.output
     assert "Traceback" not in result.output
+    monkeypatch.delenv("SITUATED_MULTILINGUAL_LEG")
+    monkeypatch.setenv("SITUATED_RERANKER_MAX_TOKENS", "x" * 200)  # a long value is cut
+    long = CliRunner().invoke(app, ["ask", "q", "--index", "/nonexistent"])
+    assert "SITUATED_RERANKER_MAX_TOKENS" in long.output and "x" * 200 not in long.output
+    assert "..." in long.output, long.output
 
 
 @pytest.mark.unit
