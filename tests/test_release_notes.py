@@ -289,6 +289,16 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("Какие изменения в версии 1.1.0?", "changes"),
     ("Перечисли все релизы quickq.", "versions"),
     ("Когда заканчивается гарантия?", None),
+    # a fifteenth round's and a third Russian one's
+    ("Give me the full list of quickq releases.", "versions"),
+    ("Перечисли версии quickq, пожалуйста.", "versions"),
+    ("Какие версии quickq охвачены?", "versions"),
+    ("Ты знаешь что-нибудь о quickq 1.1.0?", "versions"),
+    ("Когда quickq начал поддерживать scheduled tasks?", "since"),
+    ("Чем отличается quickq 1.1.0?", "changes"),
+    ("Чем quickq 1.1.0 отличается от предыдущей версии?", "changes"),
+    ("Чем отличается тариф Старт от тарифа Плюс?", None),
+    ("Какой тариф сейчас актуальный?", None),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),
     ("Which Python versions does quickq support?", None),
@@ -411,6 +421,8 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     ("С какой версии quickq начинается документация?", ["1.0.0"]),
     ("До какой версии quickq у тебя есть данные?", ["2.0.0"]),
     ("С какой версии quickq у тебя есть данные?", ["1.0.0"]),
+    ("Какая версия quickq сейчас актуальная?", ["2.0.0"]),
+    ("What's the latest quickq version now?", ["2.0.0"]),
 ])
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)

@@ -76,7 +76,12 @@ _CHANGES = re.compile(
     r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|"
     r"(?:расскажи|покажи|перечисли|опиши)\s+(?:(?:об?|про)\s+)?изменени\w*|"
     r"(?:когда|как\s+часто)\b[^.?!]{0,80}(?:изменил|поменял)|"
-    r"(?:изменил|поменял)(?:ся|ась|ось|ись)\s+ли\b",
+    r"(?:изменил|поменял)(?:ся|ась|ось|ись)\s+ли\b|"
+    # how a named release differs, from nothing named or from the one before it («Чем
+    # отличается quickq 1.1.0?», «… от предыдущей версии?»); from another thing it compares
+    r"(?<!\w)чем\s+(?:[^.?!\s]+\s+){0,3}?отлича\w*\s+(?:[^.?!\s]+\s+){0,3}?0\s*[?.!]?\s*$|"
+    r"(?<!\w)чем\b[^.?!]{0,40}(?<![\w.])0(?![\w.])[^.?!]{0,20}отлича\w*"
+    r"(?:\s*[?.!]?\s*$|\s+от\s+(?:предыдущ|прошл|прежн)\w*)",
     re.IGNORECASE)
 # "changes to the policy" asks what changed, unless the changes are what someone makes or
 # announces ("Will they inform me if they make changes to the policy?", "Can I make changes in
@@ -182,7 +187,10 @@ _SINCE_Q = re.compile(
     r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:версии|редакции|релиз\w*)|"
     r"(?:верси\w*|релиз\w*)[^?!]{0,40}(?<!\w)перв\w+\s+(?:получил|добавил|поддержал|ввел|"
     r"ввёл|представил)\w*|"
-    r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*",
+    r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*|"
+    # began to support or to have («Когда quickq начал поддерживать X?»)
+    r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
+    r"уметь|иметь)(?!\w)",
     re.IGNORECASE)
 
 
@@ -215,13 +223,20 @@ _ASKING = re.compile(
     r"with|freshest|final|initial|original|ancient|material|"
     r"materials|available|availability|overview|rundown|spell|out|pick|choose|select|lay|"
     r"carry|carries|offer|offers|run|through|coverage|go|goes|anything|something|stuff|"
-    r"assistant|service|bot|chatbot|span|spans|range|ranges|comes|hand|down|records?)\b|"
+    r"assistant|service|bot|chatbot|span|spans|range|ranges|comes|hand|down|records?|"
+    # how whole the answer should be, and how politely it is asked
+    r"full|complete|entire|whole|kindly|wonder|wondering|curious|just|exactly|now|currently|"
+    r"presently|today)\b|"
     r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
     r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|какое|каким|каких|сам\w*|"
     r"перв\w*|последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|по|знаю|описан\w*|"
     r"документ\w*|доступн\w*|хран\w*|охват\w*|покрыва\w*|количеств\w*|список|покажи|"
     r"перечисли|спросить|можно|материал\w*|данн\w*|число|скольк\w*|касает\w*|про|для|"
-    r"назови|которые|которых|выведи)(?!\w)", re.IGNORECASE)
+    r"назови|которые|которых|выведи|охвачен\w*|покрыт\w*|учт[её]н\w*|представлен\w*|"
+    # anything at all, and how politely or how wholly it is asked
+    r"что-нибудь|что-то|что-либо|чего-нибудь|пожалуйста|подскаж\w*|скаж\w*|будь|добр\w*|"
+    r"хочу|хотел\w*|знать|интересно|вообще|полн\w*|целиком|сейчас|ныне|сегодня)(?!\w)",
+    re.IGNORECASE)
 
 
 # words that order releases, newest and oldest (`release_history` reads which fact is asked
@@ -237,10 +252,10 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|(?:furthest|farthest)\s+
                 r"(?:coverage|docs|documentation|documents|index|material|records)\s+"
                 r"(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)")
-# the same in Russian, whole words: «самая новая», «последний», «заканчивается» (where the
-# documents end), «самая ранняя», «начинается» (where they begin)
+# the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
+# (where the documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
-                   r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)")
+                   r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*")
 RU_OLDEST_WORDS = r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)"
 _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          rf"(?<!\w)(?:{RU_NEWEST_WORDS}|{RU_OLDEST_WORDS})(?!\w)", re.IGNORECASE)

@@ -51,7 +51,8 @@ _FRAME = re.compile(
     r"arguments?|parameters?|options?|methods?|functions?|"
     r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
     r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|появил\w*|"
-    r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*)(?!\w)",
+    r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*|"
+    r"начал\w*|поддержива\w*)(?!\w)",
     re.IGNORECASE)
 
 
