@@ -27,7 +27,8 @@ kind) written after the tenth's classes were added, asked once (`--half eleventh
 twelfth`); `paraphrases_thirteenth.yaml` after the twelfth's (`--half thirteenth`); and
 `paraphrases_russian.yaml`, the first Russian set (`--half russian`); after their classes,
 `paraphrases_fourteenth.yaml` and `paraphrases_russian_second.yaml`; at the next session's
-start, before anything changed, `paraphrases_fifteenth.yaml` and `paraphrases_russian_third.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
+start, before anything changed, `paraphrases_fifteenth.yaml` and `paraphrases_russian_third.yaml`;
+after their classes, `paraphrases_sixteenth.yaml` and `paraphrases_russian_fourth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
 changelog, built here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
@@ -199,7 +200,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "russian": "paraphrases_russian.yaml", "fourteenth": "paraphrases_fourteenth.yaml",
         "russian_second": "paraphrases_russian_second.yaml",
         "fifteenth": "paraphrases_fifteenth.yaml",
-        "russian_third": "paraphrases_russian_third.yaml"}
+        "russian_third": "paraphrases_russian_third.yaml",
+        "sixteenth": "paraphrases_sixteenth.yaml",
+        "russian_fourth": "paraphrases_russian_fourth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
