@@ -299,6 +299,18 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("Чем quickq 1.1.0 отличается от предыдущей версии?", "changes"),
     ("Чем отличается тариф Старт от тарифа Плюс?", None),
     ("Какой тариф сейчас актуальный?", None),
+    # a sixteenth round's and a fourth Russian one's: the words of asking by closed class
+    ("Tell me the oldest quickq release you can talk about.", "versions"),
+    ("Which quickq version is the starting point of your docs?", "versions"),
+    ("Which quickq version made scheduled tasks possible?", "since"),
+    ("О каких релизах quickq ты можешь рассказать?", "versions"),
+    ("Каково число релизов quickq?", "versions"),
+    ("С какой версии quickq начинаются твои данные?", "versions"),
+    ("Какая версия quickq впервые поддерживает scheduled tasks?", "since"),
+    ("Что было исправлено в quickq 1.1.0?", "changes"),
+    ("Список изменений quickq 1.1.0?", "changes"),
+    ("What does the quickq index say about `0.14.*` in version 1.1.0?", None),
+    ("What is the endpoint for uploads in quickq 1.1.0?", None),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),
     ("Which Python versions does quickq support?", None),
@@ -423,6 +435,9 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     ("С какой версии quickq у тебя есть данные?", ["1.0.0"]),
     ("Какая версия quickq сейчас актуальная?", ["2.0.0"]),
     ("What's the latest quickq version now?", ["2.0.0"]),
+    ("Какая версия quickq старше всех?", ["1.0.0"]),
+    ("Какая версия quickq новее всех?", ["2.0.0"]),
+    ("Which quickq version is the end point of your docs?", ["2.0.0"]),
 ])
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)

@@ -73,7 +73,10 @@ _CHANGES = re.compile(
     # what a release added, named («Что добавили в quickq 1.1.0?»)
     r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*)"
     r"[^.?!]{0,40}\b0\b|"
-    r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|"
+    r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|список\s+изменений|"
+    # what was fixed or added in a named release («Что было исправлено в quickq 1.1.0?»)
+    r"что\s+(?:было\s+|были\s+)?(?:исправлен|добавлен|удал[её]н|убран|улучшен)\w*"
+    r"[^.?!]{0,40}(?<![\w.])0(?![\w.])|"
     r"(?:расскажи|покажи|перечисли|опиши)\s+(?:(?:об?|про)\s+)?изменени\w*|"
     r"(?:когда|как\s+часто)\b[^.?!]{0,80}(?:изменил|поменял)|"
     r"(?:изменил|поменял)(?:ся|ась|ось|ись)\s+ли\b|"
@@ -156,7 +159,8 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
             r"became\s+available|show\s+up|showed\s+up|" + DEBUT_WORDS)
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
-_ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|(?:start|started|starts|begin|began|begins)\s+"
+_ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|(?:made|makes)\s+[^?!]{1,60}?"
+                       r"\s+possible|(?:start|started|starts|begin|began|begins)\s+"
                        r"(?:supporting|to\s+support|offering|to\s+offer|providing|having)")
 # the least release that has something, the product's name taken away ("What's the minimum
 # quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name
@@ -185,6 +189,8 @@ _SINCE_Q = re.compile(
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with)\b|"
     rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
     r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:версии|редакции|релиз\w*)|"
+    r"(?:верси\w*|релиз\w*)[^?!]{0,40}(?<!\w)впервые\s+(?:поддерж|получ|добав|появ|вв[её]|"
+    r"предлож|име)\w*|"
     r"(?:верси\w*|релиз\w*)[^?!]{0,40}(?<!\w)перв\w+\s+(?:получил|добавил|поддержал|ввел|"
     r"ввёл|представил)\w*|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*|"
@@ -208,35 +214,53 @@ _LINE_WORD = re.compile(rf"\b(?:versions?|releases?|editions?)\b|(?<!\w)(?:ве�
 _LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
                         r"(?=(?:versions?|releases?|editions?|верси\w*|релиз\w*)\b)")
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
-_ASKING = re.compile(
-    r"\b(?:are|you|your|aware|know|knows|known|of|system|database|index|corpus|docs|doc|here|"
-    r"one|ones|different|exist|exists|existing|s|cover|covers|covered|every|each|ask|asked|"
-    r"can|could|see|like|i'd|would|want|d|i|we|my|me|for|to|there|total|name|enumerate|"
-    r"happen|get|got|came|come|among|very|answer|answers|help|questions?|information|info|"
-    r"documentation|stored|indexed|documented|supported|do|does|any|about|tell|please|give|"
-    r"have|has|hold|holds|contain|contains|this|these|those|number|count|many|how|which|"
-    r"what|is|the|a|an|in|oldest|earliest|first|latest|newest|last|most|recent|current|list|"
-    r"show|all|documents?|files?|records?|knowledge|base|collection|library|include[sd]?|"
-    r"support|supports|handle[sd]?|mention(?:s|ed)?|gotten|ve|re|ll|m|up-to-date|look|up|"
-    r"find|query|search|browse|consult|check|read|access|on|among|lowest|highest|smallest|"
-    r"biggest|greatest|maximum|minimum|max|min|top|newer|older|start|starts|begin|begins|at|"
-    r"with|freshest|final|initial|original|ancient|material|"
-    r"materials|available|availability|overview|rundown|spell|out|pick|choose|select|lay|"
-    r"carry|carries|offer|offers|run|through|coverage|go|goes|anything|something|stuff|"
-    r"assistant|service|bot|chatbot|span|spans|range|ranges|comes|hand|down|records?|"
-    # how whole the answer should be, and how politely it is asked
-    r"full|complete|entire|whole|kindly|wonder|wondering|curious|just|exactly|now|currently|"
-    r"presently|today)\b|"
-    r"(?<!\w)(?:ты|вы|тебе|вам|тебя|вас|у|знаешь|знаете|известн\w*|систем\w*|баз\w*|"
-    r"индекс\w*|есть|ли|существует|сколько|какие|какая|какой|какое|каким|каких|сам\w*|"
-    r"перв\w*|последн\w*|стар\w*|ранн\w*|нов\w*|все|всего|в|о|об|по|знаю|описан\w*|"
-    r"документ\w*|доступн\w*|хран\w*|охват\w*|покрыва\w*|количеств\w*|список|покажи|"
-    r"перечисли|спросить|можно|материал\w*|данн\w*|число|скольк\w*|касает\w*|про|для|"
-    r"назови|которые|которых|выведи|охвачен\w*|покрыт\w*|учт[её]н\w*|представлен\w*|"
-    # anything at all, and how politely or how wholly it is asked
-    r"что-нибудь|что-то|что-либо|чего-нибудь|пожалуйста|подскаж\w*|скаж\w*|будь|добр\w*|"
-    r"хочу|хотел\w*|знать|интересно|вообще|полн\w*|целиком|сейчас|ныне|сегодня)(?!\w)",
-    re.IGNORECASE)
+# the words of asking, by closed class and in all their forms, so that a phrasing nobody wrote
+# down still leaves nothing ("Tell me the oldest quickq release you can talk about", «О каких
+# релизах quickq ты можешь рассказать?»): pronouns, auxiliaries and modals, verbs of telling
+# and knowing, of holding and covering, where it is held, how many or how whole, and politeness
+# (not what a text says: "What does the index say about `0.14.*`?" asks of the text)
+_ASKING_EN = (
+    r"i|me|my|mine|you|your|yours|yourself|we|us|our|ours|it|its|they|them|their|this|these|"
+    r"those|that|one|ones|s|d|ve|re|ll|m|i'd|"
+    r"am|is|are|was|were|be|been|being|do|does|did|have|has|had|can|could|may|might|must|"
+    r"shall|should|will|would|"
+    r"tell|tells|talk|talks|speak|speaks|mention(?:s|ed)?|share|"
+    r"list|name|enumerate|show|give|spell|lay|out|run|through|down|overview|rundown|know|"
+    r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
+    r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|"
+    r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
+    r"covered|coverage|support|supports|supported|handle[sd]?|stored|indexed|documented|"
+    r"available|availability|exist|exists|existing|get|got|gotten|came|come|comes|go|goes|"
+    r"span|spans|range|ranges|hand|on|in|here|there|among|at|with|for|to|of|about|"
+    r"system|database|index|corpus|docs|doc|documentation|documents?|files?|records?|"
+    r"knowledge|base|collection|library|material|materials|information|info|questions?|"
+    r"assistant|service|bot|chatbot|stuff|anything|something|"
+    r"all|every|each|any|some|many|much|number|count|total|different|full|complete|entire|"
+    r"whole|how|which|what|the|a|an|very|just|exactly|"
+    r"oldest|earliest|first|latest|newest|last|most|recent|current|up-to-date|lowest|highest|"
+    r"smallest|biggest|greatest|maximum|minimum|max|min|top|newer|older|start|starts|begin|"
+    r"begins|freshest|final|initial|original|ancient|"
+    r"please|kindly|thanks|thank|wonder|wondering|curious|now|currently|presently|today|"
+    r"happen")
+_ASKING_RU = (
+    r"я|меня|мне|мной|мо[йяеёи]|моих|моим|ты|тебя|тебе|тобой|тво[йяеёи]|твоих|твоим|твоими|"
+    r"твоего|твоей|твоему|вы|вас|вам|вами|ваш|ваш[аеи]|вашего|вашей|ваших|вашим|вашими|мы|"
+    r"нас|нам|наш\w*|это|этот|эта|эти|этих|этом|котор\w*|"
+    r"можешь|можете|может|могу|можем|могут|можно|смож\w*|нужно|надо|хочу|хочешь|хотите|"
+    r"хотел\w*|ли|будь|бы|"
+    r"знаешь|знаете|знаю|знает|знать|известн\w*|расска\w*|скаж\w*|сказ\w*|"
+    r"подскаж\w*|назов\w*|назови|назва\w*|назыв\w*|перечисл\w*|покаж\w*|показ\w*|дай|"
+    r"дайте|дать|выведи\w*|сообщ\w*|объясн\w*|опиш\w*|описа\w*|спросить|спрошу|помн\w*|"
+    r"список|обзор|"
+    r"у|есть|имеется|имеются|существу\w*|систем\w*|баз\w*|индекс\w*|документ\w*|"
+    r"доступн\w*|хран\w*|охват\w*|покрыва\w*|охвачен\w*|покрыт\w*|учт[её]н\w*|"
+    r"представлен\w*|материал\w*|данн\w*|касает\w*|в|во|о|об|обо|по|про|для|среди|"
+    r"все|всех|всё|весь|вся|всего|всем|сколько|скольк\w*|количеств\w*|число|числа|"
+    r"каков\w*|какие|какая|какой|какое|каким|каких|какую|каком|полн\w*|целиком|вообще|"
+    r"что-нибудь|что-то|что-либо|чего-нибудь|"
+    r"сам\w*|перв\w*|последн\w*|стар\w*|ранн\w*|нов\w*|"
+    r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
+_ASKING = re.compile(rf"\b(?:{_ASKING_EN})\b|(?<!\w)(?:{_ASKING_RU})(?!\w)", re.IGNORECASE)
 
 
 # words that order releases, newest and oldest (`release_history` reads which fact is asked
@@ -245,18 +269,21 @@ _ASKING = re.compile(
 # version word; "How far back do your docs go?", "How recent are your docs?")
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent|most\s+current|highest|up-to-date|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
-                r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to")
+                r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
+                r"(?:end|ending|finishing)\s+point")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
                 r"(?:coverage|docs|documentation|documents|index|material|records)\s+"
                 r"(?:start|begin)s?|"
-                r"(?:start|starts|begin|begins)\s+(?:at|with|from)")
+                r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
-                   r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*")
-RU_OLDEST_WORDS = r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)"
+                   r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*|"
+                   r"(?:новее|позже|моложе)\s+все(?:х|го)")
+RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)|"
+                   r"(?:старше|раньше)\s+все(?:х|го)|старейш\w*")
 _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          rf"(?<!\w)(?:{RU_NEWEST_WORDS}|{RU_OLDEST_WORDS})(?!\w)", re.IGNORECASE)
 
