@@ -311,6 +311,15 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("Список изменений quickq 1.1.0?", "changes"),
     ("What does the quickq index say about `0.14.*` in version 1.1.0?", None),
     ("What is the endpoint for uploads in quickq 1.1.0?", None),
+    # a seventeenth round's and a fifth Russian one's
+    ("Have you heard of quickq 1.1.0?", "versions"),
+    ("Could you check whether you have quickq 1.1.0?", "versions"),
+    ("What's the first quickq version where scheduled tasks works?", "since"),
+    ("Проверь, есть ли у тебя quickq 1.1.0.", "versions"),
+    ("Какие обновления пришли с quickq 1.1.0?", "changes"),
+    ("Мне нужен список версий quickq.", "versions"),
+    ("Do I need version 1.1.0 if I use Python 3.8?", None),
+    ("Какие обновления безопасности нужны?", None),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),
     ("Which Python versions does quickq support?", None),
@@ -438,6 +447,8 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     ("Какая версия quickq старше всех?", ["1.0.0"]),
     ("Какая версия quickq новее всех?", ["2.0.0"]),
     ("Which quickq version is the end point of your docs?", ["2.0.0"]),
+    ("Какая версия quickq вышла первой?", ["1.0.0"]),
+    ("Какая версия quickq вышла последней?", ["2.0.0"]),
 ])
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)
