@@ -320,6 +320,17 @@ def test_a_notes_citation_opens_its_release_s_section_on_the_server(quickq):
     ("Мне нужен список версий quickq.", "versions"),
     ("Do I need version 1.1.0 if I use Python 3.8?", None),
     ("Какие обновления безопасности нужны?", None),
+    # an eighteenth round's and a sixth Russian one's
+    ("Можешь ответить про quickq 1.1.0?", "versions"),
+    ("Есть информация о quickq 1.1.0?", "versions"),
+    ("Какая версия quickq добавила scheduled tasks?", "since"),
+    ("Какой релиз quickq принёс scheduled tasks?", "since"),
+    ("Какие исправления вошли в quickq 1.1.0?", "changes"),
+    ("Какие версии quickq ты поддерживаешь?", "versions"),
+    ("Are you able to answer about quickq 1.1.0?", "versions"),
+    ("Which fixes and features are in quickq 1.1.0?", "changes"),
+    ("Which features does quickq 1.1.0 have?", None),
+    ("Какая информация была собрана?", None),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),
     ("Which Python versions does quickq support?", None),
@@ -449,6 +460,8 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     ("Which quickq version is the end point of your docs?", ["2.0.0"]),
     ("Какая версия quickq вышла первой?", ["1.0.0"]),
     ("Какая версия quickq вышла последней?", ["2.0.0"]),
+    ("Какая версия quickq была первой?", ["1.0.0"]),
+    ("Which quickq version do your docs end with?", ["2.0.0"]),
 ])
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)

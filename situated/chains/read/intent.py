@@ -74,7 +74,9 @@ _CHANGES = re.compile(
     r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*)"
     r"[^.?!]{0,40}\b0\b|"
     r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|список\s+изменений|"
-    r"обновлени\w*[^.?!]{0,40}(?<![\w.])0(?![\w.])|"
+    r"(?:обновлени|исправлени)\w*[^.?!]{0,40}(?<![\w.])0(?![\w.])|"
+    r"\b(?:what|which)\s+(?:\w+\s+){0,3}?(?:fixes|bug\s*fixes|bugfixes|improvements)\b"
+    r"[^.?!]{0,40}\b0\b|"
     # what was fixed or added in a named release («Что было исправлено в quickq 1.1.0?»)
     r"что\s+(?:было\s+|были\s+)?(?:исправлен|добавлен|удал[её]н|убран|улучшен)\w*"
     r"[^.?!]{0,40}(?<![\w.])0(?![\w.])|"
@@ -190,6 +192,9 @@ _SINCE_Q = re.compile(
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which)\b|"
     rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
     r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:версии|редакции|релиз\w*)|"
+    # a release that added or brought a thing («Какой релиз quickq принёс X?»)
+    r"(?<!\w)(?:какая|какой|какие|каком|какую)\s+(?:верси\w*|релиз\w*)\s+(?:\S+\s+){0,3}?"
+    r"(?:добавил\w*|принес\w*|принёс|принесл\w*|ввел\w*|ввёл|представил\w*)|"
     r"(?:верси\w*|релиз\w*)[^?!]{0,40}(?<!\w)впервые\s+(?:поддерж|получ|добав|появ|вв[её]|"
     r"предлож|име)\w*|"
     r"(?:верси\w*|релиз\w*)[^?!]{0,40}(?<!\w)перв\w+\s+(?:получил|добавил|поддержал|ввел|"
@@ -229,7 +234,7 @@ _ASKING_EN = (
     r"list|name|enumerate|show|give|spell|lay|out|run|through|down|overview|rundown|know|"
     r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|need|hear|heard|"
-    r"familiar|whether|if|"
+    r"familiar|whether|if|able|"
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
     r"covered|coverage|support|supports|supported|handle[sd]?|stored|indexed|documented|"
     r"available|availability|exist|exists|existing|get|got|gotten|came|come|comes|go|goes|"
@@ -250,6 +255,8 @@ _ASKING_RU = (
     r"нас|нам|наш\w*|это|этот|эта|эти|этих|этом|котор\w*|"
     r"можешь|можете|может|могу|можем|могут|можно|смож\w*|нуж(?:ен|на|но|ны)|надо|хочу|"
     r"хочешь|хотите|слыш\w*|знаком\w*|провер\w*|"
+    r"был|была|было|были|будет|будут|явля\w*|ответ\w*|информаци\w*|сведени\w*|"
+    r"поддержива\w*|"
     r"хотел\w*|ли|будь|бы|"
     r"знаешь|знаете|знаю|знает|знать|известн\w*|расска\w*|скаж\w*|сказ\w*|"
     r"подскаж\w*|назов\w*|назови|назва\w*|назыв\w*|перечисл\w*|покаж\w*|показ\w*|дай|"
@@ -273,7 +280,7 @@ _ASKING = re.compile(rf"\b(?:{_ASKING_EN})\b|(?<!\w)(?:{_ASKING_RU})(?!\w)", re.
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent|most\s+current|highest|up-to-date|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
-                r"(?:end|ending|finishing)\s+point")
+                r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
