@@ -58,7 +58,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from situated.index.sentences import units_of
 from situated.index.store import Thresholds, ThresholdSource
 from situated.months import is_calendar_word
 
@@ -191,27 +190,23 @@ TITLED_MARGIN = 0.02  # a titled unit's floor above the sentence floor (docs/des
 def sentence_cosines(index, query: str, blocks: list) -> list[float | None]:
     """Each ranked block's best cosine between the question and one of its quotable units, from
     the vectors computed at ingest (`index.sentences`), found through the generation's block
-    map without reading the block (an older generation's blocks are read for their units);
-    None for a block none of whose units has one. Only blocks the filter admitted are given."""
-    if not blocks:
-        return []
-    found_by_row = _by_block(index.sentences, index, blocks)
-    if any(f is None for f in found_by_row):
-        read = index.read_blocks([b.block_id for b in blocks])
-        found_by_row = [index.sentences.lookup(units_of(read[b.block_id].text)
-                                               if b.block_id in read else [])
-                        for b in blocks]
-    return _best(found_by_row, index.embeddings.encode_query(query))
+    map without reading the block; None for a block none of whose units has one. Only blocks
+    the filter admitted are given."""
+    return _unit_cosines(index.sentences, index, query, blocks)
 
 
 def titled_cosines(index, query: str, blocks: list) -> list[float | None]:
     """Each ranked block's best cosine between the question and one of its units under its
     section's title (`index.titled`, through the block map); None for a block without a
     titled unit (its title has no word)."""
-    titled = getattr(index, "titled", None)
-    if not blocks or titled is None:
+    return _unit_cosines(getattr(index, "titled", None), index, query, blocks)
+
+
+def _unit_cosines(vectors, index, query: str, blocks: list) -> list[float | None]:
+    """The best cosine of each block's units in `vectors` (None where it has none)."""
+    if not blocks or vectors is None:
         return [None] * len(blocks)
-    return _best(_by_block(titled, index, blocks), index.embeddings.encode_query(query))
+    return _best(_by_block(vectors, index, blocks), index.embeddings.encode_query(query))
 
 
 def _by_block(vectors, index, blocks: list) -> list[tuple[np.ndarray, np.ndarray] | None]:
