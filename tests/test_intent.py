@@ -189,6 +189,19 @@ from situated.chains.read.intent import find_intent
     ("Which fixes and features are in quickq 1.1.0?", "changes"),
     ("Which features does quickq 1.1.0 have?", None),
     ("Какая информация была собрана?", None),
+    # the nouns of what a release changed, and the verbs of coming out, as classes
+    ("Any improvements in quickq 1.1.0?", "changes"),
+    ("What are the highlights of quickq 1.1.0?", "changes"),
+    ("Какие улучшения в quickq 1.1.0?", "changes"),
+    ("Which fixes does the plumber offer?", None),
+    ("Which quickq version was released last?", "versions"),
+    ("Какая версия quickq выпущена первой?", "versions"),
+    # a date asked: the text tells it
+    ("When was quickq 1.1.0 released?", None),
+    ("Когда вышла версия quickq 1.1.0?", None),
+    # a quoted phrase is what is looked for, not a cue; a quoted name stays
+    ("What does the index say about “release includes some improvements” in 1.1.0?", None),
+    ("What changed in \"Premium Plus\"?", "changes"),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),
     ("Which Python versions does quickq support?", None),

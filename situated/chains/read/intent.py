@@ -35,6 +35,12 @@ class LineFact(Mode):
     EXISTS = "exists"  # whether the version the question names exists
 
 
+# what a release changed, named by its kind (read beside a release number only: "Which fixes
+# does the plumber offer?" is content)
+_CHANGE_NOUNS = (r"fixes|bug\s*fixes|bugfixes|improvements|enhancements|additions|removals|"
+                 r"deprecations|highlights|release\s+highlights|updates|news|novelties")
+_RU_CHANGE_NOUNS = (r"обновлени\w*|исправлени\w*|улучшени\w*|дополнени\w*|доработк\w*|"
+                    r"правк\w*|новинк\w*")
 _CHANGES = re.compile(
     r"\bwhat(?:'s|’s|\s+has|\s+have|\s+had)?\s+(?:been\s+)?chang(?:ed|es)\b|"
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
@@ -74,9 +80,10 @@ _CHANGES = re.compile(
     r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*)"
     r"[^.?!]{0,40}\b0\b|"
     r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|список\s+изменений|"
-    r"(?:обновлени|исправлени)\w*[^.?!]{0,40}(?<![\w.])0(?![\w.])|"
-    r"\b(?:what|which)\s+(?:\w+\s+){0,3}?(?:fixes|bug\s*fixes|bugfixes|improvements)\b"
-    r"[^.?!]{0,40}\b0\b|"
+    # the nouns of what a release changed, beside a release number («Какие улучшения в 1.1.0?»,
+    # "Any improvements in 1.1.0?", "1.1.0's highlights")
+    rf"(?<!\w)(?:{_RU_CHANGE_NOUNS})[^.?!]{{0,40}}(?<![\w.])0(?![\w.])|"
+    rf"\b(?:{_CHANGE_NOUNS})\b[^.?!]{{0,40}}\b0\b|\b0\b[^.?!]{{0,20}}\b(?:{_CHANGE_NOUNS})\b|"
     # what was fixed or added in a named release («Что было исправлено в quickq 1.1.0?»)
     r"что\s+(?:было\s+|были\s+)?(?:исправлен|добавлен|удал[её]н|убран|улучшен)\w*"
     r"[^.?!]{0,40}(?<![\w.])0(?![\w.])|"
@@ -234,7 +241,7 @@ _ASKING_EN = (
     r"list|name|enumerate|show|give|spell|lay|out|run|through|down|overview|rundown|know|"
     r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|need|hear|heard|"
-    r"familiar|whether|if|able|"
+    r"familiar|whether|if|able|released|shipped|published|launched|issued|"
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
     r"covered|coverage|support|supports|supported|handle[sd]?|stored|indexed|documented|"
     r"available|availability|exist|exists|existing|get|got|gotten|came|come|comes|go|goes|"
@@ -261,7 +268,8 @@ _ASKING_RU = (
     r"знаешь|знаете|знаю|знает|знать|известн\w*|расска\w*|скаж\w*|сказ\w*|"
     r"подскаж\w*|назов\w*|назови|назва\w*|назыв\w*|перечисл\w*|покаж\w*|показ\w*|дай|"
     r"дайте|дать|выведи\w*|сообщ\w*|объясн\w*|опиш\w*|описа\w*|спросить|спрошу|помн\w*|"
-    r"список|обзор|вышл\w*|вышел|выход\w*|выпущен\w*|"
+    # and of coming out
+    r"список|обзор|вышл\w*|вышел|выход\w*|выпущ\w*|выпуст\w*|опубликова\w*|релизнул\w*|"
     r"у|есть|имеется|имеются|существу\w*|систем\w*|баз\w*|индекс\w*|документ\w*|"
     r"доступн\w*|хран\w*|охват\w*|покрыва\w*|охвачен\w*|покрыт\w*|учт[её]н\w*|"
     r"представлен\w*|материал\w*|данн\w*|касает\w*|в|во|о|об|обо|по|про|для|среди|"
@@ -310,6 +318,13 @@ def _of_another_thing(question: str, whole: str) -> bool:
         question[:m.end()] + question[m.end():].split(" ", 1)[0])
 
 
+# a phrase of three words or more in quotes: the words looked for ("What does the index say
+# about “release includes some improvements”?"), not a cue; a quoted name («Старт») stays
+_QUOTED_PHRASE = re.compile(r"[“\"«`][^”\"»`\s]*\s[^”\"»`]*?\s[^”\"»`]*[”\"»`]")
+# a question that asks when: no fact of the line answers it
+_ASKS_WHEN = re.compile(r"\W*(?:when|когда)\b", re.IGNORECASE)
+
+
 def about_the_line(question: str, whole: str = "") -> bool:
     """The question asks about the release line itself (which versions, how many, the oldest,
     the latest, does one exist) in any phrasing: it names a version word or number, says
@@ -322,18 +337,19 @@ def about_the_line(question: str, whole: str = "") -> bool:
         return False
     if not re.search(r"[^\W\d_]", _NUMBERS.sub(" ", question)):
         return False  # a release alone ("2.0") is a reply naming one, not a question
+    if _ASKS_WHEN.match(question):
+        return False  # a date is asked ("When was 1.1.0 released?"): the text tells it
     rest = _LINE_WORD.sub(" ", _NUMBERS.sub(" ", _LINE_NAME.sub(" ", question)))
     return names_nothing(_ASKING.sub(" ", _ORDER_WORD.sub(" ", rest)))
-
-
 
 
 def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> Intent | None:
     """The intent the question's own words give, or None when they give none (the model's
     proposal may then decide; a question with no cue is about a moment). `unnamed`: the
     question without the product and document names the index knows. A version number's
-    dots are not the end of a sentence ("What did version 1.1.0 change?")."""
-    whole = question
+    dots are not the end of a sentence ("What did version 1.1.0 change?"), and a quoted phrase
+    is what is looked for, never how it is asked."""
+    whole = question = _QUOTED_PHRASE.sub(" quoted ", question)
     question = _VERSION_NUMBER.sub("0", question)
     named_out = unnamed(whole) if unnamed else whole
     if _SINCE_Q.search(question) or _LEAST_RELEASE.search(named_out):
