@@ -199,6 +199,20 @@ from situated.chains.read.intent import find_intent
     # a date asked: the text tells it
     ("When was quickq 1.1.0 released?", None),
     ("Когда вышла версия quickq 1.1.0?", None),
+    # a nineteenth round's and a seventh Russian one's: the Russian interrogatives' whole
+    # paradigm («какими»), documenting and being found, the initial release, release notes,
+    # differences, becoming part of, the first release in which a thing is
+    ("С какими версиями quickq ты знаком?", "versions"),
+    ("Сколько релизов quickq задокументировано?", "versions"),
+    ("Найдётся ли у тебя quickq 1.1.0?", "versions"),
+    ("Какая первая версия quickq, в которой есть scheduled tasks?", "since"),
+    ("Когда scheduled tasks стали частью quickq?", "since"),
+    ("Что в примечаниях к выпуску quickq 1.1.0?", "changes"),
+    ("Покажи отличия quickq 1.1.0.", "changes"),
+    ("Show the differences introduced by quickq 1.1.0.", "changes"),
+    ("When did scheduled tasks become part of quickq?", "since"),
+    ("What are the differences between plans?", None),
+    ("Какими документами подтверждается личность?", None),
     # a quoted phrase is what is looked for, not a cue; a quoted name stays
     ("What does the index say about “release includes some improvements” in 1.1.0?", None),
     ("What changed in \"Premium Plus\"?", "changes"),

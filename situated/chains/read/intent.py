@@ -38,9 +38,9 @@ class LineFact(Mode):
 # what a release changed, named by its kind (read beside a release number only: "Which fixes
 # does the plumber offer?" is content)
 _CHANGE_NOUNS = (r"fixes|bug\s*fixes|bugfixes|improvements|enhancements|additions|removals|"
-                 r"deprecations|highlights|release\s+highlights|updates|news|novelties")
+                 r"deprecations|highlights|release\s+highlights|updates|news|novelties|differences")
 _RU_CHANGE_NOUNS = (r"обновлени\w*|исправлени\w*|улучшени\w*|дополнени\w*|доработк\w*|"
-                    r"правк\w*|новинк\w*")
+                    r"правк\w*|новинк\w*|отличи\w*|различи\w*|разниц\w*")
 _CHANGES = re.compile(
     r"\bwhat(?:'s|’s|\s+has|\s+have|\s+had)?\s+(?:been\s+)?chang(?:ed|es)\b|"
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
@@ -80,20 +80,21 @@ _CHANGES = re.compile(
     r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*)"
     r"[^.?!]{0,40}\b0\b|"
     r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|список\s+изменений|"
+    r"примечани\w*\s+к\s+(?:выпуск|релиз|верси)\w*|заметк\w*\s+(?:о|к)\s+(?:выпуск|релиз)\w*|"
     # the nouns of what a release changed, beside a release number («Какие улучшения в 1.1.0?»,
     # "Any improvements in 1.1.0?", "1.1.0's highlights")
-    rf"(?<!\w)(?:{_RU_CHANGE_NOUNS})[^.?!]{{0,40}}(?<![\w.])0(?![\w.])|"
+    rf"(?<!\w)(?:{_RU_CHANGE_NOUNS})[^.?!]{{0,40}}(?<![\w.])0(?!\w|\.\d)|"
     rf"\b(?:{_CHANGE_NOUNS})\b[^.?!]{{0,40}}\b0\b|\b0\b[^.?!]{{0,20}}\b(?:{_CHANGE_NOUNS})\b|"
     # what was fixed or added in a named release («Что было исправлено в quickq 1.1.0?»)
     r"что\s+(?:было\s+|были\s+)?(?:исправлен|добавлен|удал[её]н|убран|улучшен)\w*"
-    r"[^.?!]{0,40}(?<![\w.])0(?![\w.])|"
+    r"[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     r"(?:расскажи|покажи|перечисли|опиши)\s+(?:(?:об?|про)\s+)?изменени\w*|"
     r"(?:когда|как\s+часто)\b[^.?!]{0,80}(?:изменил|поменял)|"
     r"(?:изменил|поменял)(?:ся|ась|ось|ись)\s+ли\b|"
     # how a named release differs, from nothing named or from the one before it («Чем
     # отличается quickq 1.1.0?», «… от предыдущей версии?»); from another thing it compares
     r"(?<!\w)чем\s+(?:[^.?!\s]+\s+){0,3}?отлича\w*\s+(?:[^.?!\s]+\s+){0,3}?0\s*[?.!]?\s*$|"
-    r"(?<!\w)чем\b[^.?!]{0,40}(?<![\w.])0(?![\w.])[^.?!]{0,20}отлича\w*"
+    r"(?<!\w)чем\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)[^.?!]{0,20}отлича\w*"
     r"(?:\s*[?.!]?\s*$|\s+от\s+(?:предыдущ|прошл|прежн)\w*)",
     re.IGNORECASE)
 # "changes to the policy" asks what changed, unless the changes are what someone makes or
@@ -124,7 +125,7 @@ _VERSIONS = re.compile(
     r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
     r"\bversion\s+history\b|\b(?:versions|revisions)\s+of\b|"
     # «Какие изменения в версии 1.1.0?» asks what changed
-    r"(?:перечисли|покажи|список|какие|каким|каких|сколько|количеств\w*|все)\b"
+    r"(?:перечисли|покажи|список|как(?:ие|им|их|ими)|сколько|количеств\w*|все)\b"
     r"(?![^.?!]{0,20}изменени)[^.?!]{0,40}(?:верси[йиях]|редакци[йиях])|"
     r"истори[яюи]\s+(?:версий|редакций)|(?:версии|редакции)\s+(?:тарифа|документа|правил)|"
     # one release asked about as a fact of the line: the latest, the oldest, does X exist
@@ -166,7 +167,8 @@ DEBUT_WORDS = (r"debut(?:ed|s)?|ma(?:ke|de|kes)\s+(?:its|their|a|an)\s+"
 _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
             r"(?:start|started|began)\s+(?:supporting|to\s+support)|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
-            r"became\s+available|show\s+up|showed\s+up|" + DEBUT_WORDS)
+            r"became\s+available|show\s+up|showed\s+up|(?:become|became)\s+(?:a\s+)?part\s+of|"
+            + DEBUT_WORDS)
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
 _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|(?:made|makes)\s+[^?!]{1,60}?"
@@ -209,7 +211,10 @@ _SINCE_Q = re.compile(
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
-    r"уметь|иметь)(?!\w)",
+    r"уметь|иметь|частью)(?!\w)|"
+    # the first release in which a thing is («Какая первая версия, в которой есть X?»)
+    r"(?<!\w)перв\w*\s+(?:верси|релиз)\w*[^?!]{0,60}(?:в\s+котор\w+|где)\s+"
+    r"(?:есть|появил\w*|поддерж\w*|доступ\w*|работа\w*)",
     re.IGNORECASE)
 
 
@@ -269,12 +274,14 @@ _ASKING_RU = (
     r"подскаж\w*|назов\w*|назови|назва\w*|назыв\w*|перечисл\w*|покаж\w*|показ\w*|дай|"
     r"дайте|дать|выведи\w*|сообщ\w*|объясн\w*|опиш\w*|описа\w*|спросить|спрошу|помн\w*|"
     # and of coming out
+    r"(?:за)?документир\w*|найд[её]тся|найдутся|наход\w*|име(?:ет|ют)ся|быва\w*|напиш\w*|"
+    r"написать|посчита\w*|подсчита\w*|счита\w*|"
     r"список|обзор|вышл\w*|вышел|выход\w*|выпущ\w*|выпуст\w*|опубликова\w*|релизнул\w*|"
     r"у|есть|имеется|имеются|существу\w*|систем\w*|баз\w*|индекс\w*|документ\w*|"
     r"доступн\w*|хран\w*|охват\w*|покрыва\w*|охвачен\w*|покрыт\w*|учт[её]н\w*|"
     r"представлен\w*|материал\w*|данн\w*|касает\w*|в|во|о|об|обо|по|про|для|среди|"
     r"все|всех|всё|весь|вся|всего|всем|сколько|скольк\w*|количеств\w*|число|числа|"
-    r"каков\w*|какие|какая|какой|какое|каким|каких|какую|каком|полн\w*|целиком|вообще|"
+    r"каков\w*|как(?:ой|ая|ое|ие|ого|ому|им|ом|ую|ими|их)|полн\w*|целиком|вообще|"
     r"что-нибудь|что-то|что-либо|чего-нибудь|"
     r"сам\w*|перв\w*|последн\w*|стар\w*|ранн\w*|нов\w*|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
@@ -285,7 +292,7 @@ _ASKING = re.compile(rf"\b(?:{_ASKING_EN})\b|(?<!\w)(?:{_ASKING_RU})(?!\w)", re.
 # with them, and with the commoner "last", "first", "current", "initial" beside them): with
 # nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no
 # version word; "How far back do your docs go?", "How recent are your docs?")
-NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent|most\s+current|highest|up-to-date|"
+NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|highest|up-to-date|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
                 r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)")
@@ -299,8 +306,9 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|(?:furthest|farthest)\s+
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
                    r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*|"
-                   r"(?:новее|позже|моложе)\s+все(?:х|го)")
+                   r"(?:новее|позже|моложе)\s+все(?:х|го)|недавн\w*")
 RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)|"
+                   r"начальн\w*|изначальн\w*|исходн\w*|"
                    r"(?:старше|раньше)\s+все(?:х|го)|старейш\w*")
 _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          rf"(?<!\w)(?:{RU_NEWEST_WORDS}|{RU_OLDEST_WORDS})(?!\w)", re.IGNORECASE)
