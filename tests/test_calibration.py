@@ -192,6 +192,11 @@ def test_the_sentence_floors_sit_above_the_off_topic_questions_the_other_signals
     # too few strangers the sentence would decide: the sentence decides nothing
     few = [o for o in obs if o.question.positive] + [one(0.1, 0.3, False, False)] * 3
     assert fit(few).min_sentence is None
+    # one stranger near the corpus's subject alone does not set the floor for every question;
+    # two do, from the lower of them
+    near = one(0.1, 0.55, False, False)
+    assert fit([*obs, near]).min_sentence == round(0.40 + MARGIN, 3)
+    assert fit([*obs, near, one(0.1, 0.54, False, False)]).min_sentence == round(0.54 + MARGIN, 3)
 
 
 @pytest.mark.unit

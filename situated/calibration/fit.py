@@ -9,7 +9,8 @@ questions the vector leg reads across the index, `min_cosine_in_product` on thos
 product: each is the threshold with the fewest dev errors, placed `MARGIN` above the low end of
 the run of thresholds that tie (just above the off-topic questions; `MARGIN_IN_PRODUCT` within a
 product), or in its middle when the run is narrow. The sentence cosine's floors sit the same
-margins above the dev off-topic questions the other signals refuse (`_sentence_floors`).
+margins above the dev off-topic questions the other signals refuse, the highest but one
+(`_sentence_floors`).
 `min_cover` stays the package prior (see `fit`). The multilingual leg's two floors
 start from their priors and are raised above the dev off-topic questions of their pair that
 reach them (`_multilingual_floors`). A cosine floor with fewer than
@@ -181,8 +182,8 @@ def _multilingual_floors(dev: list[Observation], base: Thresholds) -> dict[str, 
 
 def _sentence_floors(dev: list[Observation], th: Thresholds) -> dict[str, float | None]:
     """The sentence floors, across the index and within a product: `MARGIN` (within a product
-    `MARGIN_IN_PRODUCT`) above the best sentence cosine of the dev off-topic questions the other
-    signals refuse under `th` (one they accept anyway is no reason to refuse more), on the
+    `MARGIN_IN_PRODUCT`) above the second best sentence cosine of the dev off-topic questions
+    the other signals refuse under `th` (one they accept anyway is no reason to refuse more), on the
     grid's next step. None — the sentence decides nothing there — with fewer than
     `MIN_NEGATIVES` such questions. The positives quote the documents, so the piece cosine
     accepts them all and they cannot place it; natural questions are what it is for."""
@@ -194,8 +195,11 @@ def _sentence_floors(dev: list[Observation], th: Thresholds) -> dict[str, float 
                     default=-1.0) for o in dev
                 if not o.question.positive and o.decided is None and o.latin
                 and o.in_product is in_product and not o.relevant(others)]
-        out[name] = (min(1.0, _step_above(max(best), margin)) if len(best) >= MIN_NEGATIVES
-                     else None)
+        # above the highest but one: a single question near the corpus's own subject ("Who won
+        # the football world cup in 1998?" asked of an encyclopedia holding the Super Bowl) would
+        # otherwise set the floor for every question (docs/design.md)
+        out[name] = (min(1.0, _step_above(sorted(best)[-2], margin))
+                     if len(best) >= MIN_NEGATIVES else None)
     return out
 
 
