@@ -213,6 +213,22 @@ from situated.chains.read.intent import find_intent
     ("When did scheduled tasks become part of quickq?", "since"),
     ("What are the differences between plans?", None),
     ("Какими документами подтверждается личность?", None),
+    # a twentieth round's and an eighth Russian one's: holding verbs ("track", "listed",
+    # «располагаешь»), hedges ("roughly"), the list's paradigm («в списке»), all prepositions
+    # («из версий»), where the list opens and closes, the earliest release with a thing
+    ("Roughly how many quickq releases do you know?", "versions"),
+    ("How many quickq releases do you track?", "versions"),
+    ("Is quickq 1.1.0 listed?", "versions"),
+    ("What's the oldest quickq release that supports scheduled tasks?", "since"),
+    ("Give a summary of what quickq 1.1.0 changed.", "changes"),
+    ("Сколько релизов quickq в списке?", "versions"),
+    ("Какая из версий quickq самая старая?", "versions"),
+    ("Располагаешь ли ты версией quickq 1.1.0?", "versions"),
+    ("Какой самый ранний релиз quickq с scheduled tasks?", "since"),
+    ("How do I keep track of failed jobs?", None),
+    ("Which cities are on the list?", None),
+    ("Во сколько открывается магазин?", None),
+    ("Какой самый ранний рейс с пересадкой?", None),
     # a quoted phrase is what is looked for, not a cue; a quoted name stays
     ("What does the index say about “release includes some improvements” in 1.1.0?", None),
     ("What changed in \"Premium Plus\"?", "changes"),

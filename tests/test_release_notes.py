@@ -339,6 +339,10 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     ("Which quickq version do your docs end with?", ["2.0.0"]),
     ("Какой начальный релиз quickq у тебя есть?", ["1.0.0"]),
     ("Which quickq version was released most recently?", ["2.0.0"]),
+    ("Which quickq release is the most dated one you have?", ["1.0.0"]),
+    ("Какой версией quickq открывается список?", ["1.0.0"]),
+    ("Какой версией quickq закрывается список?", ["2.0.0"]),
+    ("Какая версия quickq появилась раньше остальных?", ["1.0.0"]),
 ])
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)

@@ -47,6 +47,8 @@ _CHANGES = re.compile(
     r"\b(?:what|which)\s+(?:changes|modifications|alterations|amendments)\b|"
     r"\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
     r"\b(?:list|show|tell\s+me)\s+what\b[^.?!]{0,60}\bchanged\b|"
+    r"\b(?:summary|overview|rundown|recap)\s+of\s+(?:the\s+)?(?:changes\b|what\b[^.?!]{0,60}"
+    r"\bchanged\b)|"
     # the news of a release, what a release brought ("What did quickq 1.1.0 bring?": the
     # number is read as 0 here); without a release, "bring" is anyone's
     r"\bwhat(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?news\b|"
@@ -197,7 +199,7 @@ _SINCE_Q = re.compile(
     r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
     r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
     r"\bfrom\s+what\s+release\s+on\b|"
-    r"\b(?:first|earliest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release)\s+"
+    r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release)\s+"
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which)\b|"
     rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
     r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:версии|редакции|релиз\w*)|"
@@ -213,6 +215,8 @@ _SINCE_Q = re.compile(
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
     r"уметь|иметь|частью)(?!\w)|"
     # the first release in which a thing is («Какая первая версия, в которой есть X?»)
+    # the earliest release with a thing («Какой самый ранний релиз quickq с X?»)
+    r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:верси|релиз)\w*\s+(?:\S+\s+)?(?:с|со)\s+\w|"
     r"(?<!\w)перв\w*\s+(?:верси|релиз)\w*[^?!]{0,60}(?:в\s+котор\w+|где)\s+"
     r"(?:есть|появил\w*|поддерж\w*|доступ\w*|работа\w*)",
     re.IGNORECASE)
@@ -247,6 +251,8 @@ _ASKING_EN = (
     r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|need|hear|heard|"
     r"familiar|whether|if|able|released|shipped|published|launched|issued|"
+    r"track|tracks|tracked|listed|lists|keep|keeps|kept|maintain(?:s|ed)?|logged|catalog(?:ue)?d?|"
+    r"roughly|approximately|around|precisely|overall|"
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
     r"covered|coverage|support|supports|supported|handle[sd]?|stored|indexed|documented|"
     r"available|availability|exist|exists|existing|get|got|gotten|came|come|comes|go|goes|"
@@ -276,7 +282,10 @@ _ASKING_RU = (
     # and of coming out
     r"(?:за)?документир\w*|найд[её]тся|найдутся|наход\w*|име(?:ет|ют)ся|быва\w*|напиш\w*|"
     r"написать|посчита\w*|подсчита\w*|счита\w*|"
-    r"список|обзор|вышл\w*|вышел|выход\w*|выпущ\w*|выпуст\w*|опубликова\w*|релизнул\w*|"
+    r"список|обзор|вышл\w*|вышел|появил\w*|выход\w*|выпущ\w*|выпуст\w*|опубликова\w*|релизнул\w*|"
+    r"спис(?:ок|ка|ку|ком|ке|ки|ков|кам|ками|ках)|располага\w*|выда\w*|выдай\w*|узна\w*|"
+    r"име(?:ешь|ете|ет|ют)|вед[её](?:шь|те|т)|отслежива\w*|"
+    r"из|от|до|к|ко|за|при|через|между|с|со|на|"
     r"у|есть|имеется|имеются|существу\w*|систем\w*|баз\w*|индекс\w*|документ\w*|"
     r"доступн\w*|хран\w*|охват\w*|покрыва\w*|охвачен\w*|покрыт\w*|учт[её]н\w*|"
     r"представлен\w*|материал\w*|данн\w*|касает\w*|в|во|о|об|обо|по|про|для|среди|"
@@ -296,7 +305,7 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
                 r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)")
-OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|(?:furthest|farthest)\s+back|"
+OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+dated|(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
                 r"(?:coverage|docs|documentation|documents|index|material|records)\s+"
@@ -306,9 +315,11 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|(?:furthest|farthest)\s+
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
                    r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*|"
-                   r"(?:новее|позже|моложе)\s+все(?:х|го)|недавн\w*")
+                   r"(?:новее|позже|позднее|моложе)\s+(?:все(?:х|го)|остальных|других)|недавн\w*|"
+                   r"закрыва\w*")
 RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)|"
-                   r"начальн\w*|изначальн\w*|исходн\w*|"
+                   r"начальн\w*|изначальн\w*|исходн\w*|открыва\w*|"
+                   r"(?:раньше|ранее|прежде)\s+(?:всех|остальных|других)|"
                    r"(?:старше|раньше)\s+все(?:х|го)|старейш\w*")
 _ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          rf"(?<!\w)(?:{RU_NEWEST_WORDS}|{RU_OLDEST_WORDS})(?!\w)", re.IGNORECASE)
