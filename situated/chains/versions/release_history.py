@@ -10,14 +10,14 @@ import re
 from packaging.version import Version
 
 from situated.chains.contract import Answer
-from situated.chains.read.intent import (
+from situated.chains.read.intent import LineFact
+from situated.chains.read.release import ReleaseReading, find_mentions, unknown_text
+from situated.chains.read.version_words import (
     NEWEST_WORDS,
     OLDEST_WORDS,
     RU_NEWEST_WORDS,
     RU_OLDEST_WORDS,
-    LineFact,
 )
-from situated.chains.read.release import ReleaseReading, find_mentions, unknown_text
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.say.citations import safe_text

@@ -1,0 +1,98 @@
+"""The words of questions about versions, by class (`chains.read.intent` reads them): the words
+of asking, which leave nothing when a question is about the release line itself, the words that
+order releases, and the nouns of what a release changed. Classes are written whole, in all
+their forms (a pronoun's, an interrogative's, a noun's cases), never as the phrasings a round of
+held-out questions showed (docs/design.md "The words of asking as closed classes")."""
+
+# the words of asking, by closed class and in all their forms, so that a phrasing nobody wrote
+# down still leaves nothing ("Tell me the oldest quickq release you can talk about", «О каких
+# релизах quickq ты можешь рассказать?»): pronouns, auxiliaries and modals, verbs of telling
+# and knowing, of holding and covering, where it is held, how many or how whole, and politeness
+# (not what a text says: "What does the index say about `0.14.*`?" asks of the text)
+ASKING_EN = (
+    r"i|me|my|mine|you|your|yours|yourself|we|us|our|ours|it|its|they|them|their|this|these|"
+    r"those|that|one|ones|s|d|ve|re|ll|m|i'd|"
+    r"am|is|are|was|were|be|been|being|do|does|did|have|has|had|can|could|may|might|must|"
+    r"shall|should|will|would|"
+    r"tell|tells|talk|talks|speak|speaks|mention(?:s|ed)?|share|"
+    r"list|name|enumerate|show|give|spell|lay|out|run|through|down|overview|rundown|know|"
+    r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
+    r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|need|hear|heard|"
+    r"familiar|whether|if|able|released|shipped|published|launched|issued|"
+    r"track|tracks|tracked|listed|lists|keep|keeps|kept|maintain(?:s|ed)?|logged|catalog(?:ue)?d?|"
+    r"roughly|approximately|around|precisely|overall|"
+    r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
+    r"covered|coverage|support|supports|supported|handle[sd]?|stored|indexed|documented|"
+    r"available|availability|exist|exists|existing|get|got|gotten|came|come|comes|go|goes|"
+    r"span|spans|range|ranges|hand|on|in|here|there|among|at|with|for|to|of|about|"
+    r"system|database|index|corpus|docs|doc|documentation|documents?|files?|records?|"
+    r"knowledge|base|collection|library|material|materials|information|info|questions?|"
+    r"assistant|service|bot|chatbot|stuff|anything|something|"
+    r"all|every|each|any|some|many|much|number|count|total|different|full|complete|entire|"
+    r"whole|how|which|what|the|a|an|very|just|exactly|"
+    r"oldest|earliest|first|latest|newest|last|most|recent|current|up-to-date|lowest|highest|"
+    r"smallest|biggest|greatest|maximum|minimum|max|min|top|newer|older|start|starts|begin|"
+    r"begins|freshest|final|initial|original|ancient|"
+    r"please|kindly|thanks|thank|wonder|wondering|curious|now|currently|presently|today|"
+    r"happen")
+ASKING_RU = (
+    r"я|меня|мне|мной|мо[йяеёи]|моих|моим|ты|тебя|тебе|тобой|тво[йяеёи]|твоих|твоим|твоими|"
+    r"твоего|твоей|твоему|вы|вас|вам|вами|ваш|ваш[аеи]|вашего|вашей|ваших|вашим|вашими|мы|"
+    r"нас|нам|наш\w*|это|этот|эта|эти|этих|этом|котор\w*|"
+    r"можешь|можете|может|могу|можем|могут|можно|смож\w*|нуж(?:ен|на|но|ны)|надо|хочу|"
+    r"хочешь|хотите|слыш\w*|знаком\w*|провер\w*|"
+    r"был|была|было|были|будет|будут|явля\w*|ответ\w*|информаци\w*|сведени\w*|"
+    r"поддержива\w*|"
+    r"хотел\w*|ли|будь|бы|"
+    r"знаешь|знаете|знаю|знает|знать|известн\w*|расска\w*|скаж\w*|сказ\w*|"
+    r"подскаж\w*|назов\w*|назови|назва\w*|назыв\w*|перечисл\w*|покаж\w*|показ\w*|дай|"
+    r"дайте|дать|выведи\w*|сообщ\w*|объясн\w*|опиш\w*|описа\w*|спросить|спрошу|помн\w*|"
+    # and of coming out
+    r"(?:за)?документир\w*|найд[её]тся|найдутся|наход\w*|име(?:ет|ют)ся|быва\w*|напиш\w*|"
+    r"написать|посчита\w*|подсчита\w*|счита\w*|"
+    r"список|обзор|вышл\w*|вышел|появил\w*|выход\w*|выпущ\w*|выпуст\w*|опубликова\w*|релизнул\w*|"
+    r"спис(?:ок|ка|ку|ком|ке|ки|ков|кам|ками|ках)|располага\w*|выда\w*|выдай\w*|узна\w*|"
+    r"име(?:ешь|ете|ет|ют)|вед[её](?:шь|те|т)|отслежива\w*|"
+    r"из|от|до|к|ко|за|при|через|между|с|со|на|"
+    r"у|есть|имеется|имеются|существу\w*|систем\w*|баз\w*|индекс\w*|документ\w*|"
+    r"доступн\w*|хран\w*|охват\w*|покрыва\w*|охвачен\w*|покрыт\w*|учт[её]н\w*|"
+    r"представлен\w*|материал\w*|данн\w*|касает\w*|в|во|о|об|обо|по|про|для|среди|"
+    r"все|всех|всё|весь|вся|всего|всем|сколько|скольк\w*|количеств\w*|число|числа|"
+    r"каков\w*|как(?:ой|ая|ое|ие|ого|ому|им|ом|ую|ими|их)|полн\w*|целиком|вообще|"
+    r"что-нибудь|что-то|что-либо|чего-нибудь|"
+    r"сам\w*|перв\w*|последн\w*|стар\w*|ранн\w*|нов\w*|"
+    r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
+
+
+# words that order releases, newest and oldest (`release_history` reads which fact is asked
+# with them, and with the commoner "last", "first", "current", "initial" beside them): with
+# nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no
+# version word; "How far back do your docs go?", "How recent are your docs?")
+NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|highest|up-to-date|"
+                r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
+                r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
+                r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)")
+OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+dated|(?:furthest|farthest)\s+back|"
+                r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
+                r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
+                r"(?:coverage|docs|documentation|documents|index|material|records)\s+"
+                r"(?:start|begin)s?|"
+                r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point")
+# the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
+# (where the documents end), «самая ранняя», «начинается» (where they begin)
+RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
+                   r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*|"
+                   r"(?:новее|позже|позднее|моложе)\s+(?:все(?:х|го)|остальных|других)|недавн\w*|"
+                   r"закрыва\w*")
+RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)|"
+                   r"начальн\w*|изначальн\w*|исходн\w*|открыва\w*|"
+                   r"(?:раньше|ранее|прежде)\s+(?:всех|остальных|других)|"
+                   r"(?:старше|раньше)\s+все(?:х|го)|старейш\w*")
+
+
+# what a release changed, named by its kind (read beside a release number only: "Which fixes
+# does the plumber offer?" is content)
+CHANGE_NOUNS = (r"fixes|bug\s*fixes|bugfixes|improvements|enhancements|additions|removals|"
+                 r"deprecations|highlights|release\s+highlights|updates|news|novelties|differences")
+RU_CHANGE_NOUNS = (r"обновлени\w*|исправлени\w*|улучшени\w*|дополнени\w*|доработк\w*|"
+                    r"правк\w*|новинк\w*|отличи\w*|различи\w*|разниц\w*")
