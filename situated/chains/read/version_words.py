@@ -93,6 +93,6 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\
 # what a release changed, named by its kind (read beside a release number only: "Which fixes
 # does the plumber offer?" is content)
 CHANGE_NOUNS = (r"fixes|bug\s*fixes|bugfixes|improvements|enhancements|additions|removals|"
-                 r"deprecations|highlights|release\s+highlights|updates|news|novelties|differences")
+                r"deprecations|highlights|release\s+highlights|updates|news|novelties|differences")
 RU_CHANGE_NOUNS = (r"обновлени\w*|исправлени\w*|улучшени\w*|дополнени\w*|доработк\w*|"
-                    r"правк\w*|новинк\w*|отличи\w*|различи\w*|разниц\w*")
+                   r"правк\w*|новинк\w*|отличи\w*|различи\w*|разниц\w*")
