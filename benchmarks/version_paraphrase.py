@@ -33,7 +33,8 @@ words of asking became closed classes, `paraphrases_seventeenth.yaml` and
 `paraphrases_russian_fifth.yaml`; after theirs, `paraphrases_eighteenth.yaml` and
 `paraphrases_russian_sixth.yaml`; after the change nouns and the verbs of coming out became
 classes, `paraphrases_nineteenth.yaml` and `paraphrases_russian_seventh.yaml`; after theirs,
-`paraphrases_twentieth.yaml` and `paraphrases_russian_eighth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
+`paraphrases_twentieth.yaml` and `paraphrases_russian_eighth.yaml`; at the session's end,
+`paraphrases_twentyfirst.yaml` and `paraphrases_russian_ninth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
 changelog, built here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
@@ -215,7 +216,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "nineteenth": "paraphrases_nineteenth.yaml",
         "russian_seventh": "paraphrases_russian_seventh.yaml",
         "twentieth": "paraphrases_twentieth.yaml",
-        "russian_eighth": "paraphrases_russian_eighth.yaml"}
+        "russian_eighth": "paraphrases_russian_eighth.yaml",
+        "twentyfirst": "paraphrases_twentyfirst.yaml",
+        "russian_ninth": "paraphrases_russian_ninth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
