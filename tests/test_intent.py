@@ -229,6 +229,19 @@ from situated.chains.read.intent import find_intent
     ("Which cities are on the list?", None),
     ("Во сколько открывается магазин?", None),
     ("Какой самый ранний рейс с пересадкой?", None),
+    # a twenty-first round's and a ninth Russian one's: the release as the one that added a
+    # thing, and not the asker ("Which version should I add …?"); records, «входит», «известен»
+    ("In which version did quickq add scheduled tasks?", "since"),
+    ("Which release of quickq gave us scheduled tasks?", "since"),
+    ("Which version should I add to my requirements?", None),
+    ("What's the difference between quickq 1.1.0 and the version before?", "changes"),
+    ("Does quickq version 1.1.0 appear anywhere?", "versions"),
+    ("Входит ли quickq 1.1.0 в базу?", "versions"),
+    ("Тебе известен релиз quickq 1.1.0?", "versions"),
+    ("Какой релиз quickq первым включил scheduled tasks?", "since"),
+    ("Что обновили в quickq 1.1.0?", "changes"),
+    ("Что входит в тариф?", None),
+    ("Where does the version number appear?", None),
     # a quoted phrase is what is looked for, not a cue; a quoted name stays
     ("What does the index say about “release includes some improvements” in 1.1.0?", None),
     ("What changed in \"Premium Plus\"?", "changes"),

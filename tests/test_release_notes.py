@@ -343,6 +343,9 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
     ("Какой версией quickq открывается список?", ["1.0.0"]),
     ("Какой версией quickq закрывается список?", ["2.0.0"]),
     ("Какая версия quickq появилась раньше остальных?", ["1.0.0"]),
+    ("Which quickq release came out before all the others?", ["1.0.0"]),
+    ("Which quickq release came out after all the others?", ["2.0.0"]),
+    ("What was the first ever quickq release?", ["1.0.0"]),
 ])
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)

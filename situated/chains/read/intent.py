@@ -62,6 +62,8 @@ _CHANGES = re.compile(
     r"(?:bring|introduce|add|fix|change|remove|deprecate|drop|break|improve)\b|"
     # a release set beside the one before it ("How does 1.1.0 differ from the version before
     # it?", "… compared with the previous release"): consecutive versions, not two periods
+    r"\bdiffer\w*\b[^.?!]{0,40}\b0\b[^.?!]{0,40}\b(?:previous|prior|preceding|earlier|"
+    r"(?:version|release|one)\s+before)\b|"
     r"\b0\b[^.?!]{0,40}\b(?:differ\w*|compar\w*|changed?|vs\.?|versus)\b[^.?!]{0,30}"
     r"\b(?:previous|prior|preceding|earlier|(?:version|release|one)\s+before)\b|"
     # "the changelog" or "the release notes" is asked for, not asked what it says about
@@ -83,7 +85,8 @@ _CHANGES = re.compile(
     r"after|between|during|over)\b)|"
     r"что\s+(?:именно\s+)?(?:изменилось|поменялось|нового|было\s+изменено)|"
     # what a release added, named («Что добавили в quickq 1.1.0?»)
-    r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*)"
+    r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*|обновил\w*|"
+    r"улучшил\w*)"
     r"[^.?!]{0,40}\b0\b|"
     r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|список\s+изменений|"
     r"примечани\w*\s+к\s+(?:выпуск|релиз|верси)\w*|заметк\w*\s+(?:о|к)\s+(?:выпуск|релиз)\w*|"
@@ -203,6 +206,11 @@ _SINCE_Q = re.compile(
     r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
     r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
     r"\bfrom\s+what\s+release\s+on\b|"
+    # the release as the one that did it ("In which version did quickq add X?", "Which release
+    # gave us X?"); "Which version should I add to my requirements?" is the asker's doing
+    r"\b(?:in|with)\s+(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:version|release)\s+did\b[^?!]{0,60}"
+    r"\b(?:add|introduce|ship|gain|get|drop|remove|deprecate)\b|"
+    r"\b(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?(?:gave|gives)\s+(?:us|you|users)\b|"
     r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release)\s+"
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which)\b|"
     rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
@@ -213,7 +221,7 @@ _SINCE_Q = re.compile(
     r"(?:верси\w*|релиз\w*)[^?!]{0,40}(?<!\w)впервые\s+(?:поддерж|получ|добав|появ|вв[её]|"
     r"предлож|име)\w*|"
     r"(?:верси\w*|релиз\w*)[^?!]{0,40}(?<!\w)перв\w+\s+(?:получил|добавил|поддержал|ввел|"
-    r"ввёл|представил)\w*|"
+    r"ввёл|представил|включил)\w*|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"

@@ -20,7 +20,7 @@ ASKING_EN = (
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|need|hear|heard|"
     r"familiar|whether|if|able|released|shipped|published|launched|issued|"
     r"track|tracks|tracked|listed|lists|keep|keeps|kept|maintain(?:s|ed)?|logged|catalog(?:ue)?d?|"
-    r"roughly|approximately|around|precisely|overall|"
+    r"roughly|approximately|around|precisely|overall|ever|anywhere|somewhere|appear|appears|"
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
     r"covered|coverage|support|supports|supported|handle[sd]?|stored|indexed|documented|"
     r"available|availability|exist|exists|existing|get|got|gotten|came|come|comes|go|goes|"
@@ -44,7 +44,7 @@ ASKING_RU = (
     r"был|была|было|были|будет|будут|явля\w*|ответ\w*|информаци\w*|сведени\w*|"
     r"поддержива\w*|"
     r"хотел\w*|ли|будь|бы|"
-    r"знаешь|знаете|знаю|знает|знать|известн\w*|расска\w*|скаж\w*|сказ\w*|"
+    r"знаешь|знаете|знаю|знает|знать|извест\w*|запис\w*|вход\w*|посмотр\w*|смотре\w*|расска\w*|скаж\w*|сказ\w*|"
     r"подскаж\w*|назов\w*|назови|назва\w*|назыв\w*|перечисл\w*|покаж\w*|показ\w*|дай|"
     r"дайте|дать|выведи\w*|сообщ\w*|объясн\w*|опиш\w*|описа\w*|спросить|спрошу|помн\w*|"
     # and of coming out
@@ -71,13 +71,15 @@ ASKING_RU = (
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|highest|up-to-date|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
-                r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)")
+                r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)|"
+                r"(?:after|later\s+than)\s+all\s+(?:the\s+)?others")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+dated|(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
                 r"(?:coverage|docs|documentation|documents|index|material|records)\s+"
                 r"(?:start|begin)s?|"
-                r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point")
+                r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point|"
+                r"(?:before|earlier\s+than)\s+all\s+(?:the\s+)?others")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
