@@ -165,3 +165,22 @@ def test_the_asker_needing_a_release_is_how_the_question_asks_not_its_subject():
 
     q = "What version do I need for zstd content decoding?"
     assert subject_of(q, q).words == ("zstd", "content", "decoding")
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("question", "words"), [
+    # how a first appearance is asked is left out of its subject ...
+    ("What's the first quickq version where scheduled tasks works?",
+     ("quickq", "scheduled", "tasks")),
+    ("When did scheduled tasks become part of quickq?", ("scheduled", "tasks", "quickq")),
+    ("Which version made retries possible?", ("retries",)),
+    ("Какая первая версия, в которой есть retries?", ("retries",)),
+    ("Какой релиз принёс retries?", ("retries",)),
+    # ... and nothing the subject itself may say: a part, access
+    ("When was the part parameter added?", ("part",)),
+    ("Когда появился доступ по ключу?", ("доступ", "ключу")),
+])
+def test_a_first_appearance_subject_is_what_is_left_of_how_it_is_asked(question, words):
+    from situated.chains.versions.appearance import subject_of
+
+    assert subject_of(question, question).words == words

@@ -48,13 +48,14 @@ _FRAME = re.compile(
     r"there|on|can|could|use|using|start|starting|started|starts|show|showed|shown|up|"
     r"supporting|supports|brought|brings|bring|begin|began|begins|offering|offers|offer|"
     r"providing|provides|provide|having|i|we|you|need|needs|needed|require|requires|required|"
-    r"made|makes|possible|enabled|unlocked|where|works?|working|part|"
+    r"made|makes|possible|enabled|unlocked|part\s+of|(?<=version\s)where|(?<=release\s)where|"
+    r"works?(?=\s*[?.!]?\s*$)|"
     r"arguments?|parameters?|options?|methods?|functions?|"
     r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
     r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|появил\w*|"
     r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*|"
-    r"начал\w*|поддержива\w*|поддерж\w*|получ\w*|добавил\w*|принес\w*|принёс|принесл\w*|"
-    r"ввел\w*|ввёл|представил\w*|частью|котор\w*|есть|перв\w*|доступ\w*)(?!\w)",
+    r"начал\w*|поддержива\w*|поддерж\w*|получил\w*|добавил\w*|принес\w*|принёс|принесл\w*|"
+    r"ввел\w*|ввёл|представил\w*|частью|котор\w*|есть|перв\w*|доступн\w*)(?!\w)",
     re.IGNORECASE)
 
 
