@@ -242,6 +242,11 @@ from situated.chains.read.intent import find_intent
     ("Что обновили в quickq 1.1.0?", "changes"),
     ("Что входит в тариф?", None),
     ("Where does the version number appear?", None),
+    # needing a list asks for it; needing a version, or keeping one, asks which to use
+    ("I need a list of quickq versions.", "versions"),
+    ("Which version do I need?", None),
+    ("Какая версия мне нужна?", None),
+    ("Can I keep version 1.1.0?", None),
     # a quoted phrase is what is looked for, not a cue; a quoted name stays
     ("What does the index say about “release includes some improvements” in 1.1.0?", None),
     ("What changed in \"Premium Plus\"?", "changes"),
