@@ -317,15 +317,15 @@ def test_a_sentence_floor_admits_a_paraphrase_the_piece_hides(tmp_path, embeddin
     assert engine.search("How do I bake sourdough bread?", Filter()).blocks == []
     # the cosines come from the generation's block map: they are the block's own units'
     from situated.index.sentences import units_of
-    from situated.retrievers.relevance import sentence_cosines
+    from situated.retrievers.relevance import unit_cosines
 
     text = app.index.read_blocks([found[0].block_id])[found[0].block_id].text
     units = app.embeddings.encode(units_of(text))
     best = float((units @ app.embeddings.encode_query(question)).max())
-    assert sentence_cosines(app.index, question, found[:1]) == [pytest.approx(best, abs=1e-3)]
+    assert unit_cosines(app.index, question, found[:1])[0] == [pytest.approx(best, abs=1e-3)]
     # without the map (a damaged generation) the signal is missing, not wrong
     monkeypatch.setattr(app.index.sentences, "block_ptr", None)
-    assert sentence_cosines(app.index, question, found[:1]) == [None]
+    assert unit_cosines(app.index, question, found[:1])[0] == [None]
 
 
 @pytest.mark.unit

@@ -204,14 +204,14 @@ def _write_generation(
     if col.count() != len(pieces):
         raise IndexError_(f"Chroma holds {col.count()} pieces after the build, expected "
                           f"{len(pieces)}; nothing was published, re-run the ingest")
-    per_block = [units_of(b.text) for d in corpus.documents for b in d.blocks]
+    blocks = [b for d in corpus.documents for b in d.blocks]
+    per_block = [units_of(b.text) for b in blocks]
     units = list(dict.fromkeys(u for block in per_block for u in block))
     write_sentences(out, units, lambda batch: cache.encode(embeddings, batch),
                     batch=settings.chroma_write_batch,
                     progress=lambda done, total: progress("sentences", done, total))
     write_block_units(out, per_block)
-    blocks = [b for d in corpus.documents for b in d.blocks]
-    per_titled = [under_title(b.title, units) for b, units in zip(blocks, per_block, strict=True)]
+    per_titled = [under_title(b.title, bu) for b, bu in zip(blocks, per_block, strict=True)]
     titled = list(dict.fromkeys(u for block in per_titled for u in block))
     write_sentences(out, titled, lambda batch: cache.encode(embeddings, batch),
                     batch=settings.chroma_write_batch, folder=TITLED,

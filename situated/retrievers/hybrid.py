@@ -41,9 +41,8 @@ from situated.retrievers.relevance import (
     SENTENCE_DEPTH,
     Signals,
     TermCover,
-    sentence_cosines,
     thresholds_for,
-    titled_cosines,
+    unit_cosines,
 )
 from situated.settings import Settings
 from situated.situation import Scope, Situation
@@ -255,8 +254,7 @@ class HybridSearch:
 def _unit_cosines(index, query: str, ranked: list[RankedBlock], depth: int,
                   ) -> tuple[list[float | None], list[float | None]]:
     """The first `depth` blocks' best unit cosines, bare and under their titles
-    (`relevance.sentence_cosines`, `titled_cosines`); None for the blocks past them."""
-    first = ranked[:depth]
-    rest: list[float | None] = [None] * (len(ranked) - len(first))
-    return (sentence_cosines(index, query, first) + rest,
-            titled_cosines(index, query, first) + rest)
+    (`relevance.unit_cosines`); None for the blocks past them."""
+    bare, titled = unit_cosines(index, query, ranked[:depth])
+    rest: list[float | None] = [None] * (len(ranked) - len(bare))
+    return bare + rest, titled + rest

@@ -187,32 +187,22 @@ SENTENCE_DEPTH = 5  # fused blocks whose sentences are measured (deeper ones: by
 TITLED_MARGIN = 0.02  # a titled unit's floor above the sentence floor (docs/design.md)
 
 
-def sentence_cosines(index, query: str, blocks: list) -> list[float | None]:
-    """Each ranked block's best cosine between the question and one of its quotable units, from
-    the vectors computed at ingest (`index.sentences`), found through the generation's block
-    map without reading the block; None for a block none of whose units has one. Only blocks
-    the filter admitted are given."""
-    return _unit_cosines(index.sentences, index, query, blocks)
-
-
-def titled_cosines(index, query: str, blocks: list) -> list[float | None]:
-    """Each ranked block's best cosine between the question and one of its units under its
-    section's title (`index.titled`, through the block map); None for a block without a
-    titled unit (its title has no word)."""
-    return _unit_cosines(getattr(index, "titled", None), index, query, blocks)
-
-
-def _unit_cosines(vectors, index, query: str, blocks: list) -> list[float | None]:
-    """The best cosine of each block's units in `vectors` (None where it has none)."""
-    if not blocks or vectors is None:
-        return [None] * len(blocks)
-    return _best(_by_block(vectors, index, blocks), index.embeddings.encode_query(query))
-
-
-def _by_block(vectors, index, blocks: list) -> list[tuple[np.ndarray, np.ndarray] | None]:
-    """`vectors.of_block_row` of each block's row (found through its best piece)."""
-    rows = index.piece_block[np.asarray([b.best_piece for b in blocks], dtype=np.int64)]
-    return [vectors.of_block_row(int(r)) for r in rows.tolist()]
+def unit_cosines(index, query: str, blocks: list) -> tuple[list[float | None],
+                                                          list[float | None]]:
+    """Each ranked block's best cosine between the question and one of its quotable units, bare
+    (`index.sentences`) and under its section's title (`index.titled`; None there: measured
+    without them), from the vectors computed at ingest, found through the generation's block
+    map without reading the block; None for a block none of whose units has one (a title with
+    no word has none). Only blocks the filter admitted are given. The question is encoded and
+    the blocks' rows found once for both."""
+    if not blocks:
+        return [], []
+    q = index.embeddings.encode_query(query)
+    rows = index.piece_block[np.asarray([b.best_piece for b in blocks], dtype=np.int64)].tolist()
+    titled = index.titled
+    return (_best([index.sentences.of_block_row(int(r)) for r in rows], q),
+            _best([titled.of_block_row(int(r)) for r in rows], q) if titled is not None
+            else [None] * len(blocks))
 
 
 def _best(found_by_row: list, q: np.ndarray) -> list[float | None]:
@@ -349,10 +339,9 @@ __all__ = [
     "missing_codes",
     "name_forms",
     "names_in",
-    "sentence_cosines",
-    "titled_cosines",
     "unheld_names",
     "unheld_phrases",
+    "unit_cosines",
 ]
 
 
