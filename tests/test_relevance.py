@@ -17,7 +17,8 @@ from situated.chains.read.extract import ExtractedSituation, validate_extraction
 from situated.chains.read.products import ProductMatcher
 from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.filter import Filter
-from situated.retrievers.relevance import Signals, names_in
+from situated.retrievers.names import names_in
+from situated.retrievers.relevance import Signals
 from situated.situation import Scope
 
 TODAY = dt.date(2026, 11, 29)
@@ -256,7 +257,7 @@ def test_a_model_proposed_date_needs_its_day_month_and_year_in_the_question():
 
 @pytest.mark.unit
 def test_a_name_is_held_in_its_place_forms():
-    from situated.retrievers.relevance import name_forms
+    from situated.retrievers.names import name_forms
 
     assert {"california"} <= name_forms("californian") and "european" in name_forms("europ")
     assert {"canada", "japan", "mexico", "italian"} <= (
@@ -330,7 +331,7 @@ def test_a_sentence_floor_admits_a_paraphrase_the_piece_hides(tmp_path, embeddin
 
 @pytest.mark.unit
 def test_compound_names_are_runs_of_names_a_possessive_ends():
-    from situated.retrievers.relevance import compound_names
+    from situated.retrievers.names import compound_names
 
     assert compound_names("What does the Apple Music agreement say?") == ["Apple Music"]
     assert compound_names("Is Apple Music's family plan free?") == ["Apple Music"]

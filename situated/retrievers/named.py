@@ -12,14 +12,9 @@ from situated.index.reader import Index
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.legs import ExactLeg
+from situated.retrievers.names import names_in, unheld_names, unheld_phrases
 from situated.retrievers.readable import ReadableBy
-from situated.retrievers.relevance import (
-    TermCover,
-    missing_codes,
-    names_in,
-    unheld_names,
-    unheld_phrases,
-)
+from situated.retrievers.relevance import TermCover, missing_codes
 from situated.situation import Scope
 
 
@@ -54,7 +49,7 @@ class Named:
         codes = missing_codes(self.index, codes, mask)
         if codes:
             return _as_written(query, codes)
-        return tuple(unheld_names(self.cover, self.index.tokenizer, query,
+        return tuple(unheld_names(self.index, self.cover, query,
                                   self.readable.blocks_of(mask)))
 
     def unspelt(self, query: str, scope: Scope) -> tuple[str, ...]:

@@ -59,7 +59,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from situated.index.store import Thresholds, ThresholdSource
-from situated.months import is_calendar_word
+from situated.retrievers.spelling import accent_map
 
 # words that frame a question rather than say what it is about (after the tokenizer's stop
 # words): an index that lacks them is not thereby less relevant
@@ -94,6 +94,7 @@ class TermCover:
 
     def __init__(self, index):
         self._index = index
+        self._accents: dict[str, tuple[str, ...]] | None = None
 
     @property
     def _field(self):
@@ -125,6 +126,17 @@ class TermCover:
     def _id(self, term: str) -> int:
         tid = self._field.vocab_dict.get(term, -1)
         return tid if 0 <= tid < len(self._field.scores["indptr"]) - 1 else -1
+
+    def known(self, term: str) -> bool:
+        """Whether any block of the index holds `term` (a tokenizer term)."""
+        return self._id(term) >= 0
+
+    @property
+    def accents(self) -> dict[str, tuple[str, ...]]:
+        """The vocabulary's accented terms under their unaccented spelling (made once)."""
+        if self._accents is None:
+            self._accents = accent_map(self._field.vocab_dict)
+        return self._accents
 
     def holders(self, term: str) -> np.ndarray:
         """Block rows that contain `term` (a tokenizer term)."""
@@ -221,111 +233,6 @@ def missing_codes(index, codes: list[str], mask: np.ndarray) -> list[str]:
     return missing
 
 
-_NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]*[а-яёА-ЯЁ])(?![\w‐‑-])")
-_POSSESSIVE = re.compile(r"['’]s$")
-# two capitals are a thing's short name more often than a name ("ID", "AA cells", "TV"): the
-# vectors decide them
-_SHORT_CAPS = re.compile(r"[A-ZА-ЯЁ]{2}")
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)[\s\"«“„'(]*$")
-
-
-def _name_matches(text: str) -> list[re.Match]:
-    """The capitalised words of `names_in`, as matches (their places in the text)."""
-    from situated.index.text import STOP_WORDS
-
-    return [m for m in _NAME.finditer(text)
-            if not (m.group(0).lower() in STOP_WORDS or is_calendar_word(m.group(0))
-                    or _SHORT_CAPS.fullmatch(m.group(0))
-                    or _SENTENCE_START.search(text[:m.start()]))]  # months, weekdays: not names
-
-
-def names_in(text: str) -> list[str]:
-    """Capitalised words that are not the first of a sentence: names the question gives
-    (`Samsung`, `IKEA`, `Старт`); the tokenizer's stop words and one-letter words are not."""
-    return list(dict.fromkeys(m.group(0) for m in _name_matches(text)))
-
-
-def compound_names(text: str) -> list[str]:
-    """Runs of two or more `names_in` words with only spaces between them: one name the
-    question gives ("Apple Music", "Google Analytics"). A possessive ends a run: "DeepSeek's
-    Developer Terms" names DeepSeek and its Developer Terms, not one thing."""
-    runs: list[list[str]] = []
-    open_run = False
-    end = 0
-    for m in _name_matches(text):
-        word = _POSSESSIVE.sub("", m.group(0))
-        if open_run and not text[end:m.start()].strip(" "):
-            runs[-1].append(word)
-        else:
-            runs.append([word])
-        open_run, end = word == m.group(0), m.end()
-    return list(dict.fromkeys(" ".join(run) for run in runs if len(run) > 1))
-
-
-PHRASE_BLOCKS = 256  # blocks read to find a compound name; more holding its words: held
-
-
-def unheld_phrases(index, cover: TermCover, text: str, readable: np.ndarray) -> list[str]:
-    """The compound names of the question (`compound_names`) that no block the caller may
-    read spells out, word after word, in its text, its section title or its document's title
-    ("Apple Music" where the documents name Apple and music apart). Reads only blocks that hold
-    every word of the name and that the caller may read."""
-    out = []
-    for phrase in compound_names(text):
-        rows: np.ndarray | None = None
-        for term in index.tokenizer(phrase):
-            held = cover.holders(term)
-            held = held[readable[held]]
-            rows = held if rows is None else np.intersect1d(rows, held)
-        if rows is not None and len(rows) > PHRASE_BLOCKS:
-            continue
-        spelt = re.compile(r"(?<!\w)" + r"[\s‐‑-]+".join(map(re.escape, phrase.split()))
-                           + r"(?!\w)", re.IGNORECASE)
-        ids = [] if rows is None else index.block_id_at[rows].tolist()
-        blocks = index.read_blocks(ids).values()
-        if not any(spelt.search(t or "") for b in blocks for t in (
-                b.text, b.title, getattr(index.document(b.source_id), "title", ""))):
-            out.append(phrase)
-    return out
-
-
-# endings that turn a place into its people or language and back, on the tokenizer's stems
-# ("california" / "californian", "europ" / "european", "mexico" / "mexican", "japan" /
-# "japanes"): a question names the place the way its asker says it. Only a place ending for a
-# people ending or back: two place endings would make "Expedia" the stem "expedi" (expedient)
-_PLACE_ENDINGS = ("", "a", "e", "i", "o", "y")
-_PEOPLE_ENDINGS = ("n", "an", "ian", "ean", "es", "ese", "ish")
-MIN_NAME_STEM = 5  # shorter stems are left alone ("appl" is Apple, not "apply")
-
-
-def name_forms(term: str) -> set[str]:
-    """`term` (a tokenizer stem of a name) and its forms one place-or-people ending away."""
-    forms = {term}
-    for cut in range(4):
-        stem, rest = term[:len(term) - cut], term[len(term) - cut:]
-        if len(stem) < MIN_NAME_STEM:
-            continue
-        if rest in _PLACE_ENDINGS:
-            forms.update(stem + ending for ending in _PEOPLE_ENDINGS)
-        if rest in _PEOPLE_ENDINGS:
-            forms.update(stem + ending for ending in _PLACE_ENDINGS)
-    return forms
-
-
-def unheld_names(cover: TermCover, tokenizer, text: str, admitted_rows: np.ndarray) -> list[str]:
-    """The names the question gives that no block the caller may read contains, in any of
-    their forms (`name_forms`). The asker asked about something else: answering from a
-    document about another thing would be wrong, and the reply is the same whether or not a
-    document the caller may not read names it."""
-    missing = []
-    for name in names_in(text):
-        terms = tokenizer(name)
-        if terms and not all(any(admitted_rows[cover.holders(form)].any()
-                                 for form in name_forms(t)) for t in terms):
-            missing.append(name)
-    return missing
-
-
 __all__ = [
     "AGREE",
     "FULL_COVER",
@@ -335,12 +242,7 @@ __all__ = [
     "Signals",
     "TermCover",
     "Thresholds",
-    "compound_names",
     "missing_codes",
-    "name_forms",
-    "names_in",
-    "unheld_names",
-    "unheld_phrases",
     "unit_cosines",
 ]
 

@@ -1,0 +1,156 @@
+"""The names a question gives, and whether what the caller may read holds them.
+
+A capitalised word that does not open a sentence is a name (`names_in`): "Samsung", "IKEA",
+«Старт». A question that gives a name no block the caller may read holds is about something
+else (`unheld_names`), and so is one whose compound name ("Apple Music") no such block spells
+out (`unheld_phrases`). A name is held in any of its forms: a place for its people or language
+and back (`name_forms`), and as its asker may write it (`spelling.near_terms`: without its
+accents, or one slip of the keyboard away).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from situated.months import is_calendar_word
+from situated.retrievers.relevance import TermCover
+from situated.retrievers.spelling import near_terms, run_together, within_a_slip
+
+_NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]*[а-яёА-ЯЁ])(?![\w‐‑-])")
+_POSSESSIVE = re.compile(r"['’]s$")
+# two capitals are a thing's short name more often than a name ("ID", "AA cells", "TV"): the
+# vectors decide them
+_SHORT_CAPS = re.compile(r"[A-ZА-ЯЁ]{2}")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)[\s\"«“„'(]*$")
+
+
+def _name_matches(text: str) -> list[re.Match]:
+    """The capitalised words of `names_in`, as matches (their places in the text)."""
+    from situated.index.text import STOP_WORDS
+
+    return [m for m in _NAME.finditer(text)
+            if not (m.group(0).lower() in STOP_WORDS or is_calendar_word(m.group(0))
+                    or _SHORT_CAPS.fullmatch(m.group(0))
+                    or _SENTENCE_START.search(text[:m.start()]))]  # months, weekdays: not names
+
+
+def names_in(text: str) -> list[str]:
+    """Capitalised words that are not the first of a sentence: names the question gives
+    (`Samsung`, `IKEA`, `Старт`); the tokenizer's stop words and one-letter words are not."""
+    return list(dict.fromkeys(m.group(0) for m in _name_matches(text)))
+
+
+def compound_names(text: str) -> list[str]:
+    """Runs of two or more `names_in` words with only spaces between them: one name the
+    question gives ("Apple Music", "Google Analytics"). A possessive ends a run: "DeepSeek's
+    Developer Terms" names DeepSeek and its Developer Terms, not one thing."""
+    runs: list[list[str]] = []
+    open_run = False
+    end = 0
+    for m in _name_matches(text):
+        word = _POSSESSIVE.sub("", m.group(0))
+        if open_run and not text[end:m.start()].strip(" "):
+            runs[-1].append(word)
+        else:
+            runs.append([word])
+        open_run, end = word == m.group(0), m.end()
+    return list(dict.fromkeys(" ".join(run) for run in runs if len(run) > 1))
+
+
+PHRASE_BLOCKS = 256  # blocks read to find a compound name; more holding its words: held
+
+
+def unheld_phrases(index, cover: TermCover, text: str, readable: np.ndarray) -> list[str]:
+    """The compound names of the question (`compound_names`) that no block the caller may
+    read spells out, word after word, in its text, its section title or its document's title
+    ("Apple Music" where the documents name Apple and music apart). Reads only blocks that hold
+    every word of the name and that the caller may read."""
+    out = []
+    for phrase in compound_names(text):
+        rows: np.ndarray | None = None
+        for term in index.tokenizer(phrase):
+            held = cover.holders(term)
+            held = held[readable[held]]
+            rows = held if rows is None else np.intersect1d(rows, held)
+        if rows is not None and len(rows) > PHRASE_BLOCKS:
+            continue
+        spelt = re.compile(r"(?<!\w)" + r"[\s‐‑-]+".join(map(re.escape, phrase.split()))
+                           + r"(?!\w)", re.IGNORECASE)
+        ids = [] if rows is None else index.block_id_at[rows].tolist()
+        blocks = index.read_blocks(ids).values()
+        if not any(spelt.search(t or "") for b in blocks for t in (
+                b.text, b.title, getattr(index.document(b.source_id), "title", ""))):
+            out.append(phrase)
+    return out
+
+
+# endings that turn a place into its people or language and back, on the tokenizer's stems
+# ("california" / "californian", "europ" / "european", "mexico" / "mexican", "japan" /
+# "japanes"): a question names the place the way its asker says it. Only a place ending for a
+# people ending or back: two place endings would make "Expedia" the stem "expedi" (expedient)
+_PLACE_ENDINGS = ("", "a", "e", "i", "o", "y")
+_PEOPLE_ENDINGS = ("n", "an", "ian", "ean", "es", "ese", "ish")
+MIN_NAME_STEM = 5  # shorter stems are left alone ("appl" is Apple, not "apply")
+
+
+def name_forms(term: str) -> set[str]:
+    """`term` (a tokenizer stem of a name) and its forms one place-or-people ending away."""
+    forms = {term}
+    for cut in range(4):
+        stem, rest = term[:len(term) - cut], term[len(term) - cut:]
+        if len(stem) < MIN_NAME_STEM:
+            continue
+        if rest in _PLACE_ENDINGS:
+            forms.update(stem + ending for ending in _PEOPLE_ENDINGS)
+        if rest in _PEOPLE_ENDINGS:
+            forms.update(stem + ending for ending in _PLACE_ENDINGS)
+    return forms
+
+
+def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) -> list[str]:
+    """The names the question gives that no block the caller may read contains, in any of
+    their forms (`name_forms`) or as their asker may have written them (`spelling`). The asker
+    asked about something else: answering from a document about another thing would be wrong,
+    and the reply is the same whether or not a document the caller may not read names it."""
+    def holds(terms) -> np.ndarray:
+        rows = [r[admitted_rows[r]] for r in map(cover.holders, terms)]
+        return np.unique(np.concatenate(rows)) if rows else np.zeros(0, dtype=np.int64)
+
+    def held(term: str, word: str) -> bool:
+        if len(holds(name_forms(term))):
+            return True
+        near = near_terms(term, cover.known, cover.accents)
+        return bool(near) and _writes(index, holds(near), lambda w: within_a_slip(word, w))
+
+    def run_together_held(name: str) -> bool:
+        for left, right in run_together(name, index.tokenizer, cover.known):
+            both = np.intersect1d(holds(index.tokenizer(left)), holds(index.tokenizer(right)))
+            spelt = re.compile(rf"(?<!\w){re.escape(left)}[\s‐‑-]*{re.escape(right)}(?!\w)",
+                               re.IGNORECASE)
+            if _writes(index, both, lambda w: False, spelt):
+                return True
+        return False
+
+    missing = []
+    for name in names_in(text):
+        words = [(term, word) for term, word, _, _ in index.tokenizer.terms(name)
+                 if term in index.tokenizer(word)]
+        if not all(held(term, word) for term, word in words) and not run_together_held(name):
+            missing.append(name)
+    return missing
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _writes(index, rows: np.ndarray, word_ok, phrase: re.Pattern | None = None) -> bool:
+    """Whether one of the first `PHRASE_BLOCKS` blocks at `rows` writes a word `word_ok`
+    accepts, or `phrase`, in its text or its section title."""
+    for block in index.read_blocks(index.block_id_at[rows[:PHRASE_BLOCKS]].tolist()).values():
+        for written in (block.text or "", block.title or ""):
+            if (phrase is not None and phrase.search(written)) or any(
+                    word_ok(w) for w in _WORD.findall(written)):
+                return True
+    return False
