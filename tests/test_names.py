@@ -4,12 +4,19 @@ through a document the caller may not read."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import indexed_app, md, write
 
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
-from situated.retrievers.spelling import accent_map, near_terms, run_together, unaccented
+from situated.retrievers.spelling import (
+    Corrector,
+    accent_map,
+    near_terms,
+    run_together,
+    unaccented,
+)
 from situated.situation import Scope, Situation
 
 VOCABULARY = {"setanta", "bendigo", "maizièr", "arpanet", "sheepshank", "super", "bowl", "user",
@@ -61,7 +68,8 @@ def league(tmp_path_factory, embeddings):
         "## 1 Broadcasters\n\nSetanta Sports planned to launch its channel on the Sky "
         "platform in 2008. Thomas de Maizière leads the federal interior ministry.\n\n"
         "## 2 Finals\n\nThe Super Bowl final is shown live at 23:30. It is expedient to book "
-        "a seat early; no book is sold at the gate, and face paint is free.\n"),
+        "a seat early; no book is sold at the gate, and face paint is free.\n\n"
+        "## 3 Cloakroom\n\nUmbrellas and rucksacks are left at the cloakroom.\n"),
         title="TV rights"))
     write(root / "docs" / "scouts.md", md("SCOUT-NOTES", (
         "## 1 Players\n\nKowalczyk is being watched for a transfer next season.\n"),
@@ -99,3 +107,63 @@ def test_a_slip_never_reaches_a_name_only_a_document_the_caller_may_not_read_hol
     assert outsider.status is Status.NO_EVIDENCE and outsider.relevance.unheld == ["Kowalczik"]
     scout = chain.invoke({**asked, "scope": Scope(roles=("scout",))})
     assert scout.relevance.unheld == [] and scout.evidence[0].source_id == "SCOUT-NOTES"
+
+
+# -- a slip in an ordinary word --------------------------------------------------------------
+WORDS = frozenset({"reservation", "morning", "renovation", "relocation", "deleted", "saturday",
+                   "periods", "suitcase", "parties", "insurance"})
+
+
+def stems(word: str) -> list[str]:
+    for ending in ("ed", "es", "s", "e"):
+        if word.endswith(ending):
+            return [word[:-len(ending)]]
+    return [word]
+
+
+def corrector(held: set[str]) -> Corrector:
+    return Corrector(lambda term, rows: term in held and bool(rows.any()), stems, WORDS)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("asked, searched", [
+    ("Can I cancel my reservaiton?", "Can I cancel my reservation?"),
+    ("Breakfast in the mornig?", "Breakfast in the morning?"),
+    ("Open on Satourday?", "Open on Saturday?"),  # a capitalised word no document holds
+    ("Do third parities see it?", "Do third parties see it?"),  # the held one of two words
+    # two words a slip away: neither is guessed
+    ("Is the relovation charged?", "Is the relovation charged?"),
+    # an inflection the word list lacks ("delete" beside "deleted") is a word
+    ("Can I delete it?", "Can I delete it?"),
+    # codes, numbers and possessives are never touched; short words are left as typed
+    ("Is E-4170 in the manuel? What of Bronco's insurnce? 123456", (
+        "Is E-4170 in the manuel? What of Bronco's insurance? 123456")),
+])
+def test_a_slip_in_an_ordinary_word_is_searched_as_the_word_it_stands_for(asked, searched):
+    held = {"reservation", "morning", "parti", "insuranc"}
+    assert corrector(held).correct(asked, np.ones(3, dtype=bool), frozenset()) == searched
+
+
+@pytest.mark.unit
+def test_a_held_stem_a_kept_name_and_what_the_caller_may_not_read_decide_nothing():
+    c = corrector({"appoint", "parti"})
+    everyone = np.ones(3, dtype=bool)
+    assert c.correct("my appointent", everyone, frozenset()) == "my appointent"  # BM25 meets it
+    assert c.correct("What do Periodz eat?", everyone, frozenset({"Periodz"})) == (
+        "What do Periodz eat?")  # a name the documents hold as written stays
+    # of two words a slip away, the one a block holds is meant only where the caller may read
+    # that block (row 0 here): the outsider's question is read as if the block did not exist
+    restricted = Corrector(lambda term, rows: term == "renovation" and bool(rows[0]), stems, WORDS)
+    outsider, insider = np.array([False, True, True]), everyone
+    assert restricted.correct("the relovation", insider, frozenset()) == "the renovation"
+    assert restricted.correct("the relovation", outsider, frozenset()) == "the relovation" == (
+        corrector(set()).correct("the relovation", outsider, frozenset()))
+
+
+@pytest.mark.integration
+def test_a_question_typed_with_a_slip_is_answered_as_if_typed_right(league):
+    chain = build_ask_chain(league)
+    right = chain.invoke({"question": "Where do umbrellas go?", "scope": Scope()})
+    slipped = chain.invoke({"question": "Where do umbrelals go?", "scope": Scope()})
+    assert right.status is slipped.status is Status.ANSWERED
+    assert [e.source_id for e in slipped.evidence] == [e.source_id for e in right.evidence]

@@ -17,9 +17,14 @@ held.
 
 from __future__ import annotations
 
+import re
 import string
 import unicodedata
 from collections.abc import Callable, Iterable
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
 
 MIN_SLIP_STEM = 6  # shorter stems have too many neighbours one letter away ("tesla", "testa")
 MIN_PART = 3  # each word of a name written as one
@@ -88,3 +93,71 @@ def run_together(word: str, tokenizer: Callable[[str], list[str]],
         if len(left) == 1 and len(right) == 1 and known(left[0]) and known(right[0]):
             out.append((word[:i], word[i:]))
     return out
+
+
+# -- a slip in an ordinary word -------------------------------------------------------------
+_ORDINARY = re.compile(r"(?<![\w‐‑'’-])[A-Za-z]{%d,}(?![\w‐‑'’-])" % MIN_SLIP_STEM)
+_ENDINGS = ("", "s", "es", "ed", "d", "ing", "er", "ly")
+MIN_BASE = 5  # a word put right is in the word list, or one of its words with an ending
+
+
+@lru_cache(maxsize=1)
+def dictionary() -> frozenset[str]:
+    """The whole words of the packaged MiniLM's word-piece vocabulary (`vocab.txt`, about 20k
+    English words): a word the embedding model knows whole is a word, not a slip."""
+    from situated.index.embeddings import model_path
+
+    lines = (Path(model_path()) / "vocab.txt").read_text("utf-8").split()
+    return frozenset(w for w in lines if w.isalpha() and w.isascii())
+
+
+def is_word(word: str, words: frozenset[str], shortest_base: int = 1) -> bool:
+    """`word` (lower case) or it less one of `_ENDINGS` is in `words` ("suitcases"), the word
+    left `shortest_base` letters or more ("ableing" is no word for a base of five)."""
+    return word in words or any(
+        word.endswith(e) and len(word) - len(e) >= shortest_base
+        and word[:len(word) - len(e)] in words for e in _ENDINGS[1:])
+
+
+class Corrector:
+    """A question's words of `MIN_SLIP_STEM` letters or more that are no word, each put right
+    to the one word a slip away ("reservaiton" → "reservation", "mornig" → "morning"): the one
+    whose stem a block the caller may read holds, else the one word there is. A word is left as
+    written when its stem is held (the stemmer meets it already: "appointent" is "appoint"),
+    when a word a slip away has its stem (an inflection the word list lacks: "delete",
+    "deleted"), when it is a name the documents hold (`keep`: "Beriods" for Beroids), or when two
+    words are a slip away ("relovation": renovation, relocation). A capitalised word the
+    documents do not hold is put right the same way ("Satourday", "Chistmas"). Codes, numbers
+    and possessives are never touched."""
+
+    def __init__(self, holds: Callable[[str, np.ndarray], bool],
+                 stem: Callable[[str], list[str]], words: frozenset[str] | None = None):
+        self._holds, self._stem = holds, stem
+        self._words = dictionary() if words is None else words
+
+    def correct(self, query: str, readable: np.ndarray, keep: frozenset[str]) -> str:
+        """`query` with its slips put right, for the caller whose readable block rows are
+        `readable` (what they may not read never decides a correction); the words in `keep`
+        stay as written."""
+        def put_right(m: re.Match) -> str:
+            word = m.group(0)
+            right = None if word in keep else self.meant(word.lower(), readable)
+            if right is None:
+                return word
+            return right.capitalize() if word[0].isupper() else right
+        return _ORDINARY.sub(put_right, query)
+
+    def meant(self, word: str, readable: np.ndarray) -> str | None:
+        """The word `word` (lower case) is a slip for, or None."""
+        own = self._stem(word)
+        if is_word(word, self._words) or self._held(own, readable):
+            return None
+        words = [s for s in sorted(_slips(word)) if is_word(s, self._words, MIN_BASE)]
+        if any(self._stem(s) == own for s in words):
+            return None
+        held = [s for s in words if self._held(self._stem(s), readable)]
+        words = held or words
+        return words[0] if len(words) == 1 else None
+
+    def _held(self, stems: list[str], readable: np.ndarray) -> bool:
+        return bool(stems) and all(self._holds(s, readable) for s in stems)
