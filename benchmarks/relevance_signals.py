@@ -12,7 +12,7 @@ three best sentences (two prompts: YES/NO, or the number of the passage that ans
 A floor per signal is set on the dev corpora (the fewest refused answerable plus answered
 off-topic) and reported on the held-out ones: `library`, `tasq` (looked at many times) and
 `gym`, `waste` (fresh: written on 2026-12-04, first run then) and `hotel`, `cowork` (fresh2:
-written after those, first run at stop 66).
+written after those, first run at stop 66) and `vet`, `ferry` (fresh3: written on 2026-12-05).
 """
 
 from __future__ import annotations
@@ -117,14 +117,14 @@ def main() -> None:
     rows = gather(args.model_url)
     signals = [k for k in rows[0] if k not in ("corpus", "half", "q", "positive")]
     table = Table(title="small corpora: refused answerable / answered off-topic at the dev floor")
-    for col in ("signal", "floor (dev)", "dev", "held out (seen)", "fresh", "fresh2"):
+    for col in ("signal", "floor (dev)", "dev", "held out (seen)", "fresh", "fresh2", "fresh3"):
         table.add_column(col, justify="right")
     summary = {}
     for sig in signals:
         dev = [r for r in rows if r["half"] == "dev"]
         floor = min(sorted({r[sig] for r in dev}), key=lambda t: sum(rates(dev, sig, t)))
         cells = {h: rates([r for r in rows if r["half"] == h], sig, floor)
-                 for h in ("dev", "test", "fresh", "fresh2")}
+                 for h in ("dev", "test", "fresh", "fresh2", "fresh3")}
         summary[sig] = {"floor": floor, **{h: {"refused": a, "off_topic_answered": b}
                                           for h, (a, b) in cells.items()}}
         table.add_row(sig, f"{floor:.3f}", *(f"{a:.2f} / {b:.2f}" for a, b in cells.values()))
