@@ -11,6 +11,7 @@ accents, or one slip of the keyboard away).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import numpy as np
 
@@ -69,19 +70,16 @@ def unheld_phrases(index, cover: TermCover, text: str, readable: np.ndarray) -> 
     every word of the name and that the caller may read."""
     out = []
     for phrase in compound_names(text):
-        rows: np.ndarray | None = None
-        for term in index.tokenizer(phrase):
+        rows = np.zeros(0, dtype=np.int64)
+        for i, term in enumerate(index.tokenizer(phrase)):
             held = cover.holders(term)
             held = held[readable[held]]
-            rows = held if rows is None else np.intersect1d(rows, held)
-        if rows is not None and len(rows) > PHRASE_BLOCKS:
+            rows = held if i == 0 else np.intersect1d(rows, held)
+        if len(rows) > PHRASE_BLOCKS:
             continue
         spelt = re.compile(r"(?<!\w)" + r"[\s‐‑-]+".join(map(re.escape, phrase.split()))
                            + r"(?!\w)", re.IGNORECASE)
-        ids = [] if rows is None else index.block_id_at[rows].tolist()
-        blocks = index.read_blocks(ids).values()
-        if not any(spelt.search(t or "") for b in blocks for t in (
-                b.text, b.title, getattr(index.document(b.source_id), "title", ""))):
+        if not _writes(index, rows, phrase=spelt):
             out.append(phrase)
     return out
 
@@ -129,7 +127,7 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
             both = np.intersect1d(holds(index.tokenizer(left)), holds(index.tokenizer(right)))
             spelt = re.compile(rf"(?<!\w){re.escape(left)}[\s‐‑-]*{re.escape(right)}(?!\w)",
                                re.IGNORECASE)
-            if _writes(index, both, lambda w: False, spelt):
+            if _writes(index, both, phrase=spelt):
                 return True
         return False
 
@@ -145,12 +143,14 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
 _WORD = re.compile(r"\w+")
 
 
-def _writes(index, rows: np.ndarray, word_ok, phrase: re.Pattern | None = None) -> bool:
+def _writes(index, rows: np.ndarray, word_ok: Callable[[str], bool] | None = None,
+            phrase: re.Pattern | None = None) -> bool:
     """Whether one of the first `PHRASE_BLOCKS` blocks at `rows` writes a word `word_ok`
-    accepts, or `phrase`, in its text or its section title."""
+    accepts, or `phrase`, in its text, its section title or its document's title."""
     for block in index.read_blocks(index.block_id_at[rows[:PHRASE_BLOCKS]].tolist()).values():
-        for written in (block.text or "", block.title or ""):
-            if (phrase is not None and phrase.search(written)) or any(
-                    word_ok(w) for w in _WORD.findall(written)):
+        document = index.document(block.source_id)
+        for written in (block.text, block.title, getattr(document, "title", "")):
+            if (phrase is not None and phrase.search(written or "")) or (
+                    word_ok is not None and any(map(word_ok, _WORD.findall(written or "")))):
                 return True
     return False
