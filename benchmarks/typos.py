@@ -52,9 +52,10 @@ def correcting(on: bool):
         Corrector.correct = kept  # type: ignore[method-assign]
 
 
-def slipped(question: str, rng: random.Random) -> str:
-    """`question` with one slip in its longest word of six letters or more."""
-    words = [w for w in _LONG.findall(question) if w.lower() not in STOP_WORDS]
+def slipped(question: str, rng: random.Random, spare: frozenset[str] = frozenset()) -> str:
+    """`question` with one slip in its longest word of six letters or more (not in `spare`)."""
+    words = [w for w in _LONG.findall(question)
+             if w.lower() not in STOP_WORDS and w.lower() not in spare]
     if not words:
         return question
     word = max(words, key=len)

@@ -37,6 +37,9 @@ classes, `paraphrases_nineteenth.yaml` and `paraphrases_russian_seventh.yaml`; a
 `paraphrases_twentyfirst.yaml` and `paraphrases_russian_ninth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
 changelog, built here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
+With `--slips SEED` each phrasing is asked with one slip in its longest word of six letters or
+more but the product's (`typos.slipped`), and `--as-typed` switches the question's spelling
+correction off for the baseline (`version_paraphrase_slips{,_as_typed}.json`).
 Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
 appearance, changes or release notes) and right (the right releases, the right answer).
 A second table asks "What changed in version R?" for every release after the first: R's
@@ -56,6 +59,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +68,7 @@ import yaml
 from _provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
+from typos import correcting, slipped
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
@@ -222,8 +227,11 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
-def ask_half(c: Corpus, chain, kinds: dict, half: str) -> dict:
-    """One half's phrasings of every kind through `chain`: recognised and right per kind."""
+def ask_half(c: Corpus, chain, kinds: dict, half: str, slips: random.Random | None = None,
+             ) -> dict:
+    """One half's phrasings of every kind through `chain`: recognised and right per kind;
+    with `slips`, each phrasing has one slip in its longest word but the product's
+    (`typos.slipped`)."""
     row, failed = {}, []
     for kind, phrasings in kinds.items():
         mine = phrasings if half in WHOLE else [
@@ -231,6 +239,8 @@ def ask_half(c: Corpus, chain, kinds: dict, half: str) -> dict:
         got = []
         for p in mine:
             q = p.format(P=c.product, V=c.version, N=c.missing, X=c.subject)
+            if slips is not None:
+                q = slipped(q, slips, frozenset({c.product.lower()}))
             started = time.perf_counter()
             a = chain.invoke({"question": q, "scope": Scope()})
             ms = 1000 * (time.perf_counter() - started)
@@ -257,8 +267,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--model-name", default="local")
     ap.add_argument("--only", choices=("quickq", "httpx"), default=None, help="one corpus")
     ap.add_argument("--every", type=int, default=1, help="every Nth of the probe's questions")
+    ap.add_argument("--slips", type=int, default=None, help="a seed: each phrasing is asked "
+                    "with one slip in its longest word of six letters or more")
+    ap.add_argument("--as-typed", action="store_true", help="the question's slips are not put "
+                    "right (`spelling.Corrector` off): the baseline of `--slips`")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args(argv)
+    with correcting(not args.as_typed):
+        run(args)
+
+
+def run(args) -> None:
     halves = {"both": ("dev", "test"), "all": tuple(SETS)}.get(args.half, (args.half,))
     kinds = {h: yaml.safe_load((QUESTIONS / SETS[h]).read_text("utf-8")) for h in halves}
     extractors = {"rules": None, **({f"rules + {args.model_name}": proposer(args)}
@@ -281,7 +300,9 @@ def main(argv: list[str] | None = None) -> None:
         for label, model in extractors.items():
             chain = build_ask_chain(app, proposer=model)
             for half in halves:
-                got = results[f"{c.name}-{label}-{half}"] = ask_half(c, chain, kinds[half], half)
+                slips = None if args.slips is None else random.Random(args.slips)
+                got = results[f"{c.name}-{label}-{half}"] = ask_half(c, chain, kinds[half], half,
+                                                                     slips)
                 table.add_row(c.name, label, half, *(
                     f"{v['recognised']:.2f} / {v['right']:.2f} ({v['n']})"
                     for v in got["kinds"].values()))
@@ -291,7 +312,9 @@ def main(argv: list[str] | None = None) -> None:
                            f"{content['version_shaped']:.3f}", str(content["n"]))
     Console(width=240).print(table)
     Console(width=240).print(others)
-    write_result(args.out / "version_paraphrase.json", results)
+    name = "version_paraphrase" if args.slips is None else (
+        f"version_paraphrase_slips{'_as_typed' if args.as_typed else ''}")
+    write_result(args.out / f"{name}.json", results)
 
 
 if __name__ == "__main__":

@@ -96,6 +96,10 @@ def test_an_internal_error_is_a_500_with_a_reference_and_a_redacted_log(guarded)
 def test_no_log_line_holds_the_question_text(guarded):
     base, broken, records = guarded
     for b in (base, broken):
+        # the first reaches the model (which fails on the broken server and is logged), so
+        # there are lines to read whatever ran before in this module
+        send(b, json.dumps({"input": {"question": f"What does error E-417 mean? {SECRET}"}})
+             .encode())
         send(b, json.dumps({"input": {"question": f"E-417 {SECRET}?"}}).encode())
         send(b, b'{"input": {"question": "x \\ud800 ' + SECRET.encode() + b'"}}')
     assert records.lines and not [line for line in records.lines if SECRET in line]

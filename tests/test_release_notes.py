@@ -127,6 +127,22 @@ def test_the_line_lists_the_guide_s_releases_not_the_changelog_s(ask):
     assert oldest.answer.startswith("The oldest version of quickq is 1.0.0"), oldest.answer
 
 
+
+@pytest.mark.integration
+def test_a_version_question_typed_with_slips_is_read_as_meant(ask):
+    """The question is read with its slips put right (`QuestionReader.corrected`), so the words
+    of a version question count however they were typed."""
+    listing = ask("Which verisons of quickq do you have?")
+    assert (listing.releases or [v.version for v in listing.versions]) == [
+        "1.0.0", "1.1.0", "2.0.0"], listing.answer
+    oldest = ask("What is the olddest quickq version you know of?")
+    assert oldest.answer.startswith("The oldest version of quickq is 1.0.0"), oldest.answer
+    changes = ask("What chnaged in quickq 2.0.0?")
+    assert changes.answer.startswith("Changes of quickq-guide (quickq) in version 2.0.0"), (
+        changes.answer)
+    since = ask("Since which verison can I shedule tasks?")
+    assert since.appearance is not None and since.appearance.release == "1.1.0", since.answer
+
 _SPARK = {
     "3.5.3": "## Bug fixes\n\n- [SPARK-49999] Fix a race in the block manager cleanup.\n"
              "- [SPARK-31967] Fix the slow loading of the jobs page in the web UI.\n",

@@ -99,6 +99,11 @@ def run_together(word: str, tokenizer: Callable[[str], list[str]],
 _ORDINARY = re.compile(r"(?<![\w‐‑'’-])[A-Za-z]{%d,}(?![\w‐‑'’-])" % MIN_SLIP_STEM)
 _ENDINGS = ("", "s", "es", "ed", "d", "ing", "er", "ly")
 MIN_BASE = 5  # a word put right is in the word list, or one of its words with an ending
+# a word asked is a word when a word of the list with one of these endings makes it
+# ("freshest", "tidiness"): the list holds the common words, not every form of them
+_DERIVED = (*_ENDINGS, "est", "ness", "ment", "ful", "less", "able", "ion", "al", "ity", "ive",
+            "ist", "ism", "ize", "ise", "y", "ery", "ary", "ous")
+MIN_ASKED_BASE = 4
 
 
 @lru_cache(maxsize=1)
@@ -111,12 +116,13 @@ def dictionary() -> frozenset[str]:
     return frozenset(w for w in lines if w.isalpha() and w.isascii())
 
 
-def is_word(word: str, words: frozenset[str], shortest_base: int = 1) -> bool:
-    """`word` (lower case) or it less one of `_ENDINGS` is in `words` ("suitcases"), the word
+def is_word(word: str, words: frozenset[str], shortest_base: int,
+            endings: tuple[str, ...] = _ENDINGS) -> bool:
+    """`word` (lower case) or it less one of `endings` is in `words` ("suitcases"), the word
     left `shortest_base` letters or more ("ableing" is no word for a base of five)."""
     return word in words or any(
         word.endswith(e) and len(word) - len(e) >= shortest_base
-        and word[:len(word) - len(e)] in words for e in _ENDINGS[1:])
+        and word[:len(word) - len(e)] in words for e in endings[1:])
 
 
 class Corrector:
@@ -150,7 +156,7 @@ class Corrector:
     def meant(self, word: str, readable: np.ndarray) -> str | None:
         """The word `word` (lower case) is a slip for, or None."""
         own = self._stem(word)
-        if is_word(word, self._words) or self._held(own, readable):
+        if is_word(word, self._words, MIN_ASKED_BASE, _DERIVED) or self._held(own, readable):
             return None
         words = [s for s in sorted(_slips(word)) if is_word(s, self._words, MIN_BASE)]
         if any(self._stem(s) == own for s in words):

@@ -1,5 +1,5 @@
-"""The question read once (`QuestionReader`): checked, its dates, comparison, cue, named families
-and facets found, then the model's proposal validated into a `Reading`. Later steps read these
+"""The question read once (`QuestionReader`): checked, its slips put right, its dates, comparison,
+cue, named families and facets found, then the model's proposal validated into a `Reading`. Later steps read these
 records, never the question's text again."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from situated.chains.say.wording import language_of
 from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
 from situated.chains.versions.release_steps import ReleaseSteps
 from situated.kept import kept
+from situated.retrievers.names import names_in
 from situated.situation import Scope, Situation
 
 # the words that govern a facet value ("in the EU", «в EU»): the legs see neither
@@ -42,9 +43,18 @@ class QuestionReader:
         inp = inp if isinstance(inp, AskInput) else AskInput.model_validate(inp)
         most = self.ctx.settings.max_question_chars
         carried = None if inp.situation is None else self.ctx.snap.declared(inp.situation)
-        return self.question(check_question(inp.question, most),
-                             check_question(inp.follows or "", most, "previous question"),
-                             carried, inp.scope)
+        return self.question(
+            self.corrected(check_question(inp.question, most), inp.scope),
+            self.corrected(check_question(inp.follows or "", most, "previous question"),
+                           inp.scope), carried, inp.scope)
+
+    def corrected(self, text: str, scope: Scope) -> str:
+        """`text` with its slips put right (`spelling.Corrector`), read once, so its dates, its
+        intent, the families it names and the search read the words meant ("Which verisons do
+        you have?"). Its names stay as typed here: the search decides them."""
+        engine = self.ctx.engine
+        return engine.spelling.correct(text, engine.readable.rows(scope),
+                                       frozenset(names_in(text)))
 
     def question(self, text: str, follows: str, carried: Situation | None, scope: Scope,
                  slice_of: bool = False) -> Question:
