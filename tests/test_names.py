@@ -111,7 +111,8 @@ def test_a_slip_never_reaches_a_name_only_a_document_the_caller_may_not_read_hol
 
 # -- a slip in an ordinary word --------------------------------------------------------------
 WORDS = frozenset({"reservation", "morning", "renovation", "relocation", "deleted", "saturday",
-                   "periods", "suitcase", "parties", "insurance"})
+                   "periods", "suitcase", "parties", "insurance", "release", "releases", "chang",
+                   "change", "changes", "charge"})
 
 
 def stems(word: str) -> list[str]:
@@ -135,6 +136,9 @@ def corrector(held: set[str]) -> Corrector:
     ("Is the relovation charged?", "Is the relovation charged?"),
     # an inflection the word list lacks ("delete" beside "deleted") is a word
     ("Can I delete it?", "Can I delete it?"),
+    # two forms of one word are one word, the one nearest the typed length; a name the list
+    # holds ("chang") with an ending English does not spell ("changd") is no word
+    ("Which releaes?", "Which release?"), ("What changd?", "What change?"),
     # codes, numbers and possessives are never touched; short words are left as typed
     ("Is E-4170 in the manuel? What of Bronco's insurnce? 123456", (
         "Is E-4170 in the manuel? What of Bronco's insurance? 123456")),

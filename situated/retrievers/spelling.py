@@ -101,8 +101,7 @@ _ENDINGS = ("", "s", "es", "ed", "d", "ing", "er", "ly")
 MIN_BASE = 5  # a word put right is in the word list, or one of its words with an ending
 # a word asked is a word when a word of the list with one of these endings makes it
 # ("freshest", "tidiness"): the list holds the common words, not every form of them
-_DERIVED = (*_ENDINGS, "est", "ness", "ment", "ful", "less", "able", "ion", "al", "ity", "ive",
-            "ist", "ism", "ize", "ise", "y", "ery", "ary", "ous")
+_DERIVED = (*_ENDINGS, "est", "ness", "ment", "ful", "less", "able")
 MIN_ASKED_BASE = 4
 
 
@@ -122,7 +121,18 @@ def is_word(word: str, words: frozenset[str], shortest_base: int,
     left `shortest_base` letters or more ("ableing" is no word for a base of five)."""
     return word in words or any(
         word.endswith(e) and len(word) - len(e) >= shortest_base
-        and word[:len(word) - len(e)] in words for e in endings[1:])
+        and _takes(word[:len(word) - len(e)], e) and word[:len(word) - len(e)] in words
+        for e in endings[1:])
+
+
+def _takes(base: str, ending: str) -> bool:
+    """Whether `base` takes `ending` as English spells it: "d" after an "e" ("used", not
+    "changd"), "es" after a hiss or an "o" ("boxes", "goes")."""
+    if ending == "d":
+        return base.endswith("e")
+    if ending == "es":
+        return base.endswith(("s", "x", "z", "ch", "sh", "o"))
+    return True
 
 
 class Corrector:
@@ -154,16 +164,23 @@ class Corrector:
         return _ORDINARY.sub(put_right, query)
 
     def meant(self, word: str, readable: np.ndarray) -> str | None:
-        """The word `word` (lower case) is a slip for, or None."""
+        """The word `word` (lower case) is a slip for, or None: among the words a slip away,
+        those whose stem a readable block holds, else the list's whole words, else its words
+        with an ending; one stem among them, in the form nearest the typed length."""
         own = self._stem(word)
         if is_word(word, self._words, MIN_ASKED_BASE, _DERIVED) or self._held(own, readable):
             return None
-        words = [s for s in sorted(_slips(word)) if is_word(s, self._words, MIN_BASE)]
-        if any(self._stem(s) == own for s in words):
+        near = [s for s in sorted(_slips(word)) if is_word(s, self._words, MIN_BASE)]
+        if any(self._stem(s) == own for s in near):
             return None
-        held = [s for s in words if self._held(self._stem(s), readable)]
-        words = held or words
-        return words[0] if len(words) == 1 else None
+        for tier in ([s for s in near if self._held(self._stem(s), readable)],
+                     [s for s in near if s in self._words], near):
+            stems = {tuple(self._stem(s)) for s in tier}
+            if len(stems) == 1:
+                return min(tier, key=lambda s: (abs(len(s) - len(word)), s))
+            if stems:
+                return None
+        return None
 
     def _held(self, stems: list[str], readable: np.ndarray) -> bool:
         return bool(stems) and all(self._holds(s, readable) for s in stems)
