@@ -28,10 +28,10 @@ from natural_questions import HERE, questions
 from rich.console import Console
 from rich.table import Table
 
-import situated.retrievers.names as names
 from situated.app import App
 from situated.calibration.questions import shipped_negatives
 from situated.chains.ask import build_ask_chain
+from situated.retrievers import names
 from situated.settings import Settings
 from situated.situation import Scope, Situation
 

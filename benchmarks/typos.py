@@ -97,11 +97,13 @@ def natural(index: Path, qs: list) -> dict:
         with correcting(on):
             runs[on] = [chain.invoke({"question": q.text, "situation": Situation(
                 product=q.product) if q.product else None}) for q in qs]
-    rows = engine.readable.rows(Scope())
-    changed = [{"q": q.text, "searched_as": engine.spelling.correct(q.text, rows, frozenset()),
-                "off": a.status.value, "on": b.status.value}
+    def searched_as(text: str) -> str:
+        return engine.named.corrected(text, Scope(), frozenset())
+
+    changed = [{"q": q.text, "searched_as": searched_as(q.text), "off": a.status.value,
+                "on": b.status.value}
                for q, a, b in zip(qs, runs[False], runs[True], strict=True)
-               if engine.spelling.correct(q.text, rows, frozenset()) != q.text]
+               if searched_as(q.text) != q.text]
     return {"questions": len(qs),
             **{f"answered_{'on' if on else 'off'}": sum(a.status.value == "answered" for a in r)
                for on, r in runs.items()},

@@ -35,7 +35,6 @@ from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import PieceHit, RankedBlock, fuse
 from situated.retrievers.legs import Leg, LegHit, Legs
 from situated.retrievers.named import Named
-from situated.retrievers.names import names_in
 from situated.retrievers.readable import ReadableBy
 from situated.retrievers.relevance import (
     AGREE,
@@ -45,7 +44,6 @@ from situated.retrievers.relevance import (
     thresholds_for,
     unit_cosines,
 )
-from situated.retrievers.spelling import Corrector
 from situated.settings import Settings
 from situated.situation import Scope, Situation
 
@@ -120,8 +118,6 @@ class HybridSearch:
         self._legs = Legs(settings.bm25_block_weight)
         self.readable = ReadableBy(index)  # what a caller scope may read (kept per scope)
         self.named = Named(index, self._cover, self._legs.exact, self.readable)
-        self.spelling = Corrector(lambda term, rows: bool(rows[self._cover.holders(term)].any()),
-                                  index.tokenizer)
 
     def filter_for(self, scope: Scope, situation: Situation | None = None) -> Filter:
         """The filter of `scope` (and `situation`, its undeclared facets dropped) in this
@@ -170,8 +166,7 @@ class HybridSearch:
         release steps use it only to locate blocks that might name an identifier, each then
         checked to name it word for word (`chains.read.release.holds`)."""
         k, top = self._depth(k, top)
-        query = self.spelling.correct(query, self.readable.rows(flt.scope),
-                                      frozenset(names_in(query)))
+        query = self.named.corrected(query, flt.scope)
         found = self._fused(query, self.named.narrow(query, flt), max(k, top))
         return self._result(flt, found.ranked[:top], found)
 
@@ -203,18 +198,13 @@ class HybridSearch:
 
     def assess(self, query: str, flt: Filter, k: int) -> Assessment:
         """Every leg's k admitted pieces fused into blocks, each with its relevance signals,
-        before any threshold (calibration reads this; `search` decides on it). The question is
-        read with its slips put right (`spelling.Corrector`: "reservaiton" is searched as
-        "reservation", "Nroway" is the name Norway)."""
+        before any threshold (calibration reads this; `search` decides on it), the question
+        read as meant (`Named.as_meant`: "reservaiton" is searched as "reservation")."""
         flt = self.named.narrow(query, flt)
-        missing = self.named.unheld(query, flt)
-        fixed = self.spelling.correct(query, self.readable.rows(flt.scope),
-                                      frozenset(names_in(query)).difference(missing))
-        if missing and fixed != query:  # "Satourday" was no name but a slip
-            missing = self.named.unheld(fixed, flt)
+        query, missing = self.named.as_meant(query, flt)
         if missing:
             return Assessment(missing, [], [], {})
-        return self._fused(fixed, flt, k)
+        return self._fused(query, flt, k)
 
     def _fused(self, query: str, flt: Filter, k: int) -> Assessment:
         mask = flt.mask(self.index.columns)

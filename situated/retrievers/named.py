@@ -15,12 +15,15 @@ from situated.retrievers.legs import ExactLeg
 from situated.retrievers.names import names_in, unheld_names, unheld_phrases
 from situated.retrievers.readable import ReadableBy
 from situated.retrievers.relevance import TermCover, missing_codes
+from situated.retrievers.spelling import Corrector
 from situated.situation import Scope
 
 
 class Named:
     def __init__(self, index: Index, cover: TermCover, exact: ExactLeg, readable: ReadableBy):
         self.index, self.cover, self.exact, self.readable = index, cover, exact, readable
+        self.spelling = Corrector(lambda term, rows: bool(rows[cover.holders(term)].any()),
+                                  index.tokenizer)
         self._asset_codes = {codes[0]: asset for asset in index.columns.assets
                              if len(codes := extract_codes(asset)) == 1}
 
@@ -51,6 +54,22 @@ class Named:
             return _as_written(query, codes)
         return tuple(unheld_names(self.index, self.cover, query,
                                   self.readable.blocks_of(mask)))
+
+    def corrected(self, query: str, scope: Scope, keep: frozenset[str] | None = None) -> str:
+        """`query` with its slips put right for `scope` (`spelling.Corrector`), its names
+        (or `keep`) as typed."""
+        return self.spelling.correct(query, self.readable.rows(scope),
+                                     frozenset(names_in(query)) if keep is None else keep)
+
+    def as_meant(self, query: str, flt: Filter) -> tuple[str, tuple[str, ...]]:
+        """`query` with its slips put right, the names `flt`'s documents hold kept as typed,
+        and the codes and names it gives that nothing admitted holds (`unheld`), read again
+        where a capitalised word was a slip ("Are you open on Satourday?")."""
+        missing = self.unheld(query, flt)
+        fixed = self.corrected(query, flt.scope, frozenset(names_in(query)).difference(missing))
+        if missing and fixed != query:
+            missing = self.unheld(fixed, flt)
+        return fixed, missing
 
     def unspelt(self, query: str, scope: Scope) -> tuple[str, ...]:
         """The compound names of the question no block `scope` may read spells out

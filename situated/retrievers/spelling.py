@@ -96,7 +96,7 @@ def run_together(word: str, tokenizer: Callable[[str], list[str]],
 
 
 # -- a slip in an ordinary word -------------------------------------------------------------
-_ORDINARY = re.compile(r"(?<![\w‐‑'’-])[A-Za-z]{%d,}(?![\w‐‑'’-])" % MIN_SLIP_STEM)
+_ORDINARY = re.compile(rf"(?<![\w‐‑'’-])[A-Za-z]{{{MIN_SLIP_STEM},}}(?![\w‐‑'’-])")
 _ENDINGS = ("", "s", "es", "ed", "d", "ing", "er", "ly")
 MIN_BASE = 5  # a word put right is in the word list, or one of its words with an ending
 # a word asked is a word when a word of the list with one of these endings makes it

@@ -18,7 +18,6 @@ from situated.chains.say.wording import language_of
 from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
 from situated.chains.versions.release_steps import ReleaseSteps
 from situated.kept import kept
-from situated.retrievers.names import names_in
 from situated.situation import Scope, Situation
 
 # the words that govern a facet value ("in the EU", «в EU»): the legs see neither
@@ -52,9 +51,7 @@ class QuestionReader:
         """`text` with its slips put right (`spelling.Corrector`), read once, so its dates, its
         intent, the families it names and the search read the words meant ("Which verisons do
         you have?"). Its names stay as typed here: the search decides them."""
-        engine = self.ctx.engine
-        return engine.spelling.correct(text, engine.readable.rows(scope),
-                                       frozenset(names_in(text)))
+        return self.ctx.engine.named.corrected(text, scope)
 
     def question(self, text: str, follows: str, carried: Situation | None, scope: Scope,
                  slice_of: bool = False) -> Question:
