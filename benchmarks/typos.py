@@ -98,7 +98,7 @@ def natural(index: Path, qs: list) -> dict:
             runs[on] = [chain.invoke({"question": q.text, "situation": Situation(
                 product=q.product) if q.product else None}) for q in qs]
     def searched_as(text: str) -> str:
-        return engine.named.corrected(text, Scope(), frozenset())
+        return engine.named.corrected(text, Scope())  # names as typed, as the chain reads
 
     changed = [{"q": q.text, "searched_as": searched_as(q.text), "off": a.status.value,
                 "on": b.status.value}

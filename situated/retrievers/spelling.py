@@ -101,7 +101,7 @@ _ENDINGS = ("", "s", "es", "ed", "d", "ing", "er", "ly")
 MIN_BASE = 5  # a word put right is in the word list, or one of its words with an ending
 # a word asked is a word when a word of the list with one of these endings makes it
 # ("freshest", "tidiness"): the list holds the common words, not every form of them
-_DERIVED = (*_ENDINGS, "est", "ness", "ment", "ful", "less", "able")
+_DERIVED = (*_ENDINGS, "est", "en", "ness", "ment", "ful", "less", "able")
 MIN_ASKED_BASE = 4
 
 
@@ -165,22 +165,28 @@ class Corrector:
 
     def meant(self, word: str, readable: np.ndarray) -> str | None:
         """The word `word` (lower case) is a slip for, or None: among the words a slip away,
-        those whose stem a readable block holds, else the list's whole words, else its words
-        with an ending; one stem among them, in the form nearest the typed length."""
+        the list's whole words whose stem a readable block holds, else its whole words, else
+        the same of its words with an ending; one stem among them, in the form nearest the
+        typed length."""
         own = self._stem(word)
         if is_word(word, self._words, MIN_ASKED_BASE, _DERIVED) or self._held(own, readable):
             return None
         near = [s for s in sorted(_slips(word)) if is_word(s, self._words, MIN_BASE)]
         if any(self._stem(s) == own for s in near):
             return None
-        for tier in ([s for s in near if self._held(self._stem(s), readable)],
-                     [s for s in near if s in self._words], near):
+        whole = [s for s in near if s in self._words]
+        formed = [s for s in near if s not in self._words]
+        for tier in (self._held_of(whole, readable), whole, self._held_of(formed, readable),
+                     formed):
             stems = {tuple(self._stem(s)) for s in tier}
             if len(stems) == 1:
                 return min(tier, key=lambda s: (abs(len(s) - len(word)), s))
             if stems:
                 return None
         return None
+
+    def _held_of(self, words: list[str], readable: np.ndarray) -> list[str]:
+        return [s for s in words if self._held(self._stem(s), readable)]
 
     def _held(self, stems: list[str], readable: np.ndarray) -> bool:
         return bool(stems) and all(self._holds(s, readable) for s in stems)
