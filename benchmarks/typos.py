@@ -20,6 +20,8 @@ import argparse
 import json
 import random
 import re
+import statistics
+import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -92,11 +94,15 @@ def small(folder: Path, seed: int) -> dict:
 def natural(index: Path, qs: list) -> dict:
     app = App(Settings(index_dir=index))
     chain, engine = build_ask_chain(app), app.engine
-    runs = {}
+    runs, ms = {}, {}
     for on in (False, True):
         with correcting(on):
-            runs[on] = [chain.invoke({"question": q.text, "situation": Situation(
-                product=q.product) if q.product else None}) for q in qs]
+            runs[on], ms[on] = [], []
+            for q in qs:
+                started = time.perf_counter()
+                runs[on].append(chain.invoke({"question": q.text, "situation": Situation(
+                    product=q.product) if q.product else None}))
+                ms[on].append(1000 * (time.perf_counter() - started))
     def searched_as(text: str) -> str:
         return engine.named.corrected(text, Scope())  # names as typed, as the chain reads
 
@@ -110,6 +116,7 @@ def natural(index: Path, qs: list) -> dict:
             **{f"span_{'on' if on else 'off'}": sum(spans_in(q.gold_spans, a.answer)
                                                    for q, a in zip(qs, r, strict=True))
                for on, r in runs.items()},
+            "p50_ms_off": statistics.median(ms[False]), "p50_ms_on": statistics.median(ms[True]),
             "corrected": changed}
 
 
@@ -141,6 +148,8 @@ def main() -> None:
         r = results[name] = natural(index, questions(articles, product)[::every])
         table.add_row(f"{name} answered (span)", f"{r['answered_off']} ({r['span_off']})",
                       f"{r['answered_on']} ({r['span_on']}), {len(r['corrected'])} corrected")
+        table.add_row(f"{name} p50 ms (ratio)", f"{r['p50_ms_off']:.0f}",
+                      f"{r['p50_ms_on']:.0f} ({r['p50_ms_on'] / r['p50_ms_off']:.2f}x)")
     Console(width=140).print(table)
     write_result(args.out / "typos.json", results)
 
