@@ -191,7 +191,7 @@ def _sentence_floors(dev: list[Observation], th: Thresholds) -> dict[str, float 
     others = th.model_copy(update={"sentence_floor": None})  # the other signals alone
     for in_product, name, margin in ((False, "min_sentence", MARGIN),
                                      (True, "min_sentence_in_product", MARGIN_IN_PRODUCT)):
-        best = [max((s.sentence for s in o.signals if s.sentence is not None and s.latin),
+        best = [max((u for s in o.signals if s.latin and (u := s.unit()) is not None),
                     default=-1.0) for o in dev
                 if not o.question.positive and o.decided is None and o.latin
                 and o.in_product is in_product and not o.relevant(others)]

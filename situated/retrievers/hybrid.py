@@ -42,6 +42,7 @@ from situated.retrievers.relevance import (
     Signals,
     TermCover,
     thresholds_for,
+    topical_cosines,
     unit_cosines,
 )
 from situated.settings import Settings
@@ -210,7 +211,7 @@ class HybridSearch:
         mask = flt.mask(self.index.columns)
         results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
-        for b, sig in zip(ranked, self.signals(query, ranked, flt.scope), strict=True):
+        for b, sig in zip(ranked, self.signals(query, ranked, flt.scope, mask), strict=True):
             b.signals = sig  # fusion made these blocks for this request
         return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()},
                           int(np.count_nonzero(mask)))
@@ -224,9 +225,11 @@ class HybridSearch:
         return Leg.VECTOR in self.legs and (
             self.index.embeddings.multilingual or mostly_latin(query))
 
-    def signals(self, query: str, ranked: list[RankedBlock], scope: Scope) -> list[Signals]:
+    def signals(self, query: str, ranked: list[RankedBlock], scope: Scope,
+                mask: np.ndarray) -> list[Signals]:
         """Each fused block's relevance signals (`retrievers.relevance`), their term weights
-        from what `scope` may read (`TermCover.terms`)."""
+        from what `scope` may read (`TermCover.terms`), e5's reading of a block from the pieces
+        `mask` admits."""
         if not ranked:
             return []
         rows = self.index.piece_block[np.asarray([b.best_piece for b in ranked], dtype=np.int64)]
@@ -236,14 +239,17 @@ class HybridSearch:
         agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if reads else [])
         latin = latin_of(self.index.multilingual, [b.best_piece for b in ranked])
         query_latin = mostly_latin(query)
-        sentence, titled = _unit_cosines(self.index, query, ranked, SENTENCE_DEPTH if reads else 0)
+        depth = SENTENCE_DEPTH if reads else 0
+        sentence, titled = _unit_cosines(self.index, query, ranked, depth)
+        topical = topical_cosines(self.index, query, ranked[:depth], mask)
+        topical += [None] * (len(ranked) - len(topical))
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
                         agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),
                         multilingual=b.leg_scores.get(Leg.MULTILINGUAL.value), latin=lat,
-                        same_script=lat == query_latin, sentence=s, titled=t)
-                for b, c, lat, s, t in zip(ranked, cover.tolist(), latin, sentence, titled,
-                                           strict=True)]
+                        same_script=lat == query_latin, sentence=s, titled=t, topical=e)
+                for b, c, lat, s, t, e in zip(ranked, cover.tolist(), latin, sentence, titled,
+                                              topical, strict=True)]
 
     def leg_search(self, leg: Leg, query: str, flt: Filter, k: int) -> list[LegHit]:
         """One leg alone: the k best admitted pieces, best first (`retrievers.parts`)."""

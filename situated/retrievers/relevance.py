@@ -174,6 +174,17 @@ class Signals:
     same_script: bool = True  # ... and so is the question, or neither is
     sentence: float | None = None  # its best quotable unit's cosine; None: not measured
     titled: float | None = None  # ... of a unit under its section's title; None: no title
+    topical: float | None = None  # multilingual-e5's best piece cosine; None: not measured
+
+    def unit(self) -> float | None:
+        """The score the sentence floor decides on: the best unit, bare or under its title less
+        `TITLED_MARGIN`, moved by multilingual-e5's reading of the block where it was measured
+        (`TOPICAL_WEIGHT` · (topical − `TOPICAL_CENTRE`)); None where no unit was measured."""
+        titled = None if self.titled is None else self.titled - TITLED_MARGIN
+        best = max((v for v in (self.sentence, titled) if v is not None), default=None)
+        if best is None or self.topical is None:
+            return best
+        return round(best + TOPICAL_WEIGHT * (self.topical - TOPICAL_CENTRE), 4)
 
     def relevant(self, th: Thresholds, vector_reads: bool) -> bool:
         """`vector_reads`: the question is in the embedding model's script (`mostly_latin`)
@@ -183,12 +194,10 @@ class Signals:
         if self.code:
             return True
         if vector_reads and self.latin:
+            unit = self.unit()
             return (self.cosine is not None and self.cosine >= th.min_cosine) or (
-                self.sentence is not None and th.min_sentence is not None
-                and self.sentence >= th.min_sentence) or (
-                self.titled is not None and th.min_sentence is not None
-                and self.titled >= th.min_sentence + TITLED_MARGIN) or (
-                self.agree and self.cover >= FULL_COVER)
+                unit is not None and th.min_sentence is not None
+                and unit >= th.min_sentence) or (self.agree and self.cover >= FULL_COVER)
         if self.multilingual is not None and (
                 self.multilingual >= th.multilingual_floor(self.same_script)):
             return True
@@ -197,6 +206,8 @@ class Signals:
 
 SENTENCE_DEPTH = 5  # fused blocks whose sentences are measured (deeper ones: by their piece)
 TITLED_MARGIN = 0.02  # a titled unit's floor above the sentence floor (docs/design.md)
+TOPICAL_WEIGHT = 3.0  # e5's piece cosine beside MiniLM's unit (docs/design.md "Topical")
+TOPICAL_CENTRE = 0.825  # ... the cosine at which it neither lifts the unit nor lowers it
 
 
 def unit_cosines(index, query: str, blocks: list) -> tuple[list[float | None],
@@ -215,6 +226,23 @@ def unit_cosines(index, query: str, blocks: list) -> tuple[list[float | None],
     return (_best([index.sentences.of_block_row(int(r)) for r in rows], q),
             _best([titled.of_block_row(int(r)) for r in rows], q) if titled is not None
             else [None] * len(blocks))
+
+
+def topical_cosines(index, query: str, blocks: list, mask: np.ndarray) -> list[float | None]:
+    """Each block's best multilingual-e5 cosine between the question and one of its admitted
+    pieces (`index.multilingual`), for a question MiniLM reads: e5 reads a block's topic where
+    MiniLM reads its sentences. None for a block that is not mostly Latin script (MiniLM does
+    not read it; the multilingual floors decide there) and all None without the leg."""
+    vectors = index.multilingual
+    if vectors is None or not blocks:
+        return [None] * len(blocks)
+    q = vectors.encode_query(query)
+    out: list[float | None] = []
+    for b in blocks:
+        rows = np.flatnonzero((index.piece_block == index.piece_block[b.best_piece]) & mask)
+        out.append(round(float((vectors.vectors[rows] @ q).max()), 4)
+                   if rows.size and bool(vectors.latin[b.best_piece]) else None)
+    return out
 
 
 def _best(found_by_row: list, q: np.ndarray) -> list[float | None]:
@@ -238,11 +266,14 @@ __all__ = [
     "FULL_COVER",
     "SENTENCE_DEPTH",
     "TITLED_MARGIN",
+    "TOPICAL_CENTRE",
+    "TOPICAL_WEIGHT",
     "QueryTerms",
     "Signals",
     "TermCover",
     "Thresholds",
     "missing_codes",
+    "topical_cosines",
     "unit_cosines",
 ]
 
