@@ -40,7 +40,7 @@ def best_cosines(app: App, snap, text: str, product: str | None) -> tuple[float,
     """(best piece cosine, best sentence cosine) over the first five ranked blocks."""
     flt = snap.filter(Situation(product=product), Scope())
     ranked = app.engine.rank(text, flt, top=5)
-    signals = app.engine.signals(text, ranked.blocks, Scope())
+    signals = app.engine.signals(text, ranked.blocks, Scope(), flt.mask(app.index.columns))
     piece = max([s.cosine or 0.0 for s in signals] or [0.0])
     blocks = app.index.read_blocks([b.block_id for b in ranked.blocks])
     units = block_units([b.text for b in blocks.values()])

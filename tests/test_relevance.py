@@ -385,3 +385,64 @@ def test_a_question_worded_as_the_heading_is_answered_by_the_titled_unit(tmp_pat
     kept = engine.search(question, Filter()).blocks
     assert kept and "Sauna" in app.index.read_blocks([kept[0].block_id])[kept[0].block_id].text
     assert engine.search("How do I bake sourdough bread?", Filter()).blocks == []
+
+
+@pytest.mark.unit
+def test_e5s_reading_of_a_block_moves_its_unit_score():
+    from situated.retrievers.relevance import TITLED_MARGIN, TOPICAL_CENTRE, TOPICAL_WEIGHT
+
+    th = Thresholds.default("x").for_search(False, 10)
+    floor = th.min_sentence
+    base = dict(cover=0.0, cosine=0.1, code=False, agree=False)
+    # without e5 (an index without the multilingual leg) the best unit decides, as before
+    assert Signals(sentence=floor, **base).unit() == floor
+    assert Signals(sentence=0.1, titled=floor + TITLED_MARGIN, **base).unit() == floor
+    assert Signals(**base).unit() is None and not Signals(**base).relevant(th, True)
+    # e5 reading the block as on its topic lifts a unit under the floor ...
+    lifted = Signals(sentence=floor - 0.05, topical=TOPICAL_CENTRE + 0.05, **base)
+    assert lifted.unit() == pytest.approx(floor - 0.05 + 0.05 * TOPICAL_WEIGHT, abs=1e-4)
+    assert lifted.relevant(th, True)
+    # ... and reading it as off its topic lowers one over it
+    lowered = Signals(sentence=floor + 0.05, topical=TOPICAL_CENTRE - 0.05, **base)
+    assert not lowered.relevant(th, True)
+    # the piece cosine, a named code and full agreement still decide alone
+    assert Signals(**{**base, "cosine": th.min_cosine}, sentence=0.0, topical=0.5).relevant(
+        th, True)
+    assert Signals(**{**base, "code": True}, topical=0.5).relevant(th, True)
+
+
+@pytest.mark.integration
+def test_e5s_reading_refuses_a_stranger_whose_sentence_clears_the_floor(tmp_path, embeddings):
+    """"Can you recommend a good restaurant in town?" asked of a hotel's guest information
+    scores 0.38 to "Breakfast is served in the Lighthouse restaurant …", over the sentence floor
+    for four pieces; multilingual-e5 reads the block as another subject (0.78) and the question
+    is refused. A question the block answers stays answered. e5 reads only admitted pieces."""
+    app = _one_document(tmp_path, embeddings, "HL-STAY", "Harbour Lights Hotel guest information", (
+        "## 1 Arrival and departure\n\nCheck-in starts at 15:00 and check-out is until 11:00. A "
+        "late check-out until 14:00 costs 30 and depends on availability.\n\n## 2 Breakfast\n\n"
+        "Breakfast is served in the Lighthouse restaurant from 7:00 to 10:30, and until 11:00 on "
+        "Sundays. It is included in every rate except Room Only.\n\n## 3 Pets\n\nDogs up to 15 "
+        "kg are welcome in Garden rooms for 20 per night. Other animals are not allowed.\n"))
+    engine, stranger = app.engine, "Can you recommend a good restaurant in town?"
+    assert app.index.multilingual is not None
+    found = engine.assess(stranger, Filter(), 10)
+    th = engine.thresholds_of(Filter(), found.admitted)
+    best = found.ranked[0].signals
+    assert max(best.sentence, best.titled - 0.02) >= th.min_sentence  # the bare rule: answered
+    assert best.topical is not None and best.unit() < th.min_sentence
+    assert engine.search(stranger, Filter()).blocks == []
+    kept = engine.search("Until when can I get breakfast on a Sunday?", Filter()).blocks
+    assert kept and "Breakfast" in app.index.read_blocks([kept[0].block_id])[kept[0].block_id].text
+    # e5's cosine is the best of the block's admitted pieces, and of none where none is admitted
+    import numpy as np
+
+    from situated.retrievers.relevance import topical_cosines
+
+    block = found.ranked[0]
+    rows = np.flatnonzero(app.index.piece_block == app.index.piece_block[block.best_piece])
+    vectors = app.index.multilingual
+    direct = float((vectors.vectors[rows] @ vectors.encode_query(stranger)).max())
+    mask = np.ones(len(app.index), dtype=bool)
+    assert topical_cosines(app.index, stranger, [block], mask) == [pytest.approx(direct, abs=1e-3)]
+    mask[rows] = False
+    assert topical_cosines(app.index, stranger, [block], mask) == [None]
