@@ -196,14 +196,17 @@ def off_topic(app: App, products: list[str | None]) -> dict:
     fresh = yaml.safe_load((HERE / "questions" / "offtopic_fresh.yaml").read_text("utf-8"))
     texts = shipped_negatives() + [q for qs in fresh.values() for q in qs]
     chain = build_ask_chain(app)
-    statuses = []
+    asked = []
     for product in products:
         situation = Situation(product=product) if product else None
-        statuses += [chain.invoke({"question": t, "situation": situation}).status.value
-                     for t in texts]
+        asked += [(t, product, chain.invoke({"question": t, "situation": situation}).status.value)
+                  for t in texts]
+    statuses = [s for _, _, s in asked]
     n = len(statuses) or 1
     return {"questions": len(statuses), "refused": statuses.count("no_evidence") / n,
-            "clarified": statuses.count("clarify"), "answered": statuses.count("answered")}
+            "clarified": statuses.count("clarify"), "answered": statuses.count("answered"),
+            "not_refused": [{"question": t, "product": p, "status": s}
+                            for t, p, s in asked if s != "no_evidence"]}
 
 
 def summary(rows: list[dict]) -> dict:

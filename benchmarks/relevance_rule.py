@@ -51,10 +51,11 @@ HERE = Path(__file__).resolve().parent
 # `gym` and `waste` were written on 2026-12-04, after every figure of the other four had been
 # seen, and run once ("fresh"); `hotel` and `cowork` after those had been run and before
 # anything was measured on them ("fresh2"); `vet` and `ferry` on 2026-12-05, after the
-# spelling of names and questions and before they were run ("fresh3")
+# spelling of names and questions and before they were run ("fresh3"); `driving` and `pharmacy`
+# the same day, before e5's reading of a block joined the rule ("fresh4")
 SMALL = {"rental": "dev", "dental": "dev", "library": "test", "tasq": "test", "gym": "fresh",
          "waste": "fresh", "hotel": "fresh2", "cowork": "fresh2", "vet": "fresh3",
-         "ferry": "fresh3"}
+         "ferry": "fresh3", "driving": "fresh4", "pharmacy": "fresh4"}
 CE_DEPTH = 5  # fused blocks the cross-encoder scores
 
 

@@ -1,12 +1,14 @@
-"""What the sentence signal costs a search: `HybridSearch.search` on PolicyQA questions with the
-sentence cosines measured (today) beside the same searches with them left out, alternating in
-one process (each side run twice, in both orders, after a warm-up pass).
+"""What a relevance signal costs a search: `HybridSearch.search` on PolicyQA questions with the
+signal measured (today) beside the same searches with it left out, alternating in one process
+(each side run twice, in both orders, after a warm-up pass). `--signal sentence`: MiniLM's unit
+cosines (`relevance.unit_cosines`); `--signal topical`: multilingual-e5's reading of the first
+blocks (`relevance.topical_cosines`, the question encoded by e5 as well).
 
-    python benchmarks/sentence_cost.py [--index DIR] [--policyqa FILE] [--n 300]
-                                       [--out benchmarks/results]
+    python benchmarks/sentence_cost.py [--signal sentence|topical] [--index DIR]
+                                       [--policyqa FILE] [--n 300] [--out benchmarks/results]
 
 DIR is the PolicyQA index `natural_questions.py` builds. Prints a table and writes JSON
-(`sentence_cost.json`).
+(`sentence_cost.json`, `topical_cost.json`).
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ def main() -> None:
     ap.add_argument("--index", type=Path,
                     default=HERE / "cache" / "natural-questions" / "policyqa-index")
     ap.add_argument("--policyqa", type=Path, default=default_data("data/policyqa-dev/dev.json"))
+    ap.add_argument("--signal", choices=["sentence", "topical"], default="sentence")
     ap.add_argument("--n", type=int, default=300)
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
@@ -53,17 +56,21 @@ def main() -> None:
     qs = questions(json.loads(args.policyqa.read_text("utf-8"))["data"], with_product=True)
     qs = qs[::max(1, len(qs) // args.n)][:args.n]
     snap = App(Settings(index_dir=args.index)).snapshot()
-    measured = hybrid.unit_cosines
-    sides = {"sentence measured (today)": measured,
-             "left out": lambda index, query, blocks: ([None] * len(blocks),) * 2}
+    name_of = {"sentence": "unit_cosines", "topical": "topical_cosines"}[args.signal]
+    measured = getattr(hybrid, name_of)
+    left_out = ((lambda index, query, blocks: ([None] * len(blocks),) * 2)
+                if args.signal == "sentence" else
+                (lambda index, query, blocks, mask: [None] * len(blocks)))
+    sides = {f"{args.signal} measured (today)": measured, "left out": left_out}
     _timed(snap, qs)  # warm-up
     times: dict[str, list[float]] = {name: [] for name in sides}
     for order in (list(sides), list(sides)[::-1]):
         for name in order:
-            hybrid.unit_cosines = sides[name]
+            setattr(hybrid, name_of, sides[name])
             times[name] += _timed(snap, qs)
-    hybrid.unit_cosines = measured
-    table = Table(title=f"HybridSearch.search, {len(qs)} PolicyQA questions within their site")
+    setattr(hybrid, name_of, measured)
+    table = Table(title=f"HybridSearch.search, {len(qs)} PolicyQA questions within their site "
+                        f"({args.signal})")
     for col in ("side", "searches", "p50 ms", "p95 ms"):
         table.add_column(col, justify="right")
     results = {}
@@ -72,10 +79,11 @@ def main() -> None:
         results[name] = {"searches": len(got), "p50_ms": p50, "p95_ms": p95}
         table.add_row(name, str(len(got)), f"{p50:.2f}", f"{p95:.2f}")
     base = results["left out"]["p50_ms"]
-    results["p50_ratio"] = results["sentence measured (today)"]["p50_ms"] / base if base else None
+    today = results[f"{args.signal} measured (today)"]["p50_ms"]
+    results["p50_ratio"] = today / base if base else None
     Console().print(table)
     print(f"p50 ratio (today / left out): {results['p50_ratio']:.3f}")
-    write_result(args.out / "sentence_cost.json", results)
+    write_result(args.out / f"{args.signal}_cost.json", results)
 
 
 if __name__ == "__main__":

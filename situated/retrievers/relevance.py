@@ -25,6 +25,13 @@ are shares and similarities:
   words than its sentences ("How long should I stay in the hot room?": 0.321 bare, 0.496
   titled). A title lends every unit its topic words, so its floor is the sentence floor plus
   `TITLED_MARGIN` (set on the dev corpora, docs/design.md).
+* `topical`: multilingual-e5's best cosine between the question and one of the block's
+  admitted pieces, on the same first blocks, where the index has the multilingual leg. MiniLM
+  reads a sentence's words; e5 reads what the block is about ("Can you recommend a good
+  restaurant in town?" scores 0.38 to a hotel's breakfast sentence and 0.78 under e5, a
+  stranger's cosine). The unit score is the best unit plus `TOPICAL_WEIGHT` times e5's cosine
+  above `TOPICAL_CENTRE` (`Signals.unit`), so e5 lifts a paraphrase MiniLM scores low and
+  lowers a stranger's sentence that shares a word.
 * a code (`E-417`, `P-2`) the question names and the block carries (the exact leg) vouches
   alone; a code the question names that *no admitted piece* carries makes the whole question
   unanswerable (`missing_codes`): the asker asked about something else.
@@ -32,7 +39,7 @@ are shares and similarities:
 A block is relevant when it carries a code the question names, or:
 
 * for a question the vector leg reads (Latin script, vector leg running): `cosine >=
-  min_cosine`, or `sentence >= min_sentence`, or `titled >= min_sentence + TITLED_MARGIN`,
+  min_cosine`, or its unit score (`Signals.unit`) `>= min_sentence`,
   or the BM25 and vector legs both rank it among
   their first `AGREE` blocks and it covers *every* content term of the question. Partial cover does not count here: on real terms
   pages off-topic questions reach cover 0.63 on a block both legs rank first ("Recommend a good
