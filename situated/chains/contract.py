@@ -156,9 +156,10 @@ class RelevanceOut(_Strict):
     source: str = Field(description="calibrated (on this index) | default | settings")
     min_cosine: float
     min_sentence: float | None = Field(
-        default=None, description="the floor of a block's best sentence cosine (a sentence "
-        "embedded bare, where a piece carries its title and headings); null: the sentence "
-        "decides nothing for this index")
+        default=None, description="the floor of a block's unit score: its best sentence "
+        "cosine (a sentence embedded bare, where a piece carries its title and headings, or "
+        "under its section's title less 0.02), moved by multilingual-e5's reading of the block "
+        "where the index has that leg; null: the sentence decides nothing for this index")
     min_cover: float
     min_multilingual: float | None = Field(
         default=None, description="the multilingual leg's floor for a question and a block in "
