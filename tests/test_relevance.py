@@ -393,7 +393,7 @@ def test_e5s_reading_of_a_block_moves_its_unit_score():
 
     th = Thresholds.default("x").for_search(False, 10)
     floor = th.min_sentence
-    base = dict(cover=0.0, cosine=0.1, code=False, agree=False)
+    base = {"cover": 0.0, "cosine": 0.1, "code": False, "agree": False}
     # without e5 (an index without the multilingual leg) the best unit decides, as before
     assert Signals(sentence=floor, **base).unit() == floor
     assert Signals(sentence=0.1, titled=floor + TITLED_MARGIN, **base).unit() == floor

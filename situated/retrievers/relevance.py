@@ -39,13 +39,13 @@ are shares and similarities:
 A block is relevant when it carries a code the question names, or:
 
 * for a question the vector leg reads (Latin script, vector leg running): `cosine >=
-  min_cosine`, or its unit score (`Signals.unit`) `>= min_sentence`,
-  or the BM25 and vector legs both rank it among
-  their first `AGREE` blocks and it covers *every* content term of the question. Partial cover does not count here: on real terms
-  pages off-topic questions reach cover 0.63 on a block both legs rank first ("Recommend a good
-  science fiction novel."), and "What is the capital of France?" covers 1.0 of a legal notice
-  that neither leg ranks near the top, while a short on-topic question like "How do I file the
-  return?" has a cosine of only 0.42 but covers all of itself on the block both legs rank first;
+  min_cosine`, or its unit score (`Signals.unit`) `>= min_sentence`, or the BM25 and vector
+  legs both rank it among their first `AGREE` blocks and it covers *every* content term of the
+  question. Partial cover does not count here: on real terms pages off-topic questions reach
+  cover 0.63 on a block both legs rank first ("Recommend a good science fiction novel."), and
+  "What is the capital of France?" covers 1.0 of a legal notice that neither leg ranks near
+  the top, while a short on-topic question like "How do I file the return?" has a cosine of
+  only 0.42 but covers all of itself on the block both legs rank first;
 * for any other question: BM25 ranks it among its first `AGREE` blocks and `cover >= min_cover`
   (all-MiniLM-L6-v2 cannot vouch outside English).
 
