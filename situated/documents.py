@@ -349,6 +349,19 @@ def _all_codes(text: str) -> list[tuple[int, str, str]]:
     return sorted(short + _long_codes(text, spans))
 
 
+def without_long_codes(text: str) -> str:
+    """`text` with its long codes (`SPARK-31967`, `ERR_FS_FILE_TOO_LARGE`) taken out: what it
+    says around the identifiers. A model reading meaning reads a long code's letters as a topic
+    every code of its kind shares; which code a block carries is the exact leg's to decide."""
+    spans = [(m.start(), m.end()) for m in _CODE_RE.finditer(text)]
+    out, end = [], 0
+    for start, _, raw in _long_codes(text, spans):
+        out.append(text[end:start])
+        end = start + len(raw)
+    left = re.sub(r"\s{2,}", " ", "".join(out) + text[end:])
+    return re.sub(r"\s+([?.!,;:])", r"\1", left).strip()
+
+
 def extract_codes(text: str) -> tuple[str, ...]:
     """Identifier-like tokens, normalised, in order: letters then digits with an optional
     hyphen (`E-417` → `E417`), and longer codes (`SPARK-31967`, `ERR_FS_FILE_TOO_LARGE`)."""

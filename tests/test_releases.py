@@ -289,6 +289,18 @@ def test_codes_of_any_length_with_digits_hyphens_or_underscores_are_codes():
     assert extract_codes("the unit-3-care page, trust_env and WARR-R2") == ()
 
 
+@pytest.mark.unit
+def test_a_question_without_its_long_codes_keeps_its_words_and_its_short_codes():
+    from situated.documents import without_long_codes
+
+    assert without_long_codes("What does SPARK-31967 fix?") == "What does fix?"
+    assert without_long_codes("Is ERR_FS_FILE_TOO_LARGE in CVE-2024-3094?") == "Is in?"
+    # a short code names a product or a row as often as the thing asked: it stays
+    assert without_long_codes("What does error E-417 mean on the C-3?") == (
+        "What does error E-417 mean on the C-3?")
+    assert without_long_codes("SPARK-31967") == ""
+
+
 @pytest.mark.integration
 def test_the_exact_leg_tells_one_long_code_from_another(tmp_path, embeddings, model):
     from situated.chains.ask import build_ask_chain
