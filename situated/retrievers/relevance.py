@@ -214,7 +214,7 @@ class Signals:
 
 SENTENCE_DEPTH = 5  # fused blocks whose sentences are measured (deeper ones: by their piece)
 TITLED_MARGIN = 0.02  # a titled unit's floor above the sentence floor (docs/design.md)
-TOPICAL_WEIGHT = 3.0  # e5's piece cosine beside MiniLM's unit (docs/design.md "Topical")
+TOPICAL_WEIGHT = 3.0  # e5 beside MiniLM (docs/design.md "e5 reads the topic, MiniLM the sentence")
 TOPICAL_CENTRE = 0.825  # ... the cosine at which it neither lifts the unit nor lowers it
 
 
