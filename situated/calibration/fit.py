@@ -31,7 +31,7 @@ import numpy as np
 
 from situated.calibration.questions import Half, Question, negatives, positives
 from situated.chains.read.dates import find_dates, strip_dates
-from situated.documents import LoadedDocument
+from situated.documents import LoadedDocument, without_long_codes
 from situated.index.cache import EmbeddingCache
 from situated.index.multilingual import multilingual_model
 from situated.index.store import Thresholds, ThresholdSource
@@ -301,14 +301,18 @@ def worth_searching(engine: HybridSearch, questions: list[Question]) -> list[Que
 @contextlib.contextmanager
 def _vectors_known(engine: HybridSearch, questions: list[Question], cache: EmbeddingCache | None):
     """The vectors of the questions each leg reads (MiniLM: those it reads; e5: those the
-    multilingual leg may run for), through the embedding cache, so a re-ingest searches the
+    multilingual leg may run for, and those MiniLM reads as e5 reads them for the unit score,
+    `relevance.topical_cosines`), through the embedding cache, so a re-ingest searches the
     same questions without encoding them again. A vector not primed here is encoded when a
     search asks for it, as always."""
     texts = list(dict.fromkeys(_query(q) for q in questions))
-    wanted = [(engine.index.embeddings, [t for t in texts if engine.vector_reads(t)])]
+    read = [t for t in texts if engine.vector_reads(t)]
+    wanted = [(engine.index.embeddings, read)]
     if engine.index.multilingual is not None:
         multilingual = _multilingual_reads(engine)
-        wanted.append((multilingual_model(), [t for t in texts if multilingual(t)]))
+        topical = [w for t in read if (w := without_long_codes(t))]
+        wanted.append((multilingual_model(), list(dict.fromkeys(
+            [t for t in texts if multilingual(t)] + topical))))
     with contextlib.ExitStack() as stack:
         for model, mine in wanted:
             known = (cache.queries(model, mine) if cache is not None
