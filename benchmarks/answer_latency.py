@@ -4,7 +4,13 @@ the sentence vectors computed at ingest ("sentence vectors") and, in the same ru
 questions, encoding the evidence sentences at question time (the baseline, the earlier code
 path: `SITUATED_SENTENCE_VECTORS=false`).
 
-    python benchmarks/answer_latency.py [--work DIR] [--every 3] [--out benchmarks/results]
+    python benchmarks/answer_latency.py [--work DIR] [--every 3] [--baseline question-time|topical]
+                                        [--out benchmarks/results]
+
+`--baseline topical`: the baseline is today's code with e5's reading of the first blocks left
+out of the relevance signals (`relevance.topical_cosines`, the unit score as before stop 69),
+beside it measured; both with the ingest-time sentence vectors. The index must have the
+multilingual leg for the two to differ.
 
 Stages are timed from the chain's own callbacks (its named steps): prepare, extract, validate,
 retrieve, route (with the undated check), budget, model, citation_parser, stop. Prints p50/p95
@@ -31,6 +37,7 @@ from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.say.models import ExtractiveChatModel
 from situated.eval.cases import load_cases
+from situated.retrievers import hybrid
 from situated.settings import Settings
 
 HERE = Path(__file__).resolve().parent
@@ -84,6 +91,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", type=Path, default=HERE / "cache" / "temporal-probe")
     ap.add_argument("--every", type=int, default=3, help="every n-th probe question (dev+test)")
+    ap.add_argument("--baseline", choices=["question-time", "topical"], default="question-time")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -93,23 +101,35 @@ def main() -> None:
     cases = [c for half in ("dev", "test")
              for c in load_cases(args.work / "cases" / f"probe-{half}.yaml")][::args.every]
     app = App(Settings(index_dir=index))
-    configs = {
-        "baseline (encode at question time)": ExtractiveChatModel(embeddings=app.embeddings),
-        "sentence vectors (ingest time)": lambda snap: ExtractiveChatModel(
-            embeddings=app.embeddings, sentences=snap.sentence_vectors),
+
+    def vectors(snap) -> ExtractiveChatModel:
+        return ExtractiveChatModel(embeddings=app.embeddings, sentences=snap.sentence_vectors)
+
+    measured = hybrid.topical_cosines
+    configs: dict[str, tuple[Any, Any]] = {  # name: (model, topical_cosines)
+        "baseline (encode at question time)": (
+            ExtractiveChatModel(embeddings=app.embeddings), measured),
+        "sentence vectors (ingest time)": (vectors, measured),
+    } if args.baseline == "question-time" else {
+        "baseline (e5's reading left out)": (
+            vectors, lambda index, query, blocks, mask: [None] * len(blocks)),
+        "e5's reading measured (today)": (vectors, measured),
     }
     results, texts = {}, {}
-    for name, model in configs.items():
+    for name, (model, topical) in configs.items():
+        hybrid.topical_cosines = topical
         chain = build_ask_chain(app, model=model)
         chain.invoke({"question": cases[0].question})  # warm-up: model, maps, caches
         results[name], texts[name] = run(chain, cases)
+    hybrid.topical_cosines = measured
     base, new = (results[n] for n in configs)
     same = sum(a == b for a, b in zip(*texts.values(), strict=True))
     table = Table(title=f"answer latency on genai-eu, {len(cases)} probe questions (ms)")
-    for col in ("stage", "baseline p50", "baseline p95", "vectors p50", "vectors p95",
-                "p50 ratio"):
+    for col in ("stage", "baseline p50", "baseline p95", "new p50", "new p95",
+                "p50 ratio (baseline / new)"):
         table.add_column(col, justify="right")
-    out: dict[str, Any] = {"questions": len(cases), "identical_answers": same, "stages": {}}
+    out: dict[str, Any] = {"questions": len(cases), "identical_answers": same,
+                           "sides": list(configs), "stages": {}}
     for stage in ("end_to_end", *STAGES):
         b50, b95, n50, n95 = (percentile(base[stage], 50), percentile(base[stage], 95),
                               percentile(new[stage], 50), percentile(new[stage], 95))
@@ -119,7 +139,8 @@ def main() -> None:
                       f"{b50 / n50:.1f}×" if n50 else "–")
     Console().print(table)
     Console().print(f"identical answers: {same}/{len(cases)}")
-    write_result(args.out / "answer_latency.json", out)
+    suffix = "" if args.baseline == "question-time" else "_topical"
+    write_result(args.out / f"answer_latency{suffix}.json", out)
 
 
 if __name__ == "__main__":
