@@ -286,7 +286,8 @@ def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddi
     """Decided before any search: with too few dev on-topic questions the package floors stand,
     so the English off-topic questions over an English index (which no multilingual floor
     reads) are not searched, and the thresholds are those searching every question gives. The
-    questions' vectors are kept in the embedding cache: a second calibration encodes none."""
+    questions' vectors (MiniLM's and e5's, e5 reading the English ones for the unit score too)
+    are kept in the embedding cache: a second calibration encodes none."""
     from conftest import indexed_app
 
     from situated.calibration.fit import (
@@ -325,5 +326,10 @@ def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddi
     assert read and len(again.queries(application.index.embeddings, read)) == len(read)
     other = [t for t in texts if not engine.vector_reads(t)]
     assert other and len(again.queries(multilingual_model(), other)) == len(other)
+    # e5 reads the English ones too, without their long codes, for the unit score
+    from situated.documents import without_long_codes
+
+    topical = [w for t in read if (w := without_long_codes(t))]
+    assert len(again.queries(multilingual_model(), topical)) == len(topical)
     assert again.misses == 0
 
