@@ -20,6 +20,7 @@ per stage and end to end for both, their ratio, and how many answers are identic
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import time
 from collections import defaultdict
@@ -32,12 +33,12 @@ from langchain_core.callbacks import BaseCallbackHandler
 from latency import percentile
 from rich.console import Console
 from rich.table import Table
+from sentence_cost import left_out
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.say.models import ExtractiveChatModel
 from situated.eval.cases import load_cases
-from situated.retrievers import hybrid
 from situated.settings import Settings
 
 HERE = Path(__file__).resolve().parent
@@ -105,23 +106,20 @@ def main() -> None:
     def vectors(snap) -> ExtractiveChatModel:
         return ExtractiveChatModel(embeddings=app.embeddings, sentences=snap.sentence_vectors)
 
-    measured = hybrid.topical_cosines
-    configs: dict[str, tuple[Any, Any]] = {  # name: (model, topical_cosines)
+    configs: dict[str, tuple[Any, Any]] = {  # name: (model, context of the search)
         "baseline (encode at question time)": (
-            ExtractiveChatModel(embeddings=app.embeddings), measured),
-        "sentence vectors (ingest time)": (vectors, measured),
+            ExtractiveChatModel(embeddings=app.embeddings), contextlib.nullcontext),
+        "sentence vectors (ingest time)": (vectors, contextlib.nullcontext),
     } if args.baseline == "question-time" else {
-        "baseline (e5's reading left out)": (
-            vectors, lambda index, query, blocks, mask: [None] * len(blocks)),
-        "e5's reading measured (today)": (vectors, measured),
+        "baseline (e5's reading left out)": (vectors, left_out("topical")),
+        "e5's reading measured (today)": (vectors, contextlib.nullcontext),
     }
     results, texts = {}, {}
-    for name, (model, topical) in configs.items():
-        hybrid.topical_cosines = topical
-        chain = build_ask_chain(app, model=model)
-        chain.invoke({"question": cases[0].question})  # warm-up: model, maps, caches
-        results[name], texts[name] = run(chain, cases)
-    hybrid.topical_cosines = measured
+    for name, (model, context) in configs.items():
+        with context():
+            chain = build_ask_chain(app, model=model)
+            chain.invoke({"question": cases[0].question})  # warm-up: model, maps, caches
+            results[name], texts[name] = run(chain, cases)
     base, new = (results[n] for n in configs)
     same = sum(a == b for a, b in zip(*texts.values(), strict=True))
     table = Table(title=f"answer latency on genai-eu, {len(cases)} probe questions (ms)")

@@ -14,9 +14,11 @@ DIR is the PolicyQA index `natural_questions.py` builds. Prints a table and writ
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from _provenance import default_data, write_result
@@ -42,6 +44,28 @@ def _timed(snap, qs) -> list[float]:
     return out
 
 
+def left_out(signal: str):
+    """A context factory under which searches leave `signal` out: `sentence`, MiniLM's unit
+    cosines; `topical`, e5's reading of the first blocks, its question not encoded ahead either
+    (the unit score as before it)."""
+    @contextlib.contextmanager
+    def leaving() -> Iterator[None]:
+        units, topical, ahead = (hybrid.unit_cosines, hybrid.topical_cosines,
+                                 hybrid.HybridSearch._e5_ahead)
+        if signal == "sentence":
+            hybrid.unit_cosines = lambda index, query, blocks: ([None] * len(blocks),) * 2
+        else:
+            hybrid.topical_cosines = lambda index, query, blocks, mask, q=None: [None] * len(
+                blocks)
+            hybrid.HybridSearch._e5_ahead = lambda self, query: None  # type: ignore[method-assign]
+        try:
+            yield
+        finally:
+            hybrid.unit_cosines, hybrid.topical_cosines = units, topical
+            hybrid.HybridSearch._e5_ahead = ahead  # type: ignore[method-assign]
+    return leaving
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--index", type=Path,
@@ -56,19 +80,14 @@ def main() -> None:
     qs = questions(json.loads(args.policyqa.read_text("utf-8"))["data"], with_product=True)
     qs = qs[::max(1, len(qs) // args.n)][:args.n]
     snap = App(Settings(index_dir=args.index)).snapshot()
-    name_of = {"sentence": "unit_cosines", "topical": "topical_cosines"}[args.signal]
-    measured = getattr(hybrid, name_of)
-    left_out = ((lambda index, query, blocks: ([None] * len(blocks),) * 2)
-                if args.signal == "sentence" else
-                (lambda index, query, blocks, mask: [None] * len(blocks)))
-    sides = {f"{args.signal} measured (today)": measured, "left out": left_out}
+    sides = {f"{args.signal} measured (today)": contextlib.nullcontext,
+             "left out": left_out(args.signal)}
     _timed(snap, qs)  # warm-up
     times: dict[str, list[float]] = {name: [] for name in sides}
     for order in (list(sides), list(sides)[::-1]):
         for name in order:
-            setattr(hybrid, name_of, sides[name])
-            times[name] += _timed(snap, qs)
-    setattr(hybrid, name_of, measured)
+            with sides[name]():
+                times[name] += _timed(snap, qs)
     table = Table(title=f"HybridSearch.search, {len(qs)} PolicyQA questions within their site "
                         f"({args.signal})")
     for col in ("side", "searches", "p50 ms", "p95 ms"):
