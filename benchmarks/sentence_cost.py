@@ -50,19 +50,17 @@ def left_out(signal: str):
     (the unit score as before it)."""
     @contextlib.contextmanager
     def leaving() -> Iterator[None]:
-        units, topical, ahead = (hybrid.unit_cosines, hybrid.topical_cosines,
-                                 hybrid.HybridSearch._e5_ahead)
+        units, topical, ahead = hybrid.unit_cosines, hybrid.topical_cosines, hybrid._e5_ahead
         if signal == "sentence":
             hybrid.unit_cosines = lambda index, query, blocks: ([None] * len(blocks),) * 2
         else:
             hybrid.topical_cosines = lambda index, query, blocks, mask, q=None: [None] * len(
                 blocks)
-            hybrid.HybridSearch._e5_ahead = lambda self, query: None  # type: ignore[method-assign]
+            hybrid._e5_ahead = lambda index, query, reads: None
         try:
             yield
         finally:
-            hybrid.unit_cosines, hybrid.topical_cosines = units, topical
-            hybrid.HybridSearch._e5_ahead = ahead  # type: ignore[method-assign]
+            hybrid.unit_cosines, hybrid.topical_cosines, hybrid._e5_ahead = units, topical, ahead
     return leaving
 
 

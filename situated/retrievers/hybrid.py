@@ -157,8 +157,9 @@ class HybridSearch:
             if not further:
                 return result
             ids = {b.block_id for b in kept}
-            return dataclasses.replace(result, further=tuple(self.locate(
-                [b for b in found.ranked if b.block_id not in ids][:further])))
+            deeper = [b for b in found.ranked if b.block_id not in ids][:further]
+            return dataclasses.replace(result, further=tuple(
+                _located(self.index, self.versions, deeper)))
         return dataclasses.replace(result, absent=self.named.absent_codes(query, flt))
 
     def thresholds_of(self, flt: Filter, admitted: int = 0) -> Thresholds:
@@ -188,21 +189,9 @@ class HybridSearch:
     def _result(self, flt: Filter, kept: list[RankedBlock], found: Assessment) -> SearchResult:
         kept_ids = {b.block_id for b in kept}
         return SearchResult(
-            filter=flt, blocks=self.locate(kept),
+            filter=flt, blocks=_located(self.index, self.versions, kept),
             hits=[h for h in found.hits if h.block_id in kept_ids], leg_hits=found.leg_hits,
             admitted=found.admitted)
-
-    def locate(self, blocks: list[RankedBlock]) -> list[RankedBlock]:
-        """Each block with its document, family key and stored filter fields, read from the
-        columns and the kept document rows (the blocks themselves are not read)."""
-        if not blocks:
-            return blocks
-        positions = [b.best_piece for b in blocks]
-        for b, sid, fields in zip(blocks, self.index.block_sources(positions),
-                                  self.index.fields_of(positions), strict=True):
-            b.source_id, b.fields = sid, fields  # made for this request
-            b.family = self.versions.family_key(sid)
-        return blocks
 
     def assess(self, query: str, flt: Filter, k: int) -> Assessment:
         """Every leg's k admitted pieces fused into blocks, each with its relevance signals,
@@ -215,7 +204,7 @@ class HybridSearch:
         return self._fused(query, flt, k)
 
     def _fused(self, query: str, flt: Filter, k: int) -> Assessment:
-        ahead = self._e5_ahead(query)
+        ahead = _e5_ahead(self.index, query, self.vector_reads(query))
         mask = flt.mask(self.index.columns)
         results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
@@ -234,16 +223,6 @@ class HybridSearch:
         return Leg.VECTOR in self.legs and (
             self.index.embeddings.multilingual or mostly_latin(query))
 
-    def _e5_ahead(self, query: str) -> Future | None:
-        """e5's vector of the question for the unit score (`relevance.topical_cosines`),
-        started before the legs run: the engine releases the GIL, so it is encoded while MiniLM
-        and BM25 search (22 ms beside their ~25 on two cores); None where it will not be read."""
-        vectors = self.index.multilingual
-        words = without_long_codes(query)
-        if vectors is None or not words or not self.vector_reads(query):
-            return None
-        return _E5_AHEAD.submit(vectors.encode_query, words)
-
     def signals(self, query: str, ranked: list[RankedBlock], scope: Scope,
                 mask: np.ndarray, ahead: Future | None = None) -> list[Signals]:
         """Each fused block's relevance signals (`retrievers.relevance`), their term weights
@@ -258,11 +237,8 @@ class HybridSearch:
         agreeing = [Leg.BM25.value] + ([Leg.VECTOR.value] if reads else [])
         latin = latin_of(self.index.multilingual, [b.best_piece for b in ranked])
         query_latin = mostly_latin(query)
-        depth = SENTENCE_DEPTH if reads else 0
-        sentence, titled = _unit_cosines(self.index, query, ranked, depth)
-        topical = topical_cosines(self.index, query, ranked[:depth], mask,
-                                  ahead.result() if ahead is not None and depth else None)
-        topical += [None] * (len(ranked) - len(topical))
+        sentence, titled, topical = _meaning(self.index, query, ranked,
+                                             SENTENCE_DEPTH if reads else 0, mask, ahead)
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
                         agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),
@@ -279,10 +255,39 @@ class HybridSearch:
         return self._legs.run(leg, self.index, query, flt, mask, k)
 
 
-def _unit_cosines(index, query: str, ranked: list[RankedBlock], depth: int,
-                  ) -> tuple[list[float | None], list[float | None]]:
-    """The first `depth` blocks' best unit cosines, bare and under their titles
-    (`relevance.unit_cosines`); None for the blocks past them."""
+def _located(index: Index, versions: Versions, blocks: list[RankedBlock]) -> list[RankedBlock]:
+    """Each block with its document, family key and stored filter fields, read from the
+    columns and the kept document rows (the blocks themselves are not read)."""
+    if not blocks:
+        return blocks
+    positions = [b.best_piece for b in blocks]
+    for b, sid, fields in zip(blocks, index.block_sources(positions), index.fields_of(positions),
+                              strict=True):
+        b.source_id, b.fields = sid, fields  # made for this request
+        b.family = versions.family_key(sid)
+    return blocks
+
+
+def _e5_ahead(index: Index, query: str, reads: bool) -> Future | None:
+    """e5's vector of the question for the unit score (`relevance.topical_cosines`), started
+    before the legs run: the engine releases the GIL, so it is encoded while MiniLM and BM25
+    search (22 ms beside their ~25 on two cores); None where it will not be read (`reads`: the
+    vector leg reads the question)."""
+    vectors = index.multilingual
+    words = without_long_codes(query)
+    if vectors is None or not words or not reads:
+        return None
+    return _E5_AHEAD.submit(vectors.encode_query, words)
+
+
+def _meaning(index, query: str, ranked: list[RankedBlock], depth: int, mask: np.ndarray,
+             ahead: Future | None) -> tuple[list[float | None], ...]:
+    """The first `depth` blocks' readings by meaning, None for the blocks past them: MiniLM's
+    best unit cosines, bare and under their titles (`relevance.unit_cosines`), and e5's best
+    piece cosine (`relevance.topical_cosines`; its question vector from `ahead`, encoded
+    early, where there is one)."""
     bare, titled = unit_cosines(index, query, ranked[:depth])
+    topical = topical_cosines(index, query, ranked[:depth], mask,
+                              ahead.result() if ahead is not None and depth else None)
     rest: list[float | None] = [None] * (len(ranked) - len(bare))
-    return bare + rest, titled + rest
+    return bare + rest, titled + rest, topical + rest
