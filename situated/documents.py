@@ -358,8 +358,8 @@ def without_long_codes(text: str) -> str:
     for start, _, raw in _long_codes(text, spans):
         out.append(text[end:start])
         end = start + len(raw)
-    left = re.sub(r"\s{2,}", " ", "".join(out) + text[end:])
-    return re.sub(r"\s+([?.!,;:])", r"\1", left).strip()
+    left = re.sub(r"\s+([?.!,;:])", r"\1", re.sub(r"\s{2,}", " ", "".join(out) + text[end:]))
+    return left.strip() if re.search(r"\w", left) else ""  # no word left: nothing to read
 
 
 def extract_codes(text: str) -> tuple[str, ...]:

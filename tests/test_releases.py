@@ -299,6 +299,7 @@ def test_a_question_without_its_long_codes_keeps_its_words_and_its_short_codes()
     assert without_long_codes("What does error E-417 mean on the C-3?") == (
         "What does error E-417 mean on the C-3?")
     assert without_long_codes("SPARK-31967") == ""
+    assert without_long_codes("SPARK-31967?") == ""  # punctuation alone reads nothing
 
 
 @pytest.mark.integration
