@@ -335,7 +335,8 @@ def _long_codes(text: str, short: list[tuple[int, int]]) -> list[tuple[int, str,
         code = m.group(1)
         parts = re.split(r"[_‐‑-]", code)
         long_enough = "_" in code or len(parts) > 2 or len(parts[0]) >= 5
-        if not long_enough or not parts[0].isupper() or not (re.search(r"\d", code) or "_" in code) or any(
+        if not long_enough or not parts[0].isupper() or not (
+                re.search(r"\d", code) or "_" in code) or any(
                 a <= m.start() < b for a, b in short):
             continue
         out.append((m.start(), re.sub(r"[‐‑]", "-", code).upper(), code))
