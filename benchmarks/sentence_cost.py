@@ -46,21 +46,18 @@ def _timed(snap, qs) -> list[float]:
 
 def left_out(signal: str):
     """A context factory under which searches leave `signal` out: `sentence`, MiniLM's unit
-    cosines; `topical`, e5's reading of the first blocks, its question not encoded ahead either
-    (the unit score as before it)."""
+    cosines; `topical`, e5's reading of the first blocks (the unit score as before it)."""
     @contextlib.contextmanager
     def leaving() -> Iterator[None]:
-        units, topical, ahead = hybrid.unit_cosines, hybrid.topical_cosines, hybrid._e5_ahead
+        units, topical = hybrid.unit_cosines, hybrid.topical_cosines
         if signal == "sentence":
             hybrid.unit_cosines = lambda index, query, blocks: ([None] * len(blocks),) * 2
         else:
-            hybrid.topical_cosines = lambda index, query, blocks, mask, q=None: [None] * len(
-                blocks)
-            hybrid._e5_ahead = lambda index, query, reads: None
+            hybrid.topical_cosines = lambda index, query, blocks, mask: [None] * len(blocks)
         try:
             yield
         finally:
-            hybrid.unit_cosines, hybrid.topical_cosines, hybrid._e5_ahead = units, topical, ahead
+            hybrid.unit_cosines, hybrid.topical_cosines = units, topical
     return leaving
 
 

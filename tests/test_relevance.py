@@ -444,7 +444,6 @@ def test_e5s_reading_refuses_a_stranger_whose_sentence_clears_the_floor(tmp_path
     direct = float((vectors.vectors[rows] @ vectors.encode_query(stranger)).max())
     mask = np.ones(len(app.index), dtype=bool)
     assert topical_cosines(app.index, stranger, [block], mask) == [pytest.approx(direct, abs=1e-3)]
-    # the search encoded the question ahead, in its own thread, to the same vector
-    assert best.topical == topical_cosines(app.index, stranger, [block], mask)[0]
+    assert best.topical == topical_cosines(app.index, stranger, [block], mask)[0]  # the search's
     mask[rows] = False
     assert topical_cosines(app.index, stranger, [block], mask) == [None]

@@ -22,12 +22,10 @@ adapter over it (`SituatedRetriever`, `search_runnable`).
 from __future__ import annotations
 
 import dataclasses
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from situated.documents import without_long_codes
 from situated.index.multilingual import latin_of
 from situated.index.reader import Index
 from situated.index.store import Thresholds
@@ -102,11 +100,6 @@ class Assessment:
     hits: list[PieceHit]
     leg_hits: dict[str, int]
     admitted: int = 0  # pieces the filter admits: the candidates (`Thresholds.sized`)
-
-
-# one thread a process encodes e5's question vectors ahead of the legs (the engine takes one
-# call at a time anyway, `E5Embeddings`)
-_E5_AHEAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="situated-e5-ahead")
 
 
 class HybridSearch:
@@ -204,12 +197,10 @@ class HybridSearch:
         return self._fused(query, flt, k)
 
     def _fused(self, query: str, flt: Filter, k: int) -> Assessment:
-        ahead = _e5_ahead(self.index, query, self.vector_reads(query))
         mask = flt.mask(self.index.columns)
         results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
-        for b, sig in zip(ranked, self.signals(query, ranked, flt.scope, mask, ahead),
-                          strict=True):
+        for b, sig in zip(ranked, self.signals(query, ranked, flt.scope, mask), strict=True):
             b.signals = sig  # fusion made these blocks for this request
         return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()},
                           int(np.count_nonzero(mask)))
@@ -224,10 +215,10 @@ class HybridSearch:
             self.index.embeddings.multilingual or mostly_latin(query))
 
     def signals(self, query: str, ranked: list[RankedBlock], scope: Scope,
-                mask: np.ndarray, ahead: Future | None = None) -> list[Signals]:
+                mask: np.ndarray) -> list[Signals]:
         """Each fused block's relevance signals (`retrievers.relevance`), their term weights
         from what `scope` may read (`TermCover.terms`), e5's reading of a block from the pieces
-        `mask` admits (its question vector from `ahead` when it was started early)."""
+        `mask` admits."""
         if not ranked:
             return []
         rows = self.index.piece_block[np.asarray([b.best_piece for b in ranked], dtype=np.int64)]
@@ -238,7 +229,7 @@ class HybridSearch:
         latin = latin_of(self.index.multilingual, [b.best_piece for b in ranked])
         query_latin = mostly_latin(query)
         sentence, titled, topical = _meaning(self.index, query, ranked,
-                                             SENTENCE_DEPTH if reads else 0, mask, ahead)
+                                             SENTENCE_DEPTH if reads else 0, mask)
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
                         agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),
@@ -268,26 +259,12 @@ def _located(index: Index, versions: Versions, blocks: list[RankedBlock]) -> lis
     return blocks
 
 
-def _e5_ahead(index: Index, query: str, reads: bool) -> Future | None:
-    """e5's vector of the question for the unit score (`relevance.topical_cosines`), started
-    before the legs run: the engine releases the GIL, so it is encoded while MiniLM and BM25
-    search (22 ms beside their ~25 on two cores); None where it will not be read (`reads`: the
-    vector leg reads the question)."""
-    vectors = index.multilingual
-    words = without_long_codes(query)
-    if vectors is None or not words or not reads:
-        return None
-    return _E5_AHEAD.submit(vectors.encode_query, words)
-
-
-def _meaning(index, query: str, ranked: list[RankedBlock], depth: int, mask: np.ndarray,
-             ahead: Future | None) -> tuple[list[float | None], ...]:
+def _meaning(index, query: str, ranked: list[RankedBlock], depth: int,
+             mask: np.ndarray) -> tuple[list[float | None], ...]:
     """The first `depth` blocks' readings by meaning, None for the blocks past them: MiniLM's
     best unit cosines, bare and under their titles (`relevance.unit_cosines`), and e5's best
-    piece cosine (`relevance.topical_cosines`; its question vector from `ahead`, encoded
-    early, where there is one)."""
+    piece cosine (`relevance.topical_cosines`)."""
     bare, titled = unit_cosines(index, query, ranked[:depth])
-    topical = topical_cosines(index, query, ranked[:depth], mask,
-                              ahead.result() if ahead is not None and depth else None)
+    topical = topical_cosines(index, query, ranked[:depth], mask)
     rest: list[float | None] = [None] * (len(ranked) - len(bare))
     return bare + rest, titled + rest, topical + rest

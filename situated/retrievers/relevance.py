@@ -236,20 +236,19 @@ def unit_cosines(index, query: str, blocks: list) -> tuple[list[float | None],
             else [None] * len(blocks))
 
 
-def topical_cosines(index, query: str, blocks: list, mask: np.ndarray,
-                    q: np.ndarray | None = None) -> list[float | None]:
+def topical_cosines(index, query: str, blocks: list, mask: np.ndarray) -> list[float | None]:
     """Each block's best multilingual-e5 cosine between the question and one of its admitted
     pieces (`index.multilingual`), for a question MiniLM reads: e5 reads a block's topic where
     MiniLM reads its sentences. None for a block that is not mostly Latin script (MiniLM does
     not read it; the multilingual floors decide there) and all None without the leg. e5 reads
     the question without its long codes (`without_long_codes`): "SPARK-31967" would lend its
     topic to every block of another SPARK code, and which code a block carries is the exact
-    leg's to say (`Signals.code`). `q`: that vector, encoded already."""
+    leg's to say (`Signals.code`)."""
     vectors = index.multilingual
     words = without_long_codes(query)
     if vectors is None or not blocks or not words:
         return [None] * len(blocks)
-    q = vectors.encode_query(words) if q is None else q
+    q = vectors.encode_query(words)
     out: list[float | None] = []
     for b in blocks:
         rows = np.flatnonzero((index.piece_block == index.piece_block[b.best_piece]) & mask)
