@@ -307,11 +307,28 @@ def chain(args) -> None:
             "answerable", "answered", "cites_expected", "refused", "clarified", "off_topic",
             "off_topic_answered", "off_topic_clarified")))
     Console(width=200).print(table)
+    Console(width=200).print(_by_half(results))
     for name, row in results.items():
         for m in row["misses"] + row["wrongly_answered"]:
             print(name, json.dumps(m, ensure_ascii=False))
     suffix = "_product" if args.within_product else ""
     write_result(args.out / f"relevance_rule_chain{suffix}.json", results)
+
+
+def _by_half(results: dict) -> Table:
+    """The corpora's rows summed by half (dev, test, fresh, ...): how the rule reads on the
+    pairs it was set on, the pairs that were seen, and each pair asked once."""
+    table = Table(title="by half: refused answerable / off-topic answered (clarified)")
+    for col in ("half", "refused", "off-topic answered", "clarified"):
+        table.add_column(col, justify="right")
+    for half in dict.fromkeys(row["half"] for row in results.values()):
+        keys = ("refused", "answerable", "off_topic_answered", "off_topic", "clarified",
+                "off_topic_clarified")
+        t = {k: sum(r[k] for r in results.values() if r["half"] == half) for k in keys}
+        table.add_row(half, f"{t['refused']}/{t['answerable']}",
+                      f"{t['off_topic_answered']}/{t['off_topic']}",
+                      str(t["clarified"] + t["off_topic_clarified"]))
+    return table
 
 
 def _as_product(folder: Path, out: Path, product: str) -> Path:
