@@ -34,8 +34,11 @@ words of asking became closed classes, `paraphrases_seventeenth.yaml` and
 `paraphrases_russian_sixth.yaml`; after the change nouns and the verbs of coming out became
 classes, `paraphrases_nineteenth.yaml` and `paraphrases_russian_seventh.yaml`; after theirs,
 `paraphrases_twentieth.yaml` and `paraphrases_russian_eighth.yaml`; at the session's end,
-`paraphrases_twentyfirst.yaml` and `paraphrases_russian_ninth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a
-changelog, built here without calibration) and the httpx documentation at 16 releases (the
+`paraphrases_twentyfirst.yaml` and `paraphrases_russian_ninth.yaml`; at stop 69's end, after
+e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
+`paraphrases_russian_tenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
+guide at three releases beside a changelog, built here without calibration) and the httpx
+documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 With `--slips SEED` each phrasing is asked with one slip in its longest word of six letters or
 more but the product's (`typos.slipped`), and `--as-typed` switches the question's spelling
@@ -223,7 +226,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "twentieth": "paraphrases_twentieth.yaml",
         "russian_eighth": "paraphrases_russian_eighth.yaml",
         "twentyfirst": "paraphrases_twentyfirst.yaml",
-        "russian_ninth": "paraphrases_russian_ninth.yaml"}
+        "russian_ninth": "paraphrases_russian_ninth.yaml",
+        "twentysecond": "paraphrases_twentysecond.yaml",
+        "russian_tenth": "paraphrases_russian_tenth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
