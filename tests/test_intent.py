@@ -252,6 +252,13 @@ from situated.chains.read.intent import find_intent
     ("What changed in \"Premium Plus\"?", "changes"),
     # a version of another thing the product needs, and what changes need: content
     ("What's the minimum Python version for quickq?", None),
+    # the Russian words of holding as the English list has them, and "things" beside "stuff"
+    ("Какие релизы quickq есть в твоей библиотеке?", "versions"),
+    ("Какой релиз quickq здесь самый новый?", "versions"),
+    ("Сколько разных версий quickq ты каталогизировал?", "versions"),
+    ("What quickq version did things start with?", "versions"),
+    ("Какие библиотеки есть в quickq?", None),  # no release word: content
+    ("Что общего у quickq 1.0.0 и 2.0.0?", None),
     ("Which Python versions does quickq support?", None),
     ("What does version 1.1.0 have for retries?", None),
     ("What do the release notes say about retries?", None),
