@@ -258,6 +258,9 @@ from situated.chains.read.intent import find_intent
     ("Сколько разных версий quickq ты каталогизировал?", "versions"),
     ("What quickq version did things start with?", "versions"),
     ("Какие библиотеки есть в quickq?", None),  # no release word: content
+    ("Что принесла версия quickq 1.1.0?", "changes"),
+    ("Что ввели в quickq 1.1.0?", "changes"),
+    ("Что принёс курьер?", None),  # no release: anyone's
     ("Что общего у quickq 1.0.0 и 2.0.0?", None),
     ("Which Python versions does quickq support?", None),
     ("What does version 1.1.0 have for retries?", None),
