@@ -326,10 +326,10 @@ def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddi
     assert read and len(again.queries(application.index.embeddings, read)) == len(read)
     other = [t for t in texts if not engine.vector_reads(t)]
     assert other and len(again.queries(multilingual_model(), other)) == len(other)
-    # e5 reads the English ones too, without their long codes, for the unit score
-    from situated.documents import without_long_codes
+    # e5 reads the English ones too, as the unit score reads them
+    from situated.retrievers.relevance import topical_text
 
-    topical = [w for t in read if (w := without_long_codes(t))]
+    topical = [w for t in read if (w := topical_text(t))]
     assert len(again.queries(multilingual_model(), topical)) == len(topical)
     assert again.misses == 0
 

@@ -31,13 +31,13 @@ import numpy as np
 
 from situated.calibration.questions import Half, Question, negatives, positives
 from situated.chains.read.dates import find_dates, strip_dates
-from situated.documents import LoadedDocument, without_long_codes
+from situated.documents import LoadedDocument
 from situated.index.cache import EmbeddingCache
 from situated.index.multilingual import multilingual_model
 from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch
-from situated.retrievers.relevance import FULL_COVER, Signals
+from situated.retrievers.relevance import FULL_COVER, Signals, topical_text
 from situated.situation import Scope, Situation
 
 MIN_POSITIVES, MIN_NEGATIVES = 20, 20  # dev questions a threshold is fitted on, at least
@@ -302,7 +302,7 @@ def worth_searching(engine: HybridSearch, questions: list[Question]) -> list[Que
 def _vectors_known(engine: HybridSearch, questions: list[Question], cache: EmbeddingCache | None):
     """The vectors of the questions each leg reads (MiniLM: those it reads; e5: those the
     multilingual leg may run for, and those MiniLM reads as e5 reads them for the unit score,
-    `relevance.topical_cosines`), through the embedding cache, so a re-ingest searches the
+    `relevance.topical_text`), through the embedding cache, so a re-ingest searches the
     same questions without encoding them again. A vector not primed here is encoded when a
     search asks for it, as always."""
     texts = list(dict.fromkeys(_query(q) for q in questions))
@@ -310,7 +310,7 @@ def _vectors_known(engine: HybridSearch, questions: list[Question], cache: Embed
     wanted = [(engine.index.embeddings, read)]
     if engine.index.multilingual is not None:
         multilingual = _multilingual_reads(engine)
-        topical = [w for t in read if (w := without_long_codes(t))]
+        topical = [w for t in read if (w := topical_text(t))]
         wanted.append((multilingual_model(), list(dict.fromkeys(
             [t for t in texts if multilingual(t)] + topical))))
     with contextlib.ExitStack() as stack:

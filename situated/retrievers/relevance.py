@@ -236,24 +236,32 @@ def unit_cosines(index, query: str, blocks: list) -> tuple[list[float | None],
             else [None] * len(blocks))
 
 
+def topical_text(query: str) -> str:
+    """What e5 reads of a question for the unit score: the question without its long codes
+    (`without_long_codes`). "SPARK-31967" would lend its topic to every block of another SPARK
+    code, and which code a block carries is the exact leg's to say (`Signals.code`). Empty: e5
+    reads nothing."""
+    return without_long_codes(query)
+
+
 def topical_cosines(index, query: str, blocks: list, mask: np.ndarray) -> list[float | None]:
-    """Each block's best multilingual-e5 cosine between the question and one of its admitted
-    pieces (`index.multilingual`), for a question MiniLM reads: e5 reads a block's topic where
-    MiniLM reads its sentences. None for a block that is not mostly Latin script (MiniLM does
-    not read it; the multilingual floors decide there) and all None without the leg. e5 reads
-    the question without its long codes (`without_long_codes`): "SPARK-31967" would lend its
-    topic to every block of another SPARK code, and which code a block carries is the exact
-    leg's to say (`Signals.code`)."""
+    """Each block's best multilingual-e5 cosine between the question (`topical_text`) and one
+    of its admitted pieces (`index.multilingual`), for a question MiniLM reads: e5 reads a
+    block's topic where MiniLM reads its sentences. None for a block that is not mostly Latin
+    script (MiniLM does not read it; the multilingual floors decide there) and all None without
+    the leg. The blocks' admitted pieces are found in one pass over the piece map."""
     vectors = index.multilingual
-    words = without_long_codes(query)
+    words = topical_text(query)
     if vectors is None or not blocks or not words:
         return [None] * len(blocks)
-    q = vectors.encode_query(words)
+    best = np.asarray([b.best_piece for b in blocks], dtype=np.int64)
+    rows = index.piece_block[best]
+    pieces = np.flatnonzero(np.isin(index.piece_block, rows) & mask)
+    scores, owner = vectors.vectors[pieces] @ vectors.encode_query(words), index.piece_block[pieces]
     out: list[float | None] = []
-    for b in blocks:
-        rows = np.flatnonzero((index.piece_block == index.piece_block[b.best_piece]) & mask)
-        out.append(round(float((vectors.vectors[rows] @ q).max()), 4)
-                   if rows.size and bool(vectors.latin[b.best_piece]) else None)
+    for row, latin in zip(rows.tolist(), vectors.latin[best].tolist(), strict=True):
+        mine = scores[owner == row]
+        out.append(round(float(mine.max()), 4) if mine.size and latin else None)
     return out
 
 
@@ -286,6 +294,7 @@ __all__ = [
     "Thresholds",
     "missing_codes",
     "topical_cosines",
+    "topical_text",
     "unit_cosines",
 ]
 
