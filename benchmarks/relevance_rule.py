@@ -53,7 +53,7 @@ HERE = Path(__file__).resolve().parent
 # anything was measured on them ("fresh2"); `vet` and `ferry` on 2026-12-05, after the
 # spelling of names and questions and before they were run ("fresh3"); `driving` and `pharmacy`
 # the same day, before e5's reading of a block joined the rule ("fresh4"); `bikeshop` and
-# `daycare` at that session's end, not run ("fresh5": held out for what changes next)
+# `daycare` at that session's end, asked once at its final code ("fresh5")
 SMALL = {"rental": "dev", "dental": "dev", "library": "test", "tasq": "test", "gym": "fresh",
          "waste": "fresh", "hotel": "fresh2", "cowork": "fresh2", "vet": "fresh3",
          "ferry": "fresh3", "driving": "fresh4", "pharmacy": "fresh4", "bikeshop": "fresh5",
