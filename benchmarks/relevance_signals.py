@@ -26,7 +26,7 @@ import numpy as np
 import yaml
 from _provenance import write_result
 from bge_onnx import BgeSmallEn
-from relevance_rule import SMALL
+from relevance_rule import small_corpora
 from rich.console import Console
 from rich.table import Table
 
@@ -75,7 +75,7 @@ def gather(model_url: str | None) -> list[dict]:
     bge, e5 = BgeSmallEn(), E5Embeddings()
     ce = CrossEncoderReranker(packaged_folder(), PACKAGED.sha256, threads=2)
     rows = []
-    for name, half in SMALL.items():
+    for name, half in small_corpora().items():
         units = sentences(HERE / "questions" / "small" / name)
         vecs = {"minilm": np.asarray(mini.encode(units)), "bge": bge.encode(units),
                 "e5": np.asarray(e5.encode(units))}

@@ -28,7 +28,7 @@ from pathlib import Path
 import yaml
 from _provenance import default_data, write_result
 from natural_questions import HERE, questions, spans_in
-from relevance_rule import SMALL
+from relevance_rule import small_corpora
 from rich.console import Console
 from rich.table import Table
 
@@ -70,7 +70,7 @@ def slipped(question: str, rng: random.Random, spare: frozenset[str] = frozenset
 
 def small(folder: Path, seed: int) -> dict:
     rng, out = random.Random(seed), {}
-    for name in SMALL:
+    for name in small_corpora():
         index = folder / f"chain-{name}"
         if not index.exists():
             continue
