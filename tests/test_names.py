@@ -11,6 +11,7 @@ from conftest import indexed_app, md, write
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
 from situated.errors import ConfigError
+from situated.retrievers.names import circumstance_names
 from situated.retrievers.spelling import (
     Corrector,
     accent_map,
@@ -63,6 +64,21 @@ def test_a_name_written_as_one_word_splits_into_two_the_documents_hold():
     assert run_together("Facebook", tokenizer, known) == []
 
 
+@pytest.mark.unit
+@pytest.mark.parametrize("question, around", [
+    ("How early should I come in for jabs before a trip to Kenya?", ["Kenya"]),
+    ("Can I use my phone on holiday in New Zealand?", ["New", "Zealand"]),
+    ("Нужна ли прививка перед поездкой в Кению?", ["Кению"]),
+    # the seller or service asked about is the subject: its policy, not another's, answers
+    ("Can I return shoes bought from Zalando after 30 days?", []),
+    ("How do I cancel my Netflix subscription?", []),
+    ("Is the Louvre worth visiting?", []),
+    ("What is the capital of Kenya?", []),
+])
+def test_a_name_of_where_the_asker_is_going_is_their_circumstance(question, around):
+    assert circumstance_names(question) == around
+
+
 @pytest.fixture(scope="module")
 def league(tmp_path_factory, embeddings):
     root = tmp_path_factory.mktemp("league")
@@ -99,6 +115,19 @@ def test_a_stem_near_a_name_is_not_the_name_unless_a_block_writes_a_word_near_it
     for name in ("Expedia", "Facebook"):
         a = chain.invoke({"question": f"Can I book a seat through {name}?", "scope": Scope()})
         assert a.status is Status.NO_EVIDENCE and a.relevance.unheld == [name], a.answer
+
+
+@pytest.mark.integration
+def test_a_place_the_asker_travels_to_is_not_what_they_ask_about(league):
+    chain = build_ask_chain(league)
+    going = chain.invoke({"question": "Can I leave my rucksack at the cloakroom before my "
+                                      "trip to Kenya?", "scope": Scope()})
+    assert going.relevance.unheld == [], going.answer
+    assert going.status is Status.ANSWERED and going.evidence[0].source_id == "TV-RIGHTS"
+    # the same name as the subject: nothing the caller may read is about it
+    there = chain.invoke({"question": "Can I leave my rucksack at a cloakroom in Kenya?",
+                          "scope": Scope()})
+    assert there.status is Status.NO_EVIDENCE and there.relevance.unheld == ["Kenya"]
 
 
 @pytest.mark.integration

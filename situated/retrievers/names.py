@@ -37,6 +37,32 @@ def _name_matches(text: str) -> list[re.Match]:
                     or _SENTENCE_START.search(text[:m.start()]))]  # months, weekdays: not names
 
 
+# where the asker is going, written right before a name ("jabs before a trip to Kenya", "my
+# phone on holiday in Spain", «поездка в Кению»): the name is the asker's circumstance, not the
+# subject asked about, and the relevance rule decides the question. Only travel: "shoes bought
+# from Zalando" and "my Netflix subscription" name the seller or service the question is about
+# (its returns, its cancelling), and another seller's policy does not answer them.
+_CIRCUMSTANCE = tuple(re.compile(cue + r"\s+$", re.IGNORECASE) for cue in (
+    r"\b(?:trips?|holidays?|vacation|travel(?:l?ing)?|flights?|flying|going|moving|visiting)"
+    r"(?:\s+(?:to|in))?",
+    r"\b(?:поездк\w*|путешестви\w*|отпуск\w*|еду|едем|лечу|летим|переезжа\w*)\s+(?:в|во|на)"))
+
+
+def circumstance_names(text: str) -> list[str]:
+    """The names the question gives as where its asker is going (`_CIRCUMSTANCE`): "Kenya" in
+    "How early should I come for jabs before a trip to Kenya?". A name written straight after
+    one of them carries its cue ("a trip to New Zealand")."""
+    out, end, cued = [], -1, False
+    for m in _name_matches(text):
+        if end < 0 or text[end:m.start()].strip(" "):
+            cued = any(cue.search(text[max(0, m.start() - 60):m.start()])
+                       for cue in _CIRCUMSTANCE)
+        if cued:
+            out.append(m.group(0))
+        end = m.end()
+    return list(dict.fromkeys(out))
+
+
 def names_in(text: str) -> list[str]:
     """Capitalised words that are not the first of a sentence: names the question gives
     (`Samsung`, `IKEA`, `Старт`); the tokenizer's stop words and one-letter words are not."""
@@ -48,6 +74,7 @@ def compound_names(text: str) -> list[str]:
     question gives ("Apple Music", "Google Analytics"). A possessive ends a run: "DeepSeek's
     Developer Terms" names DeepSeek and its Developer Terms, not one thing."""
     runs: list[list[str]] = []
+    around = {_POSSESSIVE.sub("", name) for name in circumstance_names(text)}
     open_run = False
     end = 0
     for m in _name_matches(text):
@@ -57,7 +84,8 @@ def compound_names(text: str) -> list[str]:
         else:
             runs.append([word])
         open_run, end = word == m.group(0), m.end()
-    return list(dict.fromkeys(" ".join(run) for run in runs if len(run) > 1))
+    return list(dict.fromkeys(" ".join(run) for run in runs
+                              if len(run) > 1 and run[0] not in around))
 
 
 PHRASE_BLOCKS = 256  # blocks read to find a compound name; more holding its words: held
@@ -111,7 +139,9 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
     """The names the question gives that no block the caller may read contains, in any of
     their forms (`name_forms`) or as their asker may have written them (`spelling`). The asker
     asked about something else: answering from a document about another thing would be wrong,
-    and the reply is the same whether or not a document the caller may not read names it."""
+    and the reply is the same whether or not a document the caller may not read names it. A
+    name of the asker's circumstance (`circumstance_names`) is not what is asked about: the
+    relevance rule decides such a question."""
     def holds(terms) -> np.ndarray:
         rows = [r[admitted_rows[r]] for r in map(cover.holders, terms)]
         return np.unique(np.concatenate(rows)) if rows else np.zeros(0, dtype=np.int64)
@@ -132,7 +162,8 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
         return False
 
     missing = []
-    for name in names_in(text):
+    around = set(circumstance_names(text))
+    for name in (n for n in names_in(text) if n not in around):
         words = [(term, word) for term, word, _, _ in index.tokenizer.terms(name)
                  if term in index.tokenizer(word)]
         if not all(held(term, word) for term, word in words) and not run_together_held(name):
