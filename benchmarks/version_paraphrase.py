@@ -36,7 +36,8 @@ classes, `paraphrases_nineteenth.yaml` and `paraphrases_russian_seventh.yaml`; a
 `paraphrases_twentieth.yaml` and `paraphrases_russian_eighth.yaml`; at the session's end,
 `paraphrases_twentyfirst.yaml` and `paraphrases_russian_ninth.yaml`; at stop 69's end, after
 e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
-`paraphrases_russian_tenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
+`paraphrases_russian_tenth.yaml`; at stop 70's start, before anything ran or changed,
+`paraphrases_twentythird.yaml` and `paraphrases_russian_eleventh.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
 guide at three releases beside a changelog, built here without calibration) and the httpx
 documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -228,7 +229,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "twentyfirst": "paraphrases_twentyfirst.yaml",
         "russian_ninth": "paraphrases_russian_ninth.yaml",
         "twentysecond": "paraphrases_twentysecond.yaml",
-        "russian_tenth": "paraphrases_russian_tenth.yaml"}
+        "russian_tenth": "paraphrases_russian_tenth.yaml",
+        "twentythird": "paraphrases_twentythird.yaml",
+        "russian_eleventh": "paraphrases_russian_eleventh.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
