@@ -267,6 +267,21 @@ from situated.chains.read.intent import find_intent
     ("What do the release notes say about retries?", None),
     ("Which changes to a booking require a fee?", None),
     ("Какие изменения в конституции требуют особой процедуры?", None),
+    # «выпуск» is a release as «релиз» is; a version's number, its least and greatest, how far
+    # the documents reach; what stands out in a named release; the least release one needs
+    ("Какие выпуски quickq здесь описаны?", "versions"),
+    ("В каком выпуске quickq впервые появился scheduled tasks?", "since"),
+    ("С какой минимальной версии quickq доступен scheduled tasks?", "since"),
+    ("Какой наибольший номер версии quickq здесь есть?", "versions"),
+    ("До какой версии quickq доходит документация?", "versions"),
+    ("Насколько старые версии quickq есть в документации?", "versions"),
+    ("Можешь ответить на вопросы про quickq 1.1.0?", "versions"),
+    ("Что примечательного в релизе quickq 1.1.0?", "changes"),
+    ("Anything notable in the quickq 1.1.0 release?", "changes"),
+    ("What's the minimum quickq version I need for scheduled tasks?", "since"),
+    ("В каком выпуске журнала вышла статья?", None),  # an issue of a magazine: content
+    ("Что важного в договоре?", None),  # no release: what the text says
+    ("What's the minimum deposit I need for a car?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

@@ -71,6 +71,11 @@ _CHANGES = re.compile(
     r"\b(?:changelog|release\s+notes)\b"
     r"(?![^.?!]*\b(?:say|says|said|mention|mentions|write|writes|about)\b)|"
     r"\bwhat\s+was\s+(?:added|removed)\b|"
+    # what stands out in a named release ("Anything notable in 1.1.0?", «Что примечательного в
+    # релизе 1.1.0?»)
+    r"\b(?:anything|what(?:'s|’s|\s+is|\s+was)?)\s+(?:notable|noteworthy|remarkable|"
+    r"significant|important|major)\b[^.?!]{0,40}\b0\b|"
+    r"что\s+(?:примечательн|значим|важн|главн|заметн)\w*[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     # what a release fixed, named ("What was fixed in 1.1.0?"; "What was fixed in the
     # contract?" asks the text)
     r"\bwhat\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:fixed|deprecated|improved|dropped)"
@@ -143,9 +148,9 @@ _VERSIONS = re.compile(
     r"recent|oldest|earliest|first|last)\s+(?:version|release)(?:\s+of\s+[^?.!]{1,60})?\s*"
     r"[?.!]?\s*$|\b(?:does|did)\s+(?:a\s+|the\s+)?(?:version|release)\s+\S+\s+exist\b|"
     r"\bis\s+there\s+(?:a\s+)?(?:version|release)\s+\S+?\s*(?:of\s+[^?.!]{1,60})?[?.!]?\s*$|"
-    r"(?:есть|существует)\s+ли\s+(?:верси|релиз)\w*|"
+    r"(?:есть|существует)\s+ли\s+(?:верси|релиз|выпуск)\w*|"
     r"(?:какая|какой)\s+(?:сейчас\s+)?(?:последн|новейш|самая\s+нов|перв|самая\s+стар)\w*"
-    r"\s+(?:верси|релиз)\w*",
+    r"\s+(?:верси|релиз|выпуск)\w*",
     re.IGNORECASE)
 # what a question about versions says besides its subject: left out when checking that a
 # question names anything at all ("What changed?" names nothing; "What changed in the fees?" does)
@@ -158,7 +163,7 @@ _FRAME = re.compile(
     r"(?<!\w)(?:что|какие|какой|когда|как|часто|ли|в|во|по|с|со|после|все|сколько|покажи|"
     r"перечисли|список|нового|именно|было|были|изменено|изменилось|поменялось|изменени\w*|"
     r"изменил\w*|поменял\w*|верси\w*|редакци\w*|истори\w*|последн\w*|перв\w*|есть|"
-    r"существует|релиз\w*|какая|самая|новая|старая)(?!\w)",
+    r"существует|релиз\w*|выпуск\w*|какая|самая|новая|старая)(?!\w)",
     re.IGNORECASE)
 # a comparison's cue; it is one only with two periods in the question (`compare.find_comparison`)
 _COMPARE = re.compile(
@@ -190,6 +195,8 @@ _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|(?:made|makes)\s+[
 # content)
 _LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|release)\s+"
                             r"(?:that|which|with|where|for|to\s+(?:use|get|have))\b|"
+                            r"\b(?:minimum|lowest|least|earliest)\s+(?:version|release)\s+"
+                            r"(?:do\s+|would\s+|will\s+)?(?:i|we|you|one)\s+(?:need|require)\b|"
                             # the release one needs for a thing ("What version do I need for
                             # zstd decoding?")
                             r"\b(?:which|what)\s+(?:version|release)\s+(?:do|would|will|does)\s+"
@@ -215,22 +222,25 @@ _SINCE_Q = re.compile(
     r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release)\s+"
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which)\b|"
     rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
-    r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:версии|редакции|релиз\w*)|"
+    r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:(?:минимальн|наименьш|ранн|"
+    r"перв)\w*\s+)?(?:версии|редакции|релиз\w*|"
+    # «выпуск» is also a magazine's issue: with a verb of arriving only
+    r"выпуск\w*(?=[^?!]{0,60}(?<!\w)(?:впервые|появил|добав|доступ|поддерж)))|"
     # a release that added or brought a thing («Какой релиз quickq принёс X?»)
-    r"(?<!\w)(?:какая|какой|какие|каком|какую)\s+(?:верси\w*|релиз\w*)\s+(?:\S+\s+){0,3}?"
+    r"(?<!\w)(?:какая|какой|какие|каком|какую)\s+(?:верси|релиз|выпуск)\w*\s+(?:\S+\s+){0,3}?"
     r"(?:добавил\w*|принес\w*|принёс|принесл\w*|ввел\w*|ввёл|представил\w*)|"
-    r"(?:верси\w*|релиз\w*)[^?!]{0,40}(?<!\w)впервые\s+(?:поддерж|получ|добав|появ|вв[её]|"
+    r"(?:верси|релиз|выпуск)\w*[^?!]{0,40}(?<!\w)впервые\s+(?:поддерж|получ|добав|появ|вв[её]|"
     r"предлож|име)\w*|"
-    r"(?:верси\w*|релиз\w*)[^?!]{0,40}(?<!\w)перв\w+\s+(?:получил|добавил|поддержал|ввел|"
+    r"(?:верси|релиз|выпуск)\w*[^?!]{0,40}(?<!\w)перв\w+\s+(?:получил|добавил|поддержал|ввел|"
     r"ввёл|представил|включил)\w*|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
     r"уметь|иметь|частью)(?!\w)|"
     # the earliest release with a thing («Какой самый ранний релиз quickq с X?»)
-    r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:верси|релиз)\w*\s+(?:\S+\s+)?(?:с|со)\s+\w|"
+    r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:верси|релиз|выпуск)\w*\s+(?:\S+\s+)?(?:с|со)\s+\w|"
     # the first release in which a thing is («Какая первая версия, в которой есть X?»)
-    r"(?<!\w)перв\w*\s+(?:верси|релиз)\w*[^?!]{0,60}(?:в\s+котор\w+|где)\s+"
+    r"(?<!\w)перв\w*\s+(?:верси|релиз|выпуск)\w*[^?!]{0,60}(?:в\s+котор\w+|где)\s+"
     r"(?:есть|появил\w*|поддерж\w*|доступ\w*|работа\w*)",
     re.IGNORECASE)
 
@@ -241,13 +251,13 @@ _SINCE_Q = re.compile(
 # system?", «Какие версии тебе известны?»)
 _DOTTED = r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)"  # a version number: "1.1.0", "v2.0"
 _VERSION_NUMBER = re.compile(_DOTTED)
-_LINE_WORD = re.compile(rf"\b(?:versions?|releases?|editions?)\b|(?<!\w)(?:верси\w*|релиз\w*)|"
+_LINE_WORD = re.compile(rf"\b(?:versions?|releases?|editions?)\b|(?<!\w)(?:верси|релиз|выпуск)\w*|"
                         rf"{_DOTTED}",
                         re.IGNORECASE)
 # up to three names just before the word: capitalised, dotted or with digits ("Node.js",
 # "Apache Spark", "NodeJs", "Qt6")
 _LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
-                        r"(?=(?:versions?|releases?|editions?|верси\w*|релиз\w*)\b)")
+                        r"(?=(?:versions?|releases?|editions?|верси\w*|релиз\w*|выпуск\w*)\b)")
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
 # the words of asking and the words that order releases (`version_words`)
 _ASKING = re.compile(rf"\b(?:{ASKING_EN})\b|(?<!\w)(?:{ASKING_RU})(?!\w)", re.IGNORECASE)

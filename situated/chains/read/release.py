@@ -26,7 +26,7 @@ from situated.chains.say.wording import Lang
 
 _NUM = r"v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?:[-.]?(?:a|b|rc|alpha|beta|pre|dev|post)\.?\d*)?"
 _CUE = (r"(?:versions?|releases?|rel\.|ver\.|firmware|fw|build|revision|"
-        r"верси[яиюейям]\w*|релиз\w*|прошивк\w*|сборк\w*)")
+        r"верси[яиюейям]\w*|релиз\w*|выпуск\w*|прошивк\w*|сборк\w*)")
 _CUED = re.compile(rf"(?<!\w){_CUE}\s*(?:№|#|:)?\s*({_NUM})(?![\w.]*\d)", re.IGNORECASE)
 _V = re.compile(r"(?<![\w.])v(\d+(?:\.\d+){0,3}(?:\.[xX*])?)(?![\w.]*\d)")
 _BARE = re.compile(r"(?<![\w.§/-])(\d+\.\d+(?:\.\d+){0,2}(?:\.[xX*])?|\d+\.[xX*])(?![\w.]*\d)")
