@@ -37,7 +37,8 @@ classes, `paraphrases_nineteenth.yaml` and `paraphrases_russian_seventh.yaml`; a
 `paraphrases_twentyfirst.yaml` and `paraphrases_russian_ninth.yaml`; at stop 69's end, after
 e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_russian_tenth.yaml`; at stop 70's start, before anything ran or changed,
-`paraphrases_twentythird.yaml` and `paraphrases_russian_eleventh.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
+`paraphrases_twentythird.yaml` and `paraphrases_russian_eleventh.yaml`; after their classes,
+`paraphrases_twentyfourth.yaml` and `paraphrases_russian_twelfth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
 guide at three releases beside a changelog, built here without calibration) and the httpx
 documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -231,7 +232,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "twentysecond": "paraphrases_twentysecond.yaml",
         "russian_tenth": "paraphrases_russian_tenth.yaml",
         "twentythird": "paraphrases_twentythird.yaml",
-        "russian_eleventh": "paraphrases_russian_eleventh.yaml"}
+        "russian_eleventh": "paraphrases_russian_eleventh.yaml",
+        "twentyfourth": "paraphrases_twentyfourth.yaml",
+        "russian_twelfth": "paraphrases_russian_twelfth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
