@@ -282,6 +282,32 @@ from situated.chains.read.intent import find_intent
     ("В каком выпуске журнала вышла статья?", None),  # an issue of a magazine: content
     ("Что важного в договоре?", None),  # no release: what the text says
     ("What's the minimum deposit I need for a car?", None),
+    # a build is a release where it stands as a noun, and «сборка», «редакция» as «релиз»;
+    # all the rest; taking a release apart; the release one has to be on; rolled out
+    ("Which quickq build is the oldest in here?", "versions"),
+    ("How many quickq builds do you know about?", "versions"),
+    ("Which was the first quickq build to include scheduled tasks?", "since"),
+    ("How do I build quickq?", None),
+    ("Do I need to build?", None),
+    ("Сколько сборок quickq тебе известно?", "versions"),
+    ("Перечисли, пожалуйста, редакции quickq, которые у тебя есть.", "versions"),
+    ("Which quickq version came before all the rest?", "versions"),
+    ("Какой релиз quickq вышел позже всех остальных?", "versions"),
+    ("Could you itemise the quickq releases you have?", "versions"),
+    ("Break down the quickq 1.1.0 release for me.", "changes"),
+    ("Разбери по пунктам релиз quickq 1.1.0.", "changes"),
+    ("Перечисли главное в quickq 1.1.0.", "changes"),
+    ("Что другого в quickq 1.1.0?", "changes"),
+    ("Which quickq release rolled out scheduled tasks?", "since"),
+    ("What version of quickq do I have to be on to get scheduled tasks?", "since"),
+    ("На какой версии quickq нужно быть, чтобы получить scheduled tasks?", "since"),
+    ("Break down the costs for me.", None),
+    ("Перечисли главное в договоре.", None),
+    # where it all began; the earliest release in which a thing is
+    ("С какой версии quickq всё началось?", "versions"),
+    ("Какая самая ранняя версия quickq, где есть scheduled tasks?", "since"),
+    ("С какой версии начали работать прокси?", "since"),
+    ("Когда началась война?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

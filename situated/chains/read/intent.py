@@ -75,7 +75,12 @@ _CHANGES = re.compile(
     # релизе 1.1.0?»)
     r"\b(?:anything|what(?:'s|’s|\s+is|\s+was)?)\s+(?:notable|noteworthy|remarkable|"
     r"significant|important|major)\b[^.?!]{0,40}\b0\b|"
-    r"что\s+(?:примечательн|значим|важн|главн|заметн)\w*[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
+    r"(?:что|перечисли|покажи|расскажи|назови|опиши)\s+(?:примечательн|значим|важн|главн|"
+    r"заметн)\w*[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
+    r"что\s+(?:другого|иного|особенного)\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
+    # a named release taken apart ("Break down the 1.1.0 release", «Разбери релиз 1.1.0»)
+    r"\bbreak\s+down\b[^.?!]{0,40}\b0\b|(?<!\w)(?:разбер|разлож)\w*[^.?!]{0,40}"
+    r"(?<![\w.])0(?!\w|\.\d)|"
     # what a release fixed, named ("What was fixed in 1.1.0?"; "What was fixed in the
     # contract?" asks the text)
     r"\bwhat\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:fixed|deprecated|improved|dropped)"
@@ -148,9 +153,9 @@ _VERSIONS = re.compile(
     r"recent|oldest|earliest|first|last)\s+(?:version|release)(?:\s+of\s+[^?.!]{1,60})?\s*"
     r"[?.!]?\s*$|\b(?:does|did)\s+(?:a\s+|the\s+)?(?:version|release)\s+\S+\s+exist\b|"
     r"\bis\s+there\s+(?:a\s+)?(?:version|release)\s+\S+?\s*(?:of\s+[^?.!]{1,60})?[?.!]?\s*$|"
-    r"(?:есть|существует)\s+ли\s+(?:верси|релиз|выпуск)\w*|"
+    r"(?:есть|существует)\s+ли\s+(?:верси|релиз|выпуск|сборк|сборок)\w*|"
     r"(?:какая|какой)\s+(?:сейчас\s+)?(?:последн|новейш|самая\s+нов|перв|самая\s+стар)\w*"
-    r"\s+(?:верси|релиз|выпуск)\w*",
+    r"\s+(?:верси|релиз|выпуск|сборк|сборок)\w*",
     re.IGNORECASE)
 # what a question about versions says besides its subject: left out when checking that a
 # question names anything at all ("What changed?" names nothing; "What changed in the fees?" does)
@@ -163,7 +168,7 @@ _FRAME = re.compile(
     r"(?<!\w)(?:что|какие|какой|когда|как|часто|ли|в|во|по|с|со|после|все|сколько|покажи|"
     r"перечисли|список|нового|именно|было|были|изменено|изменилось|поменялось|изменени\w*|"
     r"изменил\w*|поменял\w*|верси\w*|редакци\w*|истори\w*|последн\w*|перв\w*|есть|"
-    r"существует|релиз\w*|выпуск\w*|какая|самая|новая|старая)(?!\w)",
+    r"существует|релиз\w*|выпуск\w*|сборк\w*|сборок|какая|самая|новая|старая)(?!\w)",
     re.IGNORECASE)
 # a comparison's cue; it is one only with two periods in the question (`compare.find_comparison`)
 _COMPARE = re.compile(
@@ -186,7 +191,8 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
             + DEBUT_WORDS)
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
-_ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|(?:made|makes)\s+[^?!]{1,60}?"
+_ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|rolled\s+out|"
+                       r"(?:made|makes)\s+[^?!]{1,60}?"
                        r"\s+possible|(?:start|started|starts|begin|began|begins)\s+"
                        r"(?:supporting|to\s+support|offering|to\s+offer|providing|having)")
 # the least release that has something, the product's name taken away ("What's the minimum
@@ -200,11 +206,21 @@ _LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|r
                             # the release one needs for a thing ("What version do I need for
                             # zstd decoding?")
                             r"\b(?:which|what)\s+(?:version|release)\s+(?:do|would|will|does)\s+"
-                            r"(?:i|we|you|one)\s+(?:need|require)\s+(?:for|to)\b",
+                            r"(?:i|we|you|one)\s+(?:need|require)\s+(?:for|to)\b|"
+                            # … the one to be on for it ("What version do I have to be on to
+                            # get X?", «На какой версии нужно быть, чтобы получить X?»)
+                            r"\b(?:which|what)\s+(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?"
+                            r"(?:do|would|will|does|must|should)\s+(?:i|we|you|one)\s+"
+                            r"(?:have\s+to|need\s+to|got\s+to)\s+(?:be\s+on|run|use)\s+"
+                            r"(?:for|to)\b|"
+                            r"(?<!\w)(?:на|с)\s+как(?:ой|ом)\s+"
+                            r"(?:верси|релиз|выпуск|сборк|сборок)\w*"
+                            r"[^?!]{0,40}(?<!\w)(?:нужно|надо|необходимо)\s+(?:быть|сидеть|"
+                            r"работать)[^?!]{0,10}(?:чтобы|для)(?!\w)",
                             re.IGNORECASE)
 _SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
-    rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release)\b[^?!]{{0,100}}"
+    rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release|build)\b[^?!]{{0,100}}"
     rf"\b(?:{_ARRIVES_IN_RELEASE})\b|"
     # the releases that have something ("Which httpx versions support Python 3.12?"): from
     # the first that has it on; the verb right after the word ("What does version 1.1.0 have
@@ -219,7 +235,7 @@ _SINCE_Q = re.compile(
     r"\b(?:in|with)\s+(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:version|release)\s+did\b[^?!]{0,60}"
     r"\b(?:add|introduce|ship|gain|get|drop|remove|deprecate)\b|"
     r"\b(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?(?:gave|gives)\s+(?:us|you|users)\b|"
-    r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release)\s+"
+    r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release|build)\s+"
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which)\b|"
     rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
     r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:(?:минимальн|наименьш|ранн|"
@@ -227,20 +243,26 @@ _SINCE_Q = re.compile(
     # «выпуск» is also a magazine's issue: with a verb of arriving only
     r"выпуск\w*(?=[^?!]{0,60}(?<!\w)(?:впервые|появил|добав|доступ|поддерж)))|"
     # a release that added or brought a thing («Какой релиз quickq принёс X?»)
-    r"(?<!\w)(?:какая|какой|какие|каком|какую)\s+(?:верси|релиз|выпуск)\w*\s+(?:\S+\s+){0,3}?"
+    r"(?<!\w)(?:какая|какой|какие|каком|какую)\s+(?:верси|релиз|выпуск|сборк|сборок)\w*\s+"
+    r"(?:\S+\s+){0,3}?"
     r"(?:добавил\w*|принес\w*|принёс|принесл\w*|ввел\w*|ввёл|представил\w*)|"
-    r"(?:верси|релиз|выпуск)\w*[^?!]{0,40}(?<!\w)впервые\s+(?:поддерж|получ|добав|появ|вв[её]|"
+    r"(?:верси|релиз|выпуск|сборк|сборок)\w*[^?!]{0,40}(?<!\w)впервые\s+"
+    r"(?:поддерж|получ|добав|появ|вв[её]|"
     r"предлож|име)\w*|"
-    r"(?:верси|релиз|выпуск)\w*[^?!]{0,40}(?<!\w)перв\w+\s+(?:получил|добавил|поддержал|ввел|"
+    r"(?:верси|релиз|выпуск|сборк|сборок)\w*[^?!]{0,40}(?<!\w)перв\w+\s+"
+    r"(?:получил|добавил|поддержал|ввел|"
     r"ввёл|представил|включил)\w*|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
     r"уметь|иметь|частью)(?!\w)|"
     # the earliest release with a thing («Какой самый ранний релиз quickq с X?»)
-    r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:верси|релиз|выпуск)\w*\s+(?:\S+\s+)?(?:с|со)\s+\w|"
-    # the first release in which a thing is («Какая первая версия, в которой есть X?»)
-    r"(?<!\w)перв\w*\s+(?:верси|релиз|выпуск)\w*[^?!]{0,60}(?:в\s+котор\w+|где)\s+"
+    r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:верси|релиз|выпуск|сборк|сборок)\w*\s+"
+    r"(?:\S+\s+)?(?:с|со)\s+\w|"
+    # the first or earliest release in which a thing is («Какая первая версия, в которой есть
+    # X?», «самая ранняя версия, где есть X»)
+    r"(?<!\w)(?:перв|ранн|стар)\w*\s+(?:верси|релиз|выпуск|сборк|сборок)\w*[^?!]{0,60}"
+    r"(?:в\s+котор\w+|где)\s+"
     r"(?:есть|появил\w*|поддерж\w*|доступ\w*|работа\w*)",
     re.IGNORECASE)
 
@@ -251,13 +273,19 @@ _SINCE_Q = re.compile(
 # system?", «Какие версии тебе известны?»)
 _DOTTED = r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)"  # a version number: "1.1.0", "v2.0"
 _VERSION_NUMBER = re.compile(_DOTTED)
-_LINE_WORD = re.compile(rf"\b(?:versions?|releases?|editions?)\b|(?<!\w)(?:верси|релиз|выпуск)\w*|"
+# "build" is a release where it stands as a noun ("Which quickq build is the oldest?"), not a
+# verb ("How do I build quickq?", "Do I need to build?")
+_BUILD_NOUN = (r"\bbuilds\b|(?<!\bto\s)(?<!\bi\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)\bbuild\b"
+               r"(?=\s*(?:[?.!,]|$|\b(?:is|was|in|to|of|that|which|you|do|can|for|number)\b))")
+_LINE_WORD = re.compile(rf"\b(?:versions?|releases?|editions?)\b|{_BUILD_NOUN}|"
+                        rf"(?<!\w)(?:верси|релиз|выпуск|сборк|сборок|редакци)\w*|"
                         rf"{_DOTTED}",
                         re.IGNORECASE)
 # up to three names just before the word: capitalised, dotted or with digits ("Node.js",
 # "Apache Spark", "NodeJs", "Qt6")
 _LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
-                        r"(?=(?:versions?|releases?|editions?|верси\w*|релиз\w*|выпуск\w*)\b)")
+                        r"(?=(?:versions?|releases?|editions?|builds?|верси\w*|релиз\w*|выпуск\w*|"
+                        r"сборк\w*|сборок|редакци\w*)\b)")
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
 # the words of asking and the words that order releases (`version_words`)
 _ASKING = re.compile(rf"\b(?:{ASKING_EN})\b|(?<!\w)(?:{ASKING_RU})(?!\w)", re.IGNORECASE)

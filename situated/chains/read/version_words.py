@@ -15,7 +15,8 @@ ASKING_EN = (
     r"am|is|are|was|were|be|been|being|do|does|did|have|has|had|can|could|may|might|must|"
     r"shall|should|will|would|"
     r"tell|tells|talk|talks|speak|speaks|mention(?:s|ed)?|share|"
-    r"list|name|enumerate|show|give|spell|lay|out|run|through|down|overview|rundown|know|"
+    r"list|name|enumerate|itemi[sz]e|tally|show|give|spell|lay|out|run|through|down|overview|"
+    r"rundown|know|"
     r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
@@ -81,25 +82,28 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
                 r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)|"
-                r"(?:after|later\s+than)\s+all\s+(?:the\s+)?others")
+                r"(?:after|later\s+than)\s+all\s+(?:the\s+)?(?:others|rest)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+dated|(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
                 r"(?:coverage|docs|documentation|documents|index|material|records)\s+"
                 r"(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point|"
-                r"(?:before|earlier\s+than)\s+all\s+(?:the\s+)?others")
+                r"(?:before|earlier\s+than)\s+all\s+(?:the\s+)?(?:others|rest)")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
                    r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*|"
-                   r"(?:новее|позже|позднее|моложе)\s+(?:все(?:х|го)|остальных|других)|недавн\w*|"
+                   r"(?:новее|позже|позднее|моложе)\s+(?:все(?:х|го)\s+)?(?:все(?:х|го)|остальных|"
+                   r"других)|недавн\w*|"
                    r"закрыва\w*|наибольш\w*|максимальн\w*|насколько\s+(?:нов|свеж|актуальн)\w*")
 RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)|"
                    r"начальн\w*|изначальн\w*|исходн\w*|открыва\w*|"
-                   r"(?:раньше|ранее|прежде)\s+(?:всех|остальных|других)|"
+                   r"(?:раньше|ранее|прежде)\s+(?:всех\s+)?(?:всех|остальных|других)|"
                    r"(?:старше|раньше)\s+все(?:х|го)|старейш\w*|наименьш\w*|минимальн\w*|"
-                   r"насколько\s+(?:стар|ранн|давн)\w*")
+                   r"насколько\s+(?:стар|ранн|давн)\w*|"
+                   # where it all began («С какой версии всё началось?»)
+                   r"начал(?:ось|ся|ась|ись|и|а)?")
 
 
 # what a release changed, named by its kind (read beside a release number only: "Which fixes

@@ -41,7 +41,8 @@ from situated.modes import Mode
 _FRAME = re.compile(
     rf"\b(?:{DEBUT_WORDS})\b|"
     r"\b(?:in|since|from|with|which|what|when|was|were|did|does|do|is|are|has|have|had|the|a|an|"
-    r"version|versions|release|releases|first|minimum|lowest|least|added|add|introduced|"
+    r"version|versions|release|releases|build|builds|first|minimum|lowest|least|added|add|"
+    r"introduced|include|includes|included|rolled\s+out|"
     r"introduce|removed|remove|"
     r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
     r"get|got|new|of|for|it|they|been|arrived?|land(?:ed)?|ship(?:ped)?|came|come|gain(?:ed)?|"
@@ -52,7 +53,8 @@ _FRAME = re.compile(
     r"works?(?=\s*[?.!]?\s*$)|"
     r"arguments?|parameters?|options?|methods?|functions?|"
     r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
-    r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|появил\w*|"
+    r"(?<!\w)(?:в|с|со|какой|какая|когда|был|была|было|были|версии|версия|релиз\w*|выпуск\w*|"
+    r"сборк\w*|сборок|появил\w*|"
     r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*|"
     r"начал\w*|поддержива\w*|поддерж\w*|получил\w*|добавил\w*|принес\w*|принёс|принесл\w*|"
     r"ввел\w*|ввёл|представил\w*|частью|котор\w*|есть|перв\w*|доступн\w*)(?!\w)",
