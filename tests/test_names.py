@@ -4,6 +4,8 @@ through a document the caller may not read."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from conftest import indexed_app, md, write
@@ -11,7 +13,8 @@ from conftest import indexed_app, md, write
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
 from situated.errors import ConfigError
-from situated.retrievers.names import circumstance_names
+from situated.retrievers.names import asked_what, circumstance_names
+from situated.retrievers.relevance import Signals
 from situated.retrievers.spelling import (
     Corrector,
     accent_map,
@@ -211,3 +214,59 @@ def test_a_question_typed_with_a_slip_is_answered_as_if_typed_right(league):
     slipped = chain.invoke({"question": "Where do umbrelals go?", "scope": Scope()})
     assert right.status is slipped.status is Status.ANSWERED
     assert [e.source_id for e in slipped.evidence] == [e.source_id for e in right.evidence]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, names", [
+    ("What is the NASUWT?", ["NASUWT"]),
+    ("What does NTL stand for?", ["NTL"]),
+    ("Who are the Huguenots?", ["Huguenots"]),
+    ("Что такое ВШЭ?", ["ВШЭ"]),
+    ("What were NTL's services rebranded as?", []),  # more is asked than what it is
+    ("What is the capital of Kenya?", []),
+    ("Who painted the Mona Lisa?", []),
+    ("What is it?", []),
+])
+def test_a_question_that_asks_only_what_a_name_is(question, names):
+    assert asked_what(question) == names
+
+
+@pytest.mark.integration
+def test_the_blocks_that_hold_a_name_answer_what_it_is(tmp_path, embeddings):
+    """MiniLM cannot read an acronym ("What is the NASUWT?" scored 0.12 to the sentence that
+    names it, on XQuAD): a question that asks only what a name is is answered by the blocks
+    the caller may read that hold it, as a question naming a code is."""
+    sections = ["Teachers in Wales may join trade unions such as ATL, NUT or NASUWT.",
+                "The average salary of a teacher rose by two per cent last year.",
+                "Schools close for six weeks in the summer.",
+                "A supply teacher covers a class when its teacher is away.",
+                "The curriculum is the set of subjects a school teaches.",
+                "An inspection is a visit by the inspectorate to judge a school.",
+                "A governing body is the group of people who oversee a school.",
+                "Qualified teacher status is the licence to teach in a state school.",
+                "A teaching assistant supports pupils in the classroom."]
+    write(tmp_path / "docs" / "wales.md", md("WALES", "".join(
+        f"## {i} Part {i}\n\n{text}\n\n" for i, text in enumerate(sections, 1)),
+        title="Teaching in Wales"))
+    write(tmp_path / "docs" / "board.md", md("BOARD", (
+        "## 1 Minutes\n\nThe KXQZ committee met in March.\n"), title="Board minutes",
+        access="[board]"))
+    app = indexed_app(tmp_path, embeddings)
+    chain = build_ask_chain(app)
+    a = chain.invoke({"question": "What is the NASUWT?", "scope": Scope()})
+    assert a.status is Status.ANSWERED and "NASUWT" in a.answer, a.answer
+    assert a.evidence[0].source_id == "WALES"
+    found = app.engine.assess("What is the NASUWT?", app.engine.filter_for(Scope()), 20)
+    held = [b.block_id for b in found.ranked if b.signals.defines]
+    assert len(held) == 1 and "NASUWT" in app.index.read_blocks(held)[held[0]].text
+    # where the name is the block's only claim (its sentence and piece under the floors, the
+    # legs not agreeing), the name alone admits it
+    th = app.engine.thresholds.sized(found.admitted)
+    weak = Signals(cover=1.0, cosine=0.12, code=False, agree=False, sentence=0.12, titled=0.1)
+    assert dataclasses.replace(weak, defines=True).relevant(th, True)
+    assert not weak.relevant(th, True)
+    # a name only a document the caller may not read holds is refused, whatever is asked
+    for scope, status in ((Scope(), Status.NO_EVIDENCE), (Scope(roles=("board",)),
+                                                           Status.ANSWERED)):
+        b = chain.invoke({"question": "What is the KXQZ?", "scope": scope})
+        assert b.status is status, b.answer

@@ -35,6 +35,7 @@ from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import PieceHit, RankedBlock, fuse
 from situated.retrievers.legs import Leg, LegHit, Legs
 from situated.retrievers.named import Named
+from situated.retrievers.names import asked_what
 from situated.retrievers.readable import ReadableBy
 from situated.retrievers.relevance import (
     AGREE,
@@ -230,13 +231,16 @@ class HybridSearch:
         query_latin = mostly_latin(query)
         sentence, titled, topical = _meaning(self.index, query, ranked,
                                              SENTENCE_DEPTH if reads else 0, mask)
+        defines = self._cover.holds_every(
+            [t for name in asked_what(query) for t in self.index.tokenizer(name)], rows)
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
                         agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),
                         multilingual=b.leg_scores.get(Leg.MULTILINGUAL.value), latin=lat,
-                        same_script=lat == query_latin, sentence=s, titled=t, topical=e)
-                for b, c, lat, s, t, e in zip(ranked, cover.tolist(), latin, sentence, titled,
-                                              topical, strict=True)]
+                        same_script=lat == query_latin, sentence=s, titled=t, topical=e,
+                        defines=bool(d))
+                for b, c, lat, s, t, e, d in zip(ranked, cover.tolist(), latin, sentence, titled,
+                                                 topical, defines, strict=True)]
 
     def leg_search(self, leg: Leg, query: str, flt: Filter, k: int) -> list[LegHit]:
         """One leg alone: the k best admitted pieces, best first (`retrievers.parts`)."""

@@ -63,6 +63,28 @@ def circumstance_names(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# a question that asks only what or who something is ("What is the NASUWT?", "What does NTL
+# stand for?", «Что такое ВШЭ?»), once its names are taken out
+_WHAT_IS = re.compile(
+    r"\W*(?:(?:what|who|which)(?:'s|’s|\s+(?:is|are|was|were))\s+(?:the\s+|an?\s+)?|"
+    r"what\s+(?:does|do|did)\s+(?:the\s+)?(?=.*\b(?:stand\s+for|mean)\b)|"
+    r"(?:что|кто)\s+(?:так(?:ое|ой|ая|ие)|означает|значит)\s+)"
+    r"\W*(?:(?:stand\s+for|mean)\W*)?$", re.IGNORECASE)
+_ACRONYM = re.compile(r"(?<![\w-])[A-ZА-ЯЁ]{2,}[A-ZА-ЯЁ0-9]*(?![\w-])")
+
+
+def asked_what(text: str) -> list[str]:
+    """The names a question asks nothing but what they are (`_WHAT_IS`): "NASUWT" in "What is
+    the NASUWT?". An acronym counts as a name here, two capitals too ("What is an ID?")."""
+    named = [m.group(0) for m in _name_matches(text)] + _ACRONYM.findall(text)
+    if not named:
+        return []
+    rest = text
+    for name in sorted(set(named), key=len, reverse=True):
+        rest = re.sub(rf"(?<![\w-]){re.escape(name)}(?:['’]s)?(?![\w-])", " ", rest)
+    return list(dict.fromkeys(named)) if _WHAT_IS.fullmatch(rest.strip()) else []
+
+
 def names_in(text: str) -> list[str]:
     """Capitalised words that are not the first of a sentence: names the question gives
     (`Samsung`, `IKEA`, `Старт`); the tokenizer's stop words and one-letter words are not."""

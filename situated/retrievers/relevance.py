@@ -157,6 +157,14 @@ class TermCover:
         indptr = self._field.scores["indptr"]
         return self._field.scores["indices"][indptr[tid]:indptr[tid + 1]]
 
+    def holds_every(self, terms: list[str], rows: np.ndarray) -> np.ndarray:
+        """Whether each block row holds every one of `terms` (tokenizer terms; none: False)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        held = np.full(len(rows), bool(terms))
+        for term in terms:
+            held &= np.isin(rows, self.holders(term))
+        return held
+
     def cover(self, terms: QueryTerms, rows: np.ndarray) -> np.ndarray:
         """The idf-weighted share of `terms` each block row contains (0 when there are none)."""
         rows = np.asarray(rows, dtype=np.int64)
@@ -183,6 +191,7 @@ class Signals:
     sentence: float | None = None  # its best quotable unit's cosine; None: not measured
     titled: float | None = None  # ... of a unit under its section's title; None: no title
     topical: float | None = None  # multilingual-e5's best piece cosine; None: not measured
+    defines: bool = False  # holds the name the question asks only what it is ("the NASUWT")
 
     def unit(self) -> float | None:
         """The score the sentence floor decides on: the best unit, bare or under its title less
@@ -199,7 +208,7 @@ class Signals:
         and the vector leg ran. Decided per pair: where the model reads both the question
         and the block, its cosine (as before the multilingual leg); else the multilingual
         cosine against the floor of the pair (same script or across), else the cover rule."""
-        if self.code:
+        if self.code or self.defines:
             return True
         if vector_reads and self.latin:
             unit = self.unit()
