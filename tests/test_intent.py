@@ -308,6 +308,24 @@ from situated.chains.read.intent import find_intent
     ("Какая самая ранняя версия quickq, где есть scheduled tasks?", "since"),
     ("С какой версии начали работать прокси?", "since"),
     ("Когда началась война?", None),
+    # where the list begins or ends; picking up a thing, an update that added it, since when;
+    # the difference in a release; choosing, writing out, counting up, being listed, ever
+    ("Where does the quickq version list begin?", "versions"),
+    ("Where does the quickq version list end?", "versions"),
+    ("In what release did quickq pick up scheduled tasks?", "since"),
+    ("Which quickq update added scheduled tasks?", "since"),
+    ("С каких пор scheduled tasks входит в quickq?", "since"),
+    ("Какое обновление quickq добавило scheduled tasks?", "since"),
+    ("What's the difference in quickq 1.1.0?", "changes"),
+    ("Из скольких версий quickq можно выбрать?", "versions"),
+    ("Выпиши все версии quickq, пожалуйста.", "versions"),
+    ("С чего начинается список версий quickq?", "versions"),
+    ("Какой релиз quickq самый давний?", "versions"),
+    ("Был ли когда-нибудь quickq 1.1.0?", "versions"),
+    ("Значится ли у тебя quickq 1.1.0?", "versions"),
+    ("С чего начать?", None),
+    ("Какое обновление нужно установить?", None),
+    ("Where does the bus stop?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

@@ -220,7 +220,7 @@ _LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|r
                             re.IGNORECASE)
 _SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
-    rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release|build)\b[^?!]{{0,100}}"
+    rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release|build|update)\b[^?!]{{0,100}}"
     rf"\b(?:{_ARRIVES_IN_RELEASE})\b|"
     # the releases that have something ("Which httpx versions support Python 3.12?"): from
     # the first that has it on; the verb right after the word ("What does version 1.1.0 have
@@ -229,11 +229,11 @@ _SINCE_Q = re.compile(
     r"(?:supports?|has|have|includes?|offers?|contains?|provides?)\b|"
     r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
     r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
-    r"\bfrom\s+what\s+release\s+on\b|"
+    r"\bfrom\s+what\s+release\s+on\b|(?<!\w)с\s+каких\s+пор(?!\w)|"
     # the release as the one that did it ("In which version did quickq add X?", "Which release
     # gave us X?"); "Which version should I add to my requirements?" is the asker's doing
     r"\b(?:in|with)\s+(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:version|release)\s+did\b[^?!]{0,60}"
-    r"\b(?:add|introduce|ship|gain|get|drop|remove|deprecate)\b|"
+    r"\b(?:add|introduce|ship|gain|get|drop|remove|deprecate|pick\s+up|acquire)\b|"
     r"\b(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?(?:gave|gives)\s+(?:us|you|users)\b|"
     r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release|build)\s+"
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which)\b|"
@@ -243,7 +243,8 @@ _SINCE_Q = re.compile(
     # «выпуск» is also a magazine's issue: with a verb of arriving only
     r"выпуск\w*(?=[^?!]{0,60}(?<!\w)(?:впервые|появил|добав|доступ|поддерж)))|"
     # a release that added or brought a thing («Какой релиз quickq принёс X?»)
-    r"(?<!\w)(?:какая|какой|какие|каком|какую)\s+(?:верси|релиз|выпуск|сборк|сборок)\w*\s+"
+    r"(?<!\w)(?:какая|какой|какое|какие|каком|какую)\s+(?:верси|релиз|выпуск|сборк|сборок|"
+    r"обновлени)\w*\s+"
     r"(?:\S+\s+){0,3}?"
     r"(?:добавил\w*|принес\w*|принёс|принесл\w*|ввел\w*|ввёл|представил\w*)|"
     r"(?:верси|релиз|выпуск|сборк|сборок)\w*[^?!]{0,40}(?<!\w)впервые\s+"

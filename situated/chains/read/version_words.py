@@ -66,6 +66,10 @@ ASKING_RU = (
     # a version's number, questions about it, how far the documents reach (the English
     # "number", "questions", "go up to")
     r"номер\w*|вопрос\w*|доход\w*|дотягива\w*|"
+    # choosing, writing out, counting up, being listed, ever, and the pronouns of "what"
+    # (the English "choose", "list out", "tally", "listed", "ever", "what")
+    r"выбр\w*|выбира\w*|выпиш\w*|выписа\w*|насчитыва\w*|значи(?:тся|лся|лась|лось|лись)|"
+    r"когда-нибудь|когда-либо|что(?!-)|чего|чем|чему|"
     r"разн(?:ых|ые)|"
     r"все|всех|всё|весь|вся|всего|всем|сколько|скольк\w*|количеств\w*|число|числа|"
     r"каков\w*|как(?:ой|ая|ое|ие|ого|ому|им|ом|ую|ими|их)|полн\w*|целиком|вообще|"
@@ -82,12 +86,15 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
                 r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)|"
+                r"where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+){0,2}(?:coverage|docs|"
+                r"documentation|documents|index|material|records|list|line|history)\s+"
+                r"(?:end|finish|stop)s?|"
                 r"(?:after|later\s+than)\s+all\s+(?:the\s+)?(?:others|rest)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+dated|(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
-                r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+)?"
-                r"(?:coverage|docs|documentation|documents|index|material|records)\s+"
-                r"(?:start|begin)s?|"
+                r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+"
+                r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
+                r"records|list|line|history)\s+(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point|"
                 r"(?:before|earlier\s+than)\s+all\s+(?:the\s+)?(?:others|rest)")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
@@ -97,7 +104,7 @@ RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\
                    r"(?:новее|позже|позднее|моложе)\s+(?:все(?:х|го)\s+)?(?:все(?:х|го)|остальных|"
                    r"других)|недавн\w*|"
                    r"закрыва\w*|наибольш\w*|максимальн\w*|насколько\s+(?:нов|свеж|актуальн)\w*")
-RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)|"
+RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)|"
                    r"начальн\w*|изначальн\w*|исходн\w*|открыва\w*|"
                    r"(?:раньше|ранее|прежде)\s+(?:всех\s+)?(?:всех|остальных|других)|"
                    r"(?:старше|раньше)\s+все(?:х|го)|старейш\w*|наименьш\w*|минимальн\w*|"
@@ -109,6 +116,7 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв)\w*|начина\
 # what a release changed, named by its kind (read beside a release number only: "Which fixes
 # does the plumber offer?" is content)
 CHANGE_NOUNS = (r"fixes|bug\s*fixes|bugfixes|improvements|enhancements|additions|removals|"
-                r"deprecations|highlights|release\s+highlights|updates|news|novelties|differences")
+                r"deprecations|highlights|release\s+highlights|updates|news|novelties|"
+                r"differences?")
 RU_CHANGE_NOUNS = (r"обновлени\w*|исправлени\w*|улучшени\w*|дополнени\w*|доработк\w*|"
                    r"правк\w*|новинк\w*|отличи\w*|различи\w*|разниц\w*")
