@@ -326,6 +326,13 @@ from situated.chains.read.intent import find_intent
     ("С чего начать?", None),
     ("Какое обновление нужно установить?", None),
     ("Where does the bus stop?", None),
+    # the English list's other classes, in Russian
+    ("Упоминаются ли где-нибудь версии quickq?", "versions"),
+    ("Примерно сколько версий quickq ты знаешь?", "versions"),
+    ("Содержит ли база quickq 1.1.0?", "versions"),
+    ("Может ли бот найти quickq 1.1.0?", "versions"),
+    ("Что содержит договор?", None),
+    ("Получу ли я скидку?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))
