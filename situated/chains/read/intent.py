@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from situated.chains.read.since_cues import DEBUT_WORDS, LEAST_RELEASE, SINCE_Q
 from situated.chains.read.version_words import (
     ASKING_EN,
     ASKING_RU,
@@ -22,6 +23,7 @@ from situated.chains.read.version_words import (
     RU_CHANGE_NOUNS,
     RU_NEWEST_WORDS,
     RU_OLDEST_WORDS,
+    RU_RELEASE_NOUNS,
 )
 from situated.modes import Mode
 
@@ -153,9 +155,9 @@ _VERSIONS = re.compile(
     r"recent|oldest|earliest|first|last)\s+(?:version|release)(?:\s+of\s+[^?.!]{1,60})?\s*"
     r"[?.!]?\s*$|\b(?:does|did)\s+(?:a\s+|the\s+)?(?:version|release)\s+\S+\s+exist\b|"
     r"\bis\s+there\s+(?:a\s+)?(?:version|release)\s+\S+?\s*(?:of\s+[^?.!]{1,60})?[?.!]?\s*$|"
-    r"(?:есть|существует)\s+ли\s+(?:верси|релиз|выпуск|сборк|сборок)\w*|"
+    rf"(?:есть|существует)\s+ли\s+(?:{RU_RELEASE_NOUNS})|"
     r"(?:какая|какой)\s+(?:сейчас\s+)?(?:последн|новейш|самая\s+нов|перв|самая\s+стар)\w*"
-    r"\s+(?:верси|релиз|выпуск|сборк|сборок)\w*",
+    rf"\s+(?:{RU_RELEASE_NOUNS})",
     re.IGNORECASE)
 # what a question about versions says besides its subject: left out when checking that a
 # question names anything at all ("What changed?" names nothing; "What changed in the fees?" does)
@@ -168,7 +170,7 @@ _FRAME = re.compile(
     r"(?<!\w)(?:что|какие|какой|когда|как|часто|ли|в|во|по|с|со|после|все|сколько|покажи|"
     r"перечисли|список|нового|именно|было|были|изменено|изменилось|поменялось|изменени\w*|"
     r"изменил\w*|поменял\w*|верси\w*|редакци\w*|истори\w*|последн\w*|перв\w*|есть|"
-    r"существует|релиз\w*|выпуск\w*|сборк\w*|сборок|какая|самая|новая|старая)(?!\w)",
+    rf"существует|{RU_RELEASE_NOUNS}|какая|самая|новая|старая)(?!\w)",
     re.IGNORECASE)
 # a comparison's cue; it is one only with two periods in the question (`compare.find_comparison`)
 _COMPARE = re.compile(
@@ -177,95 +179,6 @@ _COMPARE = re.compile(
     r"сравн\w*|измени(?:лс[яь]|лась|лось|лись|л[аио]?)\b|изменени\w*|разниц\w*|отлича\w*",
     re.IGNORECASE)
 _SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начиная\s+с)\s*$", re.IGNORECASE)
-
-
-# a first appearance in words of the stage ("did X make its debut"): a first-appearance cue,
-# and a frame the subject is read without (`appearance.subject_of`)
-DEBUT_WORDS = (r"debut(?:ed|s)?|ma(?:ke|de|kes)\s+(?:its|their|a|an)\s+"
-               r"(?:debut|first\s+appearance|appearance|entrance)")
-# the verbs of something arriving in a release: "added", "did X arrive", "did it land"
-_ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
-            r"(?:start|started|began)\s+(?:supporting|to\s+support)|"
-            r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
-            r"became\s+available|show\s+up|showed\s+up|(?:become|became)\s+(?:a\s+)?part\s+of|"
-            + DEBUT_WORDS)
-# with a version or release word beside them, wider verbs say it too ("Which release brought
-# X?"); alone they are history ("When was the stock exchange brought back to life?")
-_ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|rolled\s+out|"
-                       r"(?:made|makes)\s+[^?!]{1,60}?"
-                       r"\s+possible|(?:start|started|starts|begin|began|begins)\s+"
-                       r"(?:supporting|to\s+support|offering|to\s+offer|providing|having)")
-# the least release that has something, the product's name taken away ("What's the minimum
-# quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name
-# between, it asks what that needs ("What's the minimum Python version that quickq needs?":
-# content)
-_LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|release)\s+"
-                            r"(?:that|which|with|where|for|to\s+(?:use|get|have))\b|"
-                            r"\b(?:minimum|lowest|least|earliest)\s+(?:version|release)\s+"
-                            r"(?:do\s+|would\s+|will\s+)?(?:i|we|you|one)\s+(?:need|require)\b|"
-                            # the release one needs for a thing ("What version do I need for
-                            # zstd decoding?")
-                            r"\b(?:which|what)\s+(?:version|release)\s+(?:do|would|will|does)\s+"
-                            r"(?:i|we|you|one)\s+(?:need|require)\s+(?:for|to)\b|"
-                            # … the one to be on for it ("What version do I have to be on to
-                            # get X?", «На какой версии нужно быть, чтобы получить X?»)
-                            r"\b(?:which|what)\s+(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?"
-                            r"(?:do|would|will|does|must|should)\s+(?:i|we|you|one)\s+"
-                            r"(?:have\s+to|need\s+to|got\s+to)\s+(?:be\s+on|run|use)\s+"
-                            r"(?:for|to)\b|"
-                            r"(?<!\w)(?:на|с)\s+как(?:ой|ом)\s+"
-                            r"(?:верси|релиз|выпуск|сборк|сборок)\w*"
-                            r"[^?!]{0,40}(?<!\w)(?:нужно|надо|необходимо)\s+(?:быть|сидеть|"
-                            r"работать)[^?!]{0,10}(?:чтобы|для)(?!\w)",
-                            re.IGNORECASE)
-_SINCE_Q = re.compile(
-    # up to three names between the question word and "version": "what Node.js version"
-    rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release|build|update)\b[^?!]{{0,100}}"
-    rf"\b(?:{_ARRIVES_IN_RELEASE})\b|"
-    # the releases that have something ("Which httpx versions support Python 3.12?"): from
-    # the first that has it on; the verb right after the word ("What does version 1.1.0 have
-    # for proxies?" asks of one release)
-    r"\b(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:versions?|releases?)\s+(?:of\s+[\w.+-]+\s+)?"
-    r"(?:supports?|has|have|includes?|offers?|contains?|provides?)\b|"
-    r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
-    r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
-    r"\bfrom\s+what\s+release\s+on\b|(?<!\w)с\s+каких\s+пор(?!\w)|"
-    # the release as the one that did it ("In which version did quickq add X?", "Which release
-    # gave us X?"); "Which version should I add to my requirements?" is the asker's doing
-    r"\b(?:in|with)\s+(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:version|release)\s+did\b[^?!]{0,60}"
-    r"\b(?:add|introduce|ship|gain|get|drop|remove|deprecate|pick\s+up|acquire)\b|"
-    r"\b(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?(?:gave|gives)\s+(?:us|you|users)\b|"
-    r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release|build)\s+"
-    r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which)\b|"
-    rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
-    r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:(?:минимальн|наименьш|ранн|"
-    r"перв)\w*\s+)?(?:версии|редакции|релиз\w*|"
-    # «выпуск» is also a magazine's issue: with a verb of arriving only
-    r"выпуск\w*(?=[^?!]{0,60}(?<!\w)(?:впервые|появил|добав|доступ|поддерж)))|"
-    # a release that added or brought a thing («Какой релиз quickq принёс X?»)
-    r"(?<!\w)(?:какая|какой|какое|какие|каком|какую)\s+(?:верси|релиз|выпуск|сборк|сборок|"
-    r"обновлени)\w*\s+"
-    r"(?:\S+\s+){0,3}?"
-    r"(?:добавил\w*|принес\w*|принёс|принесл\w*|ввел\w*|ввёл|представил\w*)|"
-    r"(?:верси|релиз|выпуск|сборк|сборок)\w*[^?!]{0,40}(?<!\w)впервые\s+"
-    r"(?:поддерж|получ|добав|появ|вв[её]|"
-    r"предлож|име)\w*|"
-    r"(?:верси|релиз|выпуск|сборк|сборок)\w*[^?!]{0,40}(?<!\w)перв\w+\s+"
-    r"(?:получил|добавил|поддержал|ввел|"
-    r"ввёл|представил|включил)\w*|"
-    r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*|"
-    # began to support or to have («Когда quickq начал поддерживать X?»)
-    r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
-    r"уметь|иметь|частью)(?!\w)|"
-    # the earliest release with a thing («Какой самый ранний релиз quickq с X?»)
-    r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:верси|релиз|выпуск|сборк|сборок)\w*\s+"
-    r"(?:\S+\s+)?(?:с|со)\s+\w|"
-    # the first or earliest release in which a thing is («Какая первая версия, в которой есть
-    # X?», «самая ранняя версия, где есть X»)
-    r"(?<!\w)(?:перв|ранн|стар)\w*\s+(?:верси|релиз|выпуск|сборк|сборок)\w*[^?!]{0,60}"
-    r"(?:в\s+котор\w+|где)\s+"
-    r"(?:есть|появил\w*|поддерж\w*|доступ\w*|работа\w*)",
-    re.IGNORECASE)
 
 
 # a question about the release line in people's words: what is left when the names of the
@@ -279,14 +192,14 @@ _VERSION_NUMBER = re.compile(_DOTTED)
 _BUILD_NOUN = (r"\bbuilds\b|(?<!\bto\s)(?<!\bi\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)\bbuild\b"
                r"(?=\s*(?:[?.!,]|$|\b(?:is|was|in|to|of|that|which|you|do|can|for|number)\b))")
 _LINE_WORD = re.compile(rf"\b(?:versions?|releases?|editions?)\b|{_BUILD_NOUN}|"
-                        rf"(?<!\w)(?:верси|релиз|выпуск|сборк|сборок|редакци)\w*|"
+                        rf"(?<!\w)(?:{RU_RELEASE_NOUNS}|редакци\w*)|"
                         rf"{_DOTTED}",
                         re.IGNORECASE)
 # up to three names just before the word: capitalised, dotted or with digits ("Node.js",
 # "Apache Spark", "NodeJs", "Qt6")
 _LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
-                        r"(?=(?:versions?|releases?|editions?|builds?|верси\w*|релиз\w*|выпуск\w*|"
-                        r"сборк\w*|сборок|редакци\w*)\b)")
+                        rf"(?=(?:versions?|releases?|editions?|builds?|{RU_RELEASE_NOUNS}|"
+                        r"редакци\w*)\b)")
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
 # the words of asking and the words that order releases (`version_words`)
 _ASKING = re.compile(rf"\b(?:{ASKING_EN})\b|(?<!\w)(?:{ASKING_RU})(?!\w)", re.IGNORECASE)
@@ -340,7 +253,7 @@ def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> I
     whole = question = _QUOTED_PHRASE.sub(" quoted ", question)
     question = _VERSION_NUMBER.sub("0", question)
     named_out = unnamed(whole) if unnamed else whole
-    if _SINCE_Q.search(question) or _LEAST_RELEASE.search(named_out):
+    if SINCE_Q.search(question) or LEAST_RELEASE.search(named_out):
         # "Which version came first?" asks for no subject
         return Intent.VERSIONS if about_the_line(named_out, whole) else Intent.SINCE
     if _VERSIONS.search(question) and not _of_another_thing(named_out, whole):

@@ -87,6 +87,11 @@ ASKING_RU = (
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
 
+# a release, in Russian: «версия», «релиз», «выпуск», «сборка» (its genitive plural «сборок»),
+# in all their forms (the English "version", "release", "build")
+RU_RELEASE_NOUNS = r"(?:верси|релиз|выпуск|сборк|сборок)\w*"
+
+
 # words that order releases, newest and oldest (`release_history` reads which fact is asked
 # with them, and with the commoner "last", "first", "current", "initial" beside them): with
 # nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no

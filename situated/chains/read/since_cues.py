@@ -1,0 +1,95 @@
+"""The cues of a first-appearance question (`chains.read.intent` reads them): in which release
+something was added, removed or deprecated ("Since which version can I schedule tasks?",
+«В каком выпуске впервые появился X?»), and the least release that has a thing ("What's the
+minimum quickq version I need for X?"). Russian release nouns are written once
+(`version_words.RU_RELEASE_NOUNS`)."""
+
+from __future__ import annotations
+
+import re
+
+from situated.chains.read.version_words import RU_RELEASE_NOUNS
+
+# a first appearance in words of the stage ("did X make its debut"): a first-appearance cue,
+# and a frame the subject is read without (`appearance.subject_of`)
+DEBUT_WORDS = (r"debut(?:ed|s)?|ma(?:ke|de|kes)\s+(?:its|their|a|an)\s+"
+               r"(?:debut|first\s+appearance|appearance|entrance)")
+# the verbs of something arriving in a release: "added", "did X arrive", "did it land"
+_ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
+            r"(?:start|started|began)\s+(?:supporting|to\s+support)|"
+            r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
+            r"became\s+available|show\s+up|showed\s+up|(?:become|became)\s+(?:a\s+)?part\s+of|"
+            + DEBUT_WORDS)
+# with a version or release word beside them, wider verbs say it too ("Which release brought
+# X?"); alone they are history ("When was the stock exchange brought back to life?")
+_ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|rolled\s+out|"
+                       r"(?:made|makes)\s+[^?!]{1,60}?\s+possible|"
+                       r"(?:start|started|starts|begin|began|begins)\s+"
+                       r"(?:supporting|to\s+support|offering|to\s+offer|providing|having)")
+# the least release that has something, the product's name taken away ("What's the minimum
+# quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name
+# between, it asks what that needs ("What's the minimum Python version that quickq needs?":
+# content)
+LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|release)\s+"
+                            r"(?:that|which|with|where|for|to\s+(?:use|get|have))\b|"
+                            r"\b(?:minimum|lowest|least|earliest)\s+(?:version|release)\s+"
+                            r"(?:do\s+|would\s+|will\s+)?(?:i|we|you|one)\s+(?:need|require)\b|"
+                            # the release one needs for a thing ("What version do I need for
+                            # zstd decoding?")
+                            r"\b(?:which|what)\s+(?:version|release)\s+(?:do|would|will|does)\s+"
+                            r"(?:i|we|you|one)\s+(?:need|require)\s+(?:for|to)\b|"
+                            # … the one to be on for it ("What version do I have to be on to
+                            # get X?", «На какой версии нужно быть, чтобы получить X?»)
+                            r"\b(?:which|what)\s+(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?"
+                            r"(?:do|would|will|does|must|should)\s+(?:i|we|you|one)\s+"
+                            r"(?:have\s+to|need\s+to|got\s+to)\s+(?:be\s+on|run|use)\s+"
+                            r"(?:for|to)\b|"
+                            rf"(?<!\w)(?:на|с)\s+как(?:ой|ом)\s+(?:{RU_RELEASE_NOUNS})"
+                            r"[^?!]{0,40}(?<!\w)(?:нужно|надо|необходимо)\s+(?:быть|сидеть|"
+                            r"работать)[^?!]{0,10}(?:чтобы|для)(?!\w)",
+                            re.IGNORECASE)
+SINCE_Q = re.compile(
+    # up to three names between the question word and "version": "what Node.js version"
+    rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release|build|update)\b[^?!]{{0,100}}"
+    rf"\b(?:{_ARRIVES_IN_RELEASE})\b|"
+    # the releases that have something ("Which httpx versions support Python 3.12?"): from
+    # the first that has it on; the verb right after the word ("What does version 1.1.0 have
+    # for proxies?" asks of one release)
+    r"\b(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:versions?|releases?)\s+(?:of\s+[\w.+-]+\s+)?"
+    r"(?:supports?|has|have|includes?|offers?|contains?|provides?)\b|"
+    r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
+    r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
+    r"\bfrom\s+what\s+release\s+on\b|(?<!\w)с\s+каких\s+пор(?!\w)|"
+    # the release as the one that did it ("In which version did quickq add X?", "Which release
+    # gave us X?"); "Which version should I add to my requirements?" is the asker's doing
+    r"\b(?:in|with)\s+(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:version|release)\s+did\b[^?!]{0,60}"
+    r"\b(?:add|introduce|ship|gain|get|drop|remove|deprecate|pick\s+up|acquire)\b|"
+    r"\b(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?(?:gave|gives)\s+(?:us|you|users)\b|"
+    r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release|build)\s+"
+    r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which)\b|"
+    rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
+    r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:(?:минимальн|наименьш|ранн|"
+    r"перв)\w*\s+)?(?:версии|редакции|релиз\w*|"
+    # «выпуск» is also a magazine's issue: with a verb of arriving only
+    r"выпуск\w*(?=[^?!]{0,60}(?<!\w)(?:впервые|появил|добав|доступ|поддерж)))|"
+    # a release that added or brought a thing («Какой релиз quickq принёс X?»)
+    rf"(?<!\w)(?:какая|какой|какое|какие|каком|какую)\s+(?:{RU_RELEASE_NOUNS}|обновлени\w*)\s+"
+    r"(?:\S+\s+){0,3}?(?:добавил\w*|принес\w*|принёс|принесл\w*|ввел\w*|ввёл|представил\w*)|"
+    rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)впервые\s+"
+    r"(?:поддерж|получ|добав|появ|вв[её]|предлож|име)\w*|"
+    rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)перв\w+\s+"
+    r"(?:получил|добавил|поддержал|ввел|ввёл|представил|включил)\w*|"
+    r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*|"
+    # began to support or to have («Когда quickq начал поддерживать X?»)
+    r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
+    r"уметь|иметь|частью)(?!\w)|"
+    # the earliest release with a thing («Какой самый ранний релиз quickq с X?»)
+    rf"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:{RU_RELEASE_NOUNS})\s+(?:\S+\s+)?(?:с|со)\s+\w|"
+    # the first or earliest release in which a thing is («Какая первая версия, в которой есть
+    # X?», «самая ранняя версия, где есть X»)
+    rf"(?<!\w)(?:перв|ранн|стар)\w*\s+(?:{RU_RELEASE_NOUNS})[^?!]{{0,60}}(?:в\s+котор\w+|где)\s+"
+    r"(?:есть|появил\w*|поддерж\w*|доступ\w*|работа\w*)",
+    re.IGNORECASE)
+
+
+__all__ = ["DEBUT_WORDS", "LEAST_RELEASE", "SINCE_Q"]
