@@ -39,7 +39,8 @@ e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_russian_tenth.yaml`; at stop 70's start, before anything ran or changed,
 `paraphrases_twentythird.yaml` and `paraphrases_russian_eleventh.yaml`; after their classes,
 `paraphrases_twentyfourth.yaml` and `paraphrases_russian_twelfth.yaml`; after theirs,
-`paraphrases_twentyfifth.yaml` and `paraphrases_russian_thirteenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
+`paraphrases_twentyfifth.yaml` and `paraphrases_russian_thirteenth.yaml`; after theirs,
+`paraphrases_twentysixth.yaml` and `paraphrases_russian_fourteenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
 guide at three releases beside a changelog, built here without calibration) and the httpx
 documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -237,7 +238,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "twentyfourth": "paraphrases_twentyfourth.yaml",
         "russian_twelfth": "paraphrases_russian_twelfth.yaml",
         "twentyfifth": "paraphrases_twentyfifth.yaml",
-        "russian_thirteenth": "paraphrases_russian_thirteenth.yaml"}
+        "russian_thirteenth": "paraphrases_russian_thirteenth.yaml",
+        "twentysixth": "paraphrases_twentysixth.yaml",
+        "russian_fourteenth": "paraphrases_russian_fourteenth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
