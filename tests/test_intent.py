@@ -333,6 +333,30 @@ from situated.chains.read.intent import find_intent
     ("Может ли бот найти quickq 1.1.0?", "versions"),
     ("Что содержит договор?", None),
     ("Получу ли я скидку?", None),
+    # a set, its size, times released, by, real; where it all began; shipped a release; the
+    # earliest of the line that has a thing; introduced in, done differently
+    ("What's the full set of quickq releases?", "versions"),
+    ("What's the size of the quickq release history?", "versions"),
+    ("How many times has quickq been released?", "versions"),
+    ("Which quickq release started it all?", "versions"),
+    ("Did quickq ever ship a 1.1.0?", "versions"),
+    ("Is 1.1.0 a real quickq version?", "versions"),
+    ("What's the earliest quickq that supports scheduled tasks?", "since"),
+    ("What got introduced in quickq 1.1.0?", "changes"),
+    ("What does quickq 1.1.0 do differently?", "changes"),
+    ("Какой полный набор релизов quickq?", "versions"),
+    ("Пройдись по версиям quickq по очереди.", "versions"),
+    ("Сколько раз выпускался quickq?", "versions"),
+    ("С какого релиза quickq всё пошло?", "versions"),
+    ("Какая версия quickq идёт первой в списке?", "versions"),
+    ("1.1.0 — это настоящая версия quickq?", "versions"),
+    ("Какой самый ранний quickq с поддержкой scheduled tasks?", "since"),
+    ("Когда quickq обзавёлся scheduled tasks?", "since"),
+    ("Что quickq 1.1.0 делает по-другому?", "changes"),
+    ("Was the feature released?", None),
+    ("How many times can I return an item?", None),
+    ("Is this a real leather jacket?", None),
+    ("Сколько раз можно вернуть товар?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

@@ -80,12 +80,17 @@ _CHANGES = re.compile(
     r"(?:что|перечисли|покажи|расскажи|назови|опиши)\s+(?:примечательн|значим|важн|главн|"
     r"заметн)\w*[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     r"что\s+(?:другого|иного|особенного)\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
+    # what a named release does otherwise ("What does 1.1.0 do differently?", «Что 1.1.0 делает
+    # по-другому?»)
+    r"\bwhat\s+(?:does|did|will)\b[^.?!]{0,40}\b0\b[^.?!]{0,20}\bdifferently\b|"
+    r"что\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)[^.?!]{0,30}(?:по-другому|по-иному|иначе)|"
     # a named release taken apart ("Break down the 1.1.0 release", «Разбери релиз 1.1.0»)
     r"\bbreak\s+down\b[^.?!]{0,40}\b0\b|(?<!\w)(?:разбер|разлож)\w*[^.?!]{0,40}"
     r"(?<![\w.])0(?!\w|\.\d)|"
     # what a release fixed, named ("What was fixed in 1.1.0?"; "What was fixed in the
     # contract?" asks the text)
-    r"\bwhat\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:fixed|deprecated|improved|dropped)"
+    r"\bwhat\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:fixed|deprecated|improved|dropped|"
+    r"introduced|added|removed)"
     r"\b[^.?!]{0,40}\b0\b|"
     # "What was updated in …", "Which things changed with …" (no modal: "can be changed" is
     # about what the text allows)
@@ -191,7 +196,8 @@ _VERSION_NUMBER = re.compile(_DOTTED)
 # verb ("How do I build quickq?", "Do I need to build?")
 _BUILD_NOUN = (r"\bbuilds\b|(?<!\bto\s)(?<!\bi\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)\bbuild\b"
                r"(?=\s*(?:[?.!,]|$|\b(?:is|was|in|to|of|that|which|you|do|can|for|number)\b))")
-_LINE_WORD = re.compile(rf"\b(?:versions?|releases?|editions?)\b|{_BUILD_NOUN}|"
+# "released" says the line too ("How many times has quickq been released?")
+_LINE_WORD = re.compile(rf"\b(?:versions?|releases?|released|editions?)\b|{_BUILD_NOUN}|"
                         rf"(?<!\w)(?:{RU_RELEASE_NOUNS}|редакци\w*)|"
                         rf"{_DOTTED}",
                         re.IGNORECASE)

@@ -46,7 +46,13 @@ LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|re
                             r"(?:for|to)\b|"
                             rf"(?<!\w)(?:на|с)\s+как(?:ой|ом)\s+(?:{RU_RELEASE_NOUNS})"
                             r"[^?!]{0,40}(?<!\w)(?:нужно|надо|необходимо)\s+(?:быть|сидеть|"
-                            r"работать)[^?!]{0,10}(?:чтобы|для)(?!\w)",
+                            r"работать)[^?!]{0,10}(?:чтобы|для)(?!\w)|"
+                            # the earliest of the product's own line that has a thing, its name
+                            # taken away ("What's the earliest quickq that supports X?", «Какой
+                            # самый ранний quickq с поддержкой X?»)
+                            r"\b(?:first|earliest|oldest|lowest|minimum)\s+(?:that|which)\s+"
+                            r"(?:supports?|has|have|includes?|offers?|provides?|contains?)\b|"
+                            r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:с|со)\s+поддержк",
                             re.IGNORECASE)
 SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
@@ -79,7 +85,7 @@ SINCE_Q = re.compile(
     r"(?:поддерж|получ|добав|появ|вв[её]|предлож|име)\w*|"
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)перв\w+\s+"
     r"(?:получил|добавил|поддержал|ввел|ввёл|представил|включил)\w*|"
-    r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел)\w*|"
+    r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел|обзав[её]л)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
     r"уметь|иметь|частью)(?!\w)|"

@@ -21,7 +21,8 @@ ASKING_EN = (
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
     r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number)\b)|"
-    r"familiar|whether|if|able|released|shipped|published|launched|issued|"
+    r"familiar|whether|if|able|released|shipped|published|launched|issued|ship|publish|"
+    r"launch|real|actual|valid|genuine|set|sets|size|history|times|by|"
     r"track|tracks|tracked|listed|lists|maintain(?:s|ed)?|logged|catalog(?:ue)?d?|"
     r"roughly|approximately|around|precisely|overall|ever|anywhere|somewhere|appear|appears|"
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
@@ -70,6 +71,8 @@ ASKING_RU = (
     # (the English "choose", "list out", "tally", "listed", "ever", "what")
     r"выбр\w*|выбира\w*|выпиш\w*|выписа\w*|насчитыва\w*|значи(?:тся|лся|лась|лось|лись)|"
     r"когда-нибудь|когда-либо|что(?!-)|чего|чем|чему|"
+    r"набор\w*|пройди\w*|очеред\w*|раз|выпуска\w*|ид[её]т|ид[её]м|настоящ\w*|реальн\w*|"
+    r"действительн\w*|"
     # the rest of the English list's classes, in Russian: mentioning, sharing, recalling,
     # searching, reading, helping, being able, how exact, anywhere, containing, including,
     # offering, handling, getting, what the system is called, each, any, some, many
@@ -110,7 +113,9 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+dated|(?:furthest
                 r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
                 r"records|list|line|history)\s+(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point|"
-                r"(?:before|earlier\s+than)\s+all\s+(?:the\s+)?(?:others|rest)")
+                r"(?:before|earlier\s+than)\s+all\s+(?:the\s+)?(?:others|rest)|"
+                # where it all began ("Which release started it all?")
+                r"(?:started|began|kicked\s+off)\s+(?:it\s+all|everything|things\s+off)")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
@@ -124,7 +129,7 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн)\w*|на
                    r"(?:старше|раньше)\s+все(?:х|го)|старейш\w*|наименьш\w*|минимальн\w*|"
                    r"насколько\s+(?:стар|ранн|давн)\w*|"
                    # where it all began («С какой версии всё началось?»)
-                   r"начал(?:ось|ся|ась|ись|и|а)?")
+                   r"начал(?:ось|ся|ась|ись|и|а)?|(?:всё|все)\s+пошло")
 
 
 # what a release changed, named by its kind (read beside a release number only: "Which fixes
