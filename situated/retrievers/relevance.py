@@ -35,8 +35,12 @@ are shares and similarities:
 * a code (`E-417`, `P-2`) the question names and the block carries (the exact leg) vouches
   alone; a code the question names that *no admitted piece* carries makes the whole question
   unanswerable (`missing_codes`): the asker asked about something else.
+* `defines`: the question asks nothing but what a name is ("What is the NASUWT?",
+  `names.asked_what`) and the block holds every word of the name. MiniLM cannot read an
+  acronym (0.12 to the sentence that names it), so the name vouches as a code does.
 
-A block is relevant when it carries a code the question names, or:
+A block is relevant when it carries a code the question names or holds the name a question
+asks only what it is, or:
 
 * for a question the vector leg reads (Latin script, vector leg running): `cosine >=
   min_cosine`, or its unit score (`Signals.unit`) `>= min_sentence`, or the BM25 and vector
@@ -207,7 +211,8 @@ class Signals:
         """`vector_reads`: the question is in the embedding model's script (`mostly_latin`)
         and the vector leg ran. Decided per pair: where the model reads both the question
         and the block, its cosine (as before the multilingual leg); else the multilingual
-        cosine against the floor of the pair (same script or across), else the cover rule."""
+        cosine against the floor of the pair (same script or across), else the cover rule. A
+        code the question names, or the name it asks only what it is, vouches alone."""
         if self.code or self.defines:
             return True
         if vector_reads and self.latin:
