@@ -40,7 +40,8 @@ e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_twentythird.yaml` and `paraphrases_russian_eleventh.yaml`; after their classes,
 `paraphrases_twentyfourth.yaml` and `paraphrases_russian_twelfth.yaml`; after theirs,
 `paraphrases_twentyfifth.yaml` and `paraphrases_russian_thirteenth.yaml`; after theirs,
-`paraphrases_twentysixth.yaml` and `paraphrases_russian_fourteenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
+`paraphrases_twentysixth.yaml` and `paraphrases_russian_fourteenth.yaml`; after theirs,
+`paraphrases_twentyseventh.yaml` and `paraphrases_russian_fifteenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
 guide at three releases beside a changelog, built here without calibration) and the httpx
 documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -240,7 +241,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "twentyfifth": "paraphrases_twentyfifth.yaml",
         "russian_thirteenth": "paraphrases_russian_thirteenth.yaml",
         "twentysixth": "paraphrases_twentysixth.yaml",
-        "russian_fourteenth": "paraphrases_russian_fourteenth.yaml"}
+        "russian_fourteenth": "paraphrases_russian_fourteenth.yaml",
+        "twentyseventh": "paraphrases_twentyseventh.yaml",
+        "russian_fifteenth": "paraphrases_russian_fifteenth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
