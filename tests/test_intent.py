@@ -357,6 +357,23 @@ from situated.chains.read.intent import find_intent
     ("How many times can I return an item?", None),
     ("Is this a real leather jacket?", None),
     ("Сколько раз можно вернуть товар?", None),
+    # so far, looking for, a release number before "release of …", where its history starts;
+    # the third person's pronouns, what a release is about, the release a thing came with
+    ("How many releases has quickq had so far?", "versions"),
+    ("I'm looking for quickq 1.1.0, do you have it?", "versions"),
+    ("Does a 1.1.0 release of quickq exist?", "versions"),
+    ("Where does quickq's history start?", "versions"),
+    ("Сколько релизов было у quickq до сих пор?", "versions"),
+    ("Я ищу quickq 1.1.0, он у тебя есть?", "versions"),
+    ("О чём релиз quickq 1.1.0?", "changes"),
+    ("Когда scheduled tasks впервые стал доступен в quickq?", "since"),
+    ("С какой версией quickq пришёл scheduled tasks?", "since"),
+    ("Какие версии quickq мне стоит знать?", "versions"),
+    ("Какие обновления пришли с quickq 1.1.0?", "changes"),
+    ("What is the release date of version 1.1.0?", None),
+    ("С какой версией Python совместим quickq?", None),
+    ("Сколько стоит версия 1.1.0?", None),
+    ("Where does the story start?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

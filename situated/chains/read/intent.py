@@ -84,6 +84,8 @@ _CHANGES = re.compile(
     # по-другому?»)
     r"\bwhat\s+(?:does|did|will)\b[^.?!]{0,40}\b0\b[^.?!]{0,20}\bdifferently\b|"
     r"что\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)[^.?!]{0,30}(?:по-другому|по-иному|иначе)|"
+    # what a named release is about («О чём релиз 1.1.0?», "What's 1.1.0 about?")
+    r"(?<!\w)о\s+ч[её]м\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     # a named release taken apart ("Break down the 1.1.0 release", «Разбери релиз 1.1.0»)
     r"\bbreak\s+down\b[^.?!]{0,40}\b0\b|(?<!\w)(?:разбер|разлож)\w*[^.?!]{0,40}"
     r"(?<![\w.])0(?!\w|\.\d)|"
@@ -152,7 +154,8 @@ _VERSIONS = re.compile(
     r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
     r"\bversion\s+history\b|\b(?:versions|revisions)\s+of\b|"
     # «Какие изменения в версии 1.1.0?» asks what changed
-    r"(?:перечисли|покажи|список|как(?:ие|им|их|ими)|сколько|количеств\w*|все)\b"
+    # («Сколько стоит версия 1.1.0?» asks a price)
+    r"(?:перечисли|покажи|список|как(?:ие|им|их|ими)|сколько(?!\s+сто[иая])|количеств\w*|все)\b"
     r"(?![^.?!]{0,20}изменени)[^.?!]{0,40}(?:верси[йиях]|редакци[йиях])|"
     r"истори[яюи]\s+(?:версий|редакций)|(?:версии|редакции)\s+(?:тарифа|документа|правил)|"
     # one release asked about as a fact of the line: the latest, the oldest, does X exist
@@ -220,7 +223,8 @@ def _of_another_thing(question: str, whole: str) -> bool:
     "What is the oldest Apache Spark version?" is the product's own line (the name taken out
     stood just before the word)."""
     m = next((m for m in _LINE_NAME.finditer(question)
-              if re.search(r"\w", _ASKING.sub(" ", m.group()))), None)  # not "Which version"
+              # a name, not "Which version" nor a release number ("a 1.1.0 release of quickq")
+              if re.search(r"[^\W\d_]", _ASKING.sub(" ", _NUMBERS.sub(" ", m.group())))), None)
     return m is not None and question != whole and whole.startswith(
         question[:m.end()] + question[m.end():].split(" ", 1)[0])
 

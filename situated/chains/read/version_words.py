@@ -22,7 +22,8 @@ ASKING_EN = (
     # needing a list is asking for it; needing a version is asking which to use
     r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number)\b)|"
     r"familiar|whether|if|able|released|shipped|published|launched|issued|ship|publish|"
-    r"launch|real|actual|valid|genuine|set|sets|size|history|times|by|"
+    r"launch|real|actual|valid|genuine|set|sets|size|history|times|by|looking|looks|so|far|"
+    r"yet|till|until|to\s+date|"
     r"track|tracks|tracked|listed|lists|maintain(?:s|ed)?|logged|catalog(?:ue)?d?|"
     r"roughly|approximately|around|precisely|overall|ever|anywhere|somewhere|appear|appears|"
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
@@ -72,7 +73,9 @@ ASKING_RU = (
     r"выбр\w*|выбира\w*|выпиш\w*|выписа\w*|насчитыва\w*|значи(?:тся|лся|лась|лось|лись)|"
     r"когда-нибудь|когда-либо|что(?!-)|чего|чем|чему|"
     r"набор\w*|пройди\w*|очеред\w*|раз|выпуска\w*|ид[её]т|ид[её]м|настоящ\w*|реальн\w*|"
-    r"действительн\w*|"
+    r"действительн\w*|сих\s+пор|стоит\s+знать|"
+    # the third person's pronouns, as "it", "they", "them" are in English
+    r"он|она|оно|они|его|её|ее|их|ему|ей|им|ими|н[её]м|ней|них|"
     # the rest of the English list's classes, in Russian: mentioning, sharing, recalling,
     # searching, reading, helping, being able, how exact, anywhere, containing, including,
     # offering, handling, getting, what the system is called, each, any, some, many
@@ -103,13 +106,14 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
                 r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)|"
-                r"where\s+(?:does|do)\s+(?:your|the)\s+(?:[\w.+-]+\s+){0,2}(?:coverage|docs|"
+                r"where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+(?:[\w.+-]+\s+){0,2}"
+                r"(?:coverage|docs|"
                 r"documentation|documents|index|material|records|list|line|history)\s+"
                 r"(?:end|finish|stop)s?|"
                 r"(?:after|later\s+than)\s+all\s+(?:the\s+)?(?:others|rest)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+dated|(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
-                r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the)\s+"
+                r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+"
                 r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
                 r"records|list|line|history)\s+(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point|"
