@@ -41,7 +41,8 @@ e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_twentyfourth.yaml` and `paraphrases_russian_twelfth.yaml`; after theirs,
 `paraphrases_twentyfifth.yaml` and `paraphrases_russian_thirteenth.yaml`; after theirs,
 `paraphrases_twentysixth.yaml` and `paraphrases_russian_fourteenth.yaml`; after theirs,
-`paraphrases_twentyseventh.yaml` and `paraphrases_russian_fifteenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
+`paraphrases_twentyseventh.yaml` and `paraphrases_russian_fifteenth.yaml`; after theirs,
+`paraphrases_twentyeighth.yaml` and `paraphrases_russian_sixteenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
 guide at three releases beside a changelog, built here without calibration) and the httpx
 documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -243,7 +244,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "twentysixth": "paraphrases_twentysixth.yaml",
         "russian_fourteenth": "paraphrases_russian_fourteenth.yaml",
         "twentyseventh": "paraphrases_twentyseventh.yaml",
-        "russian_fifteenth": "paraphrases_russian_fifteenth.yaml"}
+        "russian_fifteenth": "paraphrases_russian_fifteenth.yaml",
+        "twentyeighth": "paraphrases_twentyeighth.yaml",
+        "russian_sixteenth": "paraphrases_russian_sixteenth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
