@@ -374,6 +374,20 @@ from situated.chains.read.intent import find_intent
     ("С какой версией Python совместим quickq?", None),
     ("Сколько стоит версия 1.1.0?", None),
     ("Where does the story start?", None),
+    # most outdated, where the docs stop, the Russian up-to-date and outdated, a choice, first
+    # released, a changelog entry, what a release did, a release retold
+    ("Which is the most outdated quickq version here?", "versions"),
+    ("What quickq version do your docs stop at?", "versions"),
+    ("Какая версия quickq здесь самая устаревшая?", "versions"),
+    ("Какая версия quickq здесь самая современная?", "versions"),
+    ("Сколько версий quickq на выбор?", "versions"),
+    ("Какой релиз quickq первым выпустил scheduled tasks?", "since"),
+    ("Какая запись в журнале изменений для quickq 1.1.0?", "changes"),
+    ("Что quickq 1.1.0 добавил или исправил?", "changes"),
+    ("Кратко перескажи quickq 1.1.0.", "changes"),
+    ("Кратко перескажи договор.", None),
+    ("Where does the bus stop at night?", None),
+    ("Что курьер добавил в заказ?", None),
 ])
 def test_intent_is_read_from_the_question_words(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

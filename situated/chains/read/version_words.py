@@ -70,7 +70,7 @@ ASKING_RU = (
     r"номер\w*|вопрос\w*|доход\w*|дотягива\w*|"
     # choosing, writing out, counting up, being listed, ever, and the pronouns of "what"
     # (the English "choose", "list out", "tally", "listed", "ever", "what")
-    r"выбр\w*|выбира\w*|выпиш\w*|выписа\w*|насчитыва\w*|значи(?:тся|лся|лась|лось|лись)|"
+    r"выбр\w*|выбира\w*|выбор\w*|выпиш\w*|выписа\w*|насчитыва\w*|значи(?:тся|лся|лась|лось|лись)|"
     r"когда-нибудь|когда-либо|что(?!-)|чего|чем|чему|"
     r"набор\w*|пройди\w*|очеред\w*|раз|выпуска\w*|ид[её]т|ид[её]м|настоящ\w*|реальн\w*|"
     r"действительн\w*|сих\s+пор|стоит\s+знать|"
@@ -105,13 +105,15 @@ RU_RELEASE_NOUNS = r"(?:верси|релиз|выпуск|сборк|сборо
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|highest|up-to-date|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
-                r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes)\s+(?:at|with)|"
+                r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes|stop|stops)\s+"
+                r"(?:at|with)|"
                 r"where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+(?:[\w.+-]+\s+){0,2}"
                 r"(?:coverage|docs|"
                 r"documentation|documents|index|material|records|list|line|history)\s+"
                 r"(?:end|finish|stop)s?|"
                 r"(?:after|later\s+than)\s+all\s+(?:the\s+)?(?:others|rest)")
-OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+dated|(?:furthest|farthest)\s+back|"
+OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
+                r"(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+"
                 r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
@@ -122,12 +124,13 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+dated|(?:furthest
                 r"(?:started|began|kicked\s+off)\s+(?:it\s+all|everything|things\s+off)")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
-RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж)\w*|"
+RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж|современ)\w*|"
                    r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*|"
                    r"(?:новее|позже|позднее|моложе)\s+(?:все(?:х|го)\s+)?(?:все(?:х|го)|остальных|"
                    r"других)|недавн\w*|"
                    r"закрыва\w*|наибольш\w*|максимальн\w*|насколько\s+(?:нов|свеж|актуальн)\w*")
-RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн)\w*|начина\w*|древн\w*|с\s+как(?:ой|ого)|"
+RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|устар)\w*|начина\w*|древн\w*|"
+                   r"с\s+как(?:ой|ого)|"
                    r"начальн\w*|изначальн\w*|исходн\w*|открыва\w*|"
                    r"(?:раньше|ранее|прежде)\s+(?:всех\s+)?(?:всех|остальных|других)|"
                    r"(?:старше|раньше)\s+все(?:х|го)|старейш\w*|наименьш\w*|минимальн\w*|"
