@@ -72,6 +72,8 @@ ASKING_RU = (
     # (the English "choose", "list out", "tally", "listed", "ever", "what")
     r"выбр\w*|выбира\w*|выбор\w*|выпиш\w*|выписа\w*|насчитыва\w*|значи(?:тся|лся|лась|лось|лись)|"
     r"когда-нибудь|когда-либо|что(?!-)|чего|чем|чему|"
+    # a set, going through in turn, times, being released, standing in a list, real, so far,
+    # worth knowing (the English "set", "run through", "times", "released", "real", "so far")
     r"набор\w*|пройди\w*|очеред\w*|раз|выпуска\w*|ид[её]т|ид[её]м|настоящ\w*|реальн\w*|"
     r"действительн\w*|сих\s+пор|стоит\s+знать|"
     # the third person's pronouns, as "it", "they", "them" are in English
