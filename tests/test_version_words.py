@@ -1,0 +1,138 @@
+"""Versions in people's words, the classes the fresh rounds of stop 70 showed
+(`chains.read.version_words`, `chains.read.since_cues`): each new word beside a question that
+must stay content (issue 53; docs/design.md "Versions in people's words")."""
+
+from __future__ import annotations
+
+import pytest
+
+from situated.chains.read.intent import find_intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    # «выпуск» is a release as «релиз» is; a version's number, its least and greatest, how far
+    # the documents reach; what stands out in a named release; the least release one needs
+    ("Какие выпуски quickq здесь описаны?", "versions"),
+    ("В каком выпуске quickq впервые появился scheduled tasks?", "since"),
+    ("С какой минимальной версии quickq доступен scheduled tasks?", "since"),
+    ("Какой наибольший номер версии quickq здесь есть?", "versions"),
+    ("До какой версии quickq доходит документация?", "versions"),
+    ("Насколько старые версии quickq есть в документации?", "versions"),
+    ("Можешь ответить на вопросы про quickq 1.1.0?", "versions"),
+    ("Что примечательного в релизе quickq 1.1.0?", "changes"),
+    ("Anything notable in the quickq 1.1.0 release?", "changes"),
+    ("What's the minimum quickq version I need for scheduled tasks?", "since"),
+    ("В каком выпуске журнала вышла статья?", None),  # an issue of a magazine: content
+    ("Что важного в договоре?", None),  # no release: what the text says
+    ("What's the minimum deposit I need for a car?", None),
+    # a build is a release where it stands as a noun, and «сборка», «редакция» as «релиз»;
+    # all the rest; taking a release apart; the release one has to be on; rolled out
+    ("Which quickq build is the oldest in here?", "versions"),
+    ("How many quickq builds do you know about?", "versions"),
+    ("Which was the first quickq build to include scheduled tasks?", "since"),
+    ("How do I build quickq?", None),
+    ("Do I need to build?", None),
+    ("Сколько сборок quickq тебе известно?", "versions"),
+    ("Перечисли, пожалуйста, редакции quickq, которые у тебя есть.", "versions"),
+    ("Which quickq version came before all the rest?", "versions"),
+    ("Какой релиз quickq вышел позже всех остальных?", "versions"),
+    ("Could you itemise the quickq releases you have?", "versions"),
+    ("Break down the quickq 1.1.0 release for me.", "changes"),
+    ("Разбери по пунктам релиз quickq 1.1.0.", "changes"),
+    ("Перечисли главное в quickq 1.1.0.", "changes"),
+    ("Что другого в quickq 1.1.0?", "changes"),
+    ("Which quickq release rolled out scheduled tasks?", "since"),
+    ("What version of quickq do I have to be on to get scheduled tasks?", "since"),
+    ("На какой версии quickq нужно быть, чтобы получить scheduled tasks?", "since"),
+    ("Break down the costs for me.", None),
+    ("Перечисли главное в договоре.", None),
+    # where it all began; the earliest release in which a thing is
+    ("С какой версии quickq всё началось?", "versions"),
+    ("Какая самая ранняя версия quickq, где есть scheduled tasks?", "since"),
+    ("С какой версии начали работать прокси?", "since"),
+    ("Когда началась война?", None),
+    # where the list begins or ends; picking up a thing, an update that added it, since when;
+    # the difference in a release; choosing, writing out, counting up, being listed, ever
+    ("Where does the quickq version list begin?", "versions"),
+    ("Where does the quickq version list end?", "versions"),
+    ("In what release did quickq pick up scheduled tasks?", "since"),
+    ("Which quickq update added scheduled tasks?", "since"),
+    ("С каких пор scheduled tasks входит в quickq?", "since"),
+    ("Какое обновление quickq добавило scheduled tasks?", "since"),
+    ("What's the difference in quickq 1.1.0?", "changes"),
+    ("Из скольких версий quickq можно выбрать?", "versions"),
+    ("Выпиши все версии quickq, пожалуйста.", "versions"),
+    ("С чего начинается список версий quickq?", "versions"),
+    ("Какой релиз quickq самый давний?", "versions"),
+    ("Был ли когда-нибудь quickq 1.1.0?", "versions"),
+    ("Значится ли у тебя quickq 1.1.0?", "versions"),
+    ("С чего начать?", None),
+    ("Какое обновление нужно установить?", None),
+    ("Where does the bus stop?", None),
+    # the English list's other classes, in Russian
+    ("Упоминаются ли где-нибудь версии quickq?", "versions"),
+    ("Примерно сколько версий quickq ты знаешь?", "versions"),
+    ("Содержит ли база quickq 1.1.0?", "versions"),
+    ("Может ли бот найти quickq 1.1.0?", "versions"),
+    ("Что содержит договор?", None),
+    ("Получу ли я скидку?", None),
+    # a set, its size, times released, by, real; where it all began; shipped a release; the
+    # earliest of the line that has a thing; introduced in, done differently
+    ("What's the full set of quickq releases?", "versions"),
+    ("What's the size of the quickq release history?", "versions"),
+    ("How many times has quickq been released?", "versions"),
+    ("Which quickq release started it all?", "versions"),
+    ("Did quickq ever ship a 1.1.0?", "versions"),
+    ("Is 1.1.0 a real quickq version?", "versions"),
+    ("What's the earliest quickq that supports scheduled tasks?", "since"),
+    ("What got introduced in quickq 1.1.0?", "changes"),
+    ("What does quickq 1.1.0 do differently?", "changes"),
+    ("Какой полный набор релизов quickq?", "versions"),
+    ("Пройдись по версиям quickq по очереди.", "versions"),
+    ("Сколько раз выпускался quickq?", "versions"),
+    ("С какого релиза quickq всё пошло?", "versions"),
+    ("Какая версия quickq идёт первой в списке?", "versions"),
+    ("1.1.0 — это настоящая версия quickq?", "versions"),
+    ("Какой самый ранний quickq с поддержкой scheduled tasks?", "since"),
+    ("Когда quickq обзавёлся scheduled tasks?", "since"),
+    ("Что quickq 1.1.0 делает по-другому?", "changes"),
+    ("Was the feature released?", None),
+    ("How many times can I return an item?", None),
+    ("Is this a real leather jacket?", None),
+    ("Сколько раз можно вернуть товар?", None),
+    # so far, looking for, a release number before "release of …", where its history starts;
+    # the third person's pronouns, what a release is about, the release a thing came with
+    ("How many releases has quickq had so far?", "versions"),
+    ("I'm looking for quickq 1.1.0, do you have it?", "versions"),
+    ("Does a 1.1.0 release of quickq exist?", "versions"),
+    ("Where does quickq's history start?", "versions"),
+    ("Сколько релизов было у quickq до сих пор?", "versions"),
+    ("Я ищу quickq 1.1.0, он у тебя есть?", "versions"),
+    ("О чём релиз quickq 1.1.0?", "changes"),
+    ("Когда scheduled tasks впервые стал доступен в quickq?", "since"),
+    ("С какой версией quickq пришёл scheduled tasks?", "since"),
+    ("Какие версии quickq мне стоит знать?", "versions"),
+    ("Какие обновления пришли с quickq 1.1.0?", "changes"),
+    ("What is the release date of version 1.1.0?", None),
+    ("С какой версией Python совместим quickq?", None),
+    ("Сколько стоит версия 1.1.0?", None),
+    ("Where does the story start?", None),
+    # most outdated, where the docs stop, the Russian up-to-date and outdated, a choice, first
+    # released, a changelog entry, what a release did, a release retold
+    ("Which is the most outdated quickq version here?", "versions"),
+    ("What quickq version do your docs stop at?", "versions"),
+    ("Какая версия quickq здесь самая устаревшая?", "versions"),
+    ("Какая версия quickq здесь самая современная?", "versions"),
+    ("Сколько версий quickq на выбор?", "versions"),
+    ("Какой релиз quickq первым выпустил scheduled tasks?", "since"),
+    ("Какая запись в журнале изменений для quickq 1.1.0?", "changes"),
+    ("Что quickq 1.1.0 добавил или исправил?", "changes"),
+    ("Кратко перескажи quickq 1.1.0.", "changes"),
+    ("Кратко перескажи договор.", None),
+    ("Where does the bus stop at night?", None),
+    ("Что курьер добавил в заказ?", None),
+])
+def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
