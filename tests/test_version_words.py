@@ -132,6 +132,20 @@ from situated.chains.read.intent import find_intent
     ("Кратко перескажи договор.", None),
     ("Where does the bus stop at night?", None),
     ("Что курьер добавил в заказ?", None),
+    # in order, release numbers, newer / older than all the others, beginning to offer, changes
+    # beside a release; «указаны», «один из», the smallest / biggest number, «старше всех
+    # остальных», the news of a release
+    ("Please tell me the quickq versions in order.", "versions"),
+    ("Give me all quickq release numbers.", "versions"),
+    ("Which quickq version is newer than all the others?", "versions"),
+    ("When did quickq begin to offer scheduled tasks?", "since"),
+    ("Any changes worth knowing in quickq 1.1.0?", "changes"),
+    ("Сколько релизов quickq указано в документации?", "versions"),
+    ("1.1.0 — один из номеров релизов quickq?", "versions"),
+    ("Какой номер релиза quickq самый маленький?", "versions"),
+    ("Какая версия quickq старше всех остальных?", "versions"),
+    ("Какие новости в quickq 1.1.0?", "changes"),
+    ("Какой номер телефона указан в договоре?", None),
 ])
 def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

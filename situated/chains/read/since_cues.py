@@ -16,7 +16,8 @@ DEBUT_WORDS = (r"debut(?:ed|s)?|ma(?:ke|de|kes)\s+(?:its|their|a|an)\s+"
                r"(?:debut|first\s+appearance|appearance|entrance)")
 # the verbs of something arriving in a release: "added", "did X arrive", "did it land"
 _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
-            r"(?:start|started|began)\s+(?:supporting|to\s+support)|"
+            r"(?:start|started|begin|began)\s+(?:supporting|offering|providing|"
+            r"to\s+(?:support|offer|provide))|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
             r"became\s+available|show\s+up|showed\s+up|(?:become|became)\s+(?:a\s+)?part\s+of|"
             + DEBUT_WORDS)

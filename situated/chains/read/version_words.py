@@ -23,7 +23,7 @@ ASKING_EN = (
     r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number)\b)|"
     r"familiar|whether|if|able|released|shipped|published|launched|issued|ship|publish|"
     r"launch|real|actual|valid|genuine|set|sets|size|history|times|by|looking|looks|so|far|"
-    r"yet|till|until|to\s+date|"
+    r"yet|till|until|to\s+date|order|ordered|sequence|numbers|"
     r"track|tracks|tracked|listed|lists|maintain(?:s|ed)?|logged|catalog(?:ue)?d?|"
     r"roughly|approximately|around|precisely|overall|ever|anywhere|somewhere|appear|appears|"
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
@@ -75,7 +75,7 @@ ASKING_RU = (
     # a set, going through in turn, times, being released, standing in a list, real, so far,
     # worth knowing (the English "set", "run through", "times", "released", "real", "so far")
     r"набор\w*|пройди\w*|очеред\w*|раз|выпуска\w*|ид[её]т|ид[её]м|настоящ\w*|реальн\w*|"
-    r"действительн\w*|сих\s+пор|стоит\s+знать|"
+    r"действительн\w*|сих\s+пор|стоит\s+знать|указ\w*|один|одна|одно|одним|одной|одного|"
     # the third person's pronouns, as "it", "they", "them" are in English
     r"он|она|оно|они|его|её|ее|их|ему|ей|им|ими|н[её]м|ней|них|"
     # the rest of the English list's classes, in Russian: mentioning, sharing, recalling,
@@ -113,7 +113,8 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"(?:coverage|docs|"
                 r"documentation|documents|index|material|records|list|line|history)\s+"
                 r"(?:end|finish|stop)s?|"
-                r"(?:after|later\s+than)\s+all\s+(?:the\s+)?(?:others|rest)")
+                r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+all\s+"
+                r"(?:the\s+)?(?:others|rest)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
                 r"(?:furthest|farthest)\s+back|"
                 r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
@@ -121,21 +122,25 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
                 r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
                 r"records|list|line|history)\s+(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point|"
-                r"(?:before|earlier\s+than)\s+all\s+(?:the\s+)?(?:others|rest)|"
+                r"(?:before|earlier\s+than|older\s+than|predates?)\s+all\s+(?:the\s+)?"
+                r"(?:others|rest)|"
                 # where it all began ("Which release started it all?")
                 r"(?:started|began|kicked\s+off)\s+(?:it\s+all|everything|things\s+off)")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
-RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|сам\w*\s+(?:нов|поздн|свеж|современ)\w*|"
+RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|"
+                   r"сам\w*\s+(?:нов|поздн|свеж|современ|больш|крупн)\w*|"
                    r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*|"
                    r"(?:новее|позже|позднее|моложе)\s+(?:все(?:х|го)\s+)?(?:все(?:х|го)|остальных|"
                    r"других)|недавн\w*|"
                    r"закрыва\w*|наибольш\w*|максимальн\w*|насколько\s+(?:нов|свеж|актуальн)\w*")
-RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|устар)\w*|начина\w*|древн\w*|"
+RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|устар|мал|маленьк|меньш)\w*|начина\w*|"
+                   r"древн\w*|"
                    r"с\s+как(?:ой|ого)|"
                    r"начальн\w*|изначальн\w*|исходн\w*|открыва\w*|"
                    r"(?:раньше|ранее|прежде)\s+(?:всех\s+)?(?:всех|остальных|других)|"
-                   r"(?:старше|раньше)\s+все(?:х|го)|старейш\w*|наименьш\w*|минимальн\w*|"
+                   r"(?:старше|раньше)\s+(?:все(?:х|го)\s+)?(?:все(?:х|го)|остальных|других)|"
+                   r"старейш\w*|наименьш\w*|минимальн\w*|"
                    r"насколько\s+(?:стар|ранн|давн)\w*|"
                    # where it all began («С какой версии всё началось?»)
                    r"начал(?:ось|ся|ась|ись|и|а)?|(?:всё|все)\s+пошло")
@@ -145,6 +150,6 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|уста
 # does the plumber offer?" is content)
 CHANGE_NOUNS = (r"fixes|bug\s*fixes|bugfixes|improvements|enhancements|additions|removals|"
                 r"deprecations|highlights|release\s+highlights|updates|news|novelties|"
-                r"differences?")
-RU_CHANGE_NOUNS = (r"обновлени\w*|исправлени\w*|улучшени\w*|дополнени\w*|доработк\w*|"
+                r"differences?|changes")
+RU_CHANGE_NOUNS = (r"обновлени\w*|исправлени\w*|улучшени\w*|дополнени\w*|доработк\w*|новост\w*|"
                    r"правк\w*|новинк\w*|отличи\w*|различи\w*|разниц\w*")
