@@ -231,8 +231,8 @@ class HybridSearch:
         query_latin = mostly_latin(query)
         sentence, titled, topical = _meaning(self.index, query, ranked,
                                              SENTENCE_DEPTH if reads else 0, mask)
-        defines = self._cover.holds_every(
-            [t for name in asked_what(query) for t in self.index.tokenizer(name)], rows)
+        defines = np.isin(rows, self._cover.holding_every(
+            [t for name in asked_what(query) for t in self.index.tokenizer(name)]))
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
                         agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),

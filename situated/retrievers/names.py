@@ -43,8 +43,8 @@ def _name_matches(text: str) -> list[re.Match]:
 # from Zalando" and "my Netflix subscription" name the seller or service the question is about
 # (its returns, its cancelling), and another seller's policy does not answer them.
 _CIRCUMSTANCE = tuple(re.compile(cue + r"\s+$", re.IGNORECASE) for cue in (
-    r"\b(?:trips?|holidays?|vacation|travel(?:l?ing)?|flights?|flying|going|moving|visiting)"
-    r"(?:\s+(?:to|in))?",
+    (r"\b(?:trips?|holidays?|vacation|travel(?:l?ing)?|flights?|flying|going|moving|visiting)"
+     r"(?:\s+(?:to|in))?"),
     r"\b(?:поездк\w*|путешестви\w*|отпуск\w*|еду|едем|лечу|летим|переезжа\w*)\s+(?:в|во|на)"))
 
 
@@ -120,11 +120,8 @@ def unheld_phrases(index, cover: TermCover, text: str, readable: np.ndarray) -> 
     every word of the name and that the caller may read."""
     out = []
     for phrase in compound_names(text):
-        rows = np.zeros(0, dtype=np.int64)
-        for i, term in enumerate(index.tokenizer(phrase)):
-            held = cover.holders(term)
-            held = held[readable[held]]
-            rows = held if i == 0 else np.intersect1d(rows, held)
+        rows = cover.holding_every(index.tokenizer(phrase))
+        rows = rows[readable[rows]]
         if len(rows) > PHRASE_BLOCKS:
             continue
         spelt = re.compile(r"(?<!\w)" + r"[\s‐‑-]+".join(map(re.escape, phrase.split()))

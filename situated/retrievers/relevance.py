@@ -161,13 +161,13 @@ class TermCover:
         indptr = self._field.scores["indptr"]
         return self._field.scores["indices"][indptr[tid]:indptr[tid + 1]]
 
-    def holds_every(self, terms: list[str], rows: np.ndarray) -> np.ndarray:
-        """Whether each block row holds every one of `terms` (tokenizer terms; none: False)."""
-        rows = np.asarray(rows, dtype=np.int64)
-        held = np.full(len(rows), bool(terms))
-        for term in terms:
-            held &= np.isin(rows, self.holders(term))
-        return held
+    def holding_every(self, terms: list[str]) -> np.ndarray:
+        """Block rows that contain every one of `terms` (tokenizer terms; none: no rows)."""
+        rows = np.zeros(0, dtype=np.int64)
+        for i, term in enumerate(terms):
+            held = self.holders(term)
+            rows = held if i == 0 else np.intersect1d(rows, held)
+        return rows
 
     def cover(self, terms: QueryTerms, rows: np.ndarray) -> np.ndarray:
         """The idf-weighted share of `terms` each block row contains (0 when there are none)."""

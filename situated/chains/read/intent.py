@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from situated.chains.read.since_cues import DEBUT_WORDS, LEAST_RELEASE, SINCE_Q
+from situated.chains.read.since_cues import LEAST_RELEASE, SINCE_Q
 from situated.chains.read.version_words import (
     ASKING_EN,
     ASKING_RU,
@@ -183,7 +183,7 @@ _FRAME = re.compile(
     r"there|releases?|first|last|number|count|available)\b|"
     r"(?<!\w)(?:что|какие|какой|когда|как|часто|ли|в|во|по|с|со|после|все|сколько|покажи|"
     r"перечисли|список|нового|именно|было|были|изменено|изменилось|поменялось|изменени\w*|"
-    r"изменил\w*|поменял\w*|верси\w*|редакци\w*|истори\w*|последн\w*|перв\w*|есть|"
+    r"изменил\w*|поменял\w*|редакци\w*|истори\w*|последн\w*|перв\w*|есть|"
     rf"существует|{RU_RELEASE_NOUNS}|какая|самая|новая|старая)(?!\w)",
     re.IGNORECASE)
 # a comparison's cue; it is one only with two periods in the question (`compare.find_comparison`)
@@ -341,5 +341,5 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["DEBUT_WORDS", "Intent", "LineFact", "about_the_line", "compares", "find_intent",
+__all__ = ["Intent", "LineFact", "about_the_line", "compares", "find_intent",
            "names_a_document", "names_nothing", "read_cue", "since_cue", "talks_of_versions"]

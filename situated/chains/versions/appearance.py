@@ -30,8 +30,8 @@ from functools import lru_cache
 
 from packaging.version import InvalidVersion, Version
 
-from situated.chains.read.intent import DEBUT_WORDS
 from situated.chains.read.release import holds, identifiers
+from situated.chains.read.since_cues import DEBUT_WORDS
 from situated.documents import Block, DocumentMeta
 from situated.index.text import STOP_WORDS
 from situated.index.versions import Versions
