@@ -77,6 +77,8 @@ def test_a_name_written_as_one_word_splits_into_two_the_documents_hold():
     ("How do I cancel my Netflix subscription?", []),
     ("Is the Louvre worth visiting?", []),
     ("What is the capital of Kenya?", []),
+    ("", []),  # bad inputs: nothing, a cue with no name after it
+    ("Any advice before my trip to", []),
 ])
 def test_a_name_of_where_the_asker_is_going_is_their_circumstance(question, around):
     assert circumstance_names(question) == around
@@ -226,6 +228,8 @@ def test_a_question_typed_with_a_slip_is_answered_as_if_typed_right(league):
     ("What is the capital of Kenya?", []),
     ("Who painted the Mona Lisa?", []),
     ("What is it?", []),
+    ("", []),  # bad inputs: nothing, or only punctuation, asks about no name
+    ("???", []),
 ])
 def test_a_question_that_asks_only_what_a_name_is(question, names):
     assert asked_what(question) == names
