@@ -148,7 +148,8 @@ def test_a_slip_never_reaches_a_name_only_a_document_the_caller_may_not_read_hol
 # -- a slip in an ordinary word --------------------------------------------------------------
 WORDS = frozenset({"reservation", "morning", "renovation", "relocation", "deleted", "saturday",
                    "periods", "suitcase", "parties", "insurance", "release", "releases", "chang",
-                   "change", "changes", "charge"})
+                   "change", "changes", "charge", "dates", "prelates", "opened", "until",
+                   "till"})
 
 
 def stems(word: str) -> list[str]:
@@ -175,6 +176,10 @@ def corrector(held: set[str]) -> Corrector:
     # two forms of one word are one word, the one nearest the typed length; a name the list
     # holds ("chang") with an ending English does not spell ("changd") is no word
     ("Which releaes?", "Which release?"), ("What changd?", "What change?"),
+    # a prefix before a word is a word ("predates" was read as "prelates", its cue gone); a
+    # prefix before too short a word is not ("untill")
+    ("Which one predates all?", "Which one predates all?"),
+    ("Is it reopened untill noon?", "Is it reopened until noon?"),
     # codes, numbers and possessives are never touched; short words are left as typed
     ("Is E-4170 in the manuel? What of Bronco's insurnce? 123456", (
         "Is E-4170 in the manuel? What of Bronco's insurance? 123456")),

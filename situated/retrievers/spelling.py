@@ -107,6 +107,10 @@ MIN_BASE = 5  # a word put right is in the word list, or one of its words with a
 # ("freshest", "tidiness"): the list holds the common words, not every form of them
 _DERIVED = (*_ENDINGS, "est", "en", "ness", "ment", "ful", "less", "able")
 MIN_ASKED_BASE = 4
+# a word asked is a word when a word of the list follows one of these ("predates",
+# "reopens", "unbooked"): read as a slip, "predates" became "prelates" and its cue was gone
+_PREFIXES = ("pre", "re", "un", "non", "mis", "over", "under", "out", "co", "sub", "inter",
+             "super", "anti", "multi", "post", "self")
 
 
 @lru_cache(maxsize=1)
@@ -137,6 +141,15 @@ def is_word(word: str, words: frozenset[str], shortest_base: int,
         word.endswith(e) and len(word) - len(e) >= shortest_base
         and _takes(word[:len(word) - len(e)], e) and word[:len(word) - len(e)] in words
         for e in endings[1:])
+
+
+def is_formed(word: str, words: frozenset[str]) -> bool:
+    """`word` (lower case) is a word of the list with an ending (`is_word`), or one of
+    `_PREFIXES` before such a word of `MIN_BASE` letters or more ("predates"; "untill" is no
+    "un" + "till")."""
+    return is_word(word, words, MIN_ASKED_BASE, _DERIVED) or any(
+        word.startswith(p) and len(word) - len(p) >= MIN_BASE
+        and is_word(word[len(p):], words, MIN_ASKED_BASE, _DERIVED) for p in _PREFIXES)
 
 
 def _takes(base: str, ending: str) -> bool:
@@ -183,7 +196,7 @@ class Corrector:
         the same of its words with an ending; one stem among them, in the form nearest the
         typed length."""
         own = self._stem(word)
-        if is_word(word, self._words, MIN_ASKED_BASE, _DERIVED) or self._held(own, readable):
+        if is_formed(word, self._words) or self._held(own, readable):
             return None
         near = [s for s in sorted(_slips(word)) if is_word(s, self._words, MIN_BASE)]
         if any(self._stem(s) == own for s in near):
