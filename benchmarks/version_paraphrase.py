@@ -43,7 +43,8 @@ e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_twentysixth.yaml` and `paraphrases_russian_fourteenth.yaml`; after theirs,
 `paraphrases_twentyseventh.yaml` and `paraphrases_russian_fifteenth.yaml`; after theirs,
 `paraphrases_twentyeighth.yaml` and `paraphrases_russian_sixteenth.yaml`; after theirs,
-`paraphrases_twentyninth.yaml` and `paraphrases_russian_seventeenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
+`paraphrases_twentyninth.yaml` and `paraphrases_russian_seventeenth.yaml`; at stop 71's start,
+`paraphrases_thirtieth.yaml` and `paraphrases_russian_eighteenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
 guide at three releases beside a changelog, built here without calibration) and the httpx
 documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -249,7 +250,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "twentyeighth": "paraphrases_twentyeighth.yaml",
         "russian_sixteenth": "paraphrases_russian_sixteenth.yaml",
         "twentyninth": "paraphrases_twentyninth.yaml",
-        "russian_seventeenth": "paraphrases_russian_seventeenth.yaml"}
+        "russian_seventeenth": "paraphrases_russian_seventeenth.yaml",
+        "thirtieth": "paraphrases_thirtieth.yaml",
+        "russian_eighteenth": "paraphrases_russian_eighteenth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
