@@ -1,4 +1,4 @@
-"""Versions in people's words, the classes the fresh rounds of stop 70 showed
+"""Versions in people's words, the classes the fresh rounds of stops 70 and 71 showed
 (`chains.read.version_words`, `chains.read.since_cues`): each new word beside a question that
 must stay content (issue 53; docs/design.md "Versions in people's words")."""
 
@@ -146,6 +146,23 @@ from situated.chains.read.intent import find_intent
     ("Какая версия quickq старше всех остальных?", "versions"),
     ("Какие новости в quickq 1.1.0?", "changes"),
     ("Какой номер телефона указан в договоре?", None),
+    # stop 71: before or after every other one, older than any other; how long the product has
+    # had a thing, how far back a thing goes in it (the product's name where it stood), and the
+    # subject between "how far back" and its verb
+    ("Which quickq release came before every other one?", "versions"),
+    ("Which quickq release came after every other one?", "versions"),
+    ("Which quickq version is older than any other release?", "versions"),
+    ("Which quickq version predates all the others?", "versions"),
+    ("How far back does scheduled tasks go in quickq?", "since"),
+    ("How long has quickq had scheduled tasks?", "since"),
+    ("How far back do your quickq docs go?", "versions"),
+    ("Как давно scheduled tasks есть в quickq?", "since"),
+    ("Как давно quickq поддерживает scheduled tasks?", "since"),
+    ("How far back does the audit log go?", None),  # no product where it stood: retention
+    ("How far back does the audit log go in the dashboard?", None),
+    ("How long has the clinic been open?", None),
+    ("Как давно существует клиника?", None),
+    ("Who came before every other speaker?", None),
 ])
 def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from situated.chains.read.since_cues import LEAST_RELEASE, SINCE_Q
+from situated.chains.read.since_cues import HELD_SINCE, LEAST_RELEASE, SINCE_Q
 from situated.chains.read.version_words import (
     ASKING_EN,
     ASKING_RU,
@@ -269,7 +269,8 @@ def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> I
     whole = question = _QUOTED_PHRASE.sub(" quoted ", question)
     question = _VERSION_NUMBER.sub("0", question)
     named_out = unnamed(whole) if unnamed else whole
-    if SINCE_Q.search(question) or LEAST_RELEASE.search(named_out):
+    if SINCE_Q.search(question) or LEAST_RELEASE.search(named_out) or (
+            named_out != whole and HELD_SINCE.search(named_out)):
         # "Which version came first?" asks for no subject
         return Intent.VERSIONS if about_the_line(named_out, whole) else Intent.SINCE
     if _VERSIONS.search(question) and not _of_another_thing(named_out, whole):

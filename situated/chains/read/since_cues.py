@@ -55,6 +55,19 @@ LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|re
                             r"(?:supports?|has|have|includes?|offers?|provides?|contains?)\b|"
                             r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:с|со)\s+поддержк",
                             re.IGNORECASE)
+# how long the product has had a thing, read with the product's name taken away, where it
+# stood: its subject ("How long has quickq had X?", «Как давно quickq поддерживает X?») or
+# what a thing goes back in ("How far back does X go in quickq?", «Как давно X есть в
+# quickq?»); without the name they are content ("How far back does the audit log go?")
+HELD_SINCE = re.compile(
+    r"\bhow\s+(?:long|far\s+back)\s+(?:has|have|did|does|do)\s+(?:had|supported|offered|"
+    r"included|provided|shipped|carried)\b|"
+    r"\bhow\s+(?:far\s+back|long)\b[^?!.]{1,80}\b(?:go|goes|went|existed|exists?|been\s+"
+    r"(?:around|available|supported|there|included))\s+(?:in|with)\s*[?.!]?\s*$|"
+    r"(?<!\w)как\s+давно\s+(?:поддерживает|предлагает|умеет|имеет|включает|есть)(?!\w)|"
+    r"(?<!\w)как\s+давно\b[^?!.]{1,80}(?<!\w)(?:есть|существует|доступ\w*|поддерживает\w*|"
+    r"работает)\s+(?:в|во|у)\s*[?.!]?\s*$",
+    re.IGNORECASE)
 SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
     rf"\b(?:which|what)\s+(?:[\w.+-]+\s+){{0,3}}(?:version|release|build|update)\b[^?!]{{0,100}}"
@@ -103,4 +116,4 @@ SINCE_Q = re.compile(
     re.IGNORECASE)
 
 
-__all__ = ["DEBUT_WORDS", "LEAST_RELEASE", "SINCE_Q"]
+__all__ = ["DEBUT_WORDS", "HELD_SINCE", "LEAST_RELEASE", "SINCE_Q"]

@@ -29,7 +29,8 @@ ASKING_EN = (
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
     r"covered|coverage|support|supports|supported|handle[sd]?|stored|indexed|documented|"
     r"available|availability|exist|exists|existing|get|got|gotten|came|come|comes|go|goes|"
-    r"span|spans|range|ranges|hand|on|in|here|there|among|at|with|for|to|of|about|"
+    r"span|spans|range|ranges|reach|reaches|extend|extends|hand|on|in|here|there|among|at|with|"
+    r"for|to|of|about|"
     r"system|database|index|corpus|docs|doc|documentation|documents?|files?|records?|"
     r"knowledge|base|collection|library|material|materials|information|info|questions?|"
     r"assistant|service|bot|chatbot|stuff|thing|things|anything|something|"
@@ -100,6 +101,12 @@ ASKING_RU = (
 RU_RELEASE_NOUNS = r"(?:верси|релиз|выпуск|сборк|сборок)\w*"
 
 
+# the rest of the line beside one release ("before all the others", "after every other one",
+# "older than any other release")
+_ALL_OTHERS = (r"(?:all|every|any)\s+(?:the\s+)?(?:others|rest|other(?:\s+(?:ones?|versions?|"
+               r"releases?|builds?))?)")
+
+
 # words that order releases, newest and oldest (`release_history` reads which fact is asked
 # with them, and with the commoner "last", "first", "current", "initial" beside them): with
 # nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no
@@ -113,17 +120,18 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"(?:coverage|docs|"
                 r"documentation|documents|index|material|records|list|line|history)\s+"
                 r"(?:end|finish|stop)s?|"
-                r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+all\s+"
-                r"(?:the\s+)?(?:others|rest)")
+                r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+"
+                + _ALL_OTHERS)
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
                 r"(?:furthest|farthest)\s+back|"
-                r"how\s+far\s+back(?:[^?.!]{0,40}?\b(?:go|goes|reach|reaches)\b)?|"
+                # the verb after it is a word of asking, the subject between is not ("How far
+                # back does scheduled tasks go?" has one)
+                r"how\s+far\s+back|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+"
                 r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
                 r"records|list|line|history)\s+(?:start|begin)s?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point|"
-                r"(?:before|earlier\s+than|older\s+than|predates?)\s+all\s+(?:the\s+)?"
-                r"(?:others|rest)|"
+                r"(?:before|earlier\s+than|older\s+than|predates?)\s+" + _ALL_OTHERS + "|"
                 # where it all began ("Which release started it all?")
                 r"(?:started|began|kicked\s+off)\s+(?:it\s+all|everything|things\s+off)")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
