@@ -4,6 +4,7 @@ the situation found in review (periods, cues, comparisons, grounded dates, unhel
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import pytest
@@ -104,6 +105,22 @@ def test_the_relevance_rule_by_language():
 
 
 @pytest.mark.unit
+def test_a_block_in_another_script_answers_by_how_far_it_stands_above_the_rest():
+    """e5 scores a Russian question about 0.79 against any English text: an absolute floor
+    (0.82 across) refuses the answer's block with the strangers; how far it stands above the
+    admitted pieces' mean tells them apart (docs/design.md "Standing across languages")."""
+    th = Thresholds.default("all-MiniLM-L6-v2").sized(200)
+    answer = Signals(cover=0.0, cosine=None, code=False, agree=False, multilingual=0.80,
+                     latin=True, same_script=False, standing=0.095)
+    stranger = dataclasses.replace(answer, standing=0.05)
+    assert th.min_standing_across == 0.083
+    assert answer.relevant(th, False) and not stranger.relevant(th, False)
+    # unsized thresholds (nothing searched), or no standing measured: the floors decide alone
+    assert not answer.relevant(Thresholds.default("all-MiniLM-L6-v2"), False)
+    assert not dataclasses.replace(answer, standing=None).relevant(th, False)
+
+
+@pytest.mark.unit
 def test_the_sentence_floor_is_scoped_and_a_settings_floor_replaces_it():
     from types import SimpleNamespace
 
@@ -131,7 +148,10 @@ def test_the_sentence_floor_is_scoped_and_a_settings_floor_replaces_it():
     # disagree with it
     set_ = thresholds_for(index, SimpleNamespace(min_cover=None, min_cosine=0.5))
     assert (set_.min_cosine, set_.min_sentence, set_.scoped(True).min_cosine) == (0.5, None, 0.5)
-    assert set_.sentence_floor is None and set_.sized(10**6) == set_
+    assert set_.sentence_floor is None and set_.sized(10**6).min_sentence is None
+    # the standing across scripts is e5's, not MiniLM's: sized for every search
+    assert (set_.sized(10).min_standing_across, set_.sized(1000).min_standing_across) == (
+        0.07, 0.09)
     assert set_.source is ThresholdSource.SETTINGS and set_.dev is None
     cover = thresholds_for(index, SimpleNamespace(min_cover=0.7, min_cosine=None))
     assert (cover.min_cover, cover.min_sentence) == (0.7, 0.45)

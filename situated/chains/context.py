@@ -69,6 +69,7 @@ class StepContext:
                             min_sentence=th.min_sentence, min_cover=th.min_cover, note=th.note,
                             min_multilingual=th.min_multilingual if leg else None,
                             min_multilingual_across=th.min_multilingual_across if leg else None,
+                            min_standing_across=th.min_standing_across if leg else None,
                             unheld=list(found.missing) if found is not None else [])
 
 

@@ -166,6 +166,10 @@ class RelevanceOut(_Strict):
         "the same script MiniLM does not read; null: the index has no multilingual leg")
     min_multilingual_across: float | None = Field(
         default=None, description="its floor for a question and a block in different scripts")
+    min_standing_across: float | None = Field(
+        default=None, description="the floor of a block's standing across scripts: its "
+        "multilingual cosine less the mean of the admitted pieces in its script, sized to the "
+        "pieces the search admits; null: the index has no multilingual leg")
     note: str
     unheld: list[str] = Field(default_factory=list)
 

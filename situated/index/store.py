@@ -87,6 +87,11 @@ class Thresholds(BaseModel):
         default=DEFAULT_MIN_MULTILINGUAL_ACROSS, ge=-1, le=1, description="The same for a "
         "question and a block in different scripts (a Russian question and an English block): "
         "across languages, related pairs score lower, so one floor cannot serve both.")
+    min_standing_across: float | None = Field(
+        default=None, ge=-1, le=1, description="The floor of a block's standing across scripts: "
+        "its multilingual cosine less the mean cosine of the admitted pieces in its script "
+        "(`Signals.standing`). None: standing decides nothing; `sized` sets the package's for "
+        "the pieces a search admits (`package_standing`).")
     sentence_floor: float | None = Field(
         default=None, ge=-1, le=1, description="The package's floor of a block's best "
         "sentence cosine in a search over `FLOOR_PIECES` candidates (`sized` raises it with "
@@ -117,14 +122,18 @@ class Thresholds(BaseModel):
         return self.model_copy(update=update) if update else self
 
     def sized(self, admitted: int) -> Thresholds:
-        """The thresholds of a search over `admitted` pieces: the sentence floor is at least
-        the package's for that many candidates (`package_sentence_floor`)."""
-        if self.sentence_floor is None:
-            return self
-        floor = package_sentence_floor(self.sentence_floor, admitted)
-        if self.min_sentence is not None and self.min_sentence >= floor:
-            return self
-        return self.model_copy(update={"min_sentence": floor})
+        """The thresholds of a search over `admitted` pieces: the sentence floor and the
+        standing across scripts at least the package's for that many candidates
+        (`package_sentence_floor`, `package_standing`)."""
+        update = {}
+        if self.sentence_floor is not None:
+            floor = package_sentence_floor(self.sentence_floor, admitted)
+            if self.min_sentence is None or self.min_sentence < floor:
+                update["min_sentence"] = floor
+        standing = package_standing(admitted)
+        if self.min_standing_across is None or self.min_standing_across < standing:
+            update["min_standing_across"] = standing
+        return self.model_copy(update=update) if update else self
 
     def for_search(self, in_product: bool, admitted: int) -> Thresholds:
         """The thresholds that decide one search: within one product's documents or across
@@ -189,6 +198,24 @@ def package_sentence_floor(floor: float, admitted: int) -> float:
     """`floor` (the package's at `FLOOR_PIECES` candidates) for a search over `admitted`."""
     return round(floor + SENTENCE_FLOOR_PER_DECADE * math.log10(max(admitted, 1) / FLOOR_PIECES),
                  3)
+
+
+# A block's standing across scripts (`retrievers.relevance.Signals.standing`): how far its
+# multilingual-e5 cosine stands above the mean of the admitted pieces in its script. e5 scores
+# every Russian question about 0.79 against English text, so an absolute floor tells little
+# there (AUC 0.55-0.58 on XQuAD's Russian questions over the English articles); the standing
+# tells 0.92. Set on XQuAD's dev half (Russian over English and English over Russian, beside
+# the shipped off-topic questions' dev half); the best of N strangers rises with N, so it rises
+# with the log of the candidates as the sentence floor does (0.07 over 10 pieces, 0.09 over
+# 1,000; docs/design.md "Standing across languages").
+STANDING_ACROSS = 0.07
+STANDING_PER_DECADE = 0.01
+
+
+def package_standing(admitted: int) -> float:
+    """The package's floor of a block's standing across scripts over `admitted` pieces."""
+    return round(STANDING_ACROSS + STANDING_PER_DECADE
+                 * math.log10(max(admitted, 1) / FLOOR_PIECES), 3)
 
 
 # Chroma keeps the pieces written since its last sync of the HNSW graph (up to

@@ -42,6 +42,7 @@ from situated.retrievers.relevance import (
     SENTENCE_DEPTH,
     Signals,
     TermCover,
+    standings,
     thresholds_for,
     topical_cosines,
     unit_cosines,
@@ -233,14 +234,16 @@ class HybridSearch:
                                              SENTENCE_DEPTH if reads else 0, mask)
         defines = np.isin(rows, self._cover.holding_every(
             [t for name in asked_what(query) for t in self.index.tokenizer(name)]))
+        multilingual = [b.leg_scores.get(Leg.MULTILINGUAL.value) for b in ranked]
+        standing = standings(self.index, query, multilingual, latin, query_latin, mask)
         return [Signals(cover=round(float(c), 4), cosine=b.leg_scores.get(Leg.VECTOR.value),
                         code=Leg.EXACT.value in b.leg_scores,
                         agree=all(b.leg_ranks.get(leg, AGREE + 1) <= AGREE for leg in agreeing),
-                        multilingual=b.leg_scores.get(Leg.MULTILINGUAL.value), latin=lat,
-                        same_script=lat == query_latin, sentence=s, titled=t, topical=e,
-                        defines=bool(d))
-                for b, c, lat, s, t, e, d in zip(ranked, cover.tolist(), latin, sentence, titled,
-                                                 topical, defines, strict=True)]
+                        multilingual=m, latin=lat, same_script=lat == query_latin, sentence=s,
+                        titled=t, topical=e, defines=bool(d), standing=st)
+                for b, c, m, lat, s, t, e, d, st in zip(
+                    ranked, cover.tolist(), multilingual, latin, sentence, titled, topical,
+                    defines, standing, strict=True)]
 
     def leg_search(self, leg: Leg, query: str, flt: Filter, k: int) -> list[LegHit]:
         """One leg alone: the k best admitted pieces, best first (`retrievers.parts`)."""

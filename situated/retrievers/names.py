@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from situated.index.text import mostly_latin
 from situated.months import is_calendar_word
 from situated.retrievers.relevance import TermCover
 from situated.retrievers.spelling import near_terms, run_together, within_a_slip
@@ -181,13 +182,30 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
         return False
 
     missing = []
-    around = set(circumstance_names(text))
+    around = set(circumstance_names(text)) | set(unwritten_scripts(index, text, admitted_rows))
     for name in (n for n in names_in(text) if n not in around):
         words = [(term, word) for term, word, _, _ in index.tokenizer.terms(name)
                  if term in index.tokenizer(word)]
         if not all(held(term, word) for term, word in words) and not run_together_held(name):
             missing.append(name)
     return missing
+
+
+def unwritten_scripts(index, text: str, admitted_rows: np.ndarray) -> list[str]:
+    """The names the question writes in a script no block the caller may read is mostly
+    written in: a Russian question's «Супербоул» over English documents, or "Super Bowl" over
+    Russian ones. No block can hold them as written, so the name cannot tell a stranger from a
+    question across languages (XQuAD: it refused most Russian questions over the English
+    articles); the relevance rule decides those. Known only where the index has the
+    multilingual leg's script of each piece; without it every name is checked."""
+    vectors = index.multilingual
+    if vectors is None:
+        return []
+    pieces = admitted_rows[index.piece_block]
+    latin_read, other_read = bool((vectors.latin & pieces).any()), bool(
+        (~vectors.latin & pieces).any())
+    return [n for n in names_in(text)
+            if not (latin_read if mostly_latin(n) else other_read)]
 
 
 _WORD = re.compile(r"\w+")

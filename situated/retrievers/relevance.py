@@ -196,6 +196,7 @@ class Signals:
     titled: float | None = None  # ... of a unit under its section's title; None: no title
     topical: float | None = None  # multilingual-e5's best piece cosine; None: not measured
     defines: bool = False  # holds the name the question asks only what it is ("the NASUWT")
+    standing: float | None = None  # across scripts: `multilingual` less its script's mean
 
     def unit(self) -> float | None:
         """The score the sentence floor decides on: the best unit, bare or under its title less
@@ -222,6 +223,9 @@ class Signals:
                 and unit >= th.min_sentence) or (self.agree and self.cover >= FULL_COVER)
         if self.multilingual is not None and (
                 self.multilingual >= th.multilingual_floor(self.same_script)):
+            return True
+        if self.standing is not None and th.min_standing_across is not None and (
+                self.standing >= th.min_standing_across):
             return True
         return self.agree and self.cover >= th.min_cover
 
@@ -277,6 +281,26 @@ def topical_cosines(index, query: str, blocks: list, mask: np.ndarray) -> list[f
         mine = scores[owner == row]
         out.append(round(float(mine.max()), 4) if mine.size and latin else None)
     return out
+
+
+def standings(index, query: str, multilingual: list[float | None], latin: list[bool],
+              query_latin: bool, mask: np.ndarray) -> list[float | None]:
+    """Each block's standing across scripts: its multilingual cosine less the mean cosine of
+    the admitted pieces (`mask`) in the block's script, for a block in another script than
+    the question's (None elsewhere). e5 scores any Russian question about 0.79 against any
+    English text, the answer's block too; what tells the answer is how far it stands above
+    the rest. Only what the caller may read makes the mean."""
+    vectors = index.multilingual
+    wanted = [m is not None and lat != query_latin for m, lat in zip(multilingual, latin,
+                                                                      strict=True)]
+    if vectors is None or not any(wanted):
+        return [None] * len(latin)
+    mean = {}
+    for script in {lat for lat, w in zip(latin, wanted, strict=True) if w}:
+        rows = np.flatnonzero(mask & (vectors.latin == script))
+        mean[script] = float(vectors.scores(query, rows).mean()) if rows.size else None
+    return [round(m - mean[lat], 4) if w and m is not None and mean[lat] is not None else None
+            for m, lat, w in zip(multilingual, latin, wanted, strict=True)]
 
 
 def _best(found_by_row: list, q: np.ndarray) -> list[float | None]:
