@@ -44,9 +44,9 @@ e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_twentyseventh.yaml` and `paraphrases_russian_fifteenth.yaml`; after theirs,
 `paraphrases_twentyeighth.yaml` and `paraphrases_russian_sixteenth.yaml`; after theirs,
 `paraphrases_twentyninth.yaml` and `paraphrases_russian_seventeenth.yaml`; at stop 71's start,
-`paraphrases_thirtieth.yaml` and `paraphrases_russian_eighteenth.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a
-guide at three releases beside a changelog, built here without calibration) and the httpx
-documentation at 16 releases (the
+`paraphrases_thirtieth.yaml` and `paraphrases_russian_eighteenth.yaml`. They are asked of two
+corpora: `questions/versions/quickq/` (a guide at three releases beside a changelog, built
+here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 With `--slips SEED` each phrasing is asked with one slip in its longest word of six letters or
 more but the product's (`typos.slipped`), and `--as-typed` switches the question's spelling
