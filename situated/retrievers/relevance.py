@@ -295,11 +295,12 @@ def standings(index, query: str, multilingual: list[float | None], latin: list[b
                                                                       strict=True)]
     if vectors is None or not any(wanted):
         return [None] * len(latin)
-    mean = {}
+    mean: dict[bool, float] = {}
     for script in {lat for lat, w in zip(latin, wanted, strict=True) if w}:
         rows = np.flatnonzero(mask & (vectors.latin == script))
-        mean[script] = float(vectors.scores(query, rows).mean()) if rows.size else None
-    return [round(m - mean[lat], 4) if w and m is not None and mean[lat] is not None else None
+        if rows.size:
+            mean[script] = float(vectors.scores(query, rows).mean())
+    return [round(m - mean[lat], 4) if w and m is not None and lat in mean else None
             for m, lat, w in zip(multilingual, latin, wanted, strict=True)]
 
 
