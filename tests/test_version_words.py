@@ -156,6 +156,7 @@ from situated.chains.read.intent import find_intent
     ("How far back does scheduled tasks go in quickq?", "since"),
     ("How long has quickq had scheduled tasks?", "since"),
     ("How far back do your quickq docs go?", "versions"),
+    ("Up to which quickq version does your coverage extend?", "versions"),
     ("Как давно scheduled tasks есть в quickq?", "since"),
     ("Как давно quickq поддерживает scheduled tasks?", "since"),
     ("How far back does the audit log go?", None),  # no product where it stood: retention
