@@ -27,13 +27,13 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).parent))
-from natural_questions import HERE, _in, halves, questions  # noqa: E402
+from natural_questions import HERE, _in, halves, questions
 
-from situated.app import App  # noqa: E402
-from situated.calibration.questions import shipped_negatives  # noqa: E402
-from situated.index.store import FLOOR_PIECES, STANDING_PER_DECADE  # noqa: E402
-from situated.settings import Settings  # noqa: E402
-from situated.situation import Scope  # noqa: E402
+from situated.app import App
+from situated.calibration.questions import shipped_negatives
+from situated.index.store import FLOOR_PIECES, STANDING_PER_DECADE
+from situated.settings import Settings
+from situated.situation import Scope
 
 SWEEP = (None, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10)  # G at FLOOR_PIECES; None: the floor alone
 
@@ -95,17 +95,18 @@ def sweep(rows: list[dict]) -> list[dict]:
             for half in ("dev", "test"):
                 asked = [r for r in rows if r["pair"] == pair and r["half"] == half]
                 off = [r for r in rows if r["pair"] == pair and r["half"] == f"off-{half}"]
+                answers = [_answering(r, g) for r in asked]
                 entry[half] = {
-                    "n": len(asked), "answered": _share(asked, lambda r: bool(_answering(r, g))),
-                    "gold": _share(asked, lambda r: any(b["gold"] for b in _answering(r, g))),
+                    "n": len(asked), "answered": _share([bool(a) for a in answers]),
+                    "gold": _share([any(b["gold"] for b in a) for a in answers]),
                     "off_topic": len(off),
-                    "off_topic_answered": _share(off, lambda r: bool(_answering(r, g)))}
+                    "off_topic_answered": _share([bool(_answering(r, g)) for r in off])}
             out.append(entry)
     return out
 
 
-def _share(rows: list[dict], test) -> float:
-    return round(sum(map(test, rows)) / max(len(rows), 1), 3)
+def _share(flags: list[bool]) -> float:
+    return round(sum(flags) / max(len(flags), 1), 3)
 
 
 def main() -> None:

