@@ -44,7 +44,8 @@ e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_twentyseventh.yaml` and `paraphrases_russian_fifteenth.yaml`; after theirs,
 `paraphrases_twentyeighth.yaml` and `paraphrases_russian_sixteenth.yaml`; after theirs,
 `paraphrases_twentyninth.yaml` and `paraphrases_russian_seventeenth.yaml`; at stop 71's start,
-`paraphrases_thirtieth.yaml` and `paraphrases_russian_eighteenth.yaml`. They are asked of two
+`paraphrases_thirtieth.yaml` and `paraphrases_russian_eighteenth.yaml`; after theirs,
+`paraphrases_thirtyfirst.yaml` and `paraphrases_russian_nineteenth.yaml`. They are asked of two
 corpora: `questions/versions/quickq/` (a guide at three releases beside a changelog, built
 here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -252,7 +253,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "twentyninth": "paraphrases_twentyninth.yaml",
         "russian_seventeenth": "paraphrases_russian_seventeenth.yaml",
         "thirtieth": "paraphrases_thirtieth.yaml",
-        "russian_eighteenth": "paraphrases_russian_eighteenth.yaml"}
+        "russian_eighteenth": "paraphrases_russian_eighteenth.yaml",
+        "thirtyfirst": "paraphrases_thirtyfirst.yaml",
+        "russian_nineteenth": "paraphrases_russian_nineteenth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
