@@ -164,6 +164,19 @@ from situated.chains.read.intent import find_intent
     ("How long has the clinic been open?", None),
     ("Как давно существует клиника?", None),
     ("Who came before every other speaker?", None),
+    # the asker's sources, files and records, a release "called" a number, «на данный момент»,
+    # the Russian least release with a thing; what a release reads is content
+    ("What releases of quickq are out there in your sources?", "versions"),
+    ("Does a release called 1.1.0 exist for quickq?", "versions"),
+    ("Which quickq versions are in your files?", "versions"),
+    ("Какие релизы quickq есть в твоих источниках?", "versions"),
+    ("Сколько релизов quickq вышло на данный момент?", "versions"),
+    ("Какая наименьшая версия quickq с scheduled tasks?", "since"),
+    ("What sources does quickq 1.1.0 read from?", None),
+    ("What files does quickq 1.1.0 read?", None),  # read as versions before stop 71
+    ("Is there a setting called retries in quickq 1.1.0?", None),
+    ("Какие источники данных поддерживает quickq 1.1.0?", None),
+    ("Какой момент инерции у колеса?", None),
 ])
 def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

@@ -31,7 +31,12 @@ ASKING_EN = (
     r"available|availability|exist|exists|existing|get|got|gotten|came|come|comes|go|goes|"
     r"span|spans|range|ranges|reach|reaches|extend|extends|hand|on|in|here|there|among|at|with|"
     r"for|to|of|about|"
-    r"system|database|index|corpus|docs|doc|documentation|documents?|files?|records?|"
+    r"system|database|index|corpus|docs|doc|documentation|documents?|"
+    # the asker's files, records and sources, not what a release reads ("What files does
+    # quickq 1.1.0 read?")
+    r"(?:(?<=your\s)|(?<=these\s)|(?<=our\s)|(?<=the\s)|(?<=my\s)|(?<=on\s)|(?<=in\s))"
+    r"(?:files?|records?|sources?)|"
+    r"called|named|"
     r"knowledge|base|collection|library|material|materials|information|info|questions?|"
     r"assistant|service|bot|chatbot|stuff|thing|things|anything|something|"
     r"all|every|each|any|some|many|much|number|count|total|different|full|complete|entire|"
@@ -51,6 +56,9 @@ ASKING_RU = (
     r"был|была|было|были|будет|будут|явля\w*|ответ\w*|информаци\w*|сведени\w*|"
     r"поддержива\w*|"
     r"хотел\w*|ли|будь|бы|"
+    # where it is held and as of when (the English "sources", "so far", "to date")
+    r"(?:(?<=твоих\s)|(?<=ваших\s)|(?<=твоём\s)|(?<=твоем\s)|(?<=вашем\s)|"
+    r"(?<=этих\s))источник\w*|момент\w*|"
     r"знаешь|знаете|знаю|знает|знать|извест\w*|запис\w*|вход\w*|посмотр\w*|смотре\w*|"
     r"расска\w*|скаж\w*|сказ\w*|"
     r"подскаж\w*|назов\w*|назва\w*|назыв\w*|перечисл\w*|покаж\w*|показ\w*|дай|"
