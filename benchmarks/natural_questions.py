@@ -16,7 +16,9 @@ paragraphs of a site (55% of its questions), each annotated as answering it, so 
 XQuAD: one document per article, one index per language; split by article. Russian questions
 over the Russian index, English over the English one, and across (English over Russian,
 Russian over English): answered, gold paragraph in the evidence, gold paragraph among the
-first five blocks of the search (before the relevance rule).
+first five blocks of the search (before the relevance rule), and the gold span in the answer —
+across languages the span of the twin in the documents' language, which is what the answer
+quotes.
 
 Each set runs twice in the same run: as the product answers now (the evidence fills the
 allowance from the documents the router chose, `Settings.fill_blocks`), and with the evidence
@@ -292,9 +294,11 @@ def run_xquad(folder: Path, work: Path, report: Report) -> None:
         q_articles, (d_articles, apps) = sets[q_lang][0], sets[d_lang]
         gold = {qa["id"]: p["context"].strip().lstrip("\ufeff")
                 for a in d_articles for p in a["paragraphs"] for qa in p["qas"]}
+        # across languages the answer quotes the documents' language: the twin's spans
+        spans = {qa["id"]: tuple(x["text"] for x in qa["answers"])
+                 for a in d_articles for p in a["paragraphs"] for qa in p["qas"]}
         ids = [qa["id"] for a in q_articles for p in a["paragraphs"] for qa in p["qas"]]
-        twins = [Question(q.text, gold[i], q.gold_spans if q_lang == d_lang else (),
-                          en_groups[q.group])
+        twins = [Question(q.text, gold[i], spans[i], en_groups[q.group])
                  for q, i in zip(questions(q_articles, with_product=False), ids, strict=True)]
         for rule, app in apps.items():
             report.asked(f"xquad {q_lang}->{d_lang}", rule,

@@ -282,23 +282,25 @@ def test_the_blocks_that_hold_a_name_answer_what_it_is(tmp_path, embeddings):
 
 
 @pytest.mark.unit
-def test_a_name_in_a_script_no_readable_block_is_written_in_is_left_to_the_relevance_rule():
+def test_a_name_in_a_script_no_readable_block_is_written_in_is_left_to_relevance():
     """«Супербоул» over English articles can be held by no block as written: the name rule
     cannot tell a stranger from a question across languages there (it refused most of XQuAD's
     Russian questions over the English articles). A script only a restricted block is written
     in counts for nobody who may not read it."""
     from types import SimpleNamespace
 
-    from situated.retrievers.names import unwritten_scripts
+    from situated.retrievers.names import names_in_unread_scripts
 
     # pieces 0-2 English (blocks 0, 1), piece 3 Russian (block 2)
     index = SimpleNamespace(multilingual=SimpleNamespace(latin=np.array([True, True, True, False])),
                             piece_block=np.array([0, 0, 1, 2]))
     question = "Кто выиграл Супербоул в Denver?"
     everything, english_only = np.array([True, True, True]), np.array([True, True, False])
-    assert unwritten_scripts(index, question, everything) == []
-    assert unwritten_scripts(index, question, english_only) == ["Супербоул"]
-    assert unwritten_scripts(index, "Who won the Super Bowl?", np.array([False, False, True])) == [
+    assert names_in_unread_scripts(index, question, everything) == []
+    assert names_in_unread_scripts(index, question, english_only) == ["Супербоул"]
+    russian_only = np.array([False, False, True])
+    assert names_in_unread_scripts(index, "Who won the Super Bowl?", russian_only) == [
         "Super", "Bowl"]
     # without the multilingual leg no script is known: every name is checked as before
-    assert unwritten_scripts(SimpleNamespace(multilingual=None), question, english_only) == []
+    no_leg = SimpleNamespace(multilingual=None)
+    assert names_in_unread_scripts(no_leg, question, english_only) == []

@@ -182,7 +182,8 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
         return False
 
     missing = []
-    around = set(circumstance_names(text)) | set(unwritten_scripts(index, text, admitted_rows))
+    around = set(circumstance_names(text)) | set(
+        names_in_unread_scripts(index, text, admitted_rows))
     for name in (n for n in names_in(text) if n not in around):
         words = [(term, word) for term, word, _, _ in index.tokenizer.terms(name)
                  if term in index.tokenizer(word)]
@@ -191,7 +192,7 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
     return missing
 
 
-def unwritten_scripts(index, text: str, admitted_rows: np.ndarray) -> list[str]:
+def names_in_unread_scripts(index, text: str, admitted_rows: np.ndarray) -> list[str]:
     """The names the question writes in a script no block the caller may read is mostly
     written in: a Russian question's «Супербоул» over English documents, or "Super Bowl" over
     Russian ones. No block can hold them as written, so the name cannot tell a stranger from a
