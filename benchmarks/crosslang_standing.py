@@ -7,7 +7,8 @@ For each question the first five fused blocks' signals (`HybridSearch.assess`): 
 other script answers when its multilingual cosine is over the pair's floor (the rule before) or
 its standing (`Signals.standing`) over a floor G at 100 pieces, sized +0.01 a decade to the
 pieces admitted (the shipped rule: `index.store.package_standing`). Per G and half: answered,
-the gold paragraph among the answering blocks, and off-topic questions answered.
+the gold paragraph among the answering blocks, and off-topic questions answered. Then what the
+standing costs: the search with it beside the search without it, interleaved, as a ratio.
 
     python benchmarks/crosslang_standing.py --xquad ../shared/data/xquad-dev \
         --work /tmp/nq --out benchmarks/results
@@ -19,7 +20,9 @@ import argparse
 import hashlib
 import json
 import math
+import statistics
 import sys
+import time
 from pathlib import Path
 
 import yaml
@@ -105,6 +108,32 @@ def sweep(rows: list[dict]) -> list[dict]:
     return out
 
 
+def timing(xquad: Path, work: Path, limit: int = 120) -> dict:
+    """`HybridSearch.assess` for the first `limit` Russian questions over the English index,
+    with the standing computed and without (`standings` answering None, the rule before),
+    interleaved in one run: p50 of each and their ratio."""
+    from situated.retrievers import hybrid
+
+    texts = [q.text for q in questions(json.loads(
+        (xquad / "xquad.ru.dev.json").read_text("utf-8"))["data"], False)][:limit]
+    app = App(Settings(index_dir=work / "xquad-en-index"))
+    engine, flt = app.engine, app.engine.filter_for(Scope())
+    shipped, ms = hybrid.standings, {"with": [], "without": []}
+    for text in texts:
+        engine.assess(text, flt, app.settings.leg_k)  # the question's vectors encoded once
+        for label in ("with", "without"):
+            hybrid.standings = shipped if label == "with" else (
+                lambda index, query, multilingual, *rest: [None] * len(multilingual))
+            started = time.perf_counter()
+            engine.assess(text, flt, app.settings.leg_k)
+            ms[label].append((time.perf_counter() - started) * 1000)
+    hybrid.standings = shipped
+    p50 = {k: statistics.median(v) for k, v in ms.items()}
+    return {"questions": len(texts), "p50_ms_with": round(p50["with"], 2),
+            "p50_ms_without": round(p50["without"], 2),
+            "ratio": round(p50["with"] / p50["without"], 3)}
+
+
 def _share(flags: list[bool]) -> float:
     return round(sum(flags) / max(len(flags), 1), 3)
 
@@ -127,8 +156,17 @@ def main() -> None:
                         f"{e[h]['off_topic_answered']:.3f} ({e[h]['off_topic']})"
                         for h in ("dev", "test")))
     Console().print(shown)
+    cost = timing(args.xquad, args.work)
+    speed = Table(title="the search of a Russian question over the English index (assess), "
+                        "p50 ms, one run interleaved")
+    for col in ("questions", "with the standing", "without", "ratio"):
+        speed.add_column(col, justify="right")
+    speed.add_row(str(cost["questions"]), f"{cost['p50_ms_with']:.2f}",
+                  f"{cost['p50_ms_without']:.2f}", f"{cost['ratio']:.3f}")
+    Console().print(speed)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "crosslang_standing.json").write_text(json.dumps(table, indent=1), "utf-8")
+    (args.out / "crosslang_standing.json").write_text(
+        json.dumps({"sweep": table, "timing": cost}, indent=1), "utf-8")
 
 
 if __name__ == "__main__":
