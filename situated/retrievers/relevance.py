@@ -32,6 +32,11 @@ are shares and similarities:
   stranger's cosine). The unit score is the best unit plus `TOPICAL_WEIGHT` times e5's cosine
   above `TOPICAL_CENTRE` (`Signals.unit`), so e5 lifts a paraphrase MiniLM scores low and
   lowers a stranger's sentence that shares a word.
+* `standing`: for a block in another script than the question's, its multilingual cosine less
+  the mean cosine of the admitted pieces in its script (`standings`). e5 scores any Russian
+  question about 0.79 against any English text, so across scripts what tells the answer is how
+  far it stands above the rest; its floor rises with the log of the admitted pieces
+  (`index.store.package_standing`).
 * a code (`E-417`, `P-2`) the question names and the block carries (the exact leg) vouches
   alone; a code the question names that *no admitted piece* carries makes the whole question
   unanswerable (`missing_codes`): the asker asked about something else.
@@ -50,8 +55,10 @@ asks only what it is, or:
   "What is the capital of France?" covers 1.0 of a legal notice that neither leg ranks near
   the top, while a short on-topic question like "How do I file the return?" has a cosine of
   only 0.42 but covers all of itself on the block both legs rank first;
-* for any other question: BM25 ranks it among its first `AGREE` blocks and `cover >= min_cover`
-  (all-MiniLM-L6-v2 cannot vouch outside English).
+* for any other pair: the multilingual cosine over the floor of the pair (same script or
+  across), or across scripts its standing over `min_standing_across`; else BM25 ranks it among
+  its first `AGREE` blocks and `cover >= min_cover` (all-MiniLM-L6-v2 cannot vouch outside
+  English).
 
 Figures in `benchmarks/calibrate_floor.py`. A question that gives a name or code nothing admitted
 holds is decided before any block (`unheld_names`, `missing_codes`). The thresholds are set
