@@ -181,3 +181,51 @@ from situated.chains.read.intent import find_intent
 def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    # stop 71, the thirty-second and twentieth Russian rounds: a version numbered so; which
+    # features changed; spelling out, "any"; brought in; a listing in an order; a place in a list
+    ("Is there a quickq version numbered 1.1.0?", "versions"),
+    ("Which features changed in quickq 1.1.0?", "changes"),
+    ("Какие функции изменились в quickq 1.1.0?", "changes"),
+    ("Распиши мне релизы quickq.", "versions"),
+    ("Есть какие-нибудь документы по quickq 1.1.0?", "versions"),
+    ("Какой релиз quickq привнёс scheduled tasks?", "since"),
+    ("List every release of quickq that you cover, oldest first.", "versions"),
+    ("Which quickq version sits at the start of the list?", "versions"),
+    ("Какая версия quickq стоит в конце списка?", "versions"),
+    ("Which features does quickq 1.1.0 have?", None),
+    ("Какие функции есть в quickq 1.1.0?", None),
+    ("Распиши мне план тренировок.", None),
+    ("Есть какие-нибудь скидки?", None),
+    ("Which settings can be changed?", None),
+    ("Which item is at the top of the list?", None),
+    ("What is at the end of the list in quickq 1.1.0 docs?", None),  # a list in the text
+])
+def test_the_classes_of_the_stop_71_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question", [
+    "List every release, oldest first.", "Show the versions in chronological order.",
+    "Перечисли релизы, начиная со старых.",
+    # which end of a list is the oldest depends on the list (a changelog runs newest first):
+    # the whole line is shown, its order said
+    "Which version sits at the start of the list?", "Which version is at the bottom of your list?",
+    "Какая версия стоит в конце списка?"])
+def test_a_listing_asked_in_an_order_or_a_place_in_a_list_shows_the_whole_line(question):
+    from packaging.version import Version
+
+    from situated.chains.read.release import ReleaseReading
+    from situated.chains.say.wording import Lang
+    from situated.chains.versions.release_history import line_text
+
+    declared = [Version("1.0"), Version("2.0"), Version("3.0")]
+    text, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN)
+    assert shown == declared and text.startswith("quickq has 3 versions, oldest first")
+    assert line_text("What is the oldest version?", ReleaseReading(), declared, "quickq",
+                     Lang.EN)[1] == [Version("1.0")]

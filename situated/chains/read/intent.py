@@ -18,6 +18,7 @@ from situated.chains.read.version_words import (
     ASKING_EN,
     ASKING_RU,
     CHANGE_NOUNS,
+    LISTING_ORDER,
     NEWEST_WORDS,
     OLDEST_WORDS,
     RU_CHANGE_NOUNS,
@@ -88,7 +89,7 @@ _CHANGES = re.compile(
     # журнале изменений для 1.1.0?», «Что 1.1.0 добавил или исправил?», «Перескажи 1.1.0»)
     r"журнал\w*\s+изменений|"
     r"что\b[^.?!]{0,30}(?<![\w.])0(?!\w|\.\d)[^.?!]{0,20}(?:добавил|убрал|исправил|удалил|"
-    r"поменял|изменил|обновил|улучшил|принес|принёс|ввел|ввёл|сломал)\w*|"
+    r"поменял|изменил|обновил|улучшил|принес|принёс|привнес|привнёс|ввел|ввёл|сломал)\w*|"
     r"(?:перескаж|резюмир|подытож|обобщ)\w*[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     # what a named release is about («О чём релиз 1.1.0?», "What's 1.1.0 about?")
     r"(?<!\w)о\s+ч[её]м\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
@@ -102,17 +103,21 @@ _CHANGES = re.compile(
     r"\b[^.?!]{0,40}\b0\b|"
     # "What was updated in …", "Which things changed with …" (no modal: "can be changed" is
     # about what the text allows)
-    r"\b(?:what|which)(?:\s+(?:things?|parts?|items?|sections?))?\s+"
+    r"\b(?:what|which)(?:\s+(?:things?|parts?|items?|sections?|features?|functions?|options?|"
+    r"settings?|methods?|commands?|apis?))?\s+"
     r"(?:(?:was|were|got|has\s+been|have\s+been)\s+)?(?:changed|updated|modified|altered|"
     r"revised)\b|"
     r"\b(?:has|have|was|were)\b[^.?!]{0,80}\bchanged\b|"
     r"\b(?:when|did|how\s+often)\b[^.?!]{0,80}\bchange\b\s*(?:[?.!]|$|\b(?:in|on|since|from|"
     r"after|between|during|over)\b)|"
     r"что\s+(?:именно\s+)?(?:изменилось|поменялось|нового|было\s+изменено)|"
+    # which of its parts changed («Какие функции изменились в quickq 1.1.0?": "Which features
+    # changed …?")
+    r"(?<!\w)какие\s+(?:\w+\s+){0,2}?(?:изменились|поменялись|обновились)(?!\w)|"
     # what a release added or brought, named («Что добавили в quickq 1.1.0?», «Что принесла
     # версия 1.1.0?»): the verbs of the English "What did 1.1.0 bring / introduce / …?"
     r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*|обновил\w*|"
-    r"улучшил\w*|принес\w*|принёс|ввел\w*|ввёл|представил\w*|сломал\w*)"
+    r"улучшил\w*|принес\w*|принёс|привнес\w*|привнёс|ввел\w*|ввёл|представил\w*|сломал\w*)"
     r"[^.?!]{0,40}\b0\b|"
     r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|список\s+изменений|"
     r"примечани\w*\s+к\s+(?:выпуск|релиз|верси)\w*|заметк\w*\s+(?:о|к)\s+(?:выпуск|релиз)\w*|"
@@ -218,7 +223,7 @@ _LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
 # the words of asking and the words that order releases (`version_words`)
 _ASKING = re.compile(rf"\b(?:{ASKING_EN})\b|(?<!\w)(?:{ASKING_RU})(?!\w)", re.IGNORECASE)
-_ORDER_WORD = re.compile(rf"\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
+_ORDER_WORD = re.compile(rf"{LISTING_ORDER}|\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
                          rf"(?<!\w)(?:{RU_NEWEST_WORDS}|{RU_OLDEST_WORDS})(?!\w)", re.IGNORECASE)
 
 

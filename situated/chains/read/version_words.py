@@ -36,7 +36,7 @@ ASKING_EN = (
     # quickq 1.1.0 read?")
     r"(?:(?<=your\s)|(?<=these\s)|(?<=our\s)|(?<=the\s)|(?<=my\s)|(?<=on\s)|(?<=in\s))"
     r"(?:files?|records?|sources?)|"
-    r"called|named|"
+    r"called|named|numbered|"
     r"knowledge|base|collection|library|material|materials|information|info|questions?|"
     r"assistant|service|bot|chatbot|stuff|thing|things|anything|something|"
     r"all|every|each|any|some|many|much|number|count|total|different|full|complete|entire|"
@@ -57,6 +57,8 @@ ASKING_RU = (
     r"поддержива\w*|"
     r"хотел\w*|ли|будь|бы|"
     # where it is held and as of when (the English "sources", "so far", "to date")
+    # spelling out, and "any" («Распиши релизы», «какие-нибудь документы»)
+    r"распиш\w*|расписа\w*|(?:как|что|кто)\w*-(?:нибудь|либо)|"
     r"(?:(?<=твоих\s)|(?<=ваших\s)|(?<=твоём\s)|(?<=твоем\s)|(?<=вашем\s)|"
     r"(?<=этих\s))источник\w*|момент\w*|"
     r"знаешь|знаете|знаю|знает|знать|извест\w*|запис\w*|вход\w*|посмотр\w*|смотре\w*|"
@@ -113,6 +115,22 @@ RU_RELEASE_NOUNS = r"(?:верси|релиз|выпуск|сборк|сборо
 # "older than any other release")
 _ALL_OTHERS = (r"(?:all|every|any)\s+(?:the\s+)?(?:others|rest|other(?:\s+(?:ones?|versions?|"
                r"releases?|builds?))?)")
+
+
+# a listing asked in an order ("List every release, oldest first", «Перечисли релизы, начиная со
+# старых»): the whole line, in that order, not one release
+LISTING_ORDER = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highest)\s+first\b|"
+                 # a place in a list: which end is the oldest depends on the list (a changelog
+                 # runs newest first), so the whole line is shown ("Which version sits at the
+                 # start of the list?", «Какая версия стоит в конце списка?»)
+                 r"\b(?:sits?|stands?|is|comes?)?\s*(?:at|on|in)\s+the\s+(?:very\s+)?(?:start|"
+                 r"beginning|top|head|end|bottom|tail)\s+of\s+(?:the|your|its|this)\s+list"
+                 r"(?=\s*[?.!]?\s*$)|"  # the list the question ends on, not one in the text
+                 r"(?<!\w)(?:(?:стоит|стоят|находится|идёт|идет)\s+)?(?:в|на)\s+(?:самом\s+)?"
+                 r"(?:начале|конце|верху|низу|верхушке)\s+списка(?=\s*[?.!]?\s*$)|"
+                 r"\bin\s+(?:chronological|ascending|descending|release)\s+order\b|"
+                 r"(?<!\w)начиная\s+(?:со?|от)\s+(?:сам\w*\s+)?(?:стар|нов|ранн|поздн|"
+                 r"последн|перв)\w*|(?<!\w)от\s+(?:стар|нов|ранн|поздн)\w*\s+к\s+\w+")
 
 
 # words that order releases, newest and oldest (`release_history` reads which fact is asked

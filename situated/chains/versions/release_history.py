@@ -13,6 +13,7 @@ from situated.chains.contract import Answer
 from situated.chains.read.intent import LineFact
 from situated.chains.read.release import ReleaseReading, find_mentions, unknown_text
 from situated.chains.read.version_words import (
+    LISTING_ORDER,
     NEWEST_WORDS,
     OLDEST_WORDS,
     RU_NEWEST_WORDS,
@@ -31,6 +32,7 @@ _LATEST = re.compile(rf"\b(?:{NEWEST_WORDS}|current|last|final|greatest|biggest|
                      rf"top)\b|(?<!\w)(?:{RU_NEWEST_WORDS})", re.IGNORECASE)
 _OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|smallest|minimum|"
                      rf"min)\b|(?<!\w)(?:{RU_OLDEST_WORDS}|перв\w*|ранн\w*)", re.IGNORECASE)
+_IN_ORDER = re.compile(LISTING_ORDER, re.IGNORECASE)
 # a question about the whole line, not one release: "Which versions …", "How many …"
 _WHOLE = re.compile(r"\b(?:which|list|all|how\s+many|number|count)\b|какие|сколько|"
                     r"перечисл|список|все\b", re.IGNORECASE)
@@ -76,6 +78,8 @@ def _asked_fact(question: str, reading: ReleaseReading) -> LineFact | None:
     if reading.version is not None and (_EXISTS.search(question)
                                         or not _WHOLE.search(question)):
         return LineFact.EXISTS
+    if _IN_ORDER.search(question):
+        return LineFact.LIST  # "List every release, oldest first": the line, in that order
     if _LATEST.search(question):
         return LineFact.LATEST
     if _OLDEST.search(question):
