@@ -1,7 +1,7 @@
-"""Facts of a release line from metadata, without a model (docs/design.md "Releases"): which versions
-exist and how many, the latest and the oldest, and whether a version exists (a clear no naming
-the nearest). A line is the releases the readable documents declare, for the question's
-product when it names one."""
+"""Facts of a release line from metadata, without a model (docs/design.md "Releases"): which
+versions exist and how many (in the order asked, or for a place in a list the whole line), the
+latest and the oldest, and whether a version exists (a clear no naming the nearest). A line is
+the releases the readable documents declare, for the question's product when it names one."""
 
 from __future__ import annotations
 
