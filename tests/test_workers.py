@@ -38,10 +38,12 @@ def test_two_workers_serve_and_follow_a_permission_change(tmp_path, embeddings):
         {"name": "nobody", "key_sha256": hash_key("k0")}]}), encoding="utf-8")
     port = free_port()
     env = {**os.environ, "SITUATED_CACHE_DIR": str(tmp_path / "cache")}
+    # the server's output goes to a file: a pipe nobody reads fills and blocks the worker
+    # that writes to it, which then answers nothing
+    log = (tmp_path / "server.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "situated.cli", "serve", "--workers", "2", "--port", str(port),
-         "--keys", str(keys), "--index", str(root)], env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+         "--keys", str(keys), "--index", str(root)], env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 240
@@ -51,7 +53,8 @@ def test_two_workers_serve_and_follow_a_permission_change(tmp_path, embeddings):
                 pids |= {h["pid"] for h in _health_many(base)}
             except httpx.HTTPError:
                 time.sleep(0.5)
-        assert len(pids) == 2, "both workers answer /health"
+        assert len(pids) == 2, ("both workers answer /health", pids,
+                                (tmp_path / "server.log").read_text("utf-8", "replace")[-3000:])
         auth = {"Authorization": "Bearer k0"}
         assert httpx.get(f"{base}/documents/PUB-VALVE?format=json", headers=auth,
                          timeout=30).status_code == 200
@@ -71,3 +74,4 @@ def test_two_workers_serve_and_follow_a_permission_change(tmp_path, embeddings):
             proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
+        log.close()
