@@ -298,7 +298,7 @@ def chain(args) -> None:
         ingest([docs], index, app.embeddings, app.settings, recalibrate=True,
                calibrator=index_calibrator(app.settings, app.embeddings, None))
         ask = build_ask_chain(app)
-        data = yaml.safe_load((folder / "questions.yaml").read_text("utf-8"))
+        data = yaml.safe_load((folder / args.questions).read_text("utf-8"))
         within = {"situation": {"product": name}} if args.within_product else {}
         pos = [(a, ask.invoke({"question": a["q"], **within})) for a in data["answerable"]]
         neg = [(t, ask.invoke({"question": t, **within})) for t in data["off_topic"]]
@@ -321,7 +321,8 @@ def chain(args) -> None:
     for name, row in results.items():
         for m in row["misses"] + row["wrongly_answered"]:
             print(name, json.dumps(m, ensure_ascii=False))
-    suffix = "_product" if args.within_product else ""
+    suffix = ("_product" if args.within_product else "") + (
+        "" if args.questions == "questions.yaml" else "_" + Path(args.questions).stem)
     write_result(args.out / f"relevance_rule_chain{suffix}.json", results)
 
 
@@ -374,6 +375,8 @@ def main() -> None:
     c.add_argument("--out", type=Path, default=HERE / "results")
     c.add_argument("--corpora", nargs="+", default=None, choices=sorted(SMALL),
                    help="only these corpora (default: every pair already asked)")
+    c.add_argument("--questions", default="questions.yaml", help="the corpus's questions file "
+                   "(questions_ru.yaml: Russian questions over the English documents)")
     c.add_argument("--within-product", action="store_true", help="each corpus's documents "
                    "declare one product and every question is asked within it")
     for p in (g, s, c):
