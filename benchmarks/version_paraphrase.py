@@ -46,7 +46,9 @@ e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_twentyninth.yaml` and `paraphrases_russian_seventeenth.yaml`; at stop 71's start,
 `paraphrases_thirtieth.yaml` and `paraphrases_russian_eighteenth.yaml`; after theirs,
 `paraphrases_thirtyfirst.yaml` and `paraphrases_russian_nineteenth.yaml`; after theirs,
-`paraphrases_thirtysecond.yaml` and `paraphrases_russian_twentieth.yaml`. They are asked of two
+`paraphrases_thirtysecond.yaml` and `paraphrases_russian_twentieth.yaml`; at the next session's
+start, before anything ran or changed, `paraphrases_thirtythird.yaml` and
+`paraphrases_russian_twentyfirst.yaml`. They are asked of two
 corpora: `questions/versions/quickq/` (a guide at three releases beside a changelog, built
 here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -258,7 +260,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "thirtyfirst": "paraphrases_thirtyfirst.yaml",
         "russian_nineteenth": "paraphrases_russian_nineteenth.yaml",
         "thirtysecond": "paraphrases_thirtysecond.yaml",
-        "russian_twentieth": "paraphrases_russian_twentieth.yaml"}
+        "russian_twentieth": "paraphrases_russian_twentieth.yaml",
+        "thirtythird": "paraphrases_thirtythird.yaml",
+        "russian_twentyfirst": "paraphrases_russian_twentyfirst.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
