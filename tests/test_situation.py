@@ -251,3 +251,21 @@ def test_an_index_opened_with_another_timezone_is_refused_with_the_fix(sample_ro
     app.__dict__["embeddings"] = embeddings
     with pytest.raises(IndexError_, match="SITUATED_TIMEZONE=UTC"):
         _ = app.index  # opening the index checks its timezone
+
+
+@pytest.mark.parametrize("text", [
+    "How many separate quickq versions can I ask about?",
+    "Recommend a good science fiction novel.",
+    "Does the octopus exhibit open in the morning?",
+    "Can I augment my plan?",
+])
+def test_a_word_that_begins_like_a_month_names_no_date(text):
+    """"separate" was read as "sep" and the asker was asked which year: a month word ends
+    where no letter follows."""
+    assert find_dates(text) == []
+
+
+@pytest.mark.parametrize("text,said", [("Was it in Sept. 2025?", "in Sept. 2025"),
+                                       ("bought on 5 Aug", "5 Aug"), ("due in Nov", "in Nov")])
+def test_a_short_month_is_still_a_month(text, said):
+    assert [m.text for m in find_dates(text)] == [said]

@@ -21,7 +21,8 @@ from situated.modes import Mode
 from situated.months import EN_MONTHS, RU_MONTH, month_number
 from situated.situation import FIRST_DAY, LAST_DAY
 
-EN_MONTH = r"(?:" + "|".join(sorted(EN_MONTHS, key=len, reverse=True)) + r")\.?"
+# a month word ends where a letter does not follow: "separate", "novel" and "octopus" name none
+EN_MONTH = r"(?:" + "|".join(sorted(EN_MONTHS, key=len, reverse=True)) + r")(?![^\W\d_])\.?"
 MONTH = f"(?:{EN_MONTH}|{RU_MONTH})"
 ORD = r"(?:st|nd|rd|th)?"
 
