@@ -210,6 +210,29 @@ def test_the_classes_of_the_stop_71_rounds_are_read(question, intent):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    # the thirty-third and twenty-first Russian rounds: walked through, caught up with, brought
+    # up to date; how many releases ago a thing turned up; what a release's update did
+    ("Walk me through the quickq versions you hold.", "versions"),
+    ("Which quickq release did your docs last catch up with?", "versions"),
+    ("До какого релиза quickq документация была обновлена в последний раз?", "versions"),
+    ("How long ago, in quickq versions, did scheduled tasks turn up?", "since"),
+    ("How many releases ago did scheduled tasks turn up in quickq?", "since"),
+    ("Сколько версий назад в quickq появился scheduled tasks?", "since"),
+    ("Walk me through what quickq 1.1.0 changed.", "changes"),
+    ("What did the quickq 1.1.0 update do?", "changes"),
+    ("Walk me through setting up quickq.", None),
+    ("Take me through the quickq retry settings.", None),
+    ("What did the quickq worker do?", None),
+    ("Когда была обновлена документация quickq?", None),
+    ("Сколько лет назад открылся музей?", None),
+])
+def test_the_classes_of_the_thirty_third_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize("question", [
     "List every release, oldest first.", "Show the versions in chronological order.",
     "Перечисли релизы, начиная со старых.",

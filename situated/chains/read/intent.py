@@ -53,7 +53,8 @@ _CHANGES = re.compile(
     r"\bwhat(?:\s+is|\s+was|'s|’s)\s+(?:new|different)\b|"
     r"\b(?:what|which)\s+(?:changes|modifications|alterations|amendments)\b|"
     r"\b(?:list|show|summari[sz]e)\s+(?:of\s+|me\s+)?(?:the\s+)?changes\b|"
-    r"\b(?:list|show|tell\s+me)\s+what\b[^.?!]{0,60}\bchanged\b|"
+    r"\b(?:list|show|tell\s+me|(?:walk|take|run|talk)\s+(?:me|us)\s+through)\s+what\b"
+    r"[^.?!]{0,60}\bchanged\b|"
     r"\b(?:summary|overview|rundown|recap)\s+of\s+(?:the\s+)?(?:changes\b|what\b[^.?!]{0,60}"
     r"\bchanged\b)|"
     # the news of a release, what a release brought ("What did quickq 1.1.0 bring?": the
@@ -63,6 +64,9 @@ _CHANGES = re.compile(
     # and what it did ("What did quickq 1.1.0 fix or add?")
     r"\bwhat\s+(?:did|does|will)\s+(?:[\w.+-]+\s+){0,3}?(?:version\s+|release\s+)?0\s+"
     r"(?:bring|introduce|add|fix|change|remove|deprecate|drop|break|improve)\b|"
+    # … or what its update did ("What did the quickq 1.1.0 update do?")
+    r"\bwhat\s+(?:did|does|will)\s+(?:the\s+)?(?:[\w.+-]+\s+){0,2}?0\s+(?:update|upgrade|"
+    r"release|version|patch)\s+do\b|"
     # a release set beside the one before it ("How does 1.1.0 differ from the version before
     # it?", "… compared with the previous release"): consecutive versions, not two periods
     r"\bdiffer\w*\b[^.?!]{0,40}\b0\b[^.?!]{0,40}\b(?:previous|prior|preceding|earlier|"

@@ -19,7 +19,8 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
             r"(?:start|started|begin|began)\s+(?:supporting|offering|providing|"
             r"to\s+(?:support|offer|provide))|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
-            r"became\s+available|show\s+up|showed\s+up|(?:become|became)\s+(?:a\s+)?part\s+of|"
+            r"became\s+available|show\s+up|showed\s+up|turn(?:ed)?\s+up|"
+            r"(?:become|became)\s+(?:a\s+)?part\s+of|"
             + DEBUT_WORDS)
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
@@ -80,6 +81,11 @@ SINCE_Q = re.compile(
     r"\b(?:since|from|as\s+of|starting\s+(?:with|from))\s+(?:which|what)\s+"
     r"(?:[\w.+-]+\s+){0,3}(?:version|release)\b|\bsince\s+when\b|"
     r"\bfrom\s+what\s+release\s+on\b|(?<!\w)с\s+каких\s+пор(?!\w)|"
+    # how many releases ago a thing arrived ("How long ago, in quickq versions, did X turn up?",
+    # «Сколько версий назад в quickq появился X?»)
+    rf"\bhow\s+(?:long|many\s+(?:versions|releases|builds))\s+ago\b[^?!]{{0,100}}"
+    rf"\b(?:{_ARRIVES})\b|"
+    rf"(?<!\w)сколько\s+(?:{RU_RELEASE_NOUNS})\s+назад(?!\w)|"
     # the release as the one that did it ("In which version did quickq add X?", "Which release
     # gave us X?"); "Which version should I add to my requirements?" is the asker's doing
     r"\b(?:in|with)\s+(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:version|release)\s+did\b[^?!]{0,60}"

@@ -16,7 +16,7 @@ ASKING_EN = (
     r"shall|should|will|would|"
     r"tell|tells|talk|talks|speak|speaks|mention(?:s|ed)?|share|"
     r"list|name|enumerate|itemi[sz]e|tally|show|give|spell|lay|out|run|through|down|overview|"
-    r"rundown|know|"
+    r"rundown|know|walk|walks|take|takes|guide|"
     r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
@@ -29,7 +29,8 @@ ASKING_EN = (
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
     r"covered|coverage|support|supports|supported|handle[sd]?|stored|indexed|documented|"
     r"available|availability|exist|exists|existing|get|got|gotten|came|come|comes|go|goes|"
-    r"span|spans|range|ranges|reach|reaches|extend|extends|hand|on|in|here|there|among|at|with|"
+    r"span|spans|range|ranges|reach|reaches|extend|extends|(?:catch|catches|caught|catching)\s+up|"
+    r"hand|on|in|here|there|among|at|with|"
     r"for|to|of|about|"
     r"system|database|index|corpus|docs|doc|documentation|documents?|"
     # the asker's files, records and sources, not what a release reads ("What files does
@@ -55,6 +56,8 @@ ASKING_RU = (
     r"хочешь|хотите|слыш\w*|знаком\w*|провер\w*|"
     r"был|была|было|были|будет|будут|явля\w*|ответ\w*|информаци\w*|сведени\w*|"
     r"поддержива\w*|"
+    # brought up to date, the documents (the English "updated", "caught up")
+    r"обновл(?:ена|ено|ены|[её]н)|"
     r"хотел\w*|ли|будь|бы|"
     # where it is held and as of when (the English "sources", "so far", "to date")
     # spelling out, and "any" («Распиши релизы», «какие-нибудь документы»)
