@@ -181,10 +181,10 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
                 return True
         return False
 
-    missing = []
+    missing, names = [], names_in(text)
     around = set(circumstance_names(text)) | set(
-        names_in_unread_scripts(index, text, admitted_rows))
-    for name in (n for n in names_in(text) if n not in around):
+        names_in_unread_scripts(index, names, admitted_rows))
+    for name in (n for n in names if n not in around):
         words = [(term, word) for term, word, _, _ in index.tokenizer.terms(name)
                  if term in index.tokenizer(word)]
         if not all(held(term, word) for term, word in words) and not run_together_held(name):
@@ -192,9 +192,9 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
     return missing
 
 
-def names_in_unread_scripts(index, text: str, admitted_rows: np.ndarray) -> list[str]:
-    """The names the question writes in a script no block the caller may read is mostly
-    written in: a Russian question's «Супербоул» over English documents, or "Super Bowl" over
+def names_in_unread_scripts(index, names: list[str], admitted_rows: np.ndarray) -> list[str]:
+    """Of the question's `names` (`names_in`, read once by `unheld_names`), those written in a
+    script no block the caller may read is mostly written in: a Russian question's «Супербоул» over English documents, or "Super Bowl" over
     Russian ones. No block can hold them as written, so the name cannot tell a stranger from a
     question across languages (XQuAD: it refused most Russian questions over the English
     articles); the relevance rule decides those. Known only where the index has the
@@ -205,8 +205,7 @@ def names_in_unread_scripts(index, text: str, admitted_rows: np.ndarray) -> list
     pieces = admitted_rows[index.piece_block]
     latin_read, other_read = bool((vectors.latin & pieces).any()), bool(
         (~vectors.latin & pieces).any())
-    return [n for n in names_in(text)
-            if not (latin_read if mostly_latin(n) else other_read)]
+    return [n for n in names if not (latin_read if mostly_latin(n) else other_read)]
 
 
 _WORD = re.compile(r"\w+")

@@ -61,12 +61,11 @@ _CHANGES = re.compile(
     # number is read as 0 here); without a release, "bring" is anyone's
     r"\bwhat(?:'s|’s|\s+is|\s+are)\s+(?:the\s+)?news\b|"
     r"\b(?:what|which)\s+updates\b[^.?!]{0,40}\b0\b|"
-    # and what it did ("What did quickq 1.1.0 fix or add?")
+    # and what it did, or its update did ("What did quickq 1.1.0 fix or add?", "What did the
+    # quickq 1.1.0 update do?")
     r"\bwhat\s+(?:did|does|will)\s+(?:[\w.+-]+\s+){0,3}?(?:version\s+|release\s+)?0\s+"
-    r"(?:bring|introduce|add|fix|change|remove|deprecate|drop|break|improve)\b|"
-    # … or what its update did ("What did the quickq 1.1.0 update do?")
-    r"\bwhat\s+(?:did|does|will)\s+(?:the\s+)?(?:[\w.+-]+\s+){0,2}?0\s+(?:update|upgrade|"
-    r"release|version|patch)\s+do\b|"
+    r"(?:bring|introduce|add|fix|change|remove|deprecate|drop|break|improve|"
+    r"(?:update|upgrade|release|version|patch)\s+do)\b|"
     # a release set beside the one before it ("How does 1.1.0 differ from the version before
     # it?", "… compared with the previous release"): consecutive versions, not two periods
     r"\bdiffer\w*\b[^.?!]{0,40}\b0\b[^.?!]{0,40}\b(?:previous|prior|preceding|earlier|"
