@@ -48,7 +48,8 @@ e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_thirtyfirst.yaml` and `paraphrases_russian_nineteenth.yaml`; after theirs,
 `paraphrases_thirtysecond.yaml` and `paraphrases_russian_twentieth.yaml`; at the next session's
 start, before anything ran or changed, `paraphrases_thirtythird.yaml` and
-`paraphrases_russian_twentyfirst.yaml`. They are asked of two
+`paraphrases_russian_twentyfirst.yaml`; at the next session's start, likewise,
+`paraphrases_thirtyfourth.yaml` and `paraphrases_russian_twentysecond.yaml`. They are asked of two
 corpora: `questions/versions/quickq/` (a guide at three releases beside a changelog, built
 here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -262,7 +263,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "thirtysecond": "paraphrases_thirtysecond.yaml",
         "russian_twentieth": "paraphrases_russian_twentieth.yaml",
         "thirtythird": "paraphrases_thirtythird.yaml",
-        "russian_twentyfirst": "paraphrases_russian_twentyfirst.yaml"}
+        "russian_twentyfirst": "paraphrases_russian_twentyfirst.yaml",
+        "thirtyfourth": "paraphrases_thirtyfourth.yaml",
+        "russian_twentysecond": "paraphrases_russian_twentysecond.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
