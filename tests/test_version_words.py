@@ -233,6 +233,57 @@ def test_the_classes_of_the_thirty_third_rounds_are_read(question, intent):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    # the thirty-fourth and twenty-second Russian rounds: whose knowledge it is ("according to
+    # you", "in your view", «на твой взгляд»), by chance, such a one, seeing; offering begun
+    # ("start shipping", «начал поставлять»); the least release needed for a thing; what is
+    # different in a release
+    ("What's the current quickq release according to you?", "versions"),
+    ("Which quickq versions do you think you hold?", "versions"),
+    ("As far as you know, what's the oldest quickq release?", "versions"),
+    ("Ты случайно не охватываешь quickq 1.1.0?", "versions"),
+    ("У меня quickq 1.1.0, ты такую знаешь?", "versions"),
+    ("Какая версия quickq самая новая, на твой взгляд?", "versions"),
+    ("Хочу увидеть полный набор версий quickq.", "versions"),
+    ("When did quickq start shipping scheduled tasks?", "since"),
+    ("Which quickq release began including retries?", "since"),
+    ("Когда quickq начал поставлять scheduled tasks?", "since"),
+    ("Какая минимальная версия quickq нужна для scheduled tasks?", "since"),
+    ("Что отличается в quickq 1.1.0?", "changes"),
+    # content beside them: what the text says, a value by the asker's own view, another
+    # thing's version
+    ("What's the default quickq timeout according to the guide?", None),
+    ("Which quickq queue backend do you think is fastest?", None),
+    ("Когда quickq начал поставлять задачи в очередь?", "since"),
+    ("Какая минимальная версия Python нужна для quickq?", None),
+    ("Что отличает воркер quickq от планировщика?", None),
+    ("Где хранятся задачи quickq?", None),
+    ("Как далеко можно отложить задачу в quickq?", None),
+])
+def test_the_classes_of_the_thirty_fourth_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, end", [
+    ("Где заканчивается твоё покрытие quickq?", "latest"),
+    ("Как далеко в прошлое уходит твоя документация по quickq?", "oldest"),
+    ("Где начинается твоё покрытие quickq?", "oldest"),
+])
+def test_where_the_coverage_ends_or_how_far_back_it_goes_is_one_end_of_the_line(question, end):
+    from packaging.version import Version
+
+    from situated.chains.read.release import ReleaseReading
+    from situated.chains.say.wording import Lang
+    from situated.chains.versions.release_history import line_text
+
+    declared = [Version("1.0"), Version("2.0"), Version("3.0")]
+    _, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.RU)
+    assert shown == [declared[-1] if end == "latest" else declared[0]]
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize("question", [
     "List every release, oldest first.", "Show the versions in chronological order.",
     "Перечисли релизы, начиная со старых.",

@@ -14,10 +14,12 @@ from situated.chains.read.version_words import RU_RELEASE_NOUNS
 # and a frame the subject is read without (`appearance.subject_of`)
 DEBUT_WORDS = (r"debut(?:ed|s)?|ma(?:ke|de|kes)\s+(?:its|their|a|an)\s+"
                r"(?:debut|first\s+appearance|appearance|entrance)")
+# the verbs of offering a thing, begun: "start supporting", "began shipping", "start to offer"
+_OFFERING = (r"supporting|offering|providing|shipping|including|having|carrying|bundling|"
+             r"to\s+(?:support|offer|provide|ship|include|have|carry|bundle)")
 # the verbs of something arriving in a release: "added", "did X arrive", "did it land"
 _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
-            r"(?:start|started|begin|began)\s+(?:supporting|offering|providing|"
-            r"to\s+(?:support|offer|provide))|"
+            rf"(?:start|started|begin|began)\s+(?:{_OFFERING})|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
             r"became\s+available|show\s+up|showed\s+up|turn(?:ed)?\s+up|"
             r"(?:become|became)\s+(?:a\s+)?part\s+of|"
@@ -26,8 +28,7 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
 _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|rolled\s+out|"
                        r"(?:made|makes)\s+[^?!]{1,60}?\s+possible|"
-                       r"(?:start|started|starts|begin|began|begins)\s+"
-                       r"(?:supporting|to\s+support|offering|to\s+offer|providing|having)")
+                       rf"(?:starts|begins)\s+(?:{_OFFERING})")
 # the least release that has something, the product's name taken away ("What's the minimum
 # quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name
 # between, it asks what that needs ("What's the minimum Python version that quickq needs?":
@@ -54,7 +55,12 @@ LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|re
                             # самый ранний quickq с поддержкой X?»)
                             r"\b(?:first|earliest|oldest|lowest|minimum)\s+(?:that|which)\s+"
                             r"(?:supports?|has|have|includes?|offers?|provides?|contains?)\b|"
-                            r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:с|со)\s+поддержк",
+                            r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:с|со)\s+поддержк|"
+                            # the least release needed for a thing, the name taken away
+                            # («Какая минимальная версия нужна для X?»: "What's the minimum
+                            # version I need for X?")
+                            r"(?<!\w)(?:минимальн|наименьш)\w*\s+(?:" + RU_RELEASE_NOUNS + r")\s+"
+                            r"(?:нужн\w*|требу\w*|необходим\w*)\s+(?:для|чтобы)(?!\w)",
                             re.IGNORECASE)
 # how long the product has had a thing, read with the product's name taken away, where it
 # stood: its subject ("How long has quickq had X?", «Как давно quickq поддерживает X?») or
@@ -110,7 +116,7 @@ SINCE_Q = re.compile(
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел|обзав[её]л)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
-    r"уметь|иметь|частью|доступ\w*)(?!\w)|"
+    r"предоставлять|поставлять|включать|содержать|давать|уметь|иметь|частью|доступ\w*)(?!\w)|"
     # the release a thing came with («С какой версией quickq пришёл X?»)
     r"(?<!\w)(?:с|со)\s+как(?:ой|им)\s+(?:версией|релизом|выпуском|сборкой)(?=[^?!]{0,60}"
     r"(?<!\w)(?:пришл|пришёл|пришел|появил|добав|стал\w*\s+доступ))|"
