@@ -250,6 +250,9 @@ def test_the_classes_of_the_thirty_third_rounds_are_read(question, intent):
     ("Когда quickq начал поставлять scheduled tasks?", "since"),
     ("Какая минимальная версия quickq нужна для scheduled tasks?", "since"),
     ("Что отличается в quickq 1.1.0?", "changes"),
+    ("How big is your quickq version history, in releases?", "versions"),
+    ("Насколько длинная у тебя история версий quickq, в релизах?", "versions"),
+    ("Какие версии quickq знает эта штука?", "versions"),
     # content beside them: what the text says, a value by the asker's own view, another
     # thing's version
     ("What's the default quickq timeout according to the guide?", None),
@@ -259,6 +262,9 @@ def test_the_classes_of_the_thirty_third_rounds_are_read(question, intent):
     ("Что отличает воркер quickq от планировщика?", None),
     ("Где хранятся задачи quickq?", None),
     ("Как далеко можно отложить задачу в quickq?", None),
+    ("How long is the default quickq retry delay?", None),
+    ("How big can a quickq task payload be?", None),
+    ("Какой длины может быть имя задачи в quickq?", None),
 ])
 def test_the_classes_of_the_thirty_fourth_rounds_are_read(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

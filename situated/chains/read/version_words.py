@@ -25,6 +25,8 @@ ASKING_EN = (
     r"launch|real|actual|valid|genuine|set|sets|size|history|times|by|looking|looks|so|far|"
     r"yet|till|until|to\s+date|order|ordered|sequence|numbers|"
     r"track|tracks|tracked|listed|lists|maintain(?:s|ed)?|logged|catalog(?:ue)?d?|"
+    # how big the line is ("How big is your version history?", as "size")
+    r"big|large|long|length|"
     r"roughly|approximately|around|precisely|overall|ever|anywhere|somewhere|appear|appears|"
     r"hold|holds|contain|contains|include[sd]?|carry|carries|offer|offers|cover|covers|"
     r"covered|coverage|support|supports|supported|handle[sd]?|stored|indexed|documented|"
@@ -63,6 +65,9 @@ ASKING_RU = (
     r"случайно(?:\s+не)?|взгляд\w*|мнени\w*|дума\w*|полага\w*|насколько|"
     # seeing and going back (the English "see", "go")
     r"увид\w*|вид(?:еть|ишь|ите|им|ят|ел\w*)|вижу|уход\w*|"
+    # how big the line is («Насколько длинная история версий?»: "How big is your history?"),
+    # and the thing asked, said plainly («эта штука»: the English "thing", "stuff")
+    r"длин\w*|больш(?:ая|ой|ое|ие|их|ую)|велик\w*|размер\w*|штук(?:а|и|у|ой|е)|"
     r"можешь|можете|может|могу|можем|могут|можно|смож\w*|надо|хочу|"
     r"нуж(?:ен|на|но|ны)(?=\s+(?:полн\w+\s+)?(?:список|перечень|обзор|количество|число)(?!\w))|"
     r"хочешь|хотите|слыш\w*|знаком\w*|провер\w*|"
