@@ -282,7 +282,6 @@ def chain(args) -> None:
     """The small corpora through the whole chain, as `situated ingest` builds them (calibration
     included: too small, so the package floors decide): per corpus, answerable questions
     answered with the expected document cited, refused or clarified; off-topic ones answered."""
-    from situated.calibration.fit import index_calibrator
     from situated.chains.ask import build_ask_chain
 
     table = Table(title="small corpora through the chain")
@@ -292,13 +291,7 @@ def chain(args) -> None:
     results = {}
     for name, half in small_corpora(args.corpora).items():
         folder = HERE / "questions" / "small" / name
-        index = args.work / f"chain-{name}{'-product' if args.within_product else ''}"
-        docs = _as_product(folder, args.work / f"docs-{name}-product", name) \
-            if args.within_product else folder
-        app = App(Settings(index_dir=index))
-        ingest([docs], index, app.embeddings, app.settings, recalibrate=True,
-               calibrator=index_calibrator(app.settings, app.embeddings, None))
-        ask = build_ask_chain(app)
+        ask = build_ask_chain(chain_app(name, args.work, args.within_product))
         data = yaml.safe_load((folder / args.questions).read_text("utf-8"))
         within = {"situation": {"product": name}} if args.within_product else {}
         pos = [(a, ask.invoke({"question": a["q"], **within})) for a in data["answerable"]]
@@ -325,6 +318,20 @@ def chain(args) -> None:
     suffix = ("_product" if args.within_product else "") + (
         "" if args.questions == "questions.yaml" else "_" + Path(args.questions).stem)
     write_result(args.out / f"relevance_rule_chain{suffix}.json", results)
+
+
+def chain_app(name: str, work: Path, within_product: bool) -> App:
+    """The small corpus `name` built as `situated ingest` builds it (calibration included: too
+    small, so the package floors decide), its documents of one product when `within_product`."""
+    from situated.calibration.fit import index_calibrator
+
+    folder = HERE / "questions" / "small" / name
+    index = work / f"chain-{name}{'-product' if within_product else ''}"
+    docs = _as_product(folder, work / f"docs-{name}-product", name) if within_product else folder
+    app = App(Settings(index_dir=index))
+    ingest([docs], index, app.embeddings, app.settings, recalibrate=True,
+           calibrator=index_calibrator(app.settings, app.embeddings, None))
+    return app
 
 
 def _by_half(results: dict) -> Table:

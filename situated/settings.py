@@ -212,6 +212,11 @@ class _AnswerSettings(BaseModel):
         "`English`): with a chat model that writes, a question not mostly in Latin script is "
         "searched by the model's rewrite of it into this language (`chains.read.rewrite`); its "
         "situation and the reply's language are read from the question as asked.")
+    restate_refused: bool = Field(
+        default=False, description="With a chat model that writes, a question the relevance "
+        "rule refused is restated by the model in plain, general words and searched once more; "
+        "the relevance rule decides again, and the second search stands only where it answers "
+        "(`chains.read.restate`).")
     model_fallback: bool = Field(
         default=False, description="When the chat model fails (unreachable, timeout, error), "
         "answer with the offline extractive model instead of reporting the error.")

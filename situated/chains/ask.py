@@ -39,6 +39,7 @@ from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from situated.chains.contract import Answer
 from situated.chains.read.extract import Clock, supports_structured_output, today_in
 from situated.chains.read.proposal import proposal_runnable
+from situated.chains.read.restate import QuestionRestater
 from situated.chains.read.rewrite import QuestionRewriter
 from situated.chains.say.budget import Budget, margin_counter
 from situated.chains.say.focus import EvidenceFocus
@@ -102,6 +103,12 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
                               "model that writes (SITUATED_MODEL=openai and its endpoint); the "
                               "offline model cannot rewrite a question: unset it")
         extra.setdefault("rewriter", QuestionRewriter(chat, settings.rewrite_into, settings))
+    if settings.restate_refused:
+        if isinstance(chat, ExtractiveChatModel):
+            raise ConfigError("SITUATED_RESTATE_REFUSED=true needs a chat model that writes "
+                              "(SITUATED_MODEL=openai and its endpoint); the offline model "
+                              "cannot restate a question: unset it")
+        extra.setdefault("restater", QuestionRestater(chat, settings))
     if settings.model_evidence is not EvidenceForm.BLOCKS:  # ranked by the offline model
         extra.setdefault("focus", EvidenceFocus(
             offline or _offline(app, snap), settings.model_units, budget,

@@ -25,6 +25,7 @@ from situated.chains.read.compare import Comparison, Period, ask_year, merge, sl
 from situated.chains.read.extract import Clock
 from situated.chains.read.intent import Intent
 from situated.chains.read.reader import QuestionReader
+from situated.chains.read.restate import QuestionRestater
 from situated.chains.read.rewrite import QuestionRewriter
 from situated.chains.routing.decision import Route
 from situated.chains.routing.evidence_steps import EvidenceSteps
@@ -41,6 +42,7 @@ from situated.chains.state import (
     Question,
     Reading,
     Replied,
+    Routed,
 )
 from situated.chains.versions.appearance_steps import AppearanceSteps
 from situated.chains.versions.history_steps import HistorySteps
@@ -60,9 +62,10 @@ class AskSteps:
     def __init__(self, settings, snap, model: Runnable, proposer: Runnable, clock: Clock,
                  prompt: ChatPromptTemplate, budget: Budget, searcher: Searcher | None = None,
                  focus: EvidenceFocus | None = None, reranker: Reranker | None = None,
-                 rewriter: QuestionRewriter | None = None):
+                 rewriter: QuestionRewriter | None = None,
+                 restater: QuestionRestater | None = None):
         self.ctx = StepContext(settings, snap, budget, searcher)
-        self.rewriter = rewriter
+        self.rewriter, self.restater = rewriter, restater
         self.model, self.proposer, self.prompt = model, proposer, prompt
         self.releases = ReleaseSteps(self.ctx)
         self.reader = self.reader_kind(self.ctx, clock, self.releases)
@@ -101,13 +104,24 @@ class AskSteps:
             answers = packed.decision.route is Route.ANSWER and packed.supplied
             return reply if answers else stop
 
-        at = (_step(self.evidence.retrieve, "retrieve") | _step(self.evidence.route, "route")
-              | _step(self.reply.budget, "budget") | _step(answer_or_stop, "answer_or_stop"))
+        at = _step(self.evidence.retrieve, "retrieve") | _step(self.evidence.route, "route")
+        if self.restater is not None:  # a refusal searched once more (`chains.read.restate`)
+            at = at | _step(self.restated, "restate_refused")
+        at = at | _step(self.reply.budget, "budget") | _step(answer_or_stop, "answer_or_stop")
         find = _step(self.history.find_versions, "find_versions")
         by_intent = {Intent.CHANGES: find | _step(self.history.changes, "diff_versions"),
                      Intent.VERSIONS: find | _step(self.history.listing, "list_versions"),
                      Intent.SINCE: _step(self.appearance.answer, "first_appearance")}
         return lambda reading: by_intent.get(reading.validated.intent, at)
+
+    def restated(self, routed: Routed, config: RunnableConfig) -> Routed:
+        """A refusal of the relevance rule searched and routed again by the model's
+        restatement; the second route stands only where it answers."""
+        reading = self.restater.again(routed, config) if self.restater else None
+        if reading is None:
+            return routed
+        again = self.evidence.route(self.evidence.retrieve(reading))
+        return again if again.decision.route is Route.ANSWER else routed
 
     def _reply(self) -> Runnable:
         """The prompt, the chat model (a failure of its endpoint is a `ModelError` naming the

@@ -41,21 +41,35 @@ class QuestionRewriter:
         query = reading.validated.query
         if not query or mostly_latin(query):
             return reading
-        try:
-            with model_call(self.settings):
-                reply = (REWRITE_PROMPT | self.model).invoke(
-                    {"language": self.language, "question": query}, config)
-        except ModelError:
-            if self.settings.model_fallback:  # searched as asked, as the offline model would
-                return reading
-            raise
-        content = getattr(reply, "content", reply)
-        lines = content.strip().splitlines() if isinstance(content, str) else []
-        text = lines[0].strip()[:MAX_REWRITE_CHARS] if lines else ""
+        text = one_line_reply(REWRITE_PROMPT | self.model,
+                              {"language": self.language, "question": query}, config,
+                              self.settings)
         if not text or not mostly_latin(text):
             return reading
-        return dataclasses.replace(
-            reading, validated=dataclasses.replace(reading.validated, query=text))
+        return searched_as(reading, text)
 
 
-__all__ = ["QuestionRewriter"]
+def one_line_reply(chain: Runnable, inputs: dict, config: RunnableConfig,
+                   settings: Settings) -> str:
+    """The first line of a chat model's reply to `chain` (a prompt and the model), cut at
+    `MAX_REWRITE_CHARS`; "" when the reply is empty, or when the endpoint fails and
+    `model_fallback` says to go on as asked (else its `ModelError`)."""
+    try:
+        with model_call(settings):
+            reply = chain.invoke(inputs, config)
+    except ModelError:
+        if settings.model_fallback:  # searched as asked, as the offline model would
+            return ""
+        raise
+    content = getattr(reply, "content", reply)
+    lines = content.strip().splitlines() if isinstance(content, str) else []
+    return lines[0].strip()[:MAX_REWRITE_CHARS] if lines else ""
+
+
+def searched_as(reading: Reading, text: str) -> Reading:
+    """`reading` with its search text `text`: only what the legs read changes."""
+    return dataclasses.replace(reading,
+                               validated=dataclasses.replace(reading.validated, query=text))
+
+
+__all__ = ["QuestionRewriter", "one_line_reply", "searched_as"]
