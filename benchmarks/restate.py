@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import statistics
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -29,21 +30,24 @@ from relevance_rule import HERE, chain_app, small_corpora
 from rich.console import Console
 from rich.table import Table
 
-from situated.app import App
 from situated.chains.ask import ask_steps, per_generation
 from situated.chains.read.extract import today_in
 from situated.chains.read.restate import QuestionRestater
 
 
+@dataclass(frozen=True)
 class _Timed(QuestionRestater):
     """The product's restater, each restatement and its time recorded."""
+
+    asked: list[dict] = field(default_factory=list)
 
     def again(self, routed, config):
         started = time.perf_counter()
         reading = super().again(routed, config)
         if reading is not None:
-            self.asked.append({"q": routed.reading.question.text, "restated":  # type: ignore
-                               reading.validated.query, "ms": 1000 * (time.perf_counter() - started)})
+            self.asked.append({"q": routed.reading.question.text,
+                               "restated": reading.validated.query,
+                               "ms": 1000 * (time.perf_counter() - started)})
         return reading
 
 
@@ -55,11 +59,19 @@ def _chat(base_url: str, name: str):
                       extra_body={"max_tokens": 60})  # llama.cpp reads this name
 
 
-def _ask_both(app: App, restater: _Timed, questions: list[str], within: dict) -> list[dict]:
+def _chains(app, restater: _Timed):
+    """The chain as today and the same chain with the restate step, built once a corpus (the
+    offline model answers both)."""
     clock = today_in(app.settings.timezone)
     plain = per_generation(app, lambda snap: ask_steps(app, snap, None, clock).chain())
     again = per_generation(app, lambda snap: ask_steps(app, snap, None, clock,
                                                        restater=restater).chain())
+    return plain, again
+
+
+def _ask_both(plain, again, restater: _Timed, questions: list[str],
+              within: dict) -> list[dict]:
+    """Each question through the chain as today (`plain`) and with the restate step."""
     rows = []
     for q in questions:
         restater.asked.clear()
@@ -76,11 +88,11 @@ def run(args, base_url: str) -> dict:
         folder = HERE / "questions" / "small" / name
         app = chain_app(name, args.work, args.within_product)
         restater = _Timed(_chat(base_url, args.model), app.settings)
-        object.__setattr__(restater, "asked", [])
+        plain, again = _chains(app, restater)
         data = yaml.safe_load((folder / "questions.yaml").read_text("utf-8"))
         within = {"situation": {"product": name}} if args.within_product else {}
-        pos = _ask_both(app, restater, [a["q"] for a in data["answerable"]], within)
-        neg = _ask_both(app, restater, list(data["off_topic"]), within)
+        pos = _ask_both(plain, again, restater, [a["q"] for a in data["answerable"]], within)
+        neg = _ask_both(plain, again, restater, list(data["off_topic"]), within)
         results[name] = {"half": half, "answerable": pos, "off_topic": neg}
     return results
 

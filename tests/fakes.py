@@ -1,7 +1,8 @@
 """Test doubles for what cannot run here: a hosted chat model.
 
 * `ScriptedChatModel`: a LangChain chat model that replies from a script and records every
-  call, so a test can prove a route never called the model.
+  call, so a test can prove a route never called the model; `DownChatModel`, one whose
+  endpoint is down.
 * `FakeOpenAIServer`: a real HTTP server on 127.0.0.1 speaking the OpenAI chat-completions
   protocol (plain replies or a tool call), recording each request body.
 """
@@ -32,6 +33,18 @@ class ScriptedChatModel(BaseChatModel):
         self.calls.append(list(messages))
         text = self.replies[min(len(self.calls), len(self.replies)) - 1] if self.replies else ""
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
+
+
+class DownChatModel(ScriptedChatModel):
+    """A chat model whose endpoint is down: the OpenAI client's own connection error, each call
+    recorded."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        import httpx
+        import openai
+
+        self.calls.append(list(messages))
+        raise openai.APIConnectionError(request=httpx.Request("POST", "http://127.0.0.1:9/v1"))
 
 
 class FakeOpenAIServer:

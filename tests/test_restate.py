@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 from conftest import indexed_app, md, write
-from fakes import ScriptedChatModel
+from fakes import DownChatModel, ScriptedChatModel
 from langchain_core.messages import HumanMessage
 
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
-from situated.errors import ConfigError
+from situated.errors import ConfigError, ModelError
 
 CLASSES = ("# Group classes\n\n## 1 Booking\n\nClasses are booked in the app up to seven days in "
            "advance. Each class holds at most 20 people.\n\n## 2 Personal training\n\nA personal "
@@ -20,7 +20,7 @@ CLASSES = ("# Group classes\n\n## 1 Booking\n\nClasses are booked in the app up 
 HOURS = ("# Facilities\n\n## 1 Opening hours\n\nThe club opens from 6:00 to 22:00 on weekdays "
          "and from 8:00 to 20:00 at weekends.\n\n## 2 Sauna\n\nThe sauna is for members over 18 "
          "only. Sessions should not exceed 15 minutes.\n")
-ASKED = "Is the steam box ok for my 16-year-old?"  # the text says "The sauna is for members over 18"
+ASKED = "Is the steam box ok for my 16-year-old?"  # the text: "The sauna is for members over 18"
 RESTATED = "Can a 16-year-old use the sauna?"
 
 
@@ -32,10 +32,12 @@ def gym(tmp_path_factory, embeddings):
     return root, indexed_app(root, embeddings)
 
 
-def _ask(gym, restate: bool, replies: list[str], question: str = ASKED):
-    app = type(gym[1])(gym[1].settings.model_copy(update={"restate_refused": restate}))
+def _ask(gym, restate: bool, replies: list[str], question: str = ASKED, model=None,
+         **settings):
+    app = type(gym[1])(gym[1].settings.model_copy(update={"restate_refused": restate,
+                                                          **settings}))
     app.__dict__["embeddings"] = gym[1].embeddings
-    model = ScriptedChatModel(replies=replies)
+    model = model or ScriptedChatModel(replies=replies)
     return build_ask_chain(app, model=model).invoke({"question": question}), model.calls
 
 
@@ -69,6 +71,19 @@ def test_a_restatement_that_finds_nothing_leaves_the_refusal(gym):
     echoed, calls = _ask(gym, True, ["What's Portugal's capital?"],
                          question="What's Portugal's capital?")
     assert echoed.status is Status.NO_EVIDENCE and len(calls) == 1
+
+
+@pytest.mark.integration
+def test_an_empty_restatement_or_a_failing_endpoint_leaves_the_refusal_or_is_an_error(gym):
+    empty, calls = _ask(gym, True, ["   "])
+    assert empty.status is Status.NO_EVIDENCE and len(calls) == 1  # not searched again
+    down = DownChatModel()
+    with pytest.raises(ModelError, match="SITUATED_OPENAI_BASE_URL.*SITUATED_MODEL_FALLBACK"):
+        _ask(gym, True, [], model=down)
+    assert len(down.calls) == 1  # the restatement failed; nothing else was asked
+    kept, calls = _ask(gym, True, [], model=DownChatModel(), model_fallback=True)
+    assert kept.status is Status.NO_EVIDENCE and len(calls) == 1  # the refusal as asked
+
 
 
 @pytest.mark.integration

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from fakes import ScriptedChatModel
+from fakes import DownChatModel, ScriptedChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import ValidationError
 
@@ -74,28 +74,18 @@ def test_the_offline_model_cannot_be_asked_to_rewrite(sample_app):
         build_ask_chain(_app(sample_app, "English"))
 
 
-class _Down(ScriptedChatModel):
-    """A chat model whose endpoint is down (the client's own error)."""
-
-    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
-        import httpx
-        import openai
-
-        self.calls.append(list(messages))
-        raise openai.APIConnectionError(request=httpx.Request("POST", "http://127.0.0.1:9/v1"))
-
 
 @pytest.mark.integration
 def test_a_rewrite_whose_endpoint_fails_is_an_error_or_with_the_fallback_the_question_as_asked(
         sample_app):
-    down = _Down()
+    down = DownChatModel()
     with pytest.raises(ModelError, match="SITUATED_OPENAI_BASE_URL.*SITUATED_MODEL_FALLBACK"):
         build_ask_chain(_app(sample_app, "English"), model=down).invoke({"question": Q_RU})
     assert len(down.calls) == 1  # the rewrite failed; nothing else was asked
     fallback = App(sample_app.settings.model_copy(update={"rewrite_into": "English",
                                                           "model_fallback": True}))
     fallback.__dict__["embeddings"] = sample_app.embeddings
-    got = build_ask_chain(fallback, model=_Down()).invoke({"question": Q_RU})
+    got = build_ask_chain(fallback, model=DownChatModel()).invoke({"question": Q_RU})
     as_asked, _ = _ask(sample_app, None, ["It is covered [S1]."])
     assert [h.block_id for h in got.hits] == [h.block_id for h in as_asked.hits]
     assert got.status is Status.ANSWERED  # the offline model answered

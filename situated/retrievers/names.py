@@ -194,8 +194,8 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
 
 def names_in_unread_scripts(index, names: list[str], admitted_rows: np.ndarray) -> list[str]:
     """Of the question's `names` (`names_in`, read once by `unheld_names`), those written in a
-    script no block the caller may read is mostly written in: a Russian question's «Супербоул» over English documents, or "Super Bowl" over
-    Russian ones. No block can hold them as written, so the name cannot tell a stranger from a
+    script no block the caller may read is mostly written in: a Russian question's «Супербоул»
+    over English documents, or "Super Bowl" over Russian ones. No block can hold them as written, so the name cannot tell a stranger from a
     question across languages (XQuAD: it refused most Russian questions over the English
     articles); the relevance rule decides those. Known only where the index has the
     multilingual leg's script of each piece; without it every name is checked."""
