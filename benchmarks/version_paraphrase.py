@@ -49,8 +49,9 @@ e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
 `paraphrases_thirtysecond.yaml` and `paraphrases_russian_twentieth.yaml`; at the next session's
 start, before anything ran or changed, `paraphrases_thirtythird.yaml` and
 `paraphrases_russian_twentyfirst.yaml`; at the next session's start, likewise,
-`paraphrases_thirtyfourth.yaml` and `paraphrases_russian_twentysecond.yaml`. They are asked of two
-corpora: `questions/versions/quickq/` (a guide at three releases beside a changelog, built
+`paraphrases_thirtyfourth.yaml` and `paraphrases_russian_twentysecond.yaml`; at the next
+session's start, likewise, `paraphrases_thirtyfifth.yaml` and
+`paraphrases_russian_twentythird.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a changelog, built
 here without calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 With `--slips SEED` each phrasing is asked with one slip in its longest word of six letters or
@@ -265,7 +266,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "thirtythird": "paraphrases_thirtythird.yaml",
         "russian_twentyfirst": "paraphrases_russian_twentyfirst.yaml",
         "thirtyfourth": "paraphrases_thirtyfourth.yaml",
-        "russian_twentysecond": "paraphrases_russian_twentysecond.yaml"}
+        "russian_twentysecond": "paraphrases_russian_twentysecond.yaml",
+        "thirtyfifth": "paraphrases_thirtyfifth.yaml",
+        "russian_twentythird": "paraphrases_russian_twentythird.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
