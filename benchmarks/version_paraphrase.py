@@ -51,8 +51,9 @@ start, before anything ran or changed, `paraphrases_thirtythird.yaml` and
 `paraphrases_russian_twentyfirst.yaml`; at the next session's start, likewise,
 `paraphrases_thirtyfourth.yaml` and `paraphrases_russian_twentysecond.yaml`; at the next
 session's start, likewise, `paraphrases_thirtyfifth.yaml` and
-`paraphrases_russian_twentythird.yaml`. They are asked of two corpora: `questions/versions/quickq/` (a guide at three releases beside a changelog, built
-here without calibration) and the httpx documentation at 16 releases (the
+`paraphrases_russian_twentythird.yaml`. They are asked of two corpora:
+`questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
+calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
 With `--slips SEED` each phrasing is asked with one slip in its longest word of six letters or
 more but the product's (`typos.slipped`), and `--as-typed` switches the question's spelling

@@ -272,6 +272,57 @@ def test_the_classes_of_the_thirty_fourth_rounds_are_read(question, intent):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    # the thirty-fifth and twenty-third Russian rounds: an inventory, a list run through, the
+    # way people text, being in the know, where the asker runs it said before the question,
+    # the assistant at work, where the documents one holds begin, made available, been around
+    ("Can I get an inventory of the quickq versions?", "versions"),
+    ("Whats the oldest quickq u have", "versions"),
+    ("whats the latest quickq u have", "versions"),
+    ("Where do the quickq docs you hold start from?", "versions"),
+    ("We run quickq 1.1.0 in production, do you cover it?", "versions"),
+    ("Which quickq versions does the assistant work with?", "versions"),
+    ("What quickq release made scheduled tasks available?", "since"),
+    ("Since which quickq version has scheduled tasks been around?", "since"),
+    ("Пробегись по релизам quickq, по которым ты можешь ответить.", "versions"),
+    ("Можно получить перечень версий quickq?", "versions"),
+    ("По каким релизам quickq работает ассистент?", "versions"),
+    ("До какого релиза quickq ты в курсе?", "versions"),
+    ("У нас в продакшене quickq 1.1.0, ты её покрываешь?", "versions"),
+    ("Какой релиз quickq сделал доступным scheduled tasks?", "since"),
+    # content beside them: running it in production asks how, a thing that works with another,
+    # where a worker starts, what the assistant's subject does
+    ("How do I run quickq in production in 1.1.0?", None),
+    ("Как запустить quickq 1.1.0 в продакшене?", None),
+    ("Does quickq 1.1.0 work with Redis?", None),
+    ("Where does the quickq worker start from?", None),
+    ("Как работает планировщик quickq 1.1.0?", None),
+    ("Can I get an inventory of the quickq tasks in a queue?", None),
+])
+def test_the_classes_of_the_thirty_fifth_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, one", [
+    ("Is quickq 1.1.0 documented here at all?", True),
+    ("Are all quickq versions documented here?", False),
+])
+def test_at_all_asks_of_one_release_and_all_of_the_line(question, one):
+    from packaging.version import Version
+
+    from situated.chains.read.release import ReleaseReading
+    from situated.chains.say.wording import Lang
+    from situated.chains.versions.release_history import line_text
+
+    declared = [Version("1.0.0"), Version("1.1.0"), Version("2.0.0")]
+    reading = ReleaseReading(version="1.1.0", said="1.1.0") if one else ReleaseReading()
+    _, shown = line_text(question, reading, declared, "quickq", Lang.EN)
+    assert shown == ([Version("1.1.0")] if one else declared)
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize("question, end", [
     ("Где заканчивается твоё покрытие quickq?", "latest"),
     ("Как далеко в прошлое уходит твоя документация по quickq?", "oldest"),

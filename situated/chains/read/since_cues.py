@@ -27,7 +27,7 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
 _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|rolled\s+out|"
-                       r"(?:made|makes)\s+[^?!]{1,60}?\s+possible|"
+                       r"(?:made|makes)\s+[^?!]{1,60}?\s+(?:possible|available|accessible)|"
                        rf"(?:starts|begins)\s+(?:{_OFFERING})")
 # the least release that has something, the product's name taken away ("What's the minimum
 # quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name
@@ -107,7 +107,7 @@ SINCE_Q = re.compile(
     # a release that added or brought a thing («Какой релиз quickq принёс X?»)
     rf"(?<!\w)(?:какая|какой|какое|какие|каком|какую)\s+(?:{RU_RELEASE_NOUNS}|обновлени\w*)\s+"
     r"(?:\S+\s+){0,3}?(?:добавил\w*|принес\w*|принёс|принесл\w*|привнес\w*|привнёс|ввел\w*|"
-    r"ввёл|представил\w*)|"
+    r"ввёл|представил\w*|сделал\w*\s+(?:\S+\s+){0,4}?доступн\w*)|"
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)впервые\s+"
     r"(?:поддерж|получ|добав|появ|вв[её]|предлож|име)\w*|"
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)перв\w+\s+"

@@ -51,7 +51,14 @@ ASKING_EN = (
     r"happen|"
     # whose knowledge it is: "according to you", "in your view", "as far as you know", "per
     # your docs", "do you think"
-    r"according|view|opinion|per|as|think|believe|reckon|guess")
+    r"according|view|opinion|per|as|think|believe|reckon|guess|"
+    # an inventory or a roster of the line (as "list"), the way people text ("whats the latest
+    # quickq u have"), where the asker runs it, said before the question ("We run quickq 1.1.0
+    # in production, do you cover it?"; "How do I run it in production?" asks of it), and
+    # working with it ("Which versions does the assistant work with?")
+    r"inventory|roster|line-?up|whats|u|ur|(?<=in\s)(?:production|prod)(?=[^?!,]{0,40},)|"
+    r"(?<=you\s)work|"
+    r"work(?:s|ing)?(?=\s+(?:with|on|for)\b)")
 ASKING_RU = (
     r"я|меня|мне|мной|мо[йяеёи]|моих|моим|ты|тебя|тебе|тобой|тво[йяеёи]|твоих|твоим|твоими|"
     r"твоего|твоей|твоему|вы|вас|вам|вами|ваш|ваш[аеи]|вашего|вашей|ваших|вашим|вашими|мы|"
@@ -123,6 +130,13 @@ ASKING_RU = (
     r"каков\w*|как(?:ой|ая|ое|ие|ого|ому|им|ом|ую|ими|их)|полн\w*|целиком|вообще|"
     r"что-нибудь|что-то|что-либо|чего-нибудь|"
     r"сам\w*|перв\w*|последн\w*|стар\w*|ранн\w*|нов\w*|"
+    # a list and running through it («перечень версий», «Пробегись по релизам»: the English
+    # "inventory", "run through"), being in the know («Ты в курсе?»: "aware"), where the asker
+    # runs it, said before the question («У нас в продакшене quickq 1.1.0, …»), and you or the
+    # assistant at work («По каким релизам работает ассистент?»: "work with")
+    r"переч(?:ень|ня|ню|нем|не|ни|ней|ням|нями|нях)|пробег\w*|пробеж\w*|(?<=в\s)курсе|"
+    r"(?<=в\s)(?:продакшен\w*|проде)(?=[^?!,]{0,40},)|работа(?:ешь|ете)|"
+    r"работа(?:ет|ют)(?=\s+(?:ассистент|бот|сервис|систем|индекс|баз)\w*)|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
 
@@ -165,7 +179,7 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+(?:[\w.+-]+\s+){0,2}"
                 r"(?:coverage|docs|"
                 r"documentation|documents|index|material|records|list|line|history)\s+"
-                r"(?:end|finish|stop)s?|"
+                r"(?:(?:you|we|they|i)\s+\w+\s+)?(?:end|finish|stop)s?(?:\s+(?:at|with))?|"
                 r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+"
                 + _ALL_OTHERS)
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
@@ -175,7 +189,8 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
                 r"how\s+far\s+back|"
                 r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+"
                 r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
-                r"records|list|line|history)\s+(?:start|begin)s?|"
+                r"records|list|line|history)\s+(?:(?:you|we|they|i)\s+\w+\s+)?(?:start|begin)s?"
+                r"(?:\s+(?:at|with|from))?|"
                 r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point|"
                 r"(?:before|earlier\s+than|older\s+than|predates?)\s+" + _ALL_OTHERS + "|"
                 # where it all began ("Which release started it all?")

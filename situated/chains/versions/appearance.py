@@ -46,7 +46,8 @@ _FRAME = re.compile(
     r"introduce|removed|remove|"
     r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
     r"get|got|new|of|for|it|they|been|arrived?|land(?:ed)?|ship(?:ped)?|came|come|gain(?:ed)?|"
-    r"there|on|can|could|use|using|start|starting|started|starts|show|showed|shown|up|"
+    r"there|(?<=been\s)around|accessible|"
+    r"on|can|could|use|using|start|starting|started|starts|show|showed|shown|up|"
     r"supporting|supports|brought|brings|bring|begin|began|begins|offering|offers|offer|"
     r"providing|provides|provide|having|i|we|you|need|needs|needed|require|requires|required|"
     r"made|makes|possible|enabled|unlocked|part\s+of|(?<=version\s)where|(?<=release\s)where|"
@@ -57,7 +58,7 @@ _FRAME = re.compile(
     r"сборк\w*|сборок|появил\w*|"
     r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*|"
     r"начал\w*|поддержива\w*|поддерж\w*|получил\w*|добавил\w*|принес\w*|принёс|принесл\w*|"
-    r"ввел\w*|ввёл|представил\w*|частью|котор\w*|есть|перв\w*|доступн\w*)(?!\w)",
+    r"ввел\w*|ввёл|представил\w*|сделал\w*|частью|котор\w*|есть|перв\w*|доступн\w*)(?!\w)",
     re.IGNORECASE)
 
 

@@ -34,7 +34,8 @@ _OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|small
                      rf"min)\b|(?<!\w)(?:{RU_OLDEST_WORDS}|перв\w*|ранн\w*)", re.IGNORECASE)
 _IN_ORDER = re.compile(LISTING_ORDER, re.IGNORECASE)
 # a question about the whole line, not one release: "Which versions …", "How many …"
-_WHOLE = re.compile(r"\b(?:which|list|all|how\s+many|number|count)\b|какие|сколько|"
+# ("Is 1.1.0 documented here at all?" asks of one)
+_WHOLE = re.compile(r"\b(?:which|list|(?<!\bat\s)all|how\s+many|number|count)\b|какие|сколько|"
                     r"перечисл|список|все\b", re.IGNORECASE)
 
 
