@@ -51,7 +51,8 @@ start, before anything ran or changed, `paraphrases_thirtythird.yaml` and
 `paraphrases_russian_twentyfirst.yaml`; at the next session's start, likewise,
 `paraphrases_thirtyfourth.yaml` and `paraphrases_russian_twentysecond.yaml`; at the next
 session's start, likewise, `paraphrases_thirtyfifth.yaml` and
-`paraphrases_russian_twentythird.yaml`. They are asked of two corpora:
+`paraphrases_russian_twentythird.yaml`; after theirs, `paraphrases_thirtysixth.yaml` and
+`paraphrases_russian_twentyfourth.yaml`. They are asked of two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -269,7 +270,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "thirtyfourth": "paraphrases_thirtyfourth.yaml",
         "russian_twentysecond": "paraphrases_russian_twentysecond.yaml",
         "thirtyfifth": "paraphrases_thirtyfifth.yaml",
-        "russian_twentythird": "paraphrases_russian_twentythird.yaml"}
+        "russian_twentythird": "paraphrases_russian_twentythird.yaml",
+        "thirtysixth": "paraphrases_thirtysixth.yaml",
+        "russian_twentyfourth": "paraphrases_russian_twentyfourth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
