@@ -305,6 +305,40 @@ def test_the_classes_of_the_thirty_fifth_rounds_are_read(question, intent):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    # the thirty-sixth and twenty-fourth Russian rounds: distinct releases, the docs brought up
+    # to date, stuck on one, the least release needed "at least", speaking of them, furthest
+    # back, first came with, a release described, different from the one before it
+    ("How many distinct quickq releases are there in your docs?", "versions"),
+    ("Which quickq release is the one you updated to last?", "versions"),
+    ("I'm stuck on quickq 1.1.0. Is that release covered?", "versions"),
+    ("Which quickq version do I need at least to use scheduled tasks?", "since"),
+    ("О скольких релизах quickq ты можешь говорить?", "versions"),
+    ("Какая версия quickq дальше всего в прошлом в твоих записях?", "versions"),
+    ("До какого релиза quickq ты обновился в последний раз?", "versions"),
+    ("Я застрял на quickq 1.1.0. Этот релиз охвачен?", "versions"),
+    ("Какой релиз quickq первым пришёл с scheduled tasks?", "since"),
+    ("Какая версия quickq нужна мне как минимум, чтобы пользоваться scheduled tasks?", "since"),
+    ("Кратко опиши мне релиз quickq 1.1.0.", "changes"),
+    ("Describe the quickq 1.1.0 release.", "changes"),
+    ("Чем quickq 1.1.0 отличается от релиза перед ним?", "changes"),
+    # content beside them: a thing stuck, a thing's features, a thing of a release described,
+    # updating as a task, what the text says, another thing's version
+    ("Why is my quickq job stuck on 1.1.0?", None),
+    ("What are the unique features of quickq 1.1.0?", None),
+    ("Describe the quickq 1.1.0 worker.", None),
+    ("How do I update quickq to 1.1.0?", None),
+    ("Что говорит документация quickq 1.1.0 о повторах?", None),
+    ("Какая версия Python нужна для quickq?", None),
+    ("Опиши воркер quickq 1.1.0.", None),
+    ("Описан ли релиз quickq 1.1.0?", "versions"),
+])
+def test_the_classes_of_the_thirty_sixth_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize("question, one", [
     ("Is quickq 1.1.0 documented here at all?", True),
     ("Are all quickq versions documented here?", False),

@@ -95,6 +95,13 @@ _CHANGES = re.compile(
     r"что\b[^.?!]{0,30}(?<![\w.])0(?!\w|\.\d)[^.?!]{0,20}(?:добавил|убрал|исправил|удалил|"
     r"поменял|изменил|обновил|улучшил|принес|принёс|привнес|привнёс|ввел|ввёл|сломал)\w*|"
     r"(?:перескаж|резюмир|подытож|обобщ)\w*[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
+    # a release described ("Describe the 1.1.0 release", «Кратко опиши релиз 1.1.0»): with
+    # the release word, not a thing of it ("Describe the 1.1.0 worker" asks the text); «Описан
+    # ли релиз 1.1.0?» asks whether it is there
+    r"\bdescribe\b[^.?!]{0,30}\brelease\b[^.?!]{0,20}\b0\b|"
+    r"\bdescribe\b[^.?!]{0,30}\b0\b\s+release\b|"
+    rf"(?<!\w)(?:опиши|опишите|описать)\s+(?:\S+\s+){{0,2}}?(?:{RU_RELEASE_NOUNS})[^.?!]{{0,20}}"
+    r"(?<![\w.])0(?!\w|\.\d)|"
     # what a named release is about («О чём релиз 1.1.0?», "What's 1.1.0 about?")
     r"(?<!\w)о\s+ч[её]м\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     # a named release taken apart ("Break down the 1.1.0 release", «Разбери релиз 1.1.0»)
@@ -139,7 +146,9 @@ _CHANGES = re.compile(
     # отличается quickq 1.1.0?», «… от предыдущей версии?»); from another thing it compares
     r"(?<!\w)чем\s+(?:[^.?!\s]+\s+){0,3}?отлича\w*\s+(?:[^.?!\s]+\s+){0,3}?0\s*[?.!]?\s*$|"
     r"(?<!\w)чем\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)[^.?!]{0,20}отлича\w*"
-    r"(?:\s*[?.!]?\s*$|\s+от\s+(?:предыдущ|прошл|прежн)\w*)",
+    r"(?:\s*[?.!]?\s*$|\s+от\s+(?:(?:предыдущ|прошл|прежн|предшеств)\w*|"
+    # … or from the one before it («от релиза перед ним»)
+    rf"(?:{RU_RELEASE_NOUNS})\s+(?:перед|до)\s+(?:ним|ней|него|неё|нее)))",
     re.IGNORECASE)
 # "changes to the policy" asks what changed, unless the changes are what someone makes or
 # announces ("Will they inform me if they make changes to the policy?", "Can I make changes in

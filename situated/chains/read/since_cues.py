@@ -40,7 +40,14 @@ LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|re
                             # the release one needs for a thing ("What version do I need for
                             # zstd decoding?")
                             r"\b(?:which|what)\s+(?:version|release)\s+(?:do|would|will|does)\s+"
-                            r"(?:i|we|you|one)\s+(?:need|require)\s+(?:for|to)\b|"
+                            r"(?:i|we|you|one)\s+(?:need|require)\s+(?:at\s+least\s+|as\s+a\s+"
+                            r"minimum\s+)?(?:for|to)\b|"
+                            # … in Russian, with no name between («Какая версия нужна мне как
+                            # минимум, чтобы …?»; «Какая версия Python нужна для quickq?» is
+                            # content)
+                            rf"(?<!\w)как(?:ая|ой|ую)\s+(?:{RU_RELEASE_NOUNS})\s+"
+                            r"(?:нужн|требу|необходим)\w*(?:\s+(?:мне|нам))?(?:\s+как\s+минимум|"
+                            r"\s+минимум)?,?\s+(?:для|чтобы)(?!\w)|"
                             # … the one to be on for it ("What version do I have to be on to
                             # get X?", «На какой версии нужно быть, чтобы получить X?»)
                             r"\b(?:which|what)\s+(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?"
@@ -112,7 +119,7 @@ SINCE_Q = re.compile(
     r"(?:поддерж|получ|добав|появ|вв[её]|предлож|име)\w*|"
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)перв\w+\s+"
     r"(?:получил|добавил|поддержал|ввел|ввёл|представил|включил|выпустил|предложил|принес|"
-    r"принёс)\w*|"
+    r"принёс|пришёл|пришел|пришл)\w*|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел|обзав[её]л)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"

@@ -58,7 +58,11 @@ ASKING_EN = (
     # working with it ("Which versions does the assistant work with?")
     r"inventory|roster|line-?up|whats|u|ur|(?<=in\s)(?:production|prod)(?=[^?!,]{0,40},)|"
     r"(?<=you\s)work|"
-    r"work(?:s|ing)?(?=\s+(?:with|on|for)\b)")
+    r"work(?:s|ing)?(?=\s+(?:with|on|for)\b)|"
+    # how distinct the releases are ("How many distinct releases?"), the docs brought up to
+    # date ("the one you updated to last"), the asker stuck on one ("I'm stuck on 1.1.0")
+    r"distinct|separate|unique|individual|(?:(?<=you\s)|(?<=last\s))updated|"
+    r"stuck(?=\s+(?:on|with|at)\b)")
 ASKING_RU = (
     r"я|меня|мне|мной|мо[йяеёи]|моих|моим|ты|тебя|тебе|тобой|тво[йяеёи]|твоих|твоим|твоими|"
     r"твоего|твоей|твоему|вы|вас|вам|вами|ваш|ваш[аеи]|вашего|вашей|ваших|вашим|вашими|мы|"
@@ -137,6 +141,9 @@ ASKING_RU = (
     r"переч(?:ень|ня|ню|нем|не|ни|ней|ням|нями|нях)|пробег\w*|пробеж\w*|(?<=в\s)курсе|"
     r"(?<=в\s)(?:продакшен\w*|проде)(?=[^?!,]{0,40},)|работа(?:ешь|ете)|"
     r"работа(?:ет|ют)(?=\s+(?:ассистент|бот|сервис|систем|индекс|баз)\w*)|"
+    # speaking of them (the English "talk", "speak"), brought up to date yourself («ты
+    # обновился»: "you updated"), stuck on one («Я застрял на 1.1.0»: "stuck on")
+    r"говор\w*|обновил(?:ся|ась|ись)|застрял\w*(?=\s+(?:на|с|со)(?!\w))|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
 
@@ -217,6 +224,8 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|уста
                    # how far back («Как далеко в прошлое уходит документация?»: "How far back
                    # do your docs reach?")
                    r"(?:как|насколько)\s+далеко\s+(?:в\s+прошлое|назад)|"
+                   # furthest back («дальше всего в прошлом»: "furthest back")
+                   r"дальше\s+всего\s+(?:в\s+прошл\w*|назад)|"
                    # where it all began («С какой версии всё началось?»)
                    r"начал(?:ось|ся|ась|ись|и|а)?|(?:всё|все)\s+пошло")
 
