@@ -12,6 +12,7 @@ from situated.index.reader import Index
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.legs import ExactLeg
+from situated.retrievers.asked_things import asked_things
 from situated.retrievers.names import names_in, unheld_names, unheld_phrases
 from situated.retrievers.readable import ReadableBy
 from situated.retrievers.relevance import TermCover, missing_codes
@@ -46,7 +47,7 @@ class Named:
         holds (by scope and narrowing only: a name held by a version of another date is held,
         and the router says what applies when)."""
         codes = self.exact.query_codes(self.index, query)
-        if not codes and not names_in(query):
+        if not codes and not names_in(query) and not asked_things(query):
             return ()  # nothing named: no mask to compute on this path
         mask = flt.readable().mask(self.index.columns)
         codes = missing_codes(self.index, codes, mask)

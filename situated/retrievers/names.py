@@ -3,9 +3,10 @@
 A capitalised word that does not open a sentence is a name (`names_in`): "Samsung", "IKEA",
 «Старт». A question that gives a name no block the caller may read holds is about something
 else (`unheld_names`), and so is one whose compound name ("Apple Music") no such block spells
-out (`unheld_phrases`). A name is held in any of its forms: a place for its people or language
-and back (`name_forms`), and as its asker may write it (`spelling.near_terms`: without its
-accents, or one slip of the keyboard away).
+out (`unheld_phrases`), or one that asks the hours or price of a thing no word of which such a
+block holds (`asked_things`: "What time does the museum open?"). A name is held in any of its
+forms: a place for its people or language and back (`name_forms`), and as its asker may write
+it (`spelling.near_terms`: without its accents, or one slip of the keyboard away).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import numpy as np
 
 from situated.index.text import mostly_latin
 from situated.months import is_calendar_word
+from situated.retrievers.asked_things import asked_things
 from situated.retrievers.relevance import TermCover
 from situated.retrievers.spelling import near_terms, run_together, within_a_slip
 
@@ -189,6 +191,15 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
                  if term in index.tokenizer(word)]
         if not all(held(term, word) for term, word in words) and not run_together_held(name):
             missing.append(name)
+    # the thing asked the hours, price, age or sale of: about something else where no word
+    # of it is held (`asked_things`; "post office" of a pharmacy's leaflet)
+    things = [" ".join(t) for t in asked_things(text) if not set(t) & set(missing)]
+    unread = set(names_in_unread_scripts(index, things, admitted_rows))
+    for thing in (t for t in things if t not in unread):
+        words = [(term, word) for term, word, _, _ in index.tokenizer.terms(thing)
+                 if term in index.tokenizer(word)]
+        if words and not any(held(term, word) for term, word in words):
+            missing.append(thing)
     return missing
 
 
