@@ -52,7 +52,8 @@ start, before anything ran or changed, `paraphrases_thirtythird.yaml` and
 `paraphrases_thirtyfourth.yaml` and `paraphrases_russian_twentysecond.yaml`; at the next
 session's start, likewise, `paraphrases_thirtyfifth.yaml` and
 `paraphrases_russian_twentythird.yaml`; after theirs, `paraphrases_thirtysixth.yaml` and
-`paraphrases_russian_twentyfourth.yaml`. They are asked of two corpora:
+`paraphrases_russian_twentyfourth.yaml`; after theirs, `paraphrases_thirtyseventh.yaml` and
+`paraphrases_russian_twentyfifth.yaml`. They are asked of two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -272,7 +273,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "thirtyfifth": "paraphrases_thirtyfifth.yaml",
         "russian_twentythird": "paraphrases_russian_twentythird.yaml",
         "thirtysixth": "paraphrases_thirtysixth.yaml",
-        "russian_twentyfourth": "paraphrases_russian_twentyfourth.yaml"}
+        "russian_twentyfourth": "paraphrases_russian_twentyfourth.yaml",
+        "thirtyseventh": "paraphrases_thirtyseventh.yaml",
+        "russian_twentyfifth": "paraphrases_russian_twentyfifth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
