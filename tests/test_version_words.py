@@ -339,6 +339,49 @@ def test_the_classes_of_the_thirty_sixth_rounds_are_read(question, intent):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    # the thirty-seventh and twenty-fifth Russian rounds: flavours "version-wise", out of
+    # curiosity, broken down, back the furthest, least recent, any chance, the asker's team
+    # and its use said before the question, new in a release, what an update contains; just,
+    # laid out, talked of, met with, in your index («в твоём»), walked through the changes
+    ("Which flavours of quickq do you have docs for, version-wise?", "versions"),
+    ("Out of curiosity, what quickq releases are in there?", "versions"),
+    ("Can you break down the quickq versions you hold?", "versions"),
+    ("Which quickq version goes back the furthest here?", "versions"),
+    ("Which is the least recent quickq version you have?", "versions"),
+    ("Any chance you know quickq 1.1.0?", "versions"),
+    ("My team uses quickq 1.1.0; is it in your set?", "versions"),
+    ("Which quickq version was scheduled tasks new in?", "since"),
+    ("What does the quickq 1.1.0 update contain?", "changes"),
+    ("Просто любопытно, какие релизы quickq там есть?", "versions"),
+    ("Можешь разложить по полочкам версии quickq, которые у тебя есть?", "versions"),
+    ("О скольких версиях quickq здесь идёт речь?", "versions"),
+    ("Самый старый релиз quickq в твоём индексе, пожалуйста.", "versions"),
+    ("Какая у тебя наименее свежая версия quickq?", "versions"),
+    ("Встречается ли quickq 1.1.0 в твоём индексе?", "versions"),
+    ("Есть шанс, что ты знаешь quickq 1.1.0?", "versions"),
+    ("Моя команда использует quickq 1.1.0; она есть в твоём наборе?", "versions"),
+    ("Проведи меня по изменениям quickq 1.1.0.", "changes"),
+    # content beside them: use as a task, a chance of something, breaking a thing down, what
+    # comes up where
+    ("I use quickq 1.1.0, how do I schedule tasks?", None),
+    ("How do I use quickq 1.1.0?", None),
+    ("Is there a chance of data loss in quickq 1.1.0?", None),
+    ("How do I break down a big task in quickq 1.1.0?", None),
+    ("What types are in quickq 1.1.0?", None),
+    ("Как использовать quickq 1.1.0, чтобы запланировать задачу?", None),
+    ("Где встречается ошибка таймаута в quickq 1.1.0?", None),
+    ("Просто скажи, как запустить воркер в quickq 1.1.0.", None),
+    ("Разложи задачу quickq 1.1.0 на шаги.", None),
+    ("Break down the quickq 1.1.0 release.", "changes"),
+    ("Разбери релиз quickq 1.1.0.", "changes"),
+])
+def test_the_classes_of_the_thirty_seventh_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize("question, one", [
     ("Is quickq 1.1.0 documented here at all?", True),
     ("Are all quickq versions documented here?", False),

@@ -65,7 +65,7 @@ _CHANGES = re.compile(
     # quickq 1.1.0 update do?")
     r"\bwhat\s+(?:did|does|will)\s+(?:[\w.+-]+\s+){0,3}?(?:version\s+|release\s+)?0\s+"
     r"(?:bring|introduce|add|fix|change|remove|deprecate|drop|break|improve|"
-    r"(?:update|upgrade|release|version|patch)\s+do)\b|"
+    r"(?:update|upgrade|release|version|patch)\s+(?:do|contain|include|hold))\b|"
     # a release set beside the one before it ("How does 1.1.0 differ from the version before
     # it?", "… compared with the previous release"): consecutive versions, not two periods
     r"\bdiffer\w*\b[^.?!]{0,40}\b0\b[^.?!]{0,40}\b(?:previous|prior|preceding|earlier|"
@@ -104,9 +104,14 @@ _CHANGES = re.compile(
     r"(?<![\w.])0(?!\w|\.\d)|"
     # what a named release is about («О чём релиз 1.1.0?», "What's 1.1.0 about?")
     r"(?<!\w)о\s+ч[её]м\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
-    # a named release taken apart ("Break down the 1.1.0 release", «Разбери релиз 1.1.0»)
-    r"\bbreak\s+down\b[^.?!]{0,40}\b0\b|(?<!\w)(?:разбер|разлож)\w*[^.?!]{0,40}"
-    r"(?<![\w.])0(?!\w|\.\d)|"
+    # a named release taken apart ("Break down the 1.1.0 release", «Разбери релиз 1.1.0»): the
+    # release is what is taken apart ("How do I break down a big task in 1.1.0?" asks the text)
+    r"\bbreak\s+down\s+(?:for\s+me\s+|me\s+)?(?:the\s+|what\s+)?(?:[\w.+-]+\s+)?"
+    r"(?:version\s+|release\s+|update\s+)?0\b|"
+    rf"(?<!\w)(?:разбер|разлож)\w*\s+(?:\S+\s+){{0,2}}?(?:{RU_RELEASE_NOUNS})\s+"
+    r"(?:[\w.+-]+\s+)?(?<![\w.])0(?!\w|\.\d)|"
+    rf"(?<!\w)(?:разбер|разлож)\w*\s+(?:мне\s+)?(?:[\w.+-]+\s+)?"
+    rf"(?:(?:{RU_RELEASE_NOUNS})\s+)?(?<![\w.])0(?!\w|\.\d)|"
     # what a release fixed, named ("What was fixed in 1.1.0?"; "What was fixed in the
     # contract?" asks the text)
     r"\bwhat\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:fixed|deprecated|improved|dropped|"
@@ -140,6 +145,8 @@ _CHANGES = re.compile(
     r"что\s+(?:было\s+|были\s+)?(?:исправлен|добавлен|удал[её]н|убран|улучшен)\w*"
     r"[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     r"(?:расскажи|покажи|перечисли|опиши)\s+(?:(?:об?|про)\s+)?изменени\w*|"
+    # walked through the changes («Проведи меня по изменениям 1.1.0»: "Walk me through …")
+    r"(?:проведи|проведите|пройди\w*|пробеги\w*)\s+(?:меня\s+|нас\s+)?по\s+изменени\w*|"
     r"(?:когда|как\s+часто)\b[^.?!]{0,80}(?:изменил|поменял)|"
     r"(?:изменил|поменял)(?:ся|ась|ось|ись)\s+ли\b|"
     # how a named release differs, from nothing named or from the one before it («Чем

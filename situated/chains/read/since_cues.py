@@ -28,7 +28,10 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
 _ARRIVES_IN_RELEASE = (_ARRIVES + r"|brought|enabled|unlocked|rolled\s+out|"
                        r"(?:made|makes)\s+[^?!]{1,60}?\s+(?:possible|available|accessible)|"
-                       rf"(?:starts|begins)\s+(?:{_OFFERING})")
+                       rf"(?:starts|begins)\s+(?:{_OFFERING})|"
+                       # new in a release, the preposition stranded ("Which version was X new
+                       # in?")
+                       r"new(?=\s+(?:in|with)\s*[?.!]?\s*$)")
 # the least release that has something, the product's name taken away ("What's the minimum
 # quickq version that has scheduled tasks?", "… for zstd decoding?"); with another name
 # between, it asks what that needs ("What's the minimum Python version that quickq needs?":

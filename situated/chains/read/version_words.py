@@ -62,10 +62,17 @@ ASKING_EN = (
     # how distinct the releases are ("How many distinct releases?"), the docs brought up to
     # date ("the one you updated to last"), the asker stuck on one ("I'm stuck on 1.1.0")
     r"distinct|separate|unique|individual|(?:(?<=you\s)|(?<=last\s))updated|"
-    r"stuck(?=\s+(?:on|with|at)\b)")
+    r"stuck(?=\s+(?:on|with|at)\b)|"
+    # flavours of the line, "version-wise", out of curiosity, any chance, broken down; the
+    # asker's team and its use, said before the question ("My team uses quickq 1.1.0; is it in
+    # your set?"; "How do I use quickq 1.1.0?" asks of it)
+    r"flavou?rs?|(?<=-)wise|curiosity|chance|breakdown|break(?=\s+(?:it\s+|them\s+)?down\b)|"
+    r"(?:team|company|colleagues|department|use|uses|using|run|runs|running)"
+    r"(?=[^?!;,.]{0,40}[;,])")
 ASKING_RU = (
-    r"я|меня|мне|мной|мо[йяеёи]|моих|моим|ты|тебя|тебе|тобой|тво[йяеёи]|твоих|твоим|твоими|"
-    r"твоего|твоей|твоему|вы|вас|вам|вами|ваш|ваш[аеи]|вашего|вашей|ваших|вашим|вашими|мы|"
+    r"я|меня|мне|мной|мо[йяеёи]|моих|моим|моими|моего|моей|моему|мо[её]м|ты|тебя|тебе|тобой|"
+    r"тво[йяеёи]|твоих|твоим|твоими|твоего|твоей|твоему|тво[её]м|вы|вас|вам|вами|ваш|ваш[аеи]|"
+    r"вашего|вашей|ваших|вашим|вашими|вашему|вашем|мы|"
     r"нас|нам|наш\w*|котор\w*|"
     # the demonstratives in all their forms: this, that, such («ты такую знаешь?»: the English
     # "is that one you know?")
@@ -144,6 +151,11 @@ ASKING_RU = (
     # speaking of them (the English "talk", "speak"), brought up to date yourself («ты
     # обновился»: "you updated"), stuck on one («Я застрял на 1.1.0»: "stuck on")
     r"говор\w*|обновил(?:ся|ась|ись)|застрял\w*(?=\s+(?:на|с|со)(?!\w))|"
+    # just out of curiosity, any chance, laid out, talked of, met with («Просто любопытно»,
+    # «Есть шанс», «разложить по полочкам», «идёт речь», «встречается ли»), and the asker's
+    # team and its use, said before the question («Моя команда использует quickq 1.1.0; …»)
+    r"просто|любопытн\w*|шанс\w*|разлож\w*|полочк\w*|речь|речи|встреча\w*|"
+    r"(?:команд\w*|компани\w*|коллег\w*|отдел\w*|использу\w*)(?=[^?!;,.]{0,40}[;,])|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
 
@@ -190,7 +202,8 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+"
                 + _ALL_OTHERS)
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
-                r"(?:furthest|farthest)\s+back|"
+                r"(?:furthest|farthest)\s+back|back\s+(?:the\s+)?(?:furthest|farthest)|"
+                r"least\s+(?:recent|new|current|fresh|up[\s-]to[\s-]date)|"
                 # the verb after it is a word of asking, the subject between is not ("How far
                 # back does scheduled tasks go?" has one)
                 r"how\s+far\s+back|"
@@ -206,7 +219,8 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|"
                    r"сам\w*\s+(?:нов|поздн|свеж|современ|больш|крупн)\w*|"
-                   r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|актуальн\w*|текущ\w*|"
+                   r"заканчива\w*|кончает\w*|до\s+как(?:ой|ого)|(?<!наименее\s)актуальн\w*|"
+                   r"текущ\w*|"
                    r"(?:новее|позже|позднее|моложе)\s+(?:все(?:х|го)\s+)?(?:все(?:х|го)|остальных|"
                    r"других)|недавн\w*|"
                    r"закрыва\w*|наибольш\w*|максимальн\w*|насколько\s+(?:нов|свеж|актуальн)\w*|"
@@ -226,6 +240,7 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|уста
                    r"(?:как|насколько)\s+далеко\s+(?:в\s+прошлое|назад)|"
                    # furthest back («дальше всего в прошлом»: "furthest back")
                    r"дальше\s+всего\s+(?:в\s+прошл\w*|назад)|"
+                   r"наименее\s+(?:свеж|нов|актуальн|поздн)\w*|"
                    # where it all began («С какой версии всё началось?»)
                    r"начал(?:ось|ся|ась|ись|и|а)?|(?:всё|все)\s+пошло")
 
