@@ -382,6 +382,23 @@ def test_the_classes_of_the_thirty_seventh_rounds_are_read(question, intent):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    # the Russian pronouns and possessives in every case, and "own": a closed class written
+    # whole, not as a round showed it («твою», «своей», «у него», «всю», «любую»)
+    ("Есть ли у тебя в своей базе quickq 1.1.0?", "versions"),
+    ("Знаешь ли ты всю историю релизов quickq?", "versions"),
+    ("Есть ли quickq 1.1.0 у него в индексе?", "versions"),
+    ("Покажи твою подборку релизов quickq.", "versions"),
+    ("Is quickq 1.1.0 in your own docs?", "versions"),
+    ("Как настроить свою очередь в quickq 1.1.0?", None),
+    ("How do I run my own worker in quickq 1.1.0?", None),
+])
+def test_the_pronouns_are_read_in_every_case(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize("question, one", [
     ("Is quickq 1.1.0 documented here at all?", True),
     ("Are all quickq versions documented here?", False),
