@@ -392,6 +392,17 @@ def test_the_classes_of_the_thirty_seventh_rounds_are_read(question, intent):
     ("Is quickq 1.1.0 in your own docs?", "versions"),
     ("Как настроить свою очередь в quickq 1.1.0?", None),
     ("How do I run my own worker in quickq 1.1.0?", None),
+    # … and the verbs of knowing, having, holding, wanting and giving in every person, keeping
+    # and hosting in English
+    ("Do you keep quickq 1.1.0?", "versions"),
+    ("Is quickq 1.1.0 hosted here?", "versions"),
+    ("Ты держишь quickq 1.1.0?", "versions"),
+    ("Знают ли твои документы quickq 1.1.0?", "versions"),
+    ("Вы имеете quickq 1.1.0?", "versions"),
+    ("Дашь мне самую старую версию quickq?", "versions"),
+    ("How long does quickq 1.1.0 keep results?", None),
+    ("Where does quickq 1.1.0 store task results?", None),
+    ("Как долго quickq 1.1.0 держит задачи в очереди?", None),
 ])
 def test_the_pronouns_are_read_in_every_case(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))
