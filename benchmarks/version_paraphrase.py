@@ -53,7 +53,9 @@ start, before anything ran or changed, `paraphrases_thirtythird.yaml` and
 session's start, likewise, `paraphrases_thirtyfifth.yaml` and
 `paraphrases_russian_twentythird.yaml`; after theirs, `paraphrases_thirtysixth.yaml` and
 `paraphrases_russian_twentyfourth.yaml`; after theirs, `paraphrases_thirtyseventh.yaml` and
-`paraphrases_russian_twentyfifth.yaml`. They are asked of two corpora:
+`paraphrases_russian_twentyfifth.yaml`; after theirs and the pronoun and verb paradigms,
+`paraphrases_thirtyeighth.yaml` and `paraphrases_russian_twentysixth.yaml`. They are asked of
+two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -275,7 +277,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "thirtysixth": "paraphrases_thirtysixth.yaml",
         "russian_twentyfourth": "paraphrases_russian_twentyfourth.yaml",
         "thirtyseventh": "paraphrases_thirtyseventh.yaml",
-        "russian_twentyfifth": "paraphrases_russian_twentyfifth.yaml"}
+        "russian_twentyfifth": "paraphrases_russian_twentyfifth.yaml",
+        "thirtyeighth": "paraphrases_thirtyeighth.yaml",
+        "russian_twentysixth": "paraphrases_russian_twentysixth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
