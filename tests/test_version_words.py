@@ -383,6 +383,37 @@ def test_the_classes_of_the_thirty_seventh_rounds_are_read(question, intent):
 
 @pytest.mark.unit
 @pytest.mark.parametrize("question, intent", [
+    # the thirty-eighth and twenty-sixth Russian rounds: loaded into the system, where a release
+    # sits, the preface "Before I ask: …", where the history starts or stops, here as an
+    # adjective, if, counted up, answering
+    ("What's the first quickq version that was loaded?", "versions"),
+    ("Which quickq release sits furthest in the past?", "versions"),
+    ("Were the quickq 1.1.0 docs loaded?", "versions"),
+    ("Before I ask: do you have quickq 1.1.0?", "versions"),
+    ("Какие версии quickq покрывает этот бот, если можно спросить?", "versions"),
+    ("Какие релизы quickq включены в здешнюю документацию?", "versions"),
+    ("Каков итог по числу версий quickq здесь?", "versions"),
+    ("Можешь сосчитать, о скольких релизах quickq ты знаешь?", "versions"),
+    ("Какой релиз quickq находится дальше всех в прошлом?", "versions"),
+    ("На каком релизе quickq останавливается история?", "versions"),
+    ("Документы по quickq 1.1.0 были загружены?", "versions"),
+    ("Можешь отвечать на вопросы по quickq 1.1.0?", "versions"),
+    ("Прежде чем спросить: у тебя есть quickq 1.1.0?", "versions"),
+    # content beside them
+    ("How are plugins loaded in quickq 1.1.0?", None),
+    ("Where does the config file sit in quickq 1.1.0?", None),
+    ("Что делать, если задача в quickq 1.1.0 упала?", None),
+    ("Где посмотреть историю задач в quickq 1.1.0?", None),
+    ("Как задать число воркеров в quickq 1.1.0?", None),
+    ("Как загружаются задачи в quickq 1.1.0?", None),
+])
+def test_the_classes_of_the_thirty_eighth_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
     # the Russian pronouns and possessives in every case, and "own": a closed class written
     # whole, not as a round showed it («твою», «своей», «у него», «всю», «любую»)
     ("Есть ли у тебя в своей базе quickq 1.1.0?", "versions"),

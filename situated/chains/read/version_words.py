@@ -20,6 +20,8 @@ ASKING_EN = (
     r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
     # keeping and hosting them, as holding and storing ("Which versions do you keep?")
     r"keep|keeps|kept|host|hosts|hosted|store|stores|"
+    # loaded into the system, where a release sits, and the preface "Before I ask: …"
+    r"loaded|uploaded|ingested|sit|sits|sitting|before(?=\s+(?:i|we)\s+ask)|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
     r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number)\b)|"
@@ -160,6 +162,10 @@ ASKING_RU = (
     # «Есть шанс», «разложить по полочкам», «идёт речь», «встречается ли»), and the asker's
     # team and its use, said before the question («Моя команда использует quickq 1.1.0; …»)
     r"просто|любопытн\w*|шанс\w*|разлож\w*|полочк\w*|речь|речи|встреча\w*|"
+    # loaded, counted up, answering, the history, here as an adjective, if, and the preface
+    # «Прежде чем спросить: …» (the English "loaded", "count", "answer", "history", "here",
+    # "if", "before I ask")
+    r"загруж\w*|загрузил\w*|сосчита\w*|отвеч\w*|истори\w*|здешн\w*|прежде|числ\w*|если|"
     r"(?:команд\w*|компани\w*|коллег\w*|отдел\w*|использу\w*)(?=[^?!;,.]{0,40}[;,])|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
@@ -208,6 +214,7 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 + _ALL_OTHERS)
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
                 r"(?:furthest|farthest)\s+back|back\s+(?:the\s+)?(?:furthest|farthest)|"
+                r"(?:furthest|farthest)\s+in\s+(?:the\s+)?past|"
                 r"least\s+(?:recent|new|current|fresh|up[\s-]to[\s-]date)|"
                 # the verb after it is a word of asking, the subject between is not ("How far
                 # back does scheduled tasks go?" has one)
@@ -231,7 +238,9 @@ RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|"
                    r"закрыва\w*|наибольш\w*|максимальн\w*|насколько\s+(?:нов|свеж|актуальн)\w*|"
                    # where the documents end («Где заканчивается твоё покрытие?»: the English
                    # "Where does your coverage end?")
-                   r"где\s+(?:заканчива|кончает|заверша|обрыва)\w*|заверша\w*|обрыва\w*")
+                   r"где\s+(?:заканчива|кончает|заверша|обрыва)\w*|заверша\w*|обрыва\w*|"
+                   # where it stops («На каком релизе останавливается история?»: "stop at")
+                   r"останавлива\w*|останов\w*")
 RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|устар|мал|маленьк|меньш)\w*|начина\w*|"
                    r"древн\w*|"
                    r"с\s+как(?:ой|ого)|"
@@ -244,7 +253,7 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|уста
                    # do your docs reach?")
                    r"(?:как|насколько)\s+далеко\s+(?:в\s+прошлое|назад)|"
                    # furthest back («дальше всего в прошлом»: "furthest back")
-                   r"дальше\s+всего\s+(?:в\s+прошл\w*|назад)|"
+                   r"дальше\s+(?:всего|всех)\s+(?:в\s+прошл\w*|назад)|старту\w*|"
                    r"наименее\s+(?:свеж|нов|актуальн|поздн)\w*|"
                    # where it all began («С какой версии всё началось?»)
                    r"начал(?:ось|ся|ась|ись|и|а)?|(?:всё|все)\s+пошло")
