@@ -54,7 +54,8 @@ session's start, likewise, `paraphrases_thirtyfifth.yaml` and
 `paraphrases_russian_twentythird.yaml`; after theirs, `paraphrases_thirtysixth.yaml` and
 `paraphrases_russian_twentyfourth.yaml`; after theirs, `paraphrases_thirtyseventh.yaml` and
 `paraphrases_russian_twentyfifth.yaml`; after theirs and the pronoun and verb paradigms,
-`paraphrases_thirtyeighth.yaml` and `paraphrases_russian_twentysixth.yaml`. They are asked of
+`paraphrases_thirtyeighth.yaml` and `paraphrases_russian_twentysixth.yaml`; after theirs,
+`paraphrases_thirtyninth.yaml` and `paraphrases_russian_twentyseventh.yaml`. They are asked of
 two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
@@ -279,7 +280,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "thirtyseventh": "paraphrases_thirtyseventh.yaml",
         "russian_twentyfifth": "paraphrases_russian_twentyfifth.yaml",
         "thirtyeighth": "paraphrases_thirtyeighth.yaml",
-        "russian_twentysixth": "paraphrases_russian_twentysixth.yaml"}
+        "russian_twentysixth": "paraphrases_russian_twentysixth.yaml",
+        "thirtyninth": "paraphrases_thirtyninth.yaml",
+        "russian_twentyseventh": "paraphrases_russian_twentyseventh.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
