@@ -414,6 +414,38 @@ def test_the_classes_of_the_thirty_eighth_rounds_are_read(question, intent):
 
 @pytest.mark.unit
 @pytest.mark.parametrize("question, intent", [
+    # the thirty-ninth and twenty-seventh Russian rounds: greetings, the names of the versions,
+    # "or not", a few, whether it is possible, the very first or last, the earliest release
+    # supporting a thing, what came with a release, when a product got a thing
+    ("Hello, which quickq versions do you carry?", "versions"),
+    ("I need the names of all quickq versions you carry.", "versions"),
+    ("Is it many quickq versions you cover, or just a few? How many?", "versions"),
+    ("What's the very first quickq you know about?", "versions"),
+    ("quickq 1.1.0 — covered or not?", "versions"),
+    ("I'd like to ask about quickq 1.1.0, is that possible?", "versions"),
+    ("What's the earliest quickq release supporting scheduled tasks?", "since"),
+    ("What came with quickq 1.1.0?", "changes"),
+    ("Привет, знаешь версии quickq?", "versions"),
+    ("Мне нужны названия всех версий quickq, которые у тебя есть.", "versions"),
+    ("quickq 1.1.0 — охвачена или нет?", "versions"),
+    ("Я бы хотел спросить про quickq 1.1.0, это возможно?", "versions"),
+    ("Когда quickq получил scheduled tasks?", "since"),
+    ("Что пришло вместе с quickq 1.1.0?", "changes"),
+    # content beside them
+    ("Is it possible to schedule tasks in quickq 1.1.0?", None),
+    ("What are the names of the queues in quickq 1.1.0?", None),
+    ("Hello, how do I start a worker in quickq 1.1.0?", None),
+    ("Можно ли запустить несколько воркеров в quickq 1.1.0?", None),
+    ("Есть ли в quickq 1.1.0 ретраи или нет?", None),
+    ("Когда Тесла получил патент на передатчик?", None),
+])
+def test_the_classes_of_the_thirty_ninth_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
     # the Russian pronouns and possessives in every case, and "own": a closed class written
     # whole, not as a round showed it («твою», «своей», «у него», «всю», «любую»)
     ("Есть ли у тебя в своей базе quickq 1.1.0?", "versions"),

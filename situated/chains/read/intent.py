@@ -77,6 +77,9 @@ _CHANGES = re.compile(
     r"\b(?:changelog|release\s+notes)\b"
     r"(?![^.?!]*\b(?:say|says|said|mention|mentions|write|writes|about)\b)|"
     r"\bwhat\s+was\s+(?:added|removed)\b|"
+    # what came with a named release ("What came with 1.1.0?", «Что пришло вместе с 1.1.0?»)
+    r"\bwhat\s+came\s+(?:in|with|along\s+with)\b[^.?!]{0,40}\b0\b|"
+    r"(?<!\w)что\s+пришл\w*\s+(?:вместе\s+)?(?:с|со)\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     # what stands out in a named release ("Anything notable in 1.1.0?", «Что примечательного в
     # релизе 1.1.0?»)
     r"\b(?:anything|what(?:'s|’s|\s+is|\s+was)?)\s+(?:notable|noteworthy|remarkable|"

@@ -83,7 +83,10 @@ HELD_SINCE = re.compile(
     r"(?:around|available|supported|there|included))\s+(?:in|with)\s*[?.!]?\s*$|"
     r"(?<!\w)как\s+давно\s+(?:поддерживает|предлагает|умеет|имеет|включает|есть)(?!\w)|"
     r"(?<!\w)как\s+давно\b[^?!.]{1,80}(?<!\w)(?:есть|существует|доступ\w*|поддерживает\w*|"
-    r"работает)\s+(?:в|во|у)\s*[?.!]?\s*$",
+    r"работает)\s+(?:в|во|у)\s*[?.!]?\s*$|"
+    # when the product got a thing, its name taken away where it stood («Когда quickq получил
+    # X?»; «Когда Тесла получил патент?» names no product of the index: history)
+    r"(?<!\w)когда\s+получил\w*(?!\w)",
     re.IGNORECASE)
 SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
@@ -108,7 +111,9 @@ SINCE_Q = re.compile(
     r"\b(?:add|introduce|ship|gain|get|drop|remove|deprecate|pick\s+up|acquire)\b|"
     r"\b(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?(?:gave|gives)\s+(?:us|you|users)\b|"
     r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release|build)\s+"
-    r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which)\b|"
+    # … or with a participle of having ("the earliest release supporting X")
+    r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which|supporting|having|"
+    r"including|offering|providing|containing|shipping|carrying)\b|"
     rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
     r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:(?:минимальн|наименьш|ранн|"
     r"перв)\w*\s+)?(?:версии|редакции|релиз\w*|"

@@ -22,9 +22,13 @@ ASKING_EN = (
     r"keep|keeps|kept|host|hosts|hosted|store|stores|"
     # loaded into the system, where a release sits, and the preface "Before I ask: …"
     r"loaded|uploaded|ingested|sit|sits|sitting|before(?=\s+(?:i|we)\s+ask)|"
+    # greetings, the names of the versions, "or not", a few, whether it is possible ("Hey, …",
+    # "1.1.0 — covered or not?", "I'd like to ask about 1.1.0, is that possible?")
+    r"hi|hello|hey|greetings|names|or|not|few|possible|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
-    r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number)\b)|"
+    r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number|"
+    r"names)\b)|"
     r"familiar|whether|if|able|released|shipped|published|launched|issued|ship|publish|"
     r"launch|real|actual|valid|genuine|set|sets|size|history|times|by|looking|looks|so|far|"
     r"yet|till|until|to\s+date|order|ordered|sequence|numbers|"
@@ -94,7 +98,8 @@ ASKING_RU = (
     # and the thing asked, said plainly («эта штука»: the English "thing", "stuff")
     r"длин\w*|больш(?:ая|ой|ое|ие|их|ую)|велик\w*|размер\w*|штук(?:а|и|у|ой|е)|"
     r"можешь|можете|может|могу|можем|могут|можно|смож\w*|надо|хочу|"
-    r"нуж(?:ен|на|но|ны)(?=\s+(?:полн\w+\s+)?(?:список|перечень|обзор|количество|число)(?!\w))|"
+    r"нуж(?:ен|на|но|ны)(?=\s+(?:полн\w+\s+)?(?:список|перечень|обзор|количество|число|"
+    r"названи\w*)(?!\w))|"
     r"хочешь|хочет|хотим|хотите|хотят|слыш\w*|знаком\w*|провер\w*|"
     r"был|была|было|были|будет|будут|явля\w*|ответ\w*|информаци\w*|сведени\w*|"
     r"поддержива\w*|"
@@ -166,6 +171,8 @@ ASKING_RU = (
     # «Прежде чем спросить: …» (the English "loaded", "count", "answer", "history", "here",
     # "if", "before I ask")
     r"загруж\w*|загрузил\w*|сосчита\w*|отвеч\w*|истори\w*|здешн\w*|прежде|числ\w*|если|"
+    # greetings, "or not", a few, whether it is possible (as in English)
+    r"привет\w*|здравствуй\w*|или|нет|несколько|возможн\w*|"
     r"(?:команд\w*|компани\w*|коллег\w*|отдел\w*|использу\w*)(?=[^?!;,.]{0,40}[;,])|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
@@ -202,6 +209,7 @@ LISTING_ORDER = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highe
 # nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no
 # version word; "How far back do your docs go?", "How recent are your docs?")
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|highest|up-to-date|"
+                r"very\s+last|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
                 r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes|stop|stops)\s+"
@@ -212,7 +220,7 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"(?:(?:you|we|they|i)\s+\w+\s+)?(?:end|finish|stop)s?(?:\s+(?:at|with))?|"
                 r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+"
                 + _ALL_OTHERS)
-OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|"
+OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|very\s+first|"
                 r"(?:furthest|farthest)\s+back|back\s+(?:the\s+)?(?:furthest|farthest)|"
                 r"(?:furthest|farthest)\s+in\s+(?:the\s+)?past|"
                 r"least\s+(?:recent|new|current|fresh|up[\s-]to[\s-]date)|"
