@@ -55,8 +55,9 @@ session's start, likewise, `paraphrases_thirtyfifth.yaml` and
 `paraphrases_russian_twentyfourth.yaml`; after theirs, `paraphrases_thirtyseventh.yaml` and
 `paraphrases_russian_twentyfifth.yaml`; after theirs and the pronoun and verb paradigms,
 `paraphrases_thirtyeighth.yaml` and `paraphrases_russian_twentysixth.yaml`; after theirs,
-`paraphrases_thirtyninth.yaml` and `paraphrases_russian_twentyseventh.yaml`. They are asked of
-two corpora:
+`paraphrases_thirtyninth.yaml` and `paraphrases_russian_twentyseventh.yaml`; after theirs,
+`paraphrases_fortieth.yaml` and `paraphrases_russian_twentyeighth.yaml`. They are asked of two
+corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -282,7 +283,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "thirtyeighth": "paraphrases_thirtyeighth.yaml",
         "russian_twentysixth": "paraphrases_russian_twentysixth.yaml",
         "thirtyninth": "paraphrases_thirtyninth.yaml",
-        "russian_twentyseventh": "paraphrases_russian_twentyseventh.yaml"}
+        "russian_twentyseventh": "paraphrases_russian_twentyseventh.yaml",
+        "fortieth": "paraphrases_fortieth.yaml",
+        "russian_twentyeighth": "paraphrases_russian_twentyeighth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
