@@ -446,6 +446,40 @@ def test_the_classes_of_the_thirty_ninth_rounds_are_read(question, intent):
 
 @pytest.mark.unit
 @pytest.mark.parametrize("question, intent", [
+    # the fortieth and twenty-eighth Russian rounds: what the assistant was fed, given or has
+    # seen, a quick check, started out with, the baseline, when exactly, how far knowledge
+    # extends, judging by, finished, first became, on which release it appeared, the least
+    # release for a thing, which things were changed
+    ("What versions of quickq have you been fed?", "versions"),
+    ("Is quickq 1.1.0 one of the versions you've seen?", "versions"),
+    ("Quick check, quickq 1.1.0 is covered, right?", "versions"),
+    ("Which quickq version did your docs start out with?", "versions"),
+    ("Which quickq version is the baseline, the oldest one?", "versions"),
+    ("When exactly was scheduled tasks added to quickq?", "since"),
+    ("Какими версиями quickq тебя снабдили?", "versions"),
+    ("Сколько версий quickq тебе дали?", "versions"),
+    ("Распространяются ли твои знания на quickq 1.1.0?", "versions"),
+    ("Какие версии quickq существуют, судя по твоей документации?", "versions"),
+    ("На какой версии quickq твоя документация закончилась?", "versions"),
+    ("Быстрая проверка, quickq 1.1.0 охвачена, верно?", "versions"),
+    ("Какая версия quickq первой стала поддерживать scheduled tasks?", "since"),
+    ("На какой версии quickq появился scheduled tasks?", "since"),
+    ("Какой минимальный релиз quickq для scheduled tasks?", "since"),
+    ("Какие вещи были изменены в quickq 1.1.0?", "changes"),
+    # content beside them
+    ("What happens if no timeout is given in quickq 1.1.0?", None),
+    ("How do I make a quick retry in quickq 1.1.0?", None),
+    ("Что дал переход на quickq 1.1.0?", None),
+    ("На какой версии quickq работает воркер?", None),
+    ("Какая минимальная версия Python для quickq?", None),
+])
+def test_the_classes_of_the_fortieth_rounds_are_read(question, intent):
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
     # the Russian pronouns and possessives in every case, and "own": a closed class written
     # whole, not as a round showed it («твою», «своей», «у него», «всю», «любую»)
     ("Есть ли у тебя в своей базе quickq 1.1.0?", "versions"),

@@ -70,7 +70,7 @@ LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|re
                             # («Какая минимальная версия нужна для X?»: "What's the minimum
                             # version I need for X?")
                             r"(?<!\w)(?:минимальн|наименьш)\w*\s+(?:" + RU_RELEASE_NOUNS + r")\s+"
-                            r"(?:нужн\w*|требу\w*|необходим\w*)\s+(?:для|чтобы)(?!\w)",
+                            r"(?:(?:нужн\w*|требу\w*|необходим\w*)\s+)?(?:для|чтобы)(?!\w)",
                             re.IGNORECASE)
 # how long the product has had a thing, read with the product's name taken away, where it
 # stood: its subject ("How long has quickq had X?", «Как давно quickq поддерживает X?») or
@@ -114,7 +114,10 @@ SINCE_Q = re.compile(
     # … or with a participle of having ("the earliest release supporting X")
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which|supporting|having|"
     r"including|offering|providing|containing|shipping|carrying)\b|"
-    rf"\bwhen\s+(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
+    rf"\bwhen\s+(?:exactly\s+|precisely\s+)?(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
+    # on which release a thing appeared («На какой версии появился X?»), with a verb of arriving
+    rf"(?<!\w)на\s+как(?:ой|ом)\s+(?:{RU_RELEASE_NOUNS})(?=[^?!]{{0,60}}(?<!\w)(?:впервые|"
+    r"появил|добав))|"
     r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:(?:минимальн|наименьш|ранн|"
     r"перв)\w*\s+)?(?:версии|редакции|релиз\w*|"
     # «выпуск» is also a magazine's issue: with a verb of arriving only
@@ -127,7 +130,7 @@ SINCE_Q = re.compile(
     r"(?:поддерж|получ|добав|появ|вв[её]|предлож|име)\w*|"
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)перв\w+\s+"
     r"(?:получил|добавил|поддержал|ввел|ввёл|представил|включил|выпустил|предложил|принес|"
-    r"принёс|пришёл|пришел|пришл)\w*|"
+    r"принёс|пришёл|пришел|пришл|стал)\w*|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел|обзав[её]л)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"

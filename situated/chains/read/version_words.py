@@ -25,6 +25,9 @@ ASKING_EN = (
     # greetings, the names of the versions, "or not", a few, whether it is possible ("Hey, …",
     # "1.1.0 — covered or not?", "I'd like to ask about 1.1.0, is that possible?")
     r"hi|hello|hey|greetings|names|or|not|few|possible|"
+    # what the assistant was given or has seen ("the versions you've been fed", "… you've
+    # seen"), and a quick check ("Quick check, 1.1.0 is covered, right?")
+    r"seen|fed|given|quick|right|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
     r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number|"
@@ -173,6 +176,9 @@ ASKING_RU = (
     r"загруж\w*|загрузил\w*|сосчита\w*|отвеч\w*|истори\w*|здешн\w*|прежде|числ\w*|если|"
     # greetings, "or not", a few, whether it is possible (as in English)
     r"привет\w*|здравствуй\w*|или|нет|несколько|возможн\w*|"
+    # given, supplied, how far knowledge extends, judging by, a quick check (as in English)
+    r"дали|давали|дал|дала|снабди\w*|снабжа\w*|простира\w*|распространя\w*|судя|быстр\w*|"
+    r"верно|"
     r"(?:команд\w*|компани\w*|коллег\w*|отдел\w*|использу\w*)(?=[^?!;,.]{0,40}[;,])|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
@@ -212,8 +218,8 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"very\s+last|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
-                r"(?:end|ending|finishing)\s+point|(?:end|ends|finish|finishes|stop|stops)\s+"
-                r"(?:at|with)|"
+                r"(?:end|ending|finishing)\s+point|(?:end|ends|ended|finish|finishes|finished|stop|"
+                r"stops|stopped)\s+(?:up\s+|off\s+|out\s+)?(?:at|with)|"
                 r"where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+(?:[\w.+-]+\s+){0,2}"
                 r"(?:coverage|docs|"
                 r"documentation|documents|index|material|records|list|line|history)\s+"
@@ -231,7 +237,8 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|ver
                 r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
                 r"records|list|line|history)\s+(?:(?:you|we|they|i)\s+\w+\s+)?(?:start|begin)s?"
                 r"(?:\s+(?:at|with|from))?|"
-                r"(?:start|starts|begin|begins)\s+(?:at|with|from)|(?:starting|start)\s+point|"
+                r"(?:start|starts|started|begin|begins|began)\s+(?:out\s+|off\s+)?(?:at|with|from)|"
+                r"(?:starting|start)\s+point|baseline|"
                 r"(?:before|earlier\s+than|older\s+than|predates?)\s+" + _ALL_OTHERS + "|"
                 # where it all began ("Which release started it all?")
                 r"(?:started|began|kicked\s+off)\s+(?:it\s+all|everything|things\s+off)")
@@ -247,6 +254,7 @@ RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|"
                    # where the documents end («Где заканчивается твоё покрытие?»: the English
                    # "Where does your coverage end?")
                    r"где\s+(?:заканчива|кончает|заверша|обрыва)\w*|заверша\w*|обрыва\w*|"
+                   r"законч\w*|"
                    # where it stops («На каком релизе останавливается история?»: "stop at")
                    r"останавлива\w*|останов\w*")
 RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|устар|мал|маленьк|меньш)\w*|начина\w*|"
