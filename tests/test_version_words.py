@@ -500,6 +500,8 @@ def test_the_classes_of_the_fortieth_rounds_are_read(question, intent):
     ("How long does quickq 1.1.0 keep results?", None),
     ("Where does quickq 1.1.0 store task results?", None),
     ("Как долго quickq 1.1.0 держит задачи в очереди?", None),
+    ("Могу ли я держаться quickq 1.1.0?", None),
+    ("Can I store quickq 1.1.0 offline?", None),
 ])
 def test_the_pronouns_are_read_in_every_case(question, intent):
     got = find_intent(question, lambda t: t.replace("quickq", " "))

@@ -18,8 +18,9 @@ ASKING_EN = (
     r"list|name|enumerate|itemi[sz]e|tally|show|give|spell|lay|out|run|through|down|overview|"
     r"rundown|know|walk|walks|take|takes|guide|"
     r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
-    # keeping and hosting them, as holding and storing ("Which versions do you keep?")
-    r"keep|keeps|kept|host|hosts|hosted|store|stores|"
+    # keeping, storing and hosting them, as holding ("Which versions do you keep?"); the asker's
+    # keeping is not asking ("Can I keep version 1.1.0?" asks whether to stay on it)
+    r"(?<=you\s)(?:keep|kept|store)|kept(?=\s+(?:here|on\s+file))|hosts|hosted|"
     # loaded into the system, where a release sits, and the preface "Before I ask: …"
     r"loaded|uploaded|ingested|sit|sits|sitting|before(?=\s+(?:i|we)\s+ask)|"
     # greetings, the names of the versions, "or not", a few, whether it is possible ("Hey, …",
@@ -123,7 +124,7 @@ ASKING_RU = (
     # and of coming out
     r"вышл\w*|вышел|появил\w*|выход\w*|выпущ\w*|выпуст\w*|опубликова\w*|релизнул\w*|"
     r"спис(?:ок|ка|ку|ком|ке|ки|ков|кам|ками|ках)|располага\w*|выда\w*|узна\w*|"
-    r"име(?:ю|ешь|ем|ете|ет|ют|ть)|имел\w*|вед[её](?:шь|те|т)|держ\w*|отслежива\w*|"
+    r"име(?:ю|ешь|ем|ете|ет|ют|ть)|имел\w*|вед[её](?:шь|те|т)|держ(?:ишь|ите)|отслежива\w*|"
     r"из|от|до|к|ко|за|при|через|между|с|со|на|"
     r"у|есть|имеется|имеются|существу\w*|систем\w*|баз\w*|индекс\w*|документ\w*|"
     r"доступн\w*|хран\w*|охват\w*|покрыва\w*|охвачен\w*|покрыт\w*|учт[её]н\w*|"
