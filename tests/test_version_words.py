@@ -298,14 +298,6 @@ def test_the_classes_of_the_thirty_fourth_rounds_are_read(question, intent):
     ("Where does the quickq worker start from?", None),
     ("Как работает планировщик quickq 1.1.0?", None),
     ("Can I get an inventory of the quickq tasks in a queue?", None),
-])
-def test_the_classes_of_the_thirty_fifth_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize("question, intent", [
     # the thirty-sixth and twenty-fourth Russian rounds: distinct releases, the docs brought up
     # to date, stuck on one, the least release needed "at least", speaking of them, furthest
     # back, first came with, a release described, different from the one before it
@@ -332,14 +324,6 @@ def test_the_classes_of_the_thirty_fifth_rounds_are_read(question, intent):
     ("Какая версия Python нужна для quickq?", None),
     ("Опиши воркер quickq 1.1.0.", None),
     ("Описан ли релиз quickq 1.1.0?", "versions"),
-])
-def test_the_classes_of_the_thirty_sixth_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize("question, intent", [
     # the thirty-seventh and twenty-fifth Russian rounds: flavours "version-wise", out of
     # curiosity, broken down, back the furthest, least recent, any chance, the asker's team
     # and its use said before the question, new in a release, what an update contains; just,
@@ -375,14 +359,6 @@ def test_the_classes_of_the_thirty_sixth_rounds_are_read(question, intent):
     ("Разложи задачу quickq 1.1.0 на шаги.", None),
     ("Break down the quickq 1.1.0 release.", "changes"),
     ("Разбери релиз quickq 1.1.0.", "changes"),
-])
-def test_the_classes_of_the_thirty_seventh_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize("question, intent", [
     # the thirty-eighth and twenty-sixth Russian rounds: loaded into the system, where a release
     # sits, the preface "Before I ask: …", where the history starts or stops, here as an
     # adjective, if, counted up, answering
@@ -406,14 +382,6 @@ def test_the_classes_of_the_thirty_seventh_rounds_are_read(question, intent):
     ("Где посмотреть историю задач в quickq 1.1.0?", None),
     ("Как задать число воркеров в quickq 1.1.0?", None),
     ("Как загружаются задачи в quickq 1.1.0?", None),
-])
-def test_the_classes_of_the_thirty_eighth_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize("question, intent", [
     # the thirty-ninth and twenty-seventh Russian rounds: greetings, the names of the versions,
     # "or not", a few, whether it is possible, the very first or last, the earliest release
     # supporting a thing, what came with a release, when a product got a thing
@@ -438,14 +406,6 @@ def test_the_classes_of_the_thirty_eighth_rounds_are_read(question, intent):
     ("Можно ли запустить несколько воркеров в quickq 1.1.0?", None),
     ("Есть ли в quickq 1.1.0 ретраи или нет?", None),
     ("Когда Тесла получил патент на передатчик?", None),
-])
-def test_the_classes_of_the_thirty_ninth_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize("question, intent", [
     # the fortieth and twenty-eighth Russian rounds: what the assistant was fed, given or has
     # seen, a quick check, started out with, the baseline, when exactly, how far knowledge
     # extends, judging by, finished, first became, on which release it appeared, the least
@@ -472,14 +432,6 @@ def test_the_classes_of_the_thirty_ninth_rounds_are_read(question, intent):
     ("Что дал переход на quickq 1.1.0?", None),
     ("На какой версии quickq работает воркер?", None),
     ("Какая минимальная версия Python для quickq?", None),
-])
-def test_the_classes_of_the_fortieth_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize("question, intent", [
     # the Russian pronouns and possessives in every case, and "own": a closed class written
     # whole, not as a round showed it («твою», «своей», «у него», «всю», «любую»)
     ("Есть ли у тебя в своей базе quickq 1.1.0?", "versions"),
@@ -503,7 +455,9 @@ def test_the_classes_of_the_fortieth_rounds_are_read(question, intent):
     ("Могу ли я держаться quickq 1.1.0?", None),
     ("Can I store quickq 1.1.0 offline?", None),
 ])
-def test_the_pronouns_are_read_in_every_case(question, intent):
+def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
+    """The thirty-fifth to fortieth rounds and the twenty-third to twenty-eighth Russian ones,
+    and the pronoun and verb paradigms written whole between them, each with content beside."""
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent
 
