@@ -77,6 +77,10 @@ _CHANGES = re.compile(
     r"\b(?:changelog|release\s+notes)\b"
     r"(?![^.?!]*\b(?:say|says|said|mention|mentions|write|writes|about)\b)|"
     r"\bwhat\s+was\s+(?:added|removed)\b|"
+    # everything new in a named release ("List everything new in 1.1.0", «Перечисли всё новое
+    # в 1.1.0»)
+    r"\b(?:everything|all|anything)\s+(?:that(?:'s|\s+is)\s+)?new\b[^.?!]{0,40}\b0\b|"
+    r"(?<!\w)вс[её]\s+нов(?:ое|ого)\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     # what came with a named release ("What came with 1.1.0?", «Что пришло вместе с 1.1.0?»)
     r"\bwhat\s+came\s+(?:in|with|along\s+with)\b[^.?!]{0,40}\b0\b|"
     r"(?<!\w)что\s+пришл\w*\s+(?:вместе\s+)?(?:с|со)\b[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
@@ -117,7 +121,8 @@ _CHANGES = re.compile(
     rf"(?:(?:{RU_RELEASE_NOUNS})\s+)?(?<![\w.])0(?!\w|\.\d)|"
     # what a release fixed, named ("What was fixed in 1.1.0?"; "What was fixed in the
     # contract?" asks the text)
-    r"\bwhat\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:fixed|deprecated|improved|dropped|"
+    r"\bwhat(?:'s|’s|\s+was|\s+were|\s+got|\s+has\s+been|\s+have\s+been|(?:'s|’s)\s+been)\s+"
+    r"(?:fixed|deprecated|improved|dropped|"
     r"introduced|added|removed)"
     r"\b[^.?!]{0,40}\b0\b|"
     # "What was updated in …", "Which things changed with …" (no modal: "can be changed" is

@@ -82,6 +82,8 @@ HELD_SINCE = re.compile(
     r"\bhow\s+(?:far\s+back|long)\b[^?!.]{1,80}\b(?:go|goes|went|existed|exists?|been\s+"
     r"(?:around|available|supported|there|included))\s+(?:in|with)\s*[?.!]?\s*$|"
     r"(?<!\w)как\s+давно\s+(?:поддерживает|предлагает|умеет|имеет|включает|есть)(?!\w)|"
+    # … or with the product's place before the verb («Как давно в quickq есть X?»)
+    r"(?<!\w)как\s+давно\s+(?:в|во|у)\s+(?:есть|существует|доступ\w*|поддерживает\w*)(?!\w)|"
     r"(?<!\w)как\s+давно\b[^?!.]{1,80}(?<!\w)(?:есть|существует|доступ\w*|поддерживает\w*|"
     r"работает)\s+(?:в|во|у)\s*[?.!]?\s*$|"
     # when the product got a thing, its name taken away where it stood («Когда quickq получил
@@ -123,7 +125,8 @@ SINCE_Q = re.compile(
     # «выпуск» is also a magazine's issue: with a verb of arriving only
     r"выпуск\w*(?=[^?!]{0,60}(?<!\w)(?:впервые|появил|добав|доступ|поддерж)))|"
     # a release that added or brought a thing («Какой релиз quickq принёс X?»)
-    rf"(?<!\w)(?:какая|какой|какое|какие|каком|какую)\s+(?:{RU_RELEASE_NOUNS}|обновлени\w*)\s+"
+    rf"(?<!\w)(?:какая|какой|какое|какие|каком|какую|каким\s+был[аио]?|какой\s+был[аио]?)\s+"
+    rf"(?:{RU_RELEASE_NOUNS}|обновлени\w*)\s+"
     r"(?:\S+\s+){0,3}?(?:добавил\w*|принес\w*|принёс|принесл\w*|привнес\w*|привнёс|ввел\w*|"
     r"ввёл|представил\w*|сделал\w*\s+(?:\S+\s+){0,4}?доступн\w*)|"
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)впервые\s+"

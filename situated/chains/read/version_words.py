@@ -29,6 +29,9 @@ ASKING_EN = (
     # what the assistant was given or has seen ("the versions you've been fed", "… you've
     # seen"), and a quick check ("Quick check, 1.1.0 is covered, right?")
     r"seen|fed|given|quick|right|"
+    # shown, ingested, actually, within the range ("Display the versions available", "How many
+    # releases did you ingest?", "Is 1.1.0 within your range?")
+    r"display|ingest|actually|within|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
     r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number|"
@@ -180,6 +183,9 @@ ASKING_RU = (
     # given, supplied, how far knowledge extends, judging by, a quick check (as in English)
     r"дали|давали|дал|дала|снабди\w*|снабжа\w*|простира\w*|распространя\w*|судя|быстр\w*|"
     r"верно|"
+    # processed, the range, help as a noun, "so" and "in fact" («Сколько релизов ты обработал?»,
+    # «в твоём диапазоне», «помощь по 1.1.0», «Так какие … на самом деле есть?»)
+    r"обработал\w*|диапазон\w*|помощ[ьи]|так|(?<=самом\s)деле|"
     r"(?:команд\w*|компани\w*|коллег\w*|отдел\w*|использу\w*)(?=[^?!;,.]{0,40}[;,])|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
@@ -216,7 +222,7 @@ LISTING_ORDER = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highe
 # nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no
 # version word; "How far back do your docs go?", "How recent are your docs?")
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|highest|up-to-date|"
-                r"very\s+last|"
+                r"very\s+last|(?:top|upper|high)\s+end|upper\s+(?:bound|limit)|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
                 r"(?:end|ending|finishing)\s+point|(?:end|ends|ended|finish|finishes|finished|stop|"
@@ -228,6 +234,10 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+"
                 + _ALL_OTHERS)
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|very\s+first|"
+                r"(?:bottom|lower|low)\s+end|lower\s+(?:bound|limit)|"
+                # a question that ends where the line begins ("From which release does your
+                # coverage start?")
+                r"(?:start|starts|begin|begins)(?=\s*[?.!]?\s*$)|"
                 r"(?:furthest|farthest)\s+back|back\s+(?:the\s+)?(?:furthest|farthest)|"
                 r"(?:furthest|farthest)\s+in\s+(?:the\s+)?past|"
                 r"least\s+(?:recent|new|current|fresh|up[\s-]to[\s-]date)|"
@@ -255,7 +265,7 @@ RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|"
                    # where the documents end («Где заканчивается твоё покрытие?»: the English
                    # "Where does your coverage end?")
                    r"где\s+(?:заканчива|кончает|заверша|обрыва)\w*|заверша\w*|обрыва\w*|"
-                   r"законч\w*|"
+                   r"законч\w*|верхн\w*\s+границ\w*|"
                    # where it stops («На каком релизе останавливается история?»: "stop at")
                    r"останавлива\w*|останов\w*")
 RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|устар|мал|маленьк|меньш)\w*|начина\w*|"
@@ -271,7 +281,7 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|уста
                    r"(?:как|насколько)\s+далеко\s+(?:в\s+прошлое|назад)|"
                    # furthest back («дальше всего в прошлом»: "furthest back")
                    r"дальше\s+(?:всего|всех)\s+(?:в\s+прошл\w*|назад)|старту\w*|"
-                   r"наименее\s+(?:свеж|нов|актуальн|поздн)\w*|"
+                   r"наименее\s+(?:свеж|нов|актуальн|поздн)\w*|нижн\w*\s+границ\w*|"
                    # where it all began («С какой версии всё началось?»)
                    r"начал(?:ось|ся|ась|ись|и|а)?|(?:всё|все)\s+пошло")
 
