@@ -57,7 +57,8 @@ session's start, likewise, `paraphrases_thirtyfifth.yaml` and
 `paraphrases_thirtyeighth.yaml` and `paraphrases_russian_twentysixth.yaml`; after theirs,
 `paraphrases_thirtyninth.yaml` and `paraphrases_russian_twentyseventh.yaml`; after theirs,
 `paraphrases_fortieth.yaml` and `paraphrases_russian_twentyeighth.yaml`; after theirs,
-`paraphrases_fortyfirst.yaml` and `paraphrases_russian_twentyninth.yaml`. They are asked of two
+`paraphrases_fortyfirst.yaml` and `paraphrases_russian_twentyninth.yaml`; after theirs,
+`paraphrases_fortysecond.yaml` and `paraphrases_russian_thirtieth.yaml`. They are asked of two
 corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
@@ -288,7 +289,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fortieth": "paraphrases_fortieth.yaml",
         "russian_twentyeighth": "paraphrases_russian_twentyeighth.yaml",
         "fortyfirst": "paraphrases_fortyfirst.yaml",
-        "russian_twentyninth": "paraphrases_russian_twentyninth.yaml"}
+        "russian_twentyninth": "paraphrases_russian_twentyninth.yaml",
+        "fortysecond": "paraphrases_fortysecond.yaml",
+        "russian_thirtieth": "paraphrases_russian_thirtieth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
