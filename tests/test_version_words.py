@@ -479,6 +479,26 @@ def test_the_classes_of_the_thirty_fourth_rounds_are_read(question, intent):
     ("Так как настроить воркер в quickq 1.1.0?", None),
     ("Где взять помощь по настройке воркера quickq 1.1.0?", None),
     ("Как давно в музее есть эта картина?", None),
+    # the forty-second and thirtieth Russian rounds: collected, minding, listing, the records
+    # open or close with, the release in which a thing arrived; собрано, давать ответы, как
+    # выглядит, в наличии, не против, изложить изменения
+    ("Mind listing the quickq versions you've got?", "versions"),
+    ("What's the most dated quickq version you've collected?", "versions"),
+    ("What quickq release do your records open with?", "versions"),
+    ("Has quickq 1.1.0 been collected?", "versions"),
+    ("Tell me the quickq release in which scheduled tasks was introduced.", "since"),
+    ("Не против перечислить версии quickq, которые у тебя есть?", "versions"),
+    ("Как выглядит твой список релизов quickq?", "versions"),
+    ("Всего версий quickq в наличии?", "versions"),
+    ("quickq 1.1.0 была собрана?", "versions"),
+    ("Можешь давать ответы по quickq 1.1.0?", "versions"),
+    ("Назови релиз quickq, в котором был представлен scheduled tasks?", "since"),
+    ("Можешь кратко изложить изменения quickq 1.1.0?", "changes"),
+    # content beside them
+    ("How are results collected in quickq 1.1.0?", None),
+    ("How does a quickq 1.1.0 worker close with a pending task?", None),
+    ("Как выглядит дашборд quickq 1.1.0?", None),
+    ("Я против ретраев, как их выключить в quickq 1.1.0?", None),
 ])
 def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     """The thirty-fifth to fortieth rounds and the twenty-third to twenty-eighth Russian ones,

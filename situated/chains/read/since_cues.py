@@ -112,6 +112,11 @@ SINCE_Q = re.compile(
     r"\b(?:in|with)\s+(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:version|release)\s+did\b[^?!]{0,60}"
     r"\b(?:add|introduce|ship|gain|get|drop|remove|deprecate|pick\s+up|acquire)\b|"
     r"\b(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?(?:gave|gives)\s+(?:us|you|users)\b|"
+    # the release in which a thing arrived ("Tell me the release in which X was introduced",
+    # «Назови релиз, в котором был представлен X»)
+    rf"\b(?:version|release)\s+in\s+which\b[^?!]{{0,80}}\b(?:{_ARRIVES})\b|"
+    rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,30}}(?<!\w)в\s+котор\w+[^?!]{{0,60}}(?<!\w)(?:появил|добав|"
+    r"представлен|введ[её]н|впервые)\w*|"
     r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release|build)\s+"
     # … or with a participle of having ("the earliest release supporting X")
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which|supporting|having|"

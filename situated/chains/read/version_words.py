@@ -32,6 +32,8 @@ ASKING_EN = (
     # shown, ingested, actually, within the range ("Display the versions available", "How many
     # releases did you ingest?", "Is 1.1.0 within your range?")
     r"display|ingest|actually|within|"
+    # collected, minding, listing ("the versions you've collected", "Mind listing …?")
+    r"collected|collect|gathered|mind|listing|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
     r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number|"
@@ -186,6 +188,9 @@ ASKING_RU = (
     # processed, the range, help as a noun, "so" and "in fact" («Сколько релизов ты обработал?»,
     # «в твоём диапазоне», «помощь по 1.1.0», «Так какие … на самом деле есть?»)
     r"обработал\w*|диапазон\w*|помощ[ьи]|так|(?<=самом\s)деле|"
+    # collected, giving answers, how it looks, in stock, not minding («из собранных», «давать
+    # ответы», «Как выглядит твой список?», «в наличии», «Не против перечислить?»)
+    r"собрал\w*|собран\w*|собира\w*|давать|выгляд\w*|наличи\w*|не(?=\s+против)|против|"
     r"(?:команд\w*|компани\w*|коллег\w*|отдел\w*|использу\w*)(?=[^?!;,.]{0,40}[;,])|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
@@ -222,7 +227,7 @@ LISTING_ORDER = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highe
 # nothing else named, one asks about the line ("Which is the latest quickq you hold?" names no
 # version word; "How far back do your docs go?", "How recent are your docs?")
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|highest|up-to-date|"
-                r"very\s+last|(?:top|upper|high)\s+end|upper\s+(?:bound|limit)|"
+                r"very\s+last|(?:top|upper|high)\s+end|upper\s+(?:bound|limit)|closes?\s+with|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
                 r"(?:end|ending|finishing)\s+point|(?:end|ends|ended|finish|finishes|finished|stop|"
@@ -234,6 +239,7 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+"
                 + _ALL_OTHERS)
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|very\s+first|"
+                r"opens?\s+with|"
                 r"(?:bottom|lower|low)\s+end|lower\s+(?:bound|limit)|"
                 # a question that ends where the line begins ("From which release does your
                 # coverage start?")
