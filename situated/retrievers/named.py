@@ -9,10 +9,10 @@ import numpy as np
 
 from situated.documents import code_surfaces, extract_codes
 from situated.index.reader import Index
+from situated.retrievers.asked_things import asked_things
 from situated.retrievers.filter import Filter
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.legs import ExactLeg
-from situated.retrievers.asked_things import asked_things
 from situated.retrievers.names import names_in, unheld_names, unheld_phrases
 from situated.retrievers.readable import ReadableBy
 from situated.retrievers.relevance import TermCover, missing_codes

@@ -187,8 +187,7 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
     around = set(circumstance_names(text)) | set(
         names_in_unread_scripts(index, names, admitted_rows))
     for name in (n for n in names if n not in around):
-        words = [(term, word) for term, word, _, _ in index.tokenizer.terms(name)
-                 if term in index.tokenizer(word)]
+        words = _terms(index, name)
         if not all(held(term, word) for term, word in words) and not run_together_held(name):
             missing.append(name)
     # the thing asked the hours, price, age or sale of: about something else where no word
@@ -196,20 +195,26 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
     things = [" ".join(t) for t in asked_things(text) if not set(t) & set(missing)]
     unread = set(names_in_unread_scripts(index, things, admitted_rows))
     for thing in (t for t in things if t not in unread):
-        words = [(term, word) for term, word, _, _ in index.tokenizer.terms(thing)
-                 if term in index.tokenizer(word)]
+        words = _terms(index, thing)
         if words and not any(held(term, word) for term, word in words):
             missing.append(thing)
     return missing
 
 
+def _terms(index, text: str) -> list[tuple[str, str]]:
+    """The (stem, word) pairs of `text` the tokenizer keeps (its stop words left out)."""
+    return [(term, word) for term, word, _, _ in index.tokenizer.terms(text)
+            if term in index.tokenizer(word)]
+
+
 def names_in_unread_scripts(index, names: list[str], admitted_rows: np.ndarray) -> list[str]:
     """Of the question's `names` (`names_in`, read once by `unheld_names`), those written in a
     script no block the caller may read is mostly written in: a Russian question's «Супербоул»
-    over English documents, or "Super Bowl" over Russian ones. No block can hold them as written, so the name cannot tell a stranger from a
-    question across languages (XQuAD: it refused most Russian questions over the English
-    articles); the relevance rule decides those. Known only where the index has the
-    multilingual leg's script of each piece; without it every name is checked."""
+    over English documents, or "Super Bowl" over Russian ones. No block can hold them as
+    written, so the name cannot tell a stranger from a question across languages (XQuAD: it
+    refused most Russian questions over the English articles); the relevance rule decides
+    those. Known only where the index has the multilingual leg's script of each piece; without
+    it every name is checked."""
     vectors = index.multilingual
     if vectors is None:
         return []
