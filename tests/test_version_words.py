@@ -508,6 +508,39 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize("question, intent", [
+    # the forty-third and thirty-first Russian rounds: the idioms of knowing a thing (across,
+    # versed; «разбираешься», «ориентируешься»), a card index, a need said before the question,
+    # how old the oldest is, first or last in line, a release that came out with a thing first
+    ("Give me a count of the quickq versions you're across.", "versions"),
+    ("Are you across quickq 1.1.0?", "versions"),
+    ("Are you well versed in quickq 1.1.0?", "versions"),
+    ("How old is the oldest quickq you're across?", "versions"),
+    ("Which quickq version is first in line here?", "versions"),
+    ("Which quickq version is last in line here?", "versions"),
+    ("Посчитай версии quickq, в которых ты разбираешься.", "versions"),
+    ("Ты разбираешься в quickq 1.1.0?", "versions"),
+    ("quickq 1.1.0 у тебя в картотеке?", "versions"),
+    ("Мне нужна quickq 1.1.0, она доступна?", "versions"),
+    ("Насколько стара самая старая quickq, в которой ты разбираешься?", "versions"),
+    ("Какая версия quickq первой вышла с scheduled tasks?", "since"),
+    ("Какая версия quickq первой вышла?", "versions"),
+    # content beside them
+    ("How do I spread tasks across workers in quickq 1.1.0?", None),
+    ("Are you across the retry settings of quickq 1.1.0?", None),
+    ("How old is quickq 1.0.0?", None),
+    ("Who is first in line for the next task in quickq 1.1.0?", None),
+    ("Как разобраться с зависшей задачей в quickq 1.1.0?", None),
+    ("Мне нужна помощь с воркером quickq 1.1.0, как его запустить?", None),
+    ("Как посчитать задачи в очереди quickq 1.1.0?", None),
+])
+def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
+    """The forty-third round and the thirty-first Russian one, each class with content beside."""
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
 @pytest.mark.parametrize("question, one", [
     ("Is quickq 1.1.0 documented here at all?", True),
     ("Are all quickq versions documented here?", False),

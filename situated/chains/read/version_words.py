@@ -34,6 +34,10 @@ ASKING_EN = (
     r"display|ingest|actually|within|"
     # collected, minding, listing ("the versions you've collected", "Mind listing …?")
     r"collected|collect|gathered|mind|listing|"
+    # the idioms of knowing a thing: being across it, versed, conversant, acquainted, clued up,
+    # up to speed ("Are you across 1.1.0?", "the versions you're well versed in")
+    r"(?:(?<=you\s)|(?<=re\s)|(?<=be\s))across|versed|well(?=[\s-]versed)|conversant|acquainted|"
+    r"clued|speed|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
     r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number|"
@@ -193,6 +197,14 @@ ASKING_RU = (
     # collected, giving answers, how it looks, in stock, not minding («из собранных», «давать
     # ответы», «Как выглядит твой список?», «в наличии», «Не против перечислить?»)
     r"собрал\w*|собран\w*|собира\w*|давать|выгляд\w*|наличи\w*|не(?=\s+против)|против|"
+    # the verbs and idioms of knowing a thing well («Ты разбираешься в 1.1.0?», «в каких
+    # версиях ты ориентируешься», «сведущ», «осведомлён»: the English "across", "versed"), a
+    # card index or register as where it is held («у тебя в картотеке»: "on file"), and a need
+    # said before the question («Мне нужна quickq 1.1.0, она доступна?»: "I'm after …, is it
+    # available?")
+    r"разбира(?:юсь|ешься|ется|емся|етесь|ются|ться|лся|лась|лись)|"
+    r"ориентиру(?:юсь|ешься|ется|емся|етесь|ются)|ориентироваться|сведущ\w*|осведомл\w*|"
+    r"картотек\w*|реестр\w*|нуж(?:ен|на|но|ны)(?=[^?!;,.]{0,40}[;,])|"
     r"(?:команд\w*|компани\w*|коллег\w*|отдел\w*|использу\w*)(?=[^?!;,.]{0,40}[;,])|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
@@ -230,6 +242,8 @@ LISTING_ORDER = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highe
 # version word; "How far back do your docs go?", "How recent are your docs?")
 NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|highest|up-to-date|"
                 r"very\s+last|(?:top|upper|high)\s+end|upper\s+(?:bound|limit)|closes?\s+with|"
+                # its tail ("Which version is last in line?")
+                r"last\s+in\s+(?:the\s+)?(?:line|order|sequence|queue|row)|"
                 r"up\s+to\s+date|how\s+(?:recent|new|current)|up\s+to\s+(?:which|what)|"
                 r"(?:go|goes|run|runs|reach|reaches|extend|extends)\s+up\s+to|"
                 r"(?:end|ending|finishing)\s+point|(?:end|ends|ended|finish|finishes|finished|stop|"
@@ -241,6 +255,12 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+"
                 + _ALL_OTHERS)
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|very\s+first|"
+                # how old the oldest is ("How old is the oldest quickq you hold?"; "How old is
+                # quickq 1.0.0?" asks a date and stays content)
+                r"how\s+old\s+(?:is|was|are)\s+(?:the|your)\s+(?:very\s+)?(?:oldest|earliest|"
+                r"first)|"
+                # the head of the line or the order ("Which version is first in line?")
+                r"first\s+in\s+(?:the\s+)?(?:line|order|sequence|queue|row)|"
                 r"opens?\s+with|"
                 r"(?:bottom|lower|low)\s+end|lower\s+(?:bound|limit)|"
                 # a question that ends where the line begins ("From which release does your
