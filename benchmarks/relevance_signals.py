@@ -8,6 +8,14 @@ checked); and, with `--model-url`, a chat model as the judge of the
 three best sentences (two prompts: YES/NO, or the number of the passage that answers).
 
     python benchmarks/relevance_signals.py [--model-url http://127.0.0.1:8089/v1] [--out DIR]
+        [--rule-rows benchmarks/cache/relevance-rule/rows.jsonl]
+
+With `--rule-rows` (the rows `relevance_rule.py gather --reranker DIR` writes, every small
+corpus already asked) the signals are also combined: a logistic regression over the rule's own
+unit score (`Signals.unit`, best of the question's fused blocks) beside bge, e5 and the
+cross-encoder, fitted leave-one-corpus-out (on all corpora but one, scored on that one), and
+reported as its ROC AUC and the paraphrases it refuses at the off-topic rate the rule has today
+(`relevance_signals_combined.json`).
 
 A floor per signal is set on the dev corpora (the fewest refused answerable plus answered
 off-topic) and reported on the held-out ones: `library`, `tasq` (looked at many times) and
@@ -109,12 +117,78 @@ def rates(rows: list[dict], signal: str, floor: float) -> tuple[float, float]:
     return float(np.mean([x < floor for x in pos])), float(np.mean([x >= floor for x in neg]))
 
 
+def _logistic(x: np.ndarray, y: np.ndarray, l2: float = 0.1, steps: int = 50) -> np.ndarray:
+    """Weights (bias first) of an L2-regularised logistic regression, by Newton's method on
+    standardised columns (no model library: numpy only)."""
+    a = np.hstack([np.ones((len(x), 1)), x])
+    w = np.zeros(a.shape[1])
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-a @ w))
+        hess = a.T @ (a * (p * (1 - p))[:, None]) + l2 * np.eye(len(w))
+        w -= np.linalg.solve(hess, a.T @ (p - y) + l2 * w)
+    return w
+
+
+def _auc(score: np.ndarray, y: np.ndarray) -> float:
+    ranks = np.argsort(np.argsort(score)) + 1.0
+    n_pos, n_neg = int(y.sum()), int((~y).sum())
+    return float((ranks[y].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def combined(rows: list[dict], rule_rows: Path) -> dict:
+    """Leave-one-corpus-out logistic combinations of the rule's unit score and the signals
+    above, each at the off-topic rate the rule answers today."""
+    import json
+
+    from relevance_rule import answered
+
+    from situated.retrievers.relevance import Signals
+
+    gathered = [json.loads(line) for line in rule_rows.read_text("utf-8").splitlines() if line]
+    rule = {(r["set"].removeprefix("small/"), r["text"]): r for r in gathered
+            if r["set"].startswith("small/")}
+    joined = [(r, rule[(r["corpus"], r["q"])]) for r in rows if (r["corpus"], r["q"]) in rule]
+    for r, g in joined:
+        units = [u for u in (Signals(**s).unit() for s in g["signals"]) if u is not None]
+        r["rule_unit"] = max(units, default=0.0)
+        r["rule_answers"] = answered(g, {})
+        r["cross_encoder_fused"] = g["ce"] if g["ce"] is not None else -12.0
+    rs = [r for r, _ in joined]
+    y = np.array([r["positive"] for r in rs])
+    corpus = np.array([r["corpus"] for r in rs])
+    off_rate = float(np.mean([r["rule_answers"] for r in rs if not r["positive"]]))
+    out = {"questions": len(rs), "rule": {
+        "refused": float(np.mean([not r["rule_answers"] for r in rs if r["positive"]])),
+        "off_topic_answered": off_rate}}
+    for cols in (["rule_unit"], ["rule_unit", "cross_encoder_fused"], ["rule_unit", "e5"],
+                 ["rule_unit", "bge"], ["rule_unit", "e5", "bge"],
+                 ["rule_unit", "e5", "bge", "cross_encoder_fused"],
+                 ["rule_unit", "e5", "bge", "minilm_gap", "bge_gap", "e5_gap"]):
+        x = np.array([[r[c] for c in cols] for r in rs])
+        x = (x - x.mean(axis=0)) / (x.std(axis=0) + 1e-9)
+        score = np.zeros(len(rs))
+        for c in np.unique(corpus):
+            w = _logistic(x[corpus != c], y[corpus != c].astype(float))
+            score[corpus == c] = w[0] + x[corpus == c] @ w[1:]
+        floor = np.quantile(score[~y], 1 - off_rate)
+        out["+".join(cols)] = {"auc": _auc(score, y),
+                               "refused_at_rule_off_topic": float(np.mean(score[y] <= floor))}
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model-url")
     ap.add_argument("--out", type=Path, default=HERE / "results")
+    ap.add_argument("--rule-rows", type=Path, default=None,
+                    help="rows of `relevance_rule.py gather --reranker DIR`: combine the signals")
     args = ap.parse_args()
     rows = gather(args.model_url)
+    if args.rule_rows:
+        got = combined(rows, args.rule_rows)
+        Console(width=140).print(got)
+        write_result(args.out / "relevance_signals_combined.json", got)
+        return
     signals = [k for k in rows[0] if k not in ("corpus", "half", "q", "positive")]
     table = Table(title="small corpora: refused answerable / answered off-topic at the dev floor")
     for col in ("signal", "floor (dev)", "dev", "held out (seen)", "fresh", "fresh2", "fresh3"):
