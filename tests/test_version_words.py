@@ -533,9 +533,41 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Как разобраться с зависшей задачей в quickq 1.1.0?", None),
     ("Мне нужна помощь с воркером quickq 1.1.0, как его запустить?", None),
     ("Как посчитать задачи в очереди quickq 1.1.0?", None),
+    # the forty-fourth and thirty-second Russian rounds: providing, getting into the docs, the
+    # negated auxiliaries of a tag question, the docs dating from, one end of the line to the
+    # other, past the end the asker was told of, making its way in, the earliest one can use a
+    # thing with; приведите, будьте, попала, ведётся, с которого, под рукой, some release added
+    # it, the verb first
+    ("Kindly provide the quickq releases you can speak to.", "versions"),
+    ("Which quickq versions made it into your docs?", "versions"),
+    ("You don't happen to have quickq 1.1.0, do you?", "versions"),
+    ("Tell me the quickq release your docs date from.", "versions"),
+    ("Could I get the quickq version list, oldest to newest?", "versions"),
+    ("Is there anything newer than your current quickq release?", "versions"),
+    ("In what quickq version did scheduled tasks make its way in?", "since"),
+    ("What's the earliest quickq I can use scheduled tasks with?", "since"),
+    ("Будьте добры, приведите релизы quickq, о которых вы можете рассказать.", "versions"),
+    ("Попала ли quickq 1.1.0 в твою документацию?", "versions"),
+    ("Назови релиз quickq, с которого ведётся твоя документация.", "versions"),
+    ("Есть под рукой документация по quickq 1.1.0?", "versions"),
+    ("scheduled tasks был в quickq с самого начала или его добавила какая-то версия?", "since"),
+    ("С какой самой ранней quickq можно использовать scheduled tasks?", "since"),
+    # … and what a release added, named by what it is («версия», one release, is not «версии»,
+    # the line: «Какие функции добавила версия 1.1.0?» had read as the listing)
+    ("Какие функции добавила версия quickq 1.1.0?", "changes"),
+    ("Which features did quickq 1.1.0 add?", "changes"),
+    # content beside them
+    ("How do I send JSON with quickq 1.1.0?", None),
+    ("How do I turn a task into a job in quickq 1.1.0?", None),
+    ("Can quickq 1.1.0 supply a default timeout?", None),
+    ("Who won't get retried in quickq 1.1.0?", None),
+    ("Как попасть в настройки воркера quickq 1.1.0?", None),
+    ("Is quickq 1.1.0 newer than the worker default?", None),
+    ("Which worker does quickq 1.1.0 start?", None),
 ])
 def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
-    """The forty-third round and the thirty-first Russian one, each class with content beside."""
+    """The forty-third and forty-fourth rounds and the thirty-first and thirty-second Russian
+    ones, each class with content beside."""
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent
 

@@ -63,7 +63,9 @@ _CHANGES = re.compile(
     r"\b(?:what|which)\s+updates\b[^.?!]{0,40}\b0\b|"
     # and what it did, or its update did ("What did quickq 1.1.0 fix or add?", "What did the
     # quickq 1.1.0 update do?")
-    r"\bwhat\s+(?:did|does|will)\s+(?:[\w.+-]+\s+){0,3}?(?:version\s+|release\s+)?0\s+"
+    # … or which of its things it added ("What features did quickq 1.1.0 add?")
+    r"\b(?:what|which)\s+(?:[\w-]+\s+){0,2}?(?:did|does|will)\s+(?:[\w.+-]+\s+){0,3}?"
+    r"(?:version\s+|release\s+)?0\s+"
     r"(?:bring|introduce|add|fix|change|remove|deprecate|drop|break|improve|"
     r"(?:update|upgrade|release|version|patch)\s+(?:do|contain|include|hold))\b|"
     # a release set beside the one before it ("How does 1.1.0 differ from the version before
@@ -140,7 +142,8 @@ _CHANGES = re.compile(
     r"(?<!\w)какие\s+(?:\w+\s+){0,2}?(?:изменились|поменялись|обновились)(?!\w)|"
     # what a release added or brought, named («Что добавили в quickq 1.1.0?», «Что принесла
     # версия 1.1.0?»): the verbs of the English "What did 1.1.0 bring / introduce / …?"
-    r"что\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*|обновил\w*|"
+    # («Какие функции добавила версия 1.1.0?»: "Which features did 1.1.0 add?")
+    r"(?:что|как(?:ие|ую|ой|ое)(?:\s+\w+){0,2}?)\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*|обновил\w*|"
     r"улучшил\w*|принес\w*|принёс|привнес\w*|привнёс|ввел\w*|ввёл|представил\w*|сломал\w*)"
     r"[^.?!]{0,40}\b0\b|"
     r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|список\s+изменений|"
@@ -199,7 +202,7 @@ _VERSIONS = re.compile(
     # «Какие изменения в версии 1.1.0?» asks what changed
     # («Сколько стоит версия 1.1.0?» asks a price)
     r"(?:перечисли|покажи|список|как(?:ие|им|их|ими)|сколько(?!\s+сто[иая])|количеств\w*|все)\b"
-    r"(?![^.?!]{0,20}изменени)[^.?!]{0,40}(?:верси[йиях]|редакци[йиях])|"
+    r"(?![^.?!]{0,20}изменени)[^.?!]{0,40}(?:верси(?:й|и|ях)|редакци(?:й|и|ях))|"
     r"истори[яюи]\s+(?:версий|редакций)|(?:версии|редакции)\s+(?:тарифа|документа|правил)|"
     # one release asked about as a fact of the line: the latest, the oldest, does X exist
     r"\b(?:what|which)(?:'s|’s|\s+is|\s+was)\s+(?:the\s+)?(?:latest|newest|current|most\s+"

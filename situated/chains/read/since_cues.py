@@ -12,7 +12,10 @@ from situated.chains.read.version_words import RU_RELEASE_NOUNS
 
 # a first appearance in words of the stage ("did X make its debut"): a first-appearance cue,
 # and a frame the subject is read without (`appearance.subject_of`)
-DEBUT_WORDS = (r"debut(?:ed|s)?|ma(?:ke|de|kes)\s+(?:its|their|a|an)\s+"
+DEBUT_WORDS = (r"debut(?:ed|s)?|"
+               # made or found its way in ("In what version did X make its way in?")
+               r"(?:ma(?:ke|de|kes)|f(?:ind|ound|inds))\s+(?:its|their)\s+way(?:\s+in(?:to)?)?|"
+               r"ma(?:ke|de|kes)\s+(?:its|their|a|an)\s+"
                r"(?:debut|first\s+appearance|appearance|entrance)")
 # the verbs of offering a thing, begun: "start supporting", "began shipping", "start to offer"
 _OFFERING = (r"supporting|offering|providing|shipping|including|having|carrying|bundling|"
@@ -66,6 +69,15 @@ LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|re
                             r"\b(?:first|earliest|oldest|lowest|minimum)\s+(?:that|which)\s+"
                             r"(?:supports?|has|have|includes?|offers?|provides?|contains?)\b|"
                             r"(?<!\w)сам\w*\s+(?:ранн|перв|стар)\w*\s+(?:с|со)\s+поддержк|"
+                            # … the earliest one can use a thing with ("What's the earliest
+                            # quickq I can use X with?", «С какой самой ранней quickq можно
+                            # использовать X?»)
+                            r"\b(?:first|earliest|oldest|lowest|minimum)\s+(?:(?:that|which)\s+)?"
+                            r"(?:i|we|you|one)\s+(?:can|could|may)\s+(?:use|run|get|have)\b|"
+                            r"(?<!\w)с\s+как(?:ой|ого)\s+(?:сам\w*\s+)?(?:ранн|перв|стар|"
+                            r"минимальн)\w*\s+(?:(?:" + RU_RELEASE_NOUNS + r")\s+)?(?:можно|могу|"
+                            r"можем|сможу|сможем)\s+(?:использовать|пользоваться|применять|"
+                            r"запустить|получить)(?!\w)|"
                             # the least release needed for a thing, the name taken away
                             # («Какая минимальная версия нужна для X?»: "What's the minimum
                             # version I need for X?")
@@ -144,6 +156,10 @@ SINCE_Q = re.compile(
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
     r"предоставлять|поставлять|включать|содержать|давать|уметь|иметь|частью|доступ\w*)(?!\w)|"
+    # some release added it, the verb first («… или его добавила какая-то версия?»; «Какие
+    # функции добавила версия 1.1.0?» names no «какая» and asks of the changes)
+    r"(?<!\w)(?:добавил|принес|принёс|принесл|ввел|ввёл|ввела|представил)\w*\s+"
+    rf"как(?:ая|ой|ое)(?:-(?:то|нибудь|либо))?\s+(?:{RU_RELEASE_NOUNS})|"
     # the release a thing came with («С какой версией quickq пришёл X?»)
     r"(?<!\w)(?:с|со)\s+как(?:ой|им)\s+(?:версией|релизом|выпуском|сборкой)(?=[^?!]{0,60}"
     r"(?<!\w)(?:пришл|пришёл|пришел|вышл|вышел|вышла|появил|добав|стал\w*\s+доступ))|"

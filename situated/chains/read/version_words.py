@@ -38,6 +38,12 @@ ASKING_EN = (
     # up to speed ("Are you across 1.1.0?", "the versions you're well versed in")
     r"(?:(?<=you\s)|(?<=re\s)|(?<=be\s))across|versed|well(?=[\s-]versed)|conversant|acquainted|"
     r"clued|speed|"
+    # the verbs of providing (as "give", "share": "Kindly provide the releases you can speak
+    # to"), getting into the docs ("Which versions made it into your docs?"), and the negated
+    # auxiliaries of a tag question ("You don't happen to have 1.1.0, do you?")
+    r"provide|provides|provided|supply|supplies|furnish|produce|send|into|"
+    r"(?:make|makes|made|making)(?=\s+it\s+(?:in|into|onto)\b)|"
+    r"don|doesn|didn|isn|aren|wasn|weren|haven|hasn|hadn|wouldn|couldn|shouldn|(?<=['’])t|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
     # needing a list is asking for it; needing a version is asking which to use
     r"need(?=\s+(?:a\s+|the\s+)?(?:full\s+|complete\s+)?(?:list|overview|rundown|count|number|"
@@ -205,6 +211,11 @@ ASKING_RU = (
     r"разбира(?:юсь|ешься|ется|емся|етесь|ются|ться|лся|лась|лись)|"
     r"ориентиру(?:юсь|ешься|ется|емся|етесь|ются)|ориентироваться|сведущ\w*|осведомл\w*|"
     r"картотек\w*|реестр\w*|нуж(?:ен|на|но|ны)(?=[^?!;,.]{0,40}[;,])|"
+    # citing and providing («приведите релизы», «предоставь»), the polite «будьте», getting into
+    # the docs («Какие версии попали в документацию?»), being kept («ведётся»), at hand («под
+    # рукой»: "on hand")
+    r"привед\w*|привести|предостав\w*|будьте|попа(?:л|ла|ло|ли|сть|дает|дают|дёт|дет)|"
+    r"вед[её]тся|ведутся|вел(?:ась|ось|ись)|в[её]лся|(?<=под\s)рук(?:ой|ою)|под(?=\s+рук)|"
     r"(?:команд\w*|компани\w*|коллег\w*|отдел\w*|использу\w*)(?=[^?!;,.]{0,40}[;,])|"
     r"пожалуйста|спасибо|добр\w*|интересно|сейчас|ныне|сегодня")
 
@@ -232,6 +243,9 @@ LISTING_ORDER = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highe
                  r"(?<!\w)(?:(?:стоит|стоят|находится|идёт|идет)\s+)?(?:в|на)\s+(?:самом\s+)?"
                  r"(?:начале|конце|верху|низу|верхушке)\s+списка(?=\s*[?.!]?\s*$)|"
                  r"\bin\s+(?:chronological|ascending|descending|release)\s+order\b|"
+                 # … from one end to the other ("Could I get the list, oldest to newest?")
+                 r"\b(?:from\s+)?(?:oldest|newest|earliest|latest|lowest|highest)\s+to\s+"
+                 r"(?:oldest|newest|earliest|latest|lowest|highest)\b|"
                  r"(?<!\w)начиная\s+(?:со?|от)\s+(?:сам\w*\s+)?(?:стар|нов|ранн|поздн|"
                  r"последн|перв)\w*|(?<!\w)от\s+(?:стар|нов|ранн|поздн)\w*\s+к\s+\w+")
 
@@ -253,7 +267,11 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"documentation|documents|index|material|records|list|line|history)\s+"
                 r"(?:(?:you|we|they|i)\s+\w+\s+)?(?:end|finish|stop)s?(?:\s+(?:at|with))?|"
                 r"(?:after|later\s+than|newer\s+than|more\s+recent\s+than|postdates?)\s+"
-                + _ALL_OTHERS)
+                + _ALL_OTHERS + "|"
+                # past the end the asker was told of ("Is there anything newer than your current
+                # release?")
+                r"(?:newer|later|more\s+recent|fresher)\s+than\s+(?:your|the|this)\s+"
+                r"(?:current|latest|newest|last)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|very\s+first|"
                 # how old the oldest is ("How old is the oldest quickq you hold?"; "How old is
                 # quickq 1.0.0?" asks a date and stays content)
@@ -272,13 +290,14 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|ver
                 # the verb after it is a word of asking, the subject between is not ("How far
                 # back does scheduled tasks go?" has one)
                 r"how\s+far\s+back|"
-                r"(?:date|dates)\s+back|where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+"
+                r"(?:date|dates)\s+back|(?:date|dates|dated|dating)\s+from|where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+"
                 r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
                 r"records|list|line|history)\s+(?:(?:you|we|they|i)\s+\w+\s+)?(?:start|begin)s?"
                 r"(?:\s+(?:at|with|from))?|"
                 r"(?:start|starts|started|begin|begins|began)\s+(?:out\s+|off\s+)?(?:at|with|from)|"
                 r"(?:starting|start)\s+point|baseline|"
                 r"(?:before|earlier\s+than|older\s+than|predates?)\s+" + _ALL_OTHERS + "|"
+                r"(?:older|earlier)\s+than\s+(?:your|the|this)\s+(?:first|oldest|earliest)|"
                 # where it all began ("Which release started it all?")
                 r"(?:started|began|kicked\s+off)\s+(?:it\s+all|everything|things\s+off)")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
@@ -309,6 +328,9 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|уста
                    r"(?:как|насколько)\s+далеко\s+(?:в\s+прошлое|назад)|"
                    # furthest back («дальше всего в прошлом»: "furthest back")
                    r"дальше\s+(?:всего|всех)\s+(?:в\s+прошл\w*|назад)|старту\w*|"
+                   # the release the documents are kept from («релиз, с которого ведётся
+                   # документация»)
+                   r"с\s+котор(?:ого|ой)|"
                    r"наименее\s+(?:свеж|нов|актуальн|поздн)\w*|нижн\w*\s+границ\w*|"
                    # where it all began («С какой версии всё началось?»)
                    r"начал(?:ось|ся|ась|ись|и|а)?|(?:всё|все)\s+пошло")
