@@ -61,7 +61,8 @@ session's start, likewise, `paraphrases_thirtyfifth.yaml` and
 `paraphrases_fortysecond.yaml` and `paraphrases_russian_thirtieth.yaml`; at the next session's
 start, before anything ran or changed, `paraphrases_fortythird.yaml` and
 `paraphrases_russian_thirtyfirst.yaml`; after theirs, `paraphrases_fortyfourth.yaml` and
-`paraphrases_russian_thirtysecond.yaml`. They are asked of two corpora:
+`paraphrases_russian_thirtysecond.yaml`; after theirs, `paraphrases_fortyfifth.yaml` and
+`paraphrases_russian_thirtythird.yaml`. They are asked of two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -297,7 +298,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fortythird": "paraphrases_fortythird.yaml",
         "russian_thirtyfirst": "paraphrases_russian_thirtyfirst.yaml",
         "fortyfourth": "paraphrases_fortyfourth.yaml",
-        "russian_thirtysecond": "paraphrases_russian_thirtysecond.yaml"}
+        "russian_thirtysecond": "paraphrases_russian_thirtysecond.yaml",
+        "fortyfifth": "paraphrases_fortyfifth.yaml",
+        "russian_thirtythird": "paraphrases_russian_thirtythird.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
