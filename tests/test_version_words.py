@@ -564,10 +564,38 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Как попасть в настройки воркера quickq 1.1.0?", None),
     ("Is quickq 1.1.0 newer than the worker default?", None),
     ("Which worker does quickq 1.1.0 start?", None),
+    # the forty-fifth and thirty-third Russian rounds: trained on, working it out, a release
+    # told of as an update, reworked; обучен, пытаюсь понять, начала предлагать, где это есть,
+    # до какой версии обновиться, переделали, изменения, внесённые в
+    ("Enumerate every quickq release this assistant was trained on.", "versions"),
+    ("I'm trying to figure out which quickq versions are supported here, can you list them?",
+     "versions"),
+    ("Tell me about the quickq 1.1.0 update.", "changes"),
+    ("What was reworked in quickq 1.1.0?", "changes"),
+    ("Перечисли все релизы quickq, на которых обучен этот ассистент.", "versions"),
+    ("Пытаюсь понять, какие версии quickq здесь поддерживаются, можешь их перечислить?",
+     "versions"),
+    ("Какая версия quickq начала предлагать scheduled tasks?", "since"),
+    ("scheduled tasks: какой первый релиз quickq, где это есть?", "since"),
+    ("До какой версии quickq мне обновиться, чтобы получить scheduled tasks?", "since"),
+    ("Что переделали в quickq 1.1.0?", "changes"),
+    ("Изменения, внесённые в quickq 1.1.0?", "changes"),
+    # three earlier Russian phrasings an index rebuilt at this stop's code asked about (lying in
+    # the docs, in sum, this tool)
+    ("Примерно сколько версий quickq лежит в твоей документации?", "versions"),
+    ("Сколько версий quickq задокументировано в сумме?", "versions"),
+    ("Какие версии quickq предлагает этот инструмент?", "versions"),
+    # content beside them
+    ("Где лежит конфиг quickq 1.1.0?", None),
+    ("Tell me about the quickq 1.1.0 worker.", None),
+    ("How do I figure out which task failed in quickq 1.1.0?", None),
+    ("Как понять, почему задача упала в quickq 1.1.0?", None),
+    ("Какие изменения нужно внести в конфиг quickq 1.1.0?", None),
+    ("Was the model trained on quickq 1.1.0 task logs?", None),
 ])
 def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
-    """The forty-third and forty-fourth rounds and the thirty-first and thirty-second Russian
-    ones, each class with content beside."""
+    """The forty-third to forty-fifth rounds and the thirty-first to thirty-third Russian ones,
+    each class with content beside."""
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent
 

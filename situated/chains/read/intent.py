@@ -109,6 +109,10 @@ _CHANGES = re.compile(
     # ли релиз 1.1.0?» asks whether it is there
     r"\bdescribe\b[^.?!]{0,30}\brelease\b[^.?!]{0,20}\b0\b|"
     r"\bdescribe\b[^.?!]{0,30}\b0\b\s+release\b|"
+    # … or told of as an update ("Tell me about the quickq 1.1.0 update"; "Tell me about the
+    # 1.1.0 worker" asks the text)
+    r"\b(?:about|describe|explain|summari[sz]e)\s+(?:the\s+|this\s+)?(?:[\w.+-]+\s+)?0\s+"
+    r"(?:update|upgrade|release)\b|"
     rf"(?<!\w)(?:опиши|опишите|описать)\s+(?:\S+\s+){{0,2}}?(?:{RU_RELEASE_NOUNS})[^.?!]{{0,20}}"
     r"(?<![\w.])0(?!\w|\.\d)|"
     # what a named release is about («О чём релиз 1.1.0?», "What's 1.1.0 about?")
@@ -125,7 +129,9 @@ _CHANGES = re.compile(
     # contract?" asks the text)
     r"\bwhat(?:'s|’s|\s+was|\s+were|\s+got|\s+has\s+been|\s+have\s+been|(?:'s|’s)\s+been)\s+"
     r"(?:fixed|deprecated|improved|dropped|"
-    r"introduced|added|removed)"
+    r"introduced|added|removed|"
+    # … or reworked, as a verb of making over ("What was reworked in 1.1.0?")
+    r"reworked|revamped|overhauled|redesigned|refactored|rewritten|tweaked|redone)"
     r"\b[^.?!]{0,40}\b0\b|"
     # "What was updated in …", "Which things changed with …" (no modal: "can be changed" is
     # about what the text allows)
@@ -143,7 +149,9 @@ _CHANGES = re.compile(
     # what a release added or brought, named («Что добавили в quickq 1.1.0?», «Что принесла
     # версия 1.1.0?»): the verbs of the English "What did 1.1.0 bring / introduce / …?"
     # («Какие функции добавила версия 1.1.0?»: "Which features did 1.1.0 add?")
-    r"(?:что|как(?:ие|ую|ой|ое)(?:\s+\w+){0,2}?)\s+(?:добавил\w*|убрал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*|обновил\w*|"
+    # (and what was made over: «Что переделали в 1.1.0?», "What was reworked?")
+    r"(?:что|как(?:ие|ую|ой|ое)(?:\s+\w+){0,2}?)\s+(?:добавил\w*|убрал\w*|переделал\w*|"
+    r"переработал\w*|доработал\w*|переписал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*|обновил\w*|"
     r"улучшил\w*|принес\w*|принёс|привнес\w*|привнёс|ввел\w*|ввёл|представил\w*|сломал\w*)"
     r"[^.?!]{0,40}\b0\b|"
     r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|список\s+изменений|"
@@ -153,7 +161,8 @@ _CHANGES = re.compile(
     rf"(?<!\w)(?:{RU_CHANGE_NOUNS})[^.?!]{{0,40}}(?<![\w.])0(?!\w|\.\d)|"
     rf"\b(?:{CHANGE_NOUNS})\b[^.?!]{{0,40}}\b0\b|\b0\b[^.?!]{{0,20}}\b(?:{CHANGE_NOUNS})\b|"
     # what was fixed or added in a named release («Что было исправлено в quickq 1.1.0?»)
-    r"что\s+(?:было\s+|были\s+)?(?:исправлен|добавлен|удал[её]н|убран|улучшен)\w*"
+    r"что\s+(?:было\s+|были\s+)?(?:исправлен|добавлен|удал[её]н|убран|улучшен|переделан|"
+    r"переработан|доработан|переписан)\w*"
     r"[^.?!]{0,40}(?<![\w.])0(?!\w|\.\d)|"
     # which things were changed («Какие вещи были изменены в 1.1.0?": "Which things were
     # modified in 1.1.0?")

@@ -81,6 +81,12 @@ LEAST_RELEASE = re.compile(r"\b(?:minimum|lowest|least|earliest)\s+(?:version|re
                             # the least release needed for a thing, the name taken away
                             # («Какая минимальная версия нужна для X?»: "What's the minimum
                             # version I need for X?")
+                            # the release to upgrade to for a thing («До какой версии мне
+                            # обновиться, чтобы получить X?»: "Which version would I need to
+                            # upgrade to for X?")
+                            r"(?<!\w)(?:до|на)\s+как(?:ой|ую)\s+(?:" + RU_RELEASE_NOUNS + r")"
+                            r"[^?!]{0,40}(?<!\w)(?:обнов|перей|перейти|апгрейд)\w*[^?!]{0,20}"
+                            r"(?:чтобы|для)(?!\w)|"
                             r"(?<!\w)(?:минимальн|наименьш)\w*\s+(?:" + RU_RELEASE_NOUNS + r")\s+"
                             r"(?:(?:нужн\w*|требу\w*|необходим\w*)\s+)?(?:для|чтобы)(?!\w)",
                             re.IGNORECASE)
@@ -160,6 +166,9 @@ SINCE_Q = re.compile(
     # функции добавила версия 1.1.0?» names no «какая» and asks of the changes)
     r"(?<!\w)(?:добавил|принес|принёс|принесл|ввел|ввёл|ввела|представил)\w*\s+"
     rf"как(?:ая|ой|ое)(?:-(?:то|нибудь|либо))?\s+(?:{RU_RELEASE_NOUNS})|"
+    # a release that began to offer it («Какая версия quickq начала предлагать X?»)
+    rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|"
+    r"предлагать|предоставлять|поставлять|включать|содержать|давать|уметь|иметь)(?!\w)|"
     # the release a thing came with («С какой версией quickq пришёл X?»)
     r"(?<!\w)(?:с|со)\s+как(?:ой|им)\s+(?:версией|релизом|выпуском|сборкой)(?=[^?!]{0,60}"
     r"(?<!\w)(?:пришл|пришёл|пришел|вышл|вышел|вышла|появил|добав|стал\w*\s+доступ))|"
@@ -170,6 +179,7 @@ SINCE_Q = re.compile(
     # the first or earliest release in which a thing is («Какая первая версия, в которой есть
     # X?», «самая ранняя версия, где есть X»)
     rf"(?<!\w)(?:перв|ранн|стар)\w*\s+(?:{RU_RELEASE_NOUNS})[^?!]{{0,60}}(?:в\s+котор\w+|где)\s+"
+    r"(?:(?:это|он|она|оно|они)\s+)?"
     r"(?:есть|появил\w*|поддерж\w*|доступ\w*|работа\w*)",
     re.IGNORECASE)
 

@@ -42,6 +42,9 @@ ASKING_EN = (
     # to"), getting into the docs ("Which versions made it into your docs?"), and the negated
     # auxiliaries of a tag question ("You don't happen to have 1.1.0, do you?")
     r"provide|provides|provided|supply|supplies|furnish|produce|send|into|"
+    # what the assistant was trained or taught on, and the asker working it out ("every
+    # release this assistant was trained on", "I'm trying to figure out which …")
+    r"trained|taught|trying|figure|"
     r"(?:make|makes|made|making)(?=\s+it\s+(?:in|into|onto)\b)|"
     r"don|doesn|didn|isn|aren|wasn|weren|haven|hasn|hadn|wouldn|couldn|shouldn|(?<=['’])t|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
@@ -68,7 +71,7 @@ ASKING_EN = (
     r"(?:files?|records?|sources?)|"
     r"called|named|numbered|"
     r"knowledge|base|collection|library|material|materials|information|info|questions?|"
-    r"assistant|service|bot|chatbot|stuff|thing|things|anything|something|"
+    r"assistant|service|bot|chatbot|tool|stuff|thing|things|anything|something|"
     r"all|every|each|any|some|many|much|number|count|total|different|full|complete|entire|"
     r"whole|how|which|what|the|a|an|very|just|exactly|"
     r"oldest|earliest|first|latest|newest|last|most|recent|current|up-to-date|lowest|highest|"
@@ -214,6 +217,12 @@ ASKING_RU = (
     # citing and providing («приведите релизы», «предоставь»), the polite «будьте», getting into
     # the docs («Какие версии попали в документацию?»), being kept («ведётся»), at hand («под
     # рукой»: "on hand")
+    # … trained on («на которых обучен ассистент»), the asker working it out («Пытаюсь понять,
+    # какие версии …»: "I'm trying to figure out")
+    # lying in the docs («сколько версий лежит в документации»: "sits"), in sum («в сумме»:
+    # "in total"), the tool («этот инструмент»: "this assistant")
+    r"леж(?:ит|ат|ал|ала|ало|али|ать)|сумм\w*|инструмент\w*|"
+    r"обучен\w*|обучал\w*|натренирован\w*|пыта(?:юсь|емся|ешься)|понять|выясн\w*|"
     r"привед\w*|привести|предостав\w*|будьте|попа(?:л|ла|ло|ли|сть|дает|дают|дёт|дет)|"
     r"вед[её]тся|ведутся|вел(?:ась|ось|ись)|в[её]лся|(?<=под\s)рук(?:ой|ою)|под(?=\s+рук)|"
     r"(?:команд\w*|компани\w*|коллег\w*|отдел\w*|использу\w*)(?=[^?!;,.]{0,40}[;,])|"
@@ -342,4 +351,6 @@ CHANGE_NOUNS = (r"fixes|bug\s*fixes|bugfixes|improvements|enhancements|additions
                 r"deprecations|highlights|release\s+highlights|updates|news|novelties|"
                 r"differences?|changes")
 RU_CHANGE_NOUNS = (r"обновлени\w*|исправлени\w*|улучшени\w*|дополнени\w*|доработк\w*|новост\w*|"
-                   r"правк\w*|новинк\w*|отличи\w*|различи\w*|разниц\w*")
+                   r"правк\w*|новинк\w*|отличи\w*|различи\w*|разниц\w*|"
+                   # the changes made («Изменения, внесённые в 1.1.0?»: "Changes introduced by")
+                   r"изменени\w*(?=[,\s]+внес[её]нн\w*)|переработк\w*|переделк\w*")
