@@ -585,7 +585,25 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Примерно сколько версий quickq лежит в твоей документации?", "versions"),
     ("Сколько версий quickq задокументировано в сумме?", "versions"),
     ("Какие версии quickq предлагает этот инструмент?", "versions"),
+    # the forty-sixth and thirty-fourth Russian rounds: reminding, glancing, going back in time
+    # (which turns where the coverage stops into its oldest end), there from day one or added
+    # later, first mentioned, «когда впервые получил», a summary of the changes, what to know
+    # of them
+    ("Remind me which quickq versions you've got docs on.", "versions"),
+    ("Going back in time, where does your quickq coverage stop?", "versions"),
+    ("Was scheduled tasks in quickq from day one, or added later?", "since"),
+    ("Напомни, по каким версиям quickq у тебя есть документация.", "versions"),
+    ("Можно взглянуть на версии quickq, которые ты поддерживаешь?", "versions"),
+    ("Если идти назад во времени, где заканчивается твоё покрытие quickq?", "versions"),
+    ("Какой релиз quickq первым упомянул scheduled tasks?", "since"),
+    ("scheduled tasks был в quickq с первого дня или его добавили позже?", "since"),
+    ("Когда quickq впервые получил scheduled tasks, если говорить о версиях?", "since"),
+    ("Дай краткую сводку изменений quickq 1.1.0.", "changes"),
+    ("Я обновился до quickq 1.1.0, что мне нужно знать об изменениях?", "changes"),
     # content beside them
+    ("How do I go back to a previous task state in quickq 1.1.0?", None),
+    ("Напомни, как запустить воркер в quickq 1.1.0?", None),
+    ("Was the worker in quickq 1.1.0 started from the command line or added later?", None),
     ("Где лежит конфиг quickq 1.1.0?", None),
     ("Tell me about the quickq 1.1.0 worker.", None),
     ("How do I figure out which task failed in quickq 1.1.0?", None),
@@ -594,10 +612,29 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Was the model trained on quickq 1.1.0 task logs?", None),
 ])
 def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
-    """The forty-third to forty-fifth rounds and the thirty-first to thirty-third Russian ones,
+    """The forty-third to forty-sixth rounds and the thirty-first to thirty-fourth Russian ones,
     each class with content beside."""
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, end", [
+    ("Going back in time, where does your quickq coverage stop?", "oldest"),
+    ("Where does your quickq coverage stop?", "latest"),
+    ("Если идти назад во времени, где заканчивается твоё покрытие quickq?", "oldest"),
+    ("Где заканчивается твоё покрытие quickq?", "latest"),
+])
+def test_going_back_in_time_turns_where_the_coverage_stops_into_its_oldest_end(question, end):
+    from packaging.version import Version
+
+    from situated.chains.read.release import ReleaseReading
+    from situated.chains.say.wording import Lang
+    from situated.chains.versions.release_history import line_text
+
+    declared = [Version("1.0"), Version("2.0"), Version("3.0")]
+    _, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN)
+    assert shown == [declared[-1] if end == "latest" else declared[0]]
 
 
 @pytest.mark.unit

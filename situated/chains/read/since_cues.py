@@ -106,7 +106,7 @@ HELD_SINCE = re.compile(
     r"работает)\s+(?:в|во|у)\s*[?.!]?\s*$|"
     # when the product got a thing, its name taken away where it stood («Когда quickq получил
     # X?»; «Когда Тесла получил патент?» names no product of the index: history)
-    r"(?<!\w)когда\s+получил\w*(?!\w)",
+    r"(?<!\w)когда\s+(?:впервые\s+|же\s+)?получил\w*(?!\w)",
     re.IGNORECASE)
 SINCE_Q = re.compile(
     # up to three names between the question word and "version": "what Node.js version"
@@ -157,7 +157,7 @@ SINCE_Q = re.compile(
     # … first got it, or came out with it first («Какая версия quickq первой вышла с X?»)
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)перв\w+\s+"
     r"(?:получил|добавил|поддержал|ввел|ввёл|представил|включил|выпустил|предложил|принес|"
-    r"принёс|пришёл|пришел|пришл|стал|вышл|вышел|вышла|вышли)\w*|"
+    r"принёс|пришёл|пришел|пришл|стал|вышл|вышел|вышла|вышли|упомянул|упомина)\w*|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел|обзав[её]л)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"
@@ -166,6 +166,14 @@ SINCE_Q = re.compile(
     # функции добавила версия 1.1.0?» names no «какая» and asks of the changes)
     r"(?<!\w)(?:добавил|принес|принёс|принесл|ввел|ввёл|ввела|представил)\w*\s+"
     rf"как(?:ая|ой|ое)(?:-(?:то|нибудь|либо))?\s+(?:{RU_RELEASE_NOUNS})|"
+    # there from the first day, or added later ("Was X in quickq from day one, or added
+    # later?", «X был в quickq с первого дня или его добавили позже?»)
+    r"\b(?:from|since)\s+(?:day\s+one|the\s+(?:very\s+)?(?:start|beginning|outset|first\s+"
+    r"(?:day|version|release)))\b[^?!]{0,40}\bor\b[^?!]{0,30}\b(?:added|introduced|came|"
+    r"arrived|shipped)\b|"
+    r"(?<!\w)с\s+(?:самого\s+)?(?:первого\s+дня|начала|первой\s+версии|первого\s+релиза)"
+    r"[^?!]{0,30}(?<!\w)или(?!\w)[^?!]{0,40}(?<!\w)(?:добавил|появил|ввел|ввёл|пришл|пришёл|"
+    r"представил)\w*|"
     # a release that began to offer it («Какая версия quickq начала предлагать X?»)
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|"
     r"предлагать|предоставлять|поставлять|включать|содержать|давать|уметь|иметь)(?!\w)|"

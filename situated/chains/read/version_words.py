@@ -45,6 +45,8 @@ ASKING_EN = (
     # what the assistant was trained or taught on, and the asker working it out ("every
     # release this assistant was trained on", "I'm trying to figure out which …")
     r"trained|taught|trying|figure|"
+    # reminding ("Remind me which versions you've got docs on")
+    r"remind|reminding|recap|"
     r"(?:make|makes|made|making)(?=\s+it\s+(?:in|into|onto)\b)|"
     r"don|doesn|didn|isn|aren|wasn|weren|haven|hasn|hadn|wouldn|couldn|shouldn|(?<=['’])t|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
@@ -222,6 +224,8 @@ ASKING_RU = (
     # lying in the docs («сколько версий лежит в документации»: "sits"), in sum («в сумме»:
     # "in total"), the tool («этот инструмент»: "this assistant")
     r"леж(?:ит|ат|ал|ала|ало|али|ать)|сумм\w*|инструмент\w*|"
+    # reminding and glancing («Напомни, …», «Можно взглянуть на версии?»)
+    r"напомн\w*|напомина\w*|взгля\w*|гляну\w*|глянь|"
     r"обучен\w*|обучал\w*|натренирован\w*|пыта(?:юсь|емся|ешься)|понять|выясн\w*|"
     r"привед\w*|привести|предостав\w*|будьте|попа(?:л|ла|ло|ли|сть|дает|дают|дёт|дет)|"
     r"вед[её]тся|ведутся|вел(?:ась|ось|ись)|в[её]лся|(?<=под\s)рук(?:ой|ою)|под(?=\s+рук)|"
@@ -282,6 +286,9 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"(?:newer|later|more\s+recent|fresher)\s+than\s+(?:your|the|this)\s+"
                 r"(?:current|latest|newest|last)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|very\s+first|"
+                # going back in time (`BACKWARD_WORDS`)
+                r"(?:going|looking|counting|moving|travell?ing|go|look|count|move)\s+"
+                r"back(?:wards?)?(?:\s+in\s+time)?|backwards?\s+in\s+time|"
                 # how old the oldest is ("How old is the oldest quickq you hold?"; "How old is
                 # quickq 1.0.0?" asks a date and stays content)
                 r"how\s+old\s+(?:is|was|are)\s+(?:the|your)\s+(?:very\s+)?(?:oldest|earliest|"
@@ -309,6 +316,13 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|ver
                 r"(?:older|earlier)\s+than\s+(?:your|the|this)\s+(?:first|oldest|earliest)|"
                 # where it all began ("Which release started it all?")
                 r"(?:started|began|kicked\s+off)\s+(?:it\s+all|everything|things\s+off)")
+# going back in time, which turns where the documents end into where they begin ("Going back
+# in time, where does your coverage stop?", «Если идти назад во времени, где заканчивается твоё
+# покрытие?»): read before the words of the newest end (`release_history`)
+BACKWARD_WORDS = (r"\b(?:going|looking|counting|moving|travell?ing|go|look|count|move)\s+"
+                  r"back(?:wards?)?(?:\s+in\s+time)?\b|\bbackwards?\s+in\s+time\b|"
+                  r"(?<!\w)(?:идти|идя|двигаться|смотреть|глядеть|отсчитывать|считать)\s+"
+                  r"назад(?:\s+во\s+времени)?(?!\w)|(?<!\w)назад\s+во\s+времени(?!\w)")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»
 # (where the documents end), «самая ранняя», «начинается» (where they begin)
 RU_NEWEST_WORDS = (r"последн\w*|новейш\w*|свежайш\w*|"
@@ -340,6 +354,8 @@ RU_OLDEST_WORDS = (r"сам\w*\s+(?:стар|ранн|перв|давн|уста
                    # the release the documents are kept from («релиз, с которого ведётся
                    # документация»)
                    r"с\s+котор(?:ого|ой)|"
+                   r"(?:если\s+)?(?:идти|идя|двигаться|смотреть|глядеть|отсчитывать|считать)\s+"
+                   r"назад(?:\s+во\s+времени)?|назад\s+во\s+времени|"
                    r"наименее\s+(?:свеж|нов|актуальн|поздн)\w*|нижн\w*\s+границ\w*|"
                    # where it all began («С какой версии всё началось?»)
                    r"начал(?:ось|ся|ась|ись|и|а)?|(?:всё|все)\s+пошло")

@@ -53,6 +53,10 @@ _FRAME = re.compile(
     r"providing|provides|provide|having|i|we|you|need|needs|needed|require|requires|required|"
     r"made|makes|possible|enabled|unlocked|part\s+of|(?<=version\s)where|(?<=release\s)where|"
     r"works?(?=\s*[?.!]?\s*$)|"
+    # there from the start, or added later ("Was X in quickq from day one, or added later?")
+    r"day\s+one|(?<=the\s)(?:start|beginning|outset)|"
+    r"or(?=\s+(?:was\s+it\s+|were\s+they\s+)?(?:added|introduced|came|arrived|shipped)\b)|"
+    r"later(?=\s*[?.!]?\s*$)|"
     r"arguments?|parameters?|options?|methods?|functions?|"
     r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
     r"(?<!\w)(?:в|с|со|на|какой|какая|каком|"
@@ -60,7 +64,9 @@ _FRAME = re.compile(
     r"сборк\w*|сборок|появил\w*|"
     r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*|"
     r"начал\w*|поддержива\w*|поддерж\w*|получил\w*|добавил\w*|принес\w*|принёс|принесл\w*|"
-    r"ввел\w*|ввёл|представил\w*|сделал\w*|частью|котор\w*|есть|перв\w*|доступн\w*)(?!\w)",
+    r"ввел\w*|ввёл|представил\w*|сделал\w*|частью|котор\w*|есть|перв\w*|доступн\w*|"
+    # «с первого дня или его добавили позже?»
+    r"дня|самого|(?<=\sили\s)его|или(?=\s+(?:его|её|их)\s+добав)|позже|позднее)(?!\w)",
     re.IGNORECASE)
 
 

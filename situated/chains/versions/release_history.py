@@ -18,6 +18,7 @@ from situated.chains.read.version_words import (
     OLDEST_WORDS,
     RU_NEWEST_WORDS,
     RU_OLDEST_WORDS,
+    BACKWARD_WORDS,
 )
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
@@ -33,6 +34,7 @@ _LATEST = re.compile(rf"\b(?:{NEWEST_WORDS}|current|last|final|greatest|biggest|
 _OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|smallest|minimum|"
                      rf"min)\b|(?<!\w)(?:{RU_OLDEST_WORDS}|перв\w*|ранн\w*)", re.IGNORECASE)
 _IN_ORDER = re.compile(LISTING_ORDER, re.IGNORECASE)
+_BACKWARD = re.compile(BACKWARD_WORDS, re.IGNORECASE)
 # a question about the whole line, not one release: "Which versions …", "How many …"
 # ("Is 1.1.0 documented here at all?" asks of one)
 _WHOLE = re.compile(r"\b(?:which|list|(?<!\bat\s)all|how\s+many|number|count)\b|какие|сколько|"
@@ -81,6 +83,8 @@ def _asked_fact(question: str, reading: ReleaseReading) -> LineFact | None:
         return LineFact.EXISTS
     if _IN_ORDER.search(question):
         return LineFact.LIST  # "List every release, oldest first": the line, in that order
+    if _BACKWARD.search(question):
+        return LineFact.OLDEST  # "Going back in time, where does your coverage stop?"
     if _LATEST.search(question):
         return LineFact.LATEST
     if _OLDEST.search(question):
