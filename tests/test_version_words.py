@@ -600,7 +600,31 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Когда quickq впервые получил scheduled tasks, если говорить о версиях?", "since"),
     ("Дай краткую сводку изменений quickq 1.1.0.", "changes"),
     ("Я обновился до quickq 1.1.0, что мне нужно знать об изменениях?", "changes"),
+    # the forty-seventh and thirty-fifth Russian rounds: the markers of talk (long story short,
+    # «короче»), yes or no, what the assistant would say, asking in every form, needing to
+    # know, going furthest back, became a thing («стал реальностью»), «обзавёлся», what will
+    # differ after upgrading
+    ("So, long story short, I need to know every quickq version you can help me with.",
+     "versions"),
+    ("If I asked you to name all the quickq releases, what would you say?", "versions"),
+    ("Which quickq version have you got going furthest back?", "versions"),
+    ("quickq 1.1.0, yes or no?", "versions"),
+    ("At which quickq version did scheduled tasks become a thing?", "since"),
+    ("If I upgrade to quickq 1.1.0, what will be different?", "changes"),
+    ("Короче, со сколькими версиями quickq ты можешь помочь?", "versions"),
+    ("Если бы я спросил про quickq 1.1.0, она бы у тебя была?", "versions"),
+    ("quickq 1.1.0, да или нет?", "versions"),
+    ("На какой версии quickq scheduled tasks стал реальностью?", "since"),
+    ("Какой релиз quickq обзавёлся scheduled tasks?", "since"),
+    ("Если я обновлюсь до quickq 1.1.0, что будет по-другому?", "changes"),
     # content beside them
+    ("Is there no timeout by default in quickq 1.1.0?", None),
+    ("What is the short form of a task id in quickq 1.1.0?", None),
+    ("What does the quickq 1.1.0 guide say about retries?", None),
+    ("Ok, how do I start a worker in quickq 1.1.0?", None),
+    ("Ну и как настроить ретраи в quickq 1.1.0?", None),
+    ("If I upgrade to quickq 1.1.0, will the new retry policy apply?", None),
+    ("Which tasks are going to the dead-letter queue in quickq 1.1.0?", None),
     ("How do I go back to a previous task state in quickq 1.1.0?", None),
     ("Напомни, как запустить воркер в quickq 1.1.0?", None),
     ("Was the worker in quickq 1.1.0 started from the command line or added later?", None),
@@ -612,8 +636,8 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Was the model trained on quickq 1.1.0 task logs?", None),
 ])
 def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
-    """The forty-third to forty-sixth rounds and the thirty-first to thirty-fourth Russian ones,
-    each class with content beside."""
+    """The forty-third to forty-seventh rounds and the thirty-first to thirty-fifth Russian
+    ones, each class with content beside."""
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent
 

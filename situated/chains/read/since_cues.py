@@ -26,6 +26,8 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
             r"became\s+available|show\s+up|showed\s+up|turn(?:ed)?\s+up|"
             r"(?:become|became)\s+(?:a\s+)?part\s+of|"
+            # became a thing, a reality ("At which version did X become a thing?")
+            r"(?:become|became|becomes)\s+(?:a\s+)?(?:thing|reality|real|possible)|"
             + DEBUT_WORDS)
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
@@ -142,7 +144,7 @@ SINCE_Q = re.compile(
     rf"\bwhen\s+(?:exactly\s+|precisely\s+)?(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
     # on which release a thing appeared («На какой версии появился X?»), with a verb of arriving
     rf"(?<!\w)на\s+как(?:ой|ом)\s+(?:{RU_RELEASE_NOUNS})(?=[^?!]{{0,60}}(?<!\w)(?:впервые|"
-    r"появил|добав))|"
+    r"появил|добав|стал\w*\s+(?:реальност|доступн|возможн|частью)))|"
     r"(?:в|с|со|начиная\s+с)\s+(?:какой|какого|каком)\s+(?:(?:минимальн|наименьш|ранн|"
     r"перв)\w*\s+)?(?:версии|редакции|релиз\w*|"
     # «выпуск» is also a magazine's issue: with a verb of arriving only
@@ -151,7 +153,8 @@ SINCE_Q = re.compile(
     rf"(?<!\w)(?:какая|какой|какое|какие|каком|какую|каким\s+был[аио]?|какой\s+был[аио]?)\s+"
     rf"(?:{RU_RELEASE_NOUNS}|обновлени\w*)\s+"
     r"(?:\S+\s+){0,3}?(?:добавил\w*|принес\w*|принёс|принесл\w*|привнес\w*|привнёс|ввел\w*|"
-    r"ввёл|представил\w*|сделал\w*\s+(?:\S+\s+){0,4}?доступн\w*)|"
+    r"ввёл|представил\w*|сделал\w*\s+(?:\S+\s+){0,4}?доступн\w*|обзав[её]л\w*|"
+    r"обзавелась|обзавёлся)|"
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)впервые\s+"
     r"(?:поддерж|получ|добав|появ|вв[её]|предлож|име)\w*|"
     # … first got it, or came out with it first («Какая версия quickq первой вышла с X?»)

@@ -47,6 +47,11 @@ ASKING_EN = (
     r"trained|taught|trying|figure|"
     # reminding ("Remind me which versions you've got docs on")
     r"remind|reminding|recap|"
+    # the markers of talk ("Long story short, …", "Basically, …", "Well, …", "OK, …"), yes or
+    # no, what the assistant would say or answer ("If I asked you …, what would you say?"; what
+    # a text says is content), needing to know, going (as "go")
+    r"story|short|basically|anyway|honestly|tldr|okay|ok|well(?=\s*,)|yes|yeah|yep|no|nope|"
+    r"(?<=you\s)(?:say|reply|respond)|need(?=\s+to\s+know\b)|going|"
     r"(?:make|makes|made|making)(?=\s+it\s+(?:in|into|onto)\b)|"
     r"don|doesn|didn|isn|aren|wasn|weren|haven|hasn|hadn|wouldn|couldn|shouldn|(?<=['’])t|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
@@ -226,6 +231,10 @@ ASKING_RU = (
     r"леж(?:ит|ат|ал|ала|ало|али|ать)|сумм\w*|инструмент\w*|"
     # reminding and glancing («Напомни, …», «Можно взглянуть на версии?»)
     r"напомн\w*|напомина\w*|взгля\w*|гляну\w*|глянь|"
+    # the markers of talk («Короче, …», «В общем, …», «Ну, …», «Слушай, …»), yes («да или
+    # нет?»), asking in every form («Если бы я спросил / попросил …»), needing to know
+    r"короче|(?<=в\s)общем|вообщем|итак|ну|слушай|кстати|собственно|да|ага|угу|"
+    r"спросил\w*|спрашива\w*|попрос\w*|нужно(?=\s+знать)|"
     r"обучен\w*|обучал\w*|натренирован\w*|пыта(?:юсь|емся|ешься)|понять|выясн\w*|"
     r"привед\w*|привести|предостав\w*|будьте|попа(?:л|ла|ло|ли|сть|дает|дают|дёт|дет)|"
     r"вед[её]тся|ведутся|вел(?:ась|ось|ись)|в[её]лся|(?<=под\s)рук(?:ой|ою)|под(?=\s+рук)|"
