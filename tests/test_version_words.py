@@ -617,7 +617,36 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("На какой версии quickq scheduled tasks стал реальностью?", "since"),
     ("Какой релиз quickq обзавёлся scheduled tasks?", "since"),
     ("Если я обновлюсь до quickq 1.1.0, что будет по-другому?", "changes"),
+    # the forty-eighth and thirty-sixth Russian rounds: the asker's circumstance before a
+    # semicolon, any idea, handy, whether it is true, really, only, the numbers an asker
+    # guesses, more recent than what was said, the release where a thing debuted, arrived only
+    # in a later release, a named release that changed a lot; не подскажешь, правда, именно,
+    # проиндексирована, свежее, пришёл в одной из поздних версий
+    ("I'm writing a migration guide; which quickq versions do the docs here cover?",
+     "versions"),
+    ("Any idea which quickq releases are in here?", "versions"),
+    ("Got a rundown of quickq versions handy?", "versions"),
+    ("Is it true that you only have two quickq versions? How many exactly?", "versions"),
+    ("Got anything more recent than the quickq version you mentioned, or is that the newest?",
+     "versions"),
+    ("What's the quickq version where scheduled tasks debuted?", "since"),
+    ("Is it true that scheduled tasks only arrived in a later quickq version? Which one?",
+     "since"),
+    ("Is it true that quickq 1.1.0 changed a lot? What exactly?", "changes"),
+    ("Не подскажешь, какие релизы quickq тут есть?", "versions"),
+    ("Правда, что у тебя всего две версии quickq? Сколько именно?", "versions"),
+    ("quickq 1.1.0 проиндексирована в этой системе?", "versions"),
+    ("Я пишу руководство по миграции; какая самая старая версия quickq есть в здешней "
+     "документации?", "versions"),
+    ("Есть что-то свежее той версии quickq, что ты назвал, или это самая новая?", "versions"),
+    ("Правда, что scheduled tasks пришёл только в одной из поздних версий quickq? В какой?",
+     "since"),
     # content beside them
+    ("I'm on quickq 1.1.0; how do I set a timeout?", None),
+    ("Any idea how to restart a worker in quickq 1.1.0?", None),
+    ("Is it true that quickq 1.1.0 retries failed tasks three times?", None),
+    ("Which broker is more reliable than Redis in quickq 1.1.0?", None),
+    ("Правда, что quickq 1.1.0 перезапускает воркеры?", None),
     ("Is there no timeout by default in quickq 1.1.0?", None),
     ("What is the short form of a task id in quickq 1.1.0?", None),
     ("What does the quickq 1.1.0 guide say about retries?", None),
@@ -636,7 +665,7 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Was the model trained on quickq 1.1.0 task logs?", None),
 ])
 def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
-    """The forty-third to forty-seventh rounds and the thirty-first to thirty-fifth Russian
+    """The forty-third to forty-eighth rounds and the thirty-first to thirty-sixth Russian
     ones, each class with content beside."""
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent
@@ -659,6 +688,49 @@ def test_going_back_in_time_turns_where_the_coverage_stops_into_its_oldest_end(q
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
     _, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN)
     assert shown == [declared[-1] if end == "latest" else declared[0]]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question, said, end", [
+    ("Is quickq 1.1.0 the latest version?", "No. ", "2.0.0"),
+    ("Is quickq 2.0.0 the latest?", "Yes. ", "2.0.0"),
+    ("Is 1.0.0 really the first quickq version you have, or is there an older one?", "Yes. ",
+     "1.0.0"),
+    ("Версия quickq 1.1.0 последняя?", "Нет. ", "2.0.0"),
+    ("quickq 1.1.0 — самая старая версия?", "Нет. ", "1.0.0"),
+])
+def test_a_release_said_to_be_one_end_of_the_line_is_answered_yes_or_no_with_that_end(
+        question, said, end):
+    """"Is 1.1.0 the latest?" had been answered "Yes: version 1.1.0 is one of the 3 versions":
+    true of the release, false of what was asked."""
+    from packaging.version import Version
+
+    from situated.chains.read.release import ReleaseReading
+    from situated.chains.say.wording import Lang
+    from situated.chains.versions.release_history import line_text
+
+    declared = [Version("1.0.0"), Version("1.1.0"), Version("2.0.0")]
+    named = next(v for v in ("1.0.0", "1.1.0", "2.0.0") if v in question)
+    lang = Lang.RU if any("а" <= c <= "я" for c in question.lower()) else Lang.EN
+    text, shown = line_text(question, ReleaseReading(version=named, said=named), declared,
+                            "quickq", lang)
+    assert text.startswith(said) and shown == [Version(end)]
+
+
+@pytest.mark.unit
+def test_a_release_the_line_lacks_said_to_be_one_end_is_answered_no_with_that_end():
+    from packaging.version import Version
+
+    from situated.chains.read.release import ReleaseReading
+    from situated.chains.say.wording import Lang
+    from situated.chains.versions.release_history import line_text
+
+    declared = [Version("0.13.3"), Version("0.14.3"), Version("0.28.1")]
+    text, shown = line_text("Is 1.0 really the first httpx version you have?",
+                            ReleaseReading(unknown="1.0", said="1.0"), declared, "httpx",
+                            Lang.EN)
+    assert text.startswith("No. ") and "1.0" in text and "oldest version of httpx is 0.13.3" in text
+    assert shown == [Version("0.13.3")]
 
 
 @pytest.mark.unit

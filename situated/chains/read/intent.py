@@ -140,6 +140,8 @@ _CHANGES = re.compile(
     r"(?:(?:was|were|got|has\s+been|have\s+been)\s+)?(?:changed|updated|modified|altered|"
     r"revised)\b|"
     r"\b(?:has|have|was|were)\b[^.?!]{0,80}\bchanged\b|"
+    # a named release that changed ("Is it true that 1.1.0 changed a lot?")
+    r"\b0\s+(?:really\s+)?changed\b|"
     r"\b(?:when|did|how\s+often)\b[^.?!]{0,80}\bchange\b\s*(?:[?.!]|$|\b(?:in|on|since|from|"
     r"after|between|during|over)\b)|"
     r"что\s+(?:именно\s+)?(?:изменилось|поменялось|нового|было\s+изменено)|"
@@ -151,7 +153,8 @@ _CHANGES = re.compile(
     # («Какие функции добавила версия 1.1.0?»: "Which features did 1.1.0 add?")
     # (and what was made over: «Что переделали в 1.1.0?», "What was reworked?")
     r"(?:что|как(?:ие|ую|ой|ое)(?:\s+\w+){0,2}?)\s+(?:добавил\w*|убрал\w*|переделал\w*|"
-    r"переработал\w*|доработал\w*|переписал\w*|исправил\w*|удалил\w*|поменял\w*|изменил\w*|обновил\w*|"
+    r"переработал\w*|доработал\w*|переписал\w*|исправил\w*|удалил\w*|поменял\w*|"
+    r"изменил\w*|обновил\w*|"
     r"улучшил\w*|принес\w*|принёс|привнес\w*|привнёс|ввел\w*|ввёл|представил\w*|сломал\w*)"
     r"[^.?!]{0,40}\b0\b|"
     r"какие\s+(?:были\s+)?изменени|нововведени\w*|новшеств\w*|список\s+изменений|"
@@ -301,6 +304,12 @@ def _of_another_thing(question: str, whole: str) -> bool:
 _QUOTED_PHRASE = re.compile(r"[“\"«`][^”\"»`\s]*\s[^”\"»`]*?\s[^”\"»`]*[”\"»`]")
 # a question that asks when: no fact of the line answers it
 _ASKS_WHEN = re.compile(r"\W*(?:when|когда)\b", re.IGNORECASE)
+# what the asker says of themselves before the question, closed by a semicolon or a colon ("I'm
+# writing a migration guide; which versions do the docs cover?", «Я пишу руководство по
+# миграции; …»): their circumstance, not what they ask
+_PREFACE = re.compile(r"^\W*(?:i['’]?m|i\s+am|we['’]?re|we\s+are|i['’]?ve|i\s+have|we['’]?ve|"
+                      r"we\s+have|my|our|я|мы|у\s+(?:меня|нас)|мой|моя|мо[её]|наш\w*)\s"
+                      r"[^?!;:]{1,100}[;:]\s*", re.IGNORECASE)
 
 
 def about_the_line(question: str, whole: str = "") -> bool:
@@ -317,7 +326,8 @@ def about_the_line(question: str, whole: str = "") -> bool:
         return False  # a release alone ("2.0") is a reply naming one, not a question
     if _ASKS_WHEN.match(question):
         return False  # a date is asked ("When was 1.1.0 released?"): the text tells it
-    rest = _LINE_WORD.sub(" ", _NUMBERS.sub(" ", _LINE_NAME.sub(" ", question)))
+    said = _PREFACE.sub(" ", question)  # what the asker says of themselves is not asked
+    rest = _LINE_WORD.sub(" ", _NUMBERS.sub(" ", _LINE_NAME.sub(" ", said)))
     return names_nothing(_ASKING.sub(" ", _ORDER_WORD.sub(" ", rest)))
 
 

@@ -134,7 +134,13 @@ SINCE_Q = re.compile(
     r"\b(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?(?:gave|gives)\s+(?:us|you|users)\b|"
     # the release in which a thing arrived ("Tell me the release in which X was introduced",
     # «Назови релиз, в котором был представлен X»)
-    rf"\b(?:version|release)\s+in\s+which\b[^?!]{{0,80}}\b(?:{_ARRIVES})\b|"
+    rf"\b(?:version|release)\s+(?:in\s+which|where)\b[^?!]{{0,80}}\b(?:{_ARRIVES})\b|"
+    # arrived only in a later release, which ("Is it true that X only arrived in a later
+    # version? Which one?", «Правда, что X пришёл только в одной из поздних версий?»)
+    rf"\b(?:{_ARRIVES})\s+(?:only\s+)?in\s+(?:a|an|one\s+of\s+the)\s+(?:later|newer|"
+    r"subsequent|more\s+recent)\s+(?:[\w.+-]+\s+)?(?:version|release)s?\b|"
+    r"(?<!\w)(?:пришл|пришёл|пришел|появил|добав)\w*\s+(?:только\s+)?в\s+(?:одн\w+\s+из\s+)?"
+    rf"(?:поздн|нов|следующ)\w*\s+(?:[\w.+-]+\s+)?(?:{RU_RELEASE_NOUNS})|"
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,30}}(?<!\w)в\s+котор\w+[^?!]{{0,60}}(?<!\w)(?:появил|добав|"
     r"представлен|введ[её]н|впервые)\w*|"
     r"\b(?:first|earliest|oldest|lowest)\s+(?:[\w.+-]+\s+){0,2}(?:version|release|build)\s+"

@@ -52,6 +52,13 @@ ASKING_EN = (
     # a text says is content), needing to know, going (as "go")
     r"story|short|basically|anyway|honestly|tldr|okay|ok|well(?=\s*,)|yes|yeah|yep|no|nope|"
     r"(?<=you\s)(?:say|reply|respond)|need(?=\s+to\s+know\b)|going|"
+    # any idea, handy, whether it is true, really, only, and the numbers an asker guesses ("Any
+    # idea which releases are in here?", "Is it true that you only have two versions?")
+    r"(?<=any\s)idea|(?<=no\s)idea|handy|true|correct|really|truly|indeed|only|two|three|four|"
+    r"five|six|seven|eight|nine|ten|dozen|"
+    # a comparison with what was said ("Got anything more recent than the version you
+    # mentioned?")
+    r"more|than|"
     r"(?:make|makes|made|making)(?=\s+it\s+(?:in|into|onto)\b)|"
     r"don|doesn|didn|isn|aren|wasn|weren|haven|hasn|hadn|wouldn|couldn|shouldn|(?<=['’])t|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
@@ -235,6 +242,9 @@ ASKING_RU = (
     # нет?»), asking in every form («Если бы я спросил / попросил …»), needing to know
     r"короче|(?<=в\s)общем|вообщем|итак|ну|слушай|кстати|собственно|да|ага|угу|"
     r"спросил\w*|спрашива\w*|попрос\w*|нужно(?=\s+знать)|"
+    # «Не подскажешь, …», whether it is true, exactly, still, indexed, fresher, and the numbers
+    # an asker guesses («Правда, что у тебя всего две версии? Сколько именно?»)
+    r"не(?=\s+подскаж)|правд\w*|именно|ещ[её]|проиндекс\w*|свеж\w*|два|две|три|четыре|пять|"
     r"обучен\w*|обучал\w*|натренирован\w*|пыта(?:юсь|емся|ешься)|понять|выясн\w*|"
     r"привед\w*|привести|предостав\w*|будьте|попа(?:л|ла|ло|ли|сть|дает|дают|дёт|дет)|"
     r"вед[её]тся|ведутся|вел(?:ась|ось|ись)|в[её]лся|(?<=под\s)рук(?:ой|ою)|под(?=\s+рук)|"
@@ -296,8 +306,9 @@ NEWEST_WORDS = (r"latest|newest|freshest|most\s+recent(?:ly)?|most\s+current|hig
                 r"(?:current|latest|newest|last)")
 OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|very\s+first|"
                 # going back in time (`BACKWARD_WORDS`)
-                r"(?:going|looking|counting|moving|travell?ing|go|look|count|move)\s+"
-                r"back(?:wards?)?(?:\s+in\s+time)?|backwards?\s+in\s+time|"
+                r"(?:going|looking|counting|moving|travell?ing)\s+back(?:wards?)?"
+                r"(?:\s+in\s+time)?|(?:go|look|count|move)\s+back(?:wards?)?\s+in\s+time|"
+                r"backwards?\s+in\s+time|"
                 # how old the oldest is ("How old is the oldest quickq you hold?"; "How old is
                 # quickq 1.0.0?" asks a date and stays content)
                 r"how\s+old\s+(?:is|was|are)\s+(?:the|your)\s+(?:very\s+)?(?:oldest|earliest|"
@@ -315,7 +326,8 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|ver
                 # the verb after it is a word of asking, the subject between is not ("How far
                 # back does scheduled tasks go?" has one)
                 r"how\s+far\s+back|"
-                r"(?:date|dates)\s+back|(?:date|dates|dated|dating)\s+from|where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+"
+                r"(?:date|dates)\s+back|(?:date|dates|dated|dating)\s+from|"
+                r"where\s+(?:does|do)\s+(?:your|the|[\w.+-]*['’]s)\s+"
                 r"(?:[\w.+-]+\s+){0,2}(?:coverage|docs|documentation|documents|index|material|"
                 r"records|list|line|history)\s+(?:(?:you|we|they|i)\s+\w+\s+)?(?:start|begin)s?"
                 r"(?:\s+(?:at|with|from))?|"
@@ -328,8 +340,9 @@ OLDEST_WORDS = (r"oldest|earliest|lowest|most\s+ancient|most\s+(?:out)?dated|ver
 # going back in time, which turns where the documents end into where they begin ("Going back
 # in time, where does your coverage stop?", «Если идти назад во времени, где заканчивается твоё
 # покрытие?»): read before the words of the newest end (`release_history`)
-BACKWARD_WORDS = (r"\b(?:going|looking|counting|moving|travell?ing|go|look|count|move)\s+"
-                  r"back(?:wards?)?(?:\s+in\s+time)?\b|\bbackwards?\s+in\s+time\b|"
+BACKWARD_WORDS = (r"\b(?:going|looking|counting|moving|travell?ing)\s+back(?:wards?)?"
+                  r"(?:\s+in\s+time)?\b|\b(?:go|look|count|move)\s+back(?:wards?)?\s+in\s+time\b|"
+                  r"\bbackwards?\s+in\s+time\b|"
                   r"(?<!\w)(?:идти|идя|двигаться|смотреть|глядеть|отсчитывать|считать)\s+"
                   r"назад(?:\s+во\s+времени)?(?!\w)|(?<!\w)назад\s+во\s+времени(?!\w)")
 # the same in Russian, whole words: «самая новая», «последний», «актуальная», «заканчивается»

@@ -92,6 +92,7 @@ TEXTS = {
     "opening": "(opening)",
     "documents": "the documents",
     "no": "No. ",
+    "yes": "Yes. ",
     "line_has": "Yes: version {v} is one of the {n} versions of {line} ({first} – {last}).",
     "line_latest": "The latest version of {line} is {last} ({n} versions; the oldest is {first}).",
     "line_oldest": "The oldest version of {line} is {first} ({n} versions; the latest is {last}).",

@@ -92,6 +92,7 @@ TEXTS = {
     "opening": "(начало)",
     "documents": "документов",
     "no": "Нет. ",
+    "yes": "Да. ",
     "line_has": "Да: версия {v} — одна из {n} версий {line} ({first} – {last}).",
     "line_latest": "Последняя версия {line}: {last} (всего версий: {n}, первая — {first}).",
     "line_oldest": "Самая ранняя версия {line}: {first} (всего версий: {n}, последняя — {last}).",

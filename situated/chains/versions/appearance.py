@@ -57,6 +57,9 @@ _FRAME = re.compile(
     r"day\s+one|(?<=the\s)(?:start|beginning|outset)|"
     r"or(?=\s+(?:was\s+it\s+|were\s+they\s+)?(?:added|introduced|came|arrived|shipped)\b)|"
     r"later(?=\s*[?.!]?\s*$)|"
+    # … or arrived only in a later one, which ("Is it true that X only arrived in a later
+    # version? Which one?"), and "What's" ("What's the version where X debuted?")
+    r"only|(?<=\sa\s)later|(?<=which\s)one|(?<=what)['’]s|"
     r"arguments?|parameters?|options?|methods?|functions?|"
     r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
     r"(?<!\w)(?:в|с|со|на|какой|какая|каком|"

@@ -35,6 +35,15 @@ _OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|small
                      rf"min)\b|(?<!\w)(?:{RU_OLDEST_WORDS}|перв\w*|ранн\w*)", re.IGNORECASE)
 _IN_ORDER = re.compile(LISTING_ORDER, re.IGNORECASE)
 _BACKWARD = re.compile(BACKWARD_WORDS, re.IGNORECASE)
+# the release named, said to be one end of the line ("Is 1.1.0 the latest version?", "Is 1.0
+# really the first version you have?", «Версия 1.1.0 последняя?»): yes or no, and that end
+_NAMED_END = re.compile(
+    r"(?<![\w.])v?\d+(?:\.\d+)+\s+(?:really\s+|actually\s+|still\s+)?(?:the|your)\s+"
+    r"(?:very\s+)?(?:(?P<new>latest|newest|most\s+recent|last|freshest)|"
+    r"(?P<old>oldest|earliest|first))\b|"
+    r"(?<![\w.])v?\d+(?:\.\d+)+\s+(?:—\s+|-\s+)?(?:это\s+)?(?:и\s+есть\s+)?"
+    r"(?:(?P<ru_new>сам\w+\s+(?:нов|поздн|свеж)\w*|последн\w*|новейш\w*)|"
+    r"(?P<ru_old>сам\w+\s+(?:стар|ранн)\w*|перв\w*|старейш\w*))", re.IGNORECASE)
 # a question about the whole line, not one release: "Which versions …", "How many …"
 # ("Is 1.1.0 documented here at all?" asks of one)
 _WHOLE = re.compile(r"\b(?:which|list|(?<!\bat\s)all|how\s+many|number|count)\b|какие|сколько|"
@@ -57,11 +66,17 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
     missing = reading.unknown or (reading.version if reading.version is not None and Version(
         reading.version) not in declared else None) or _unknown_number(question, reading,
                                                                        declared)
-    if missing is not None:
-        return w.fixed("no", lang) + unknown_text(missing, line, declared, lang), []
     facts = {"line": line, "n": n, "first": declared[0], "last": declared[-1]}
+    end = _named_end(question) if reading.version is not None or missing is not None else None
+    if missing is not None:  # "Is 1.0 the first?" of a line that starts at 0.13.3: no, and it
+        said = w.fixed("no", lang) + unknown_text(missing, line, declared, lang)
+        return (said, []) if end is None else _end_text(said + " ", end, declared, facts, lang)
     words = _asked_fact(question, reading)  # a whole-line word ("which") yields to the model
     asked = fact if fact is not None and words in (LineFact.LIST, None) else words
+    if end is not None:  # "Is 1.1.0 the latest?": "No. The latest version of quickq is 2.0.0 …"
+        at = declared[-1] if end is LineFact.LATEST else declared[0]
+        said = w.fixed("yes" if Version(str(reading.version)) == at else "no", lang)
+        return _end_text(said, end, declared, facts, lang)
     if reading.version is not None and asked is LineFact.EXISTS:
         return w.fixed("line_has", lang, v=reading.version, **facts), [Version(reading.version)]
     if asked is LineFact.LATEST:
@@ -72,6 +87,22 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
     # "httpx has …", "The documents have …"
     listing = "line_listing_plural" if line == plural_line(lang) else "line_listing"
     return w.fixed(listing, lang, names=names, **facts), list(declared)
+
+
+def _end_text(said: str, end: LineFact, declared: list[Version], facts: dict,
+              lang: Lang) -> tuple[str, list[Version]]:
+    """`said` (yes or no) before the end of the line asked about, and that end shown."""
+    if end is LineFact.LATEST:
+        return said + w.fixed("line_latest", lang, **facts), [declared[-1]]
+    return said + w.fixed("line_oldest", lang, **facts), [declared[0]]
+
+
+def _named_end(question: str) -> LineFact | None:
+    """The end of the line the question says its named release is (`_NAMED_END`), or None."""
+    m = _NAMED_END.search(question)
+    if m is None:
+        return None
+    return LineFact.LATEST if m.group("new") or m.group("ru_new") else LineFact.OLDEST
 
 
 def _asked_fact(question: str, reading: ReleaseReading) -> LineFact | None:
