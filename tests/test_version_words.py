@@ -672,25 +672,6 @@ def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
 
 
 @pytest.mark.unit
-@pytest.mark.parametrize("question, end", [
-    ("Going back in time, where does your quickq coverage stop?", "oldest"),
-    ("Where does your quickq coverage stop?", "latest"),
-    ("Если идти назад во времени, где заканчивается твоё покрытие quickq?", "oldest"),
-    ("Где заканчивается твоё покрытие quickq?", "latest"),
-])
-def test_going_back_in_time_turns_where_the_coverage_stops_into_its_oldest_end(question, end):
-    from packaging.version import Version
-
-    from situated.chains.read.release import ReleaseReading
-    from situated.chains.say.wording import Lang
-    from situated.chains.versions.release_history import line_text
-
-    declared = [Version("1.0"), Version("2.0"), Version("3.0")]
-    _, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN)
-    assert shown == [declared[-1] if end == "latest" else declared[0]]
-
-
-@pytest.mark.unit
 @pytest.mark.parametrize("question, said, end", [
     ("Is quickq 1.1.0 the latest version?", "No. ", "2.0.0"),
     ("Is quickq 2.0.0 the latest?", "Yes. ", "2.0.0"),
@@ -756,6 +737,10 @@ def test_at_all_asks_of_one_release_and_all_of_the_line(question, one):
     ("Где заканчивается твоё покрытие quickq?", "latest"),
     ("Как далеко в прошлое уходит твоя документация по quickq?", "oldest"),
     ("Где начинается твоё покрытие quickq?", "oldest"),
+    # going back in time turns where the coverage stops into its oldest end (stop 75)
+    ("Going back in time, where does your quickq coverage stop?", "oldest"),
+    ("Where does your quickq coverage stop?", "latest"),
+    ("Если идти назад во времени, где заканчивается твоё покрытие quickq?", "oldest"),
 ])
 def test_where_the_coverage_ends_or_how_far_back_it_goes_is_one_end_of_the_line(question, end):
     from packaging.version import Version
