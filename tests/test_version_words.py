@@ -641,7 +641,28 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Есть что-то свежее той версии quickq, что ты назвал, или это самая новая?", "versions"),
     ("Правда, что scheduled tasks пришёл только в одной из поздних версий quickq? В какой?",
      "since"),
+    # the forty-ninth and thirty-seventh Russian rounds: letting the asker see, pulling up, on
+    # your end or side, picking up, when said by version, the release to thank, what was not
+    # there before; «-ка», «на твоей стороне», «кол-во», «вытащить», «первой дала», «какому
+    # релизу мы обязаны», «что меняет», «чего не было раньше»
+    ("Let me see quickq's releases.", "versions"),
+    ("Could you pull up the earliest quickq version?", "versions"),
+    ("Which quickq version on your end came out last?", "versions"),
+    ("When, version-wise, did quickq pick up scheduled tasks?", "since"),
+    ("Which quickq release do I thank for scheduled tasks?", "since"),
+    ("What's in quickq 1.1.0 that wasn't there before?", "changes"),
+    ("Дай-ка глянуть на релизы quickq.", "versions"),
+    ("Кол-во версий quickq у тебя?", "versions"),
+    ("Есть шанс, что quickq 1.1.0 есть на твоей стороне?", "versions"),
+    ("quickq: какая версия первой дала нам scheduled tasks?", "since"),
+    ("Какому релизу quickq мы обязаны scheduled tasks?", "since"),
+    ("Что меняет релиз 1.1.0 у quickq?", "changes"),
+    ("Что есть в quickq 1.1.0, чего не было раньше?", "changes"),
     # content beside them
+    ("How do I pull up a task's logs in quickq 1.1.0?", None),
+    ("Which side of the queue does quickq 1.1.0 pop from?", None),
+    ("Что меняет параметр retries в quickq 1.1.0?", None),
+    ("How do I let a worker pick up scheduled tasks in quickq 1.1.0?", None),
     ("I'm on quickq 1.1.0; how do I set a timeout?", None),
     ("Any idea how to restart a worker in quickq 1.1.0?", None),
     ("Is it true that quickq 1.1.0 retries failed tasks three times?", None),
@@ -665,7 +686,7 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Was the model trained on quickq 1.1.0 task logs?", None),
 ])
 def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
-    """The forty-third to forty-eighth rounds and the thirty-first to thirty-sixth Russian
+    """The forty-third to forty-ninth rounds and the thirty-first to thirty-seventh Russian
     ones, each class with content beside."""
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent

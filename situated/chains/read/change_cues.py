@@ -138,6 +138,13 @@ CHANGES = re.compile(
     # «Я обновился до 1.1.0, что мне нужно знать об изменениях?»)
     r"(?:сводк\w*|обзор\w*|резюме|перечень|выжимк\w*)\s+(?:\w+\s+)?изменени\w*|"
     r"(?:знать|узнать|сказать|рассказать)\s+(?:об?|про)\s+изменени\w*|"
+    # what a release has that was not there before, what it changes («Что есть в 1.1.0, чего
+    # не было раньше?», "What's in 1.1.0 that wasn't there before?", «Что меняет релиз 1.1.0?»)
+    r"(?<![\w.])0(?!\w|\.\d)[^.?!]{0,20}(?<!\w)чего\s+не\s+было\s+(?:раньше|прежде|до)|"
+    r"\b0\b[^.?!]{0,30}\b(?:that|which)\s+(?:wasn['’]?t|was\s+not|weren['’]?t|were\s+not)\s+"
+    r"(?:there|in)\b[^.?!]{0,20}\b(?:before|earlier)\b|"
+    rf"(?<!\w)что\s+(?:меня|изменя)(?:ет|ют)\s+(?:(?:{RU_RELEASE_NOUNS})\s+)?(?:[\w.+-]+\s+)?"
+    r"(?<![\w.])0(?!\w|\.\d)|"
     # what will differ after upgrading to a release («Если я обновлюсь до 1.1.0, что будет
     # по-другому?», "If I upgrade to 1.1.0, what will be different?")
     # ("If I upgrade to 1.1.0, will the new retry policy apply?" asks of one thing)

@@ -28,6 +28,7 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
             r"(?:become|became)\s+(?:a\s+)?part\s+of|"
             # became a thing, a reality ("At which version did X become a thing?")
             r"(?:become|became|becomes)\s+(?:a\s+)?(?:thing|reality|real|possible)|"
+            r"pick(?:ed|s)?\s+up|"
             + DEBUT_WORDS)
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
@@ -166,7 +167,14 @@ SINCE_Q = re.compile(
     # … first got it, or came out with it first («Какая версия quickq первой вышла с X?»)
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)перв\w+\s+"
     r"(?:получил|добавил|поддержал|ввел|ввёл|представил|включил|выпустил|предложил|принес|"
-    r"принёс|пришёл|пришел|пришл|стал|вышл|вышел|вышла|вышли|упомянул|упомина)\w*|"
+    r"принёс|пришёл|пришел|пришл|стал|вышл|вышел|вышла|вышли|упомянул|упомина|дал|дала)\w*|"
+    # the release to thank for a thing («Какому релизу quickq мы обязаны X?», "Which release
+    # do I thank for X?"), and when it came, said by version ("When, version-wise, did quickq
+    # pick up X?")
+    rf"(?<!\w)как(?:ому|ой)\s+(?:{RU_RELEASE_NOUNS})[^?!]{{0,30}}(?<!\w)обязан\w*|"
+    r"\b(?:which|what)\s+(?:[\w.+-]+\s+){0,3}(?:version|release)\s+(?:do|should|can|must)\s+"
+    r"(?:i|we)\s+(?:thank|credit)\s+for\b|"
+    r"\bwhen\s*,?\s+version-?wise\b|"
     r"когда\b[^?!]{0,100}(?:появил|добавил|удалил|убрал|устарел|обзав[её]л)\w*|"
     # began to support or to have («Когда quickq начал поддерживать X?»)
     r"когда\b[^?!]{0,100}(?<!\w)(?:начал|стал)\w*\s+(?:поддерживать|предлагать|"

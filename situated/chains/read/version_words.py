@@ -59,6 +59,9 @@ ASKING_EN = (
     # a comparison with what was said ("Got anything more recent than the version you
     # mentioned?")
     r"more|than|"
+    # letting the asker see, pulling the list up, on your end or side ("Let me see the
+    # releases", "Could you pull up the list?", "Do you have 1.1.0 on your end?")
+    r"let|lemme|pull(?=\s+(?:up|out)\b)|pulling|(?<=your\s)(?:end|side)|"
     r"(?:make|makes|made|making)(?=\s+it\s+(?:in|into|onto)\b)|"
     r"don|doesn|didn|isn|aren|wasn|weren|haven|hasn|hadn|wouldn|couldn|shouldn|(?<=['’])t|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
@@ -245,6 +248,9 @@ ASKING_RU = (
     # «Не подскажешь, …», whether it is true, exactly, still, indexed, fresher, and the numbers
     # an asker guesses («Правда, что у тебя всего две версии? Сколько именно?»)
     r"не(?=\s+подскаж)|правд\w*|именно|ещ[её]|проиндекс\w*|свеж\w*|два|две|три|четыре|пять|"
+    # the particle «-ка» («Дай-ка глянуть»), your side («на твоей стороне»: "on your end"),
+    # «кол-во» (количество), pulling out («Можешь вытащить список?»: "pull up")
+    r"(?<=-)ка|сторон\w*|кол-во|вытащ\w*|вытян\w*|"
     r"обучен\w*|обучал\w*|натренирован\w*|пыта(?:юсь|емся|ешься)|понять|выясн\w*|"
     r"привед\w*|привести|предостав\w*|будьте|попа(?:л|ла|ло|ли|сть|дает|дают|дёт|дет)|"
     r"вед[её]тся|ведутся|вел(?:ась|ось|ись)|в[её]лся|(?<=под\s)рук(?:ой|ою)|под(?=\s+рук)|"

@@ -35,6 +35,10 @@ _OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|small
                      rf"min)\b|(?<!\w)(?:{RU_OLDEST_WORDS}|перв\w*|ранн\w*)", re.IGNORECASE)
 _IN_ORDER = re.compile(LISTING_ORDER, re.IGNORECASE)
 _BACKWARD = re.compile(BACKWARD_WORDS, re.IGNORECASE)
+_WHICH_END = re.compile(r"\b(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?(?:very\s+)?"
+                        r"(?:oldest|earliest|first|newest|latest|most\s+recent|last)\b|"
+                        r"(?<!\w)как(?:ая|ой|ое)\s+(?:сам\w+\s+(?:стар|ранн|нов|свеж|поздн)\w*|"
+                        r"последн\w*|перв\w*)", re.IGNORECASE)
 # the release named, said to be one end of the line ("Is 1.1.0 the latest version?", "Is 1.0
 # really the first version you have?", «Версия 1.1.0 последняя?»): yes or no, and that end
 _NAMED_END = re.compile(
@@ -108,9 +112,10 @@ def _named_end(question: str) -> LineFact | None:
 def _asked_fact(question: str, reading: ReleaseReading) -> LineFact | None:
     """The fact the question's words ask for: whether the version it names exists (a
     version named and no word of the whole line), the latest, the oldest, the whole line;
-    None when they say none of these."""
-    if reading.version is not None and (_EXISTS.search(question)
-                                        or not _WHOLE.search(question)):
+    None when they say none of these. Which end, asked outright, is asked whatever release is
+    named beside it («Есть у тебя что-то старше 1.1.0? Какая самая старая?»)."""
+    if reading.version is not None and not _WHICH_END.search(question) and (
+            _EXISTS.search(question) or not _WHOLE.search(question)):
         return LineFact.EXISTS
     if _IN_ORDER.search(question):
         return LineFact.LIST  # "List every release, oldest first": the line, in that order
