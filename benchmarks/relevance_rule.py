@@ -390,7 +390,8 @@ def main() -> None:
     c.add_argument("--within-product", action="store_true", help="each corpus's documents "
                    "declare one product and every question is asked within it")
     for p in (g, s, c):
-        p.add_argument("--rows", type=Path, default=HERE / "cache" / "relevance-rule" / "rows.jsonl")
+        p.add_argument("--rows", type=Path,
+                       default=HERE / "cache" / "relevance-rule" / "rows.jsonl")
     args = ap.parse_args()
     {"gather": gather, "sweep": sweep, "chain": chain}[args.cmd](args)
 

@@ -1,5 +1,6 @@
 """First appearance (docs/design.md "Releases"): "In which version was X added / removed /
-deprecated?", "since which version …", «в какой версии появился …» — answered from the versions themselves.
+deprecated?", "since which version …", «в какой версии появился …» — answered from the versions
+themselves.
 
 The subject X is what the question says besides how it asks (`subject_of`). A version
 *carries* X when one of its readable blocks holds every term of X. The families searched are
