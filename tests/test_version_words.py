@@ -658,7 +658,25 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Какому релизу quickq мы обязаны scheduled tasks?", "since"),
     ("Что меняет релиз 1.1.0 у quickq?", "changes"),
     ("Что есть в quickq 1.1.0, чего не было раньше?", "changes"),
+    # the fiftieth and thirty-eighth Russian rounds: appreciating, knowing, at one's disposal,
+    # put at one's disposal, the new things a release gives; «Буду благодарен», «Добрый
+    # день», «Не могли бы вы», «в моём распоряжении», «доступен», «предоставила», «Какие новые
+    # вещи … даёт?»
+    ("I'd appreciate knowing the earliest quickq release you cover.", "versions"),
+    ("Is quickq 1.1.0 at my disposal?", "versions"),
+    ("Which quickq version put scheduled tasks at my disposal?", "since"),
+    ("What new things does quickq 1.1.0 put at my disposal?", "changes"),
+    ("Буду благодарен за список релизов quickq, которые вы охватываете.", "versions"),
+    ("Добрый день! Не могли бы вы назвать самую старую задокументированную версию quickq?",
+     "versions"),
+    ("Какой наименьший номер версии quickq мне доступен?", "versions"),
+    ("Есть ли quickq 1.1.0 в моём распоряжении?", "versions"),
+    ("Какая версия quickq предоставила в моё распоряжение scheduled tasks?", "since"),
+    ("Какие новые вещи quickq 1.1.0 даёт в моё распоряжение?", "changes"),
     # content beside them
+    ("Буду рад узнать, как настроить ретраи в quickq 1.1.0.", None),
+    ("Доступен ли воркер-пул в quickq 1.1.0?", None),
+    ("I'd appreciate knowing how to retry a task in quickq 1.1.0.", None),
     ("How do I pull up a task's logs in quickq 1.1.0?", None),
     ("Which side of the queue does quickq 1.1.0 pop from?", None),
     ("Что меняет параметр retries в quickq 1.1.0?", None),
@@ -686,8 +704,8 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Was the model trained on quickq 1.1.0 task logs?", None),
 ])
 def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
-    """The forty-third to forty-ninth rounds and the thirty-first to thirty-seventh Russian
-    ones, each class with content beside."""
+    """The forty-third to fiftieth rounds and the thirty-first to thirty-eighth Russian ones,
+    each class with content beside."""
     got = find_intent(question, lambda t: t.replace("quickq", " "))
     assert (got.value if got else None) == intent
 

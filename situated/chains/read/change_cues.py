@@ -143,6 +143,12 @@ CHANGES = re.compile(
     r"(?<![\w.])0(?!\w|\.\d)[^.?!]{0,20}(?<!\w)чего\s+не\s+было\s+(?:раньше|прежде|до)|"
     r"\b0\b[^.?!]{0,30}\b(?:that|which)\s+(?:wasn['’]?t|was\s+not|weren['’]?t|were\s+not)\s+"
     r"(?:there|in)\b[^.?!]{0,20}\b(?:before|earlier)\b|"
+    # the new things a named release gives ("What new things does 1.1.0 put at my disposal?",
+    # «Какие новые вещи 1.1.0 даёт?»)
+    r"\b(?:what|which)\s+new\s+(?:things?|features?|stuff|options?|capabilities)\b[^.?!]{0,30}"
+    r"\b0\b|"
+    r"(?<!\w)как(?:ие|ая|ое)\s+нов\w+\s+(?:вещи|функци\w*|возможност\w*|штуки)(?!\w)"
+    r"[^.?!]{0,30}(?<![\w.])0(?!\w|\.\d)|"
     rf"(?<!\w)что\s+(?:меня|изменя)(?:ет|ют)\s+(?:(?:{RU_RELEASE_NOUNS})\s+)?(?:[\w.+-]+\s+)?"
     r"(?<![\w.])0(?!\w|\.\d)|"
     # what will differ after upgrading to a release («Если я обновлюсь до 1.1.0, что будет

@@ -29,6 +29,8 @@ _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|suppor
             # became a thing, a reality ("At which version did X become a thing?")
             r"(?:become|became|becomes)\s+(?:a\s+)?(?:thing|reality|real|possible)|"
             r"pick(?:ed|s)?\s+up|"
+            # put at the asker's disposal ("Which version put X at my disposal?")
+            r"put\s+[^?!]{1,60}?\s+at\s+(?:my|our|your|the\s+user['’]?s?)\s+disposal|"
             + DEBUT_WORDS)
 # with a version or release word beside them, wider verbs say it too ("Which release brought
 # X?"); alone they are history ("When was the stock exchange brought back to life?")
@@ -160,7 +162,7 @@ SINCE_Q = re.compile(
     rf"(?<!\w)(?:какая|какой|какое|какие|каком|какую|каким\s+был[аио]?|какой\s+был[аио]?)\s+"
     rf"(?:{RU_RELEASE_NOUNS}|обновлени\w*)\s+"
     r"(?:\S+\s+){0,3}?(?:добавил\w*|принес\w*|принёс|принесл\w*|привнес\w*|привнёс|ввел\w*|"
-    r"ввёл|представил\w*|сделал\w*\s+(?:\S+\s+){0,4}?доступн\w*|обзав[её]л\w*|"
+    r"ввёл|представил\w*|предоставил\w*|сделал\w*\s+(?:\S+\s+){0,4}?доступн\w*|обзав[её]л\w*|"
     r"обзавелась|обзавёлся)|"
     rf"(?:{RU_RELEASE_NOUNS})[^?!]{{0,40}}(?<!\w)впервые\s+"
     r"(?:поддерж|получ|добав|появ|вв[её]|предлож|име)\w*|"

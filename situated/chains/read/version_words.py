@@ -62,6 +62,8 @@ ASKING_EN = (
     # letting the asker see, pulling the list up, on your end or side ("Let me see the
     # releases", "Could you pull up the list?", "Do you have 1.1.0 on your end?")
     r"let|lemme|pull(?=\s+(?:up|out)\b)|pulling|(?<=your\s)(?:end|side)|"
+    # appreciating, knowing, at one's disposal ("I'd appreciate knowing …", "at my disposal")
+    r"appreciate|appreciated|knowing|(?<=my\s)disposal|(?<=your\s)disposal|"
     r"(?:make|makes|made|making)(?=\s+it\s+(?:in|into|onto)\b)|"
     r"don|doesn|didn|isn|aren|wasn|weren|haven|hasn|hadn|wouldn|couldn|shouldn|(?<=['’])t|"
     r"read|access|ask|asked|answer|answers|help|pick|choose|select|want|like|hear|heard|"
@@ -251,6 +253,10 @@ ASKING_RU = (
     # the particle «-ка» («Дай-ка глянуть»), your side («на твоей стороне»: "on your end"),
     # «кол-во» (количество), pulling out («Можешь вытащить список?»: "pull up")
     r"(?<=-)ка|сторон\w*|кол-во|вытащ\w*|вытян\w*|"
+    # gratitude and the polite forms («Буду благодарен», «Добрый день!», «Не могли бы вы …»),
+    # at one's disposal («в моём распоряжении»)
+    r"благодар\w*|признател\w*|буду|будем|будешь|доступен|(?<=добрый\s)(?:день|вечер)|(?<=доброе\s)утро|"
+    r"не(?=\s+(?:могли|мог|могла|можете|могу))|мог|могла|могли|распоряжени\w*|"
     r"обучен\w*|обучал\w*|натренирован\w*|пыта(?:юсь|емся|ешься)|понять|выясн\w*|"
     r"привед\w*|привести|предостав\w*|будьте|попа(?:л|ла|ло|ли|сть|дает|дают|дёт|дет)|"
     r"вед[её]тся|ведутся|вел(?:ась|ось|ись)|в[её]лся|(?<=под\s)рук(?:ой|ою)|под(?=\s+рук)|"
