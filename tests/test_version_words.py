@@ -5,8 +5,18 @@ must stay content (issue 53; docs/design.md "Versions in people's words")."""
 from __future__ import annotations
 
 import pytest
+from packaging.version import Version
 
 from situated.chains.read.intent import find_intent
+from situated.chains.read.release import ReleaseReading
+from situated.chains.say.wording import Lang
+from situated.chains.versions.release_history import line_text
+
+
+def _read(question: str) -> str | None:
+    """The intent the rules read, the product's name taken out as the index's names are."""
+    got = find_intent(question, lambda t: t.replace("quickq", " "))
+    return got.value if got else None
 
 
 @pytest.mark.unit
@@ -179,8 +189,7 @@ from situated.chains.read.intent import find_intent
     ("Какой момент инерции у колеса?", None),
 ])
 def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
+    assert _read(question) == intent
 
 
 @pytest.mark.unit
@@ -205,8 +214,7 @@ def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
     ("What is at the end of the list in quickq 1.1.0 docs?", None),  # a list in the text
 ])
 def test_the_classes_of_the_stop_71_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
+    assert _read(question) == intent
 
 
 @pytest.mark.unit
@@ -228,8 +236,7 @@ def test_the_classes_of_the_stop_71_rounds_are_read(question, intent):
     ("Сколько лет назад открылся музей?", None),
 ])
 def test_the_classes_of_the_thirty_third_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
+    assert _read(question) == intent
 
 
 @pytest.mark.unit
@@ -267,8 +274,7 @@ def test_the_classes_of_the_thirty_third_rounds_are_read(question, intent):
     ("Какой длины может быть имя задачи в quickq?", None),
 ])
 def test_the_classes_of_the_thirty_fourth_rounds_are_read(question, intent):
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
+    assert _read(question) == intent
 
 
 @pytest.mark.unit
@@ -503,8 +509,7 @@ def test_the_classes_of_the_thirty_fourth_rounds_are_read(question, intent):
 def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     """The thirty-fifth to fortieth rounds and the twenty-third to twenty-eighth Russian ones,
     and the pronoun and verb paradigms written whole between them, each with content beside."""
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
+    assert _read(question) == intent
 
 
 @pytest.mark.unit
@@ -706,8 +711,7 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
 def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
     """The forty-third to fiftieth rounds and the thirty-first to thirty-eighth Russian ones,
     each class with content beside."""
-    got = find_intent(question, lambda t: t.replace("quickq", " "))
-    assert (got.value if got else None) == intent
+    assert _read(question) == intent
 
 
 @pytest.mark.unit
@@ -723,12 +727,6 @@ def test_a_release_said_to_be_one_end_of_the_line_is_answered_yes_or_no_with_tha
         question, said, end):
     """"Is 1.1.0 the latest?" had been answered "Yes: version 1.1.0 is one of the 3 versions":
     true of the release, false of what was asked."""
-    from packaging.version import Version
-
-    from situated.chains.read.release import ReleaseReading
-    from situated.chains.say.wording import Lang
-    from situated.chains.versions.release_history import line_text
-
     declared = [Version("1.0.0"), Version("1.1.0"), Version("2.0.0")]
     named = next(v for v in ("1.0.0", "1.1.0", "2.0.0") if v in question)
     lang = Lang.RU if any("а" <= c <= "я" for c in question.lower()) else Lang.EN
@@ -739,12 +737,6 @@ def test_a_release_said_to_be_one_end_of_the_line_is_answered_yes_or_no_with_tha
 
 @pytest.mark.unit
 def test_a_release_the_line_lacks_said_to_be_one_end_is_answered_no_with_that_end():
-    from packaging.version import Version
-
-    from situated.chains.read.release import ReleaseReading
-    from situated.chains.say.wording import Lang
-    from situated.chains.versions.release_history import line_text
-
     declared = [Version("0.13.3"), Version("0.14.3"), Version("0.28.1")]
     text, shown = line_text("Is 1.0 really the first httpx version you have?",
                             ReleaseReading(unknown="1.0", said="1.0"), declared, "httpx",
@@ -759,12 +751,6 @@ def test_a_release_the_line_lacks_said_to_be_one_end_is_answered_no_with_that_en
     ("Are all quickq versions documented here?", False),
 ])
 def test_at_all_asks_of_one_release_and_all_of_the_line(question, one):
-    from packaging.version import Version
-
-    from situated.chains.read.release import ReleaseReading
-    from situated.chains.say.wording import Lang
-    from situated.chains.versions.release_history import line_text
-
     declared = [Version("1.0.0"), Version("1.1.0"), Version("2.0.0")]
     reading = ReleaseReading(version="1.1.0", said="1.1.0") if one else ReleaseReading()
     _, shown = line_text(question, reading, declared, "quickq", Lang.EN)
@@ -782,12 +768,6 @@ def test_at_all_asks_of_one_release_and_all_of_the_line(question, one):
     ("Если идти назад во времени, где заканчивается твоё покрытие quickq?", "oldest"),
 ])
 def test_where_the_coverage_ends_or_how_far_back_it_goes_is_one_end_of_the_line(question, end):
-    from packaging.version import Version
-
-    from situated.chains.read.release import ReleaseReading
-    from situated.chains.say.wording import Lang
-    from situated.chains.versions.release_history import line_text
-
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
     _, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.RU)
     assert shown == [declared[-1] if end == "latest" else declared[0]]
@@ -802,12 +782,6 @@ def test_where_the_coverage_ends_or_how_far_back_it_goes_is_one_end_of_the_line(
     "Which version sits at the start of the list?", "Which version is at the bottom of your list?",
     "Какая версия стоит в конце списка?"])
 def test_a_listing_asked_in_an_order_or_a_place_in_a_list_shows_the_whole_line(question):
-    from packaging.version import Version
-
-    from situated.chains.read.release import ReleaseReading
-    from situated.chains.say.wording import Lang
-    from situated.chains.versions.release_history import line_text
-
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
     text, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN)
     assert shown == declared and text.startswith("quickq has 3 versions, oldest first")

@@ -13,12 +13,12 @@ from situated.chains.contract import Answer
 from situated.chains.read.intent import LineFact
 from situated.chains.read.release import ReleaseReading, find_mentions, unknown_text
 from situated.chains.read.version_words import (
+    BACKWARD_WORDS,
     LISTING_ORDER,
     NEWEST_WORDS,
     OLDEST_WORDS,
     RU_NEWEST_WORDS,
     RU_OLDEST_WORDS,
-    BACKWARD_WORDS,
 )
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
@@ -74,13 +74,13 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
     end = _named_end(question) if reading.version is not None or missing is not None else None
     if missing is not None:  # "Is 1.0 the first?" of a line that starts at 0.13.3: no, and it
         said = w.fixed("no", lang) + unknown_text(missing, line, declared, lang)
-        return (said, []) if end is None else _end_text(said + " ", end, declared, facts, lang)
+        return (said, []) if end is None else _end_text(said + " ", end, facts, lang)
     words = _asked_fact(question, reading)  # a whole-line word ("which") yields to the model
     asked = fact if fact is not None and words in (LineFact.LIST, None) else words
     if end is not None:  # "Is 1.1.0 the latest?": "No. The latest version of quickq is 2.0.0 …"
-        at = declared[-1] if end is LineFact.LATEST else declared[0]
+        at = facts["last"] if end is LineFact.LATEST else facts["first"]
         said = w.fixed("yes" if Version(str(reading.version)) == at else "no", lang)
-        return _end_text(said, end, declared, facts, lang)
+        return _end_text(said, end, facts, lang)
     if reading.version is not None and asked is LineFact.EXISTS:
         return w.fixed("line_has", lang, v=reading.version, **facts), [Version(reading.version)]
     if asked is LineFact.LATEST:
@@ -93,12 +93,11 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
     return w.fixed(listing, lang, names=names, **facts), list(declared)
 
 
-def _end_text(said: str, end: LineFact, declared: list[Version], facts: dict,
-              lang: Lang) -> tuple[str, list[Version]]:
+def _end_text(said: str, end: LineFact, facts: dict, lang: Lang) -> tuple[str, list[Version]]:
     """`said` (yes or no) before the end of the line asked about, and that end shown."""
     if end is LineFact.LATEST:
-        return said + w.fixed("line_latest", lang, **facts), [declared[-1]]
-    return said + w.fixed("line_oldest", lang, **facts), [declared[0]]
+        return said + w.fixed("line_latest", lang, **facts), [facts["last"]]
+    return said + w.fixed("line_oldest", lang, **facts), [facts["first"]]
 
 
 def _named_end(question: str) -> LineFact | None:
