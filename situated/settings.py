@@ -149,6 +149,11 @@ class _RetrievalSettings(BaseModel):
         "at ingest, so questions and documents in different languages or scripts find each "
         "other (about as long again as the MiniLM embedding of a cold ingest; false for a "
         "large corpus that only English questions will ask).")
+    read_by_meaning: bool = Field(
+        default=True, description="Where a question's words give no cue and the caller reads a "
+        "release line, read whether it asks about versions by its meaning (a regression over "
+        "its multilingual-e5 vector, shipped in the package: `chains.read.meaning`); false: "
+        "the rules' words alone.")
     bm25_block_weight: float = Field(
         default=0.0, ge=0, description="Share of a piece's whole-block BM25 score added to its "
         "own in the BM25 leg's ranking; off by default (see `BM25Leg` for the figures).")

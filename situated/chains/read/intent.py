@@ -214,6 +214,16 @@ _DOCUMENT_WORD = re.compile(
     re.IGNORECASE)
 
 
+def line_word(question: str) -> bool:
+    """The question holds a word of the release line or a version number (`_LINE_WORD`)."""
+    return bool(_LINE_WORD.search(question))
+
+
+def quotes_a_phrase(question: str) -> bool:
+    """The question quotes a phrase of three words or more: the words looked for."""
+    return bool(_QUOTED_PHRASE.search(question))
+
+
 def names_a_document(question: str) -> bool:
     """The question calls something by a document's noun (`_DOCUMENT_WORD`)."""
     return bool(_DOCUMENT_WORD.search(question))
@@ -241,5 +251,6 @@ def since_cue(text_before_date: str) -> bool:
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["Intent", "LineFact", "about_the_line", "compares", "find_intent",
-           "names_a_document", "names_nothing", "read_cue", "since_cue", "talks_of_versions"]
+__all__ = ["Intent", "LineFact", "about_the_line", "compares", "find_intent", "line_word",
+           "names_a_document", "names_nothing", "quotes_a_phrase", "read_cue", "since_cue",
+           "talks_of_versions"]

@@ -13,6 +13,7 @@ from situated.chains.read.compare import find_comparison
 from situated.chains.read.dates import find_dates, strip_dates
 from situated.chains.read.extract import Clock, Validated, validate_extraction
 from situated.chains.read.intent import Intent, names_a_document, names_nothing, read_cue
+from situated.chains.read.meaning import asks_by_meaning, meaning_reader
 from situated.chains.read.products import ProductMatcher
 from situated.chains.say.wording import language_of
 from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
@@ -76,9 +77,29 @@ class QuestionReader:
                                         q.carried, mentions=q.mentions, cue=q.cue,
                                         notes=proposal.notes)
         validated = self.releases.validate(q, validated, proposal.fields.version)
+        validated = self.by_meaning(q, validated)
         if self.without_a_line(q, validated):
             validated = dataclasses.replace(validated, intent=Intent.AT)
         return Reading(q, self.with_facets(q, validated))
+
+    def by_meaning(self, q: Question, validated: Validated) -> Validated:
+        """Where neither the question's words nor a model gave it an intent, its meaning may
+        (`meaning.MeaningReader`), only where the caller reads a release line: "Before we bump
+        quickq in CI, how many of its releases do you have docs for?" is the count."""
+        if q.cue is not None or validated.intent is not Intent.AT or \
+                not self.ctx.settings.read_by_meaning:
+            return validated
+        text = q.matcher.strip(q.text)
+        if not asks_by_meaning(text) or not self.ctx.versions.versioned(
+                self.ctx.readable(q.scope), validated.situation.product):
+            return validated
+        meant = meaning_reader().read(text)
+        if meant is None:
+            return validated
+        return dataclasses.replace(
+            validated, intent=meant.intent, line_fact=meant.line_fact or validated.line_fact,
+            notes=[*validated.notes, (f"read by its meaning as {meant.kind} "
+                                     f"({meant.probability:.2f})")])
 
     def without_a_line(self, q: Question, validated: Validated) -> bool:
         """A question about first appearance or change asked where the caller reads no line

@@ -1,0 +1,111 @@
+"""A question about versions read by its meaning (issue 53; docs/design.md "Versions read by
+meaning"): where the rules' words give no cue, a softmax regression over the question's
+multilingual-e5 query vector (the index's names taken out) reads which of seven kinds it asks —
+the listing, the count, the oldest, the latest, whether a release exists, first appearance, what
+a release changed — or none. Fitted by `benchmarks/fit_version_meaning.py` on the paraphrase sets
+written here and on natural content questions; the weights ship in the package and are checked by
+their sha256 at load.
+
+It is asked only where the product would act on a yes: the question holds a version word or
+number and no quoted phrase, the rules read no cue, and the caller reads a line. Its reading is
+a proposal like the chat model's, validated the same way (`extract.validate_intent`), and stands
+only at `FLOOR` or above (set on the rounds left out, docs/design.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from situated.chains.read.intent import Intent, LineFact, line_word, quotes_a_phrase
+from situated.errors import ConfigError
+
+WEIGHTS = Path(__file__).with_name("version_meaning.npz")
+# the sha256 of the weights `fit_version_meaning.py` wrote (it prints it); a mismatch is refused
+WEIGHTS_SHA256 = "930e10941f877f48f9311f1451e93b8bba2191c2f149672c4f7f5133f000d0c8"
+FLOOR = 0.8  # the probability a reading needs: no content read at it (fit_version_meaning)
+KINDS: dict[str, tuple[Intent, LineFact | None]] = {
+    "listing": (Intent.VERSIONS, LineFact.LIST), "count": (Intent.VERSIONS, LineFact.COUNT),
+    "oldest": (Intent.VERSIONS, LineFact.OLDEST), "latest": (Intent.VERSIONS, LineFact.LATEST),
+    "exists": (Intent.VERSIONS, LineFact.EXISTS), "first": (Intent.SINCE, None),
+    "changes": (Intent.CHANGES, None)}
+
+
+@dataclass(frozen=True)
+class Meant:
+    """What the question asks by its meaning, and how sure the reading is."""
+
+    kind: str
+    intent: Intent
+    line_fact: LineFact | None
+    probability: float
+
+
+def asks_by_meaning(text: str) -> bool:
+    """Whether the reading is asked at all: the question holds a version word or number
+    (`intent.line_word`) and no quoted phrase (words looked for, never how it asks)."""
+    return line_word(text) and not quotes_a_phrase(text)
+
+
+class MeaningReader:
+    """The regression, loaded once (`load`), applied to one question at a time (`read`)."""
+
+    def __init__(self, weights: np.ndarray, bias: np.ndarray, labels: list[str]):
+        unknown = [k for k in labels if k not in KINDS and k != "content"]
+        if unknown or weights.shape != (len(labels), 384) or bias.shape != (len(labels),):
+            raise ConfigError(f"{WEIGHTS}: weights of shape {weights.shape} for labels {labels} "
+                              "do not make a reading of the seven kinds over e5's 384 "
+                              "dimensions; refit with benchmarks/fit_version_meaning.py")
+        self.weights, self.bias, self.labels = weights, bias, labels
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS, sha256: str = WEIGHTS_SHA256) -> MeaningReader:
+        """The shipped weights, refused unless their sha256 is `sha256`."""
+        raw = path.read_bytes()
+        digest = hashlib.sha256(raw).hexdigest()
+        if digest != sha256:
+            raise ConfigError(f"{path}: sha256 {digest} is not the {sha256} the package "
+                              "pins; reinstall situated or refit and pin the new digest "
+                              "(benchmarks/fit_version_meaning.py prints it)")
+        with np.load(path, allow_pickle=False) as z:
+            return cls(z["weights"], z["bias"], [str(k) for k in z["labels"]])
+
+    def probabilities(self, vector: np.ndarray) -> np.ndarray:
+        logits = self.weights @ vector + self.bias
+        e = np.exp(logits - logits.max())
+        return e / e.sum()
+
+    def read(self, unnamed_text: str, floor: float = FLOOR) -> Meant | None:
+        """The kind the question asks by its meaning (`unnamed_text`: the question without the
+        index's names), or None: content, unsure, or not asked (`asks_by_meaning`)."""
+        if not asks_by_meaning(unnamed_text):
+            return None
+        from situated.index.multilingual import multilingual_model
+
+        p = self.probabilities(multilingual_model().encode_queries([unnamed_text])[0])
+        best = int(p.argmax())
+        kind = self.labels[best]
+        if kind == "content" or p[best] < floor:
+            return None
+        intent, fact = KINDS[kind]
+        return Meant(kind, intent, fact, float(p[best]))
+
+
+_READER: MeaningReader | None = None
+_LOCK = threading.Lock()
+
+
+def meaning_reader() -> MeaningReader:
+    """The process's one reader (the weights read and checked on first use)."""
+    global _READER
+    with _LOCK:
+        if _READER is None:
+            _READER = MeaningReader.load()
+        return _READER
+
+
+__all__ = ["FLOOR", "KINDS", "MeaningReader", "Meant", "asks_by_meaning", "meaning_reader"]
