@@ -15,6 +15,7 @@ only at `FLOOR` or above (set on the rounds left out, docs/design.md).
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,14 @@ KINDS: dict[str, tuple[Intent, LineFact | None]] = {
     "changes": (Intent.CHANGES, None)}
 
 
+# what a text says about something is asked of the text ("What does the Requests Compatibility
+# Guide say about `httpx.Client.request` in version 0.13.3?", «Что говорится о прокси в 1.1.0?»)
+_TEXT_SAYS = re.compile(
+    r"\b(?:say|says|said|mention|mentions|write|writes|state|states)\s+(?:about|on|regarding|"
+    r"concerning)\b|(?<!\w)(?:говорит(?:ся)?|сказано|пишет(?:ся)?|написано|упоминает(?:ся)?)"
+    r"\s+(?:о|об|про)(?!\w)", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Meant:
     """What the question asks by its meaning, and how sure the reading is."""
@@ -47,8 +56,9 @@ class Meant:
 
 def asks_by_meaning(text: str) -> bool:
     """Whether the reading is asked at all: the question holds a version word or number
-    (`intent.line_word`) and no quoted phrase (words looked for, never how it asks)."""
-    return line_word(text) and not quotes_a_phrase(text)
+    (`intent.line_word`), no quoted phrase (words looked for, never how it asks) and does not
+    ask what a text says (`_TEXT_SAYS`)."""
+    return line_word(text) and not quotes_a_phrase(text) and not _TEXT_SAYS.search(text)
 
 
 class MeaningReader:

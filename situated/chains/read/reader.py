@@ -84,11 +84,13 @@ class QuestionReader:
 
     def by_meaning(self, q: Question, validated: Validated) -> Validated:
         """Where neither the question's words nor a model gave it an intent, its meaning may
-        (`meaning.MeaningReader`), only where the caller reads a release line: "Before we bump
-        quickq in CI, how many of its releases do you have docs for?" is the count."""
-        if q.cue is not None or validated.intent is not Intent.AT or \
+        (`meaning.MeaningReader`), only where the caller reads a release line and the question
+        names no document: "Before we bump quickq in CI, how many of its releases do you have
+        docs for?" is the count."""
+        if q.cue is not None or validated.intent is not Intent.AT or q.named or \
                 not self.ctx.settings.read_by_meaning:
-            return validated
+            return validated  # a document named: what it says is asked ("What does the Async
+            # Support say about `r.aiter_text` in version 0.13.3?"), its versions by the words
         text = q.matcher.strip(q.text)
         if not asks_by_meaning(text) or not self.ctx.versions.versioned(
                 self.ctx.readable(q.scope), validated.situation.product):
