@@ -1,0 +1,109 @@
+"""Questions about versions read by their meaning where no rule reads their words (issue 53:
+`chains.read.meaning`, docs/design.md "Versions read by meaning"): a regression over the
+question's multilingual-e5 vector, shipped in the package and checked by its sha256, asked only
+where the caller reads a release line, the question holds a version word or number, names no
+document and quotes nothing. Content questions that name a release stay content."""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+import pytest
+
+from situated.app import App
+from situated.chains.ask import build_ask_chain
+from situated.chains.contract import Status
+from situated.chains.read.intent import Intent, LineFact, find_intent
+from situated.chains.read.meaning import (
+    KINDS,
+    WEIGHTS,
+    WEIGHTS_SHA256,
+    MeaningReader,
+    asks_by_meaning,
+)
+from situated.errors import ConfigError
+from situated.situation import Scope
+
+LINE = ["1.0.0", "1.1.0", "2.0.0"]
+# phrasings written for this test, none in a paraphrase set, each beyond the rules' words
+READ = [
+    "Our platform team asked me to find out how many quickq releases this assistant was given.",
+    "Планируем обновление. Сколько релизов quickq тебе загрузили?",
+]
+
+
+def _ask(app: App, question: str):
+    return build_ask_chain(app).invoke({"question": question, "scope": Scope()})
+
+
+def _unread(question: str) -> bool:
+    return find_intent(question, lambda q: q.replace("quickq", " ")) is None
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", READ)
+def test_a_question_no_rule_reads_is_answered_from_the_line_by_its_meaning(quickq, question):
+    assert _unread(question)  # the words give no cue
+    a = _ask(quickq, question)
+    assert a.status is Status.ANSWERED and a.releases == LINE, a.answer
+    assert "3" in a.answer
+
+
+@pytest.mark.integration
+def test_with_the_reading_off_the_same_words_are_asked_of_the_text(quickq):
+    app = App(quickq.settings.model_copy(update={"read_by_meaning": False}))
+    app.__dict__["embeddings"] = quickq.embeddings
+    a = _ask(app, READ[0])
+    assert a.releases != LINE and "3 versions" not in a.answer, a.answer
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", [
+    "What Python version does quickq 1.1.0 need?",  # a release named beside a content question
+    "How do I upgrade a worker to release 2.0.0 of quickq?",
+    "What does quickq 1.1.0 say about retries?",  # what a text says: never asked
+])
+def test_a_content_question_naming_a_release_stays_content(quickq, question):
+    assert _unread(question)
+    a = _ask(quickq, question)
+    assert a.releases != LINE and "versions" not in a.answer.split("[")[0], a.answer
+
+
+@pytest.mark.parametrize(("text", "asked"), [
+    ("Which releases does this assistant hold docs for?", True),
+    ("Сколько релизов тебе загрузили?", True),
+    ("How do I set a timeout?", False),  # no version word or number
+    ("What does the guide say about “the default task timeout” in 1.1.0?", False),  # quoted
+    ("What does 1.1.0 say about retries?", False),  # what a text says
+    ("Что говорится о повторах в 1.1.0?", False),
+])
+def test_the_reading_is_asked_only_of_a_question_with_a_version_word(text, asked):
+    assert asks_by_meaning(text) is asked
+
+
+def test_the_shipped_weights_are_the_pinned_ones_and_read_every_kind():
+    raw = WEIGHTS.read_bytes()
+    assert hashlib.sha256(raw).hexdigest() == WEIGHTS_SHA256
+    reader = MeaningReader.load()
+    assert set(reader.labels) == {*KINDS, "content"}
+    assert KINDS["oldest"] == (Intent.VERSIONS, LineFact.OLDEST)
+    p = reader.probabilities(np.zeros(384, dtype=np.float32))
+    assert p.shape == (len(reader.labels),) and abs(float(p.sum()) - 1) < 1e-5
+
+
+def test_weights_that_are_not_the_pinned_ones_are_refused(tmp_path):
+    altered = tmp_path / "version_meaning.npz"
+    altered.write_bytes(WEIGHTS.read_bytes() + b"\0")
+    with pytest.raises(ConfigError) as e:
+        MeaningReader.load(altered)
+    assert str(altered) in str(e.value) and WEIGHTS_SHA256 in str(e.value)
+    assert "reinstall" in str(e.value)
+
+
+def test_weights_of_the_wrong_shape_are_refused():
+    labels = [*KINDS, "content"]
+    with pytest.raises(ConfigError, match="384"):
+        MeaningReader(np.zeros((len(labels), 10)), np.zeros(len(labels)), labels)
+    with pytest.raises(ConfigError, match="refit"):
+        MeaningReader(np.zeros((2, 384)), np.zeros(2), ["sometimes", "content"])
