@@ -69,8 +69,9 @@ start, before anything ran or changed, `paraphrases_fortythird.yaml` and
 `paraphrases_russian_thirtyseventh.yaml`; after theirs, `paraphrases_fiftieth.yaml` and
 `paraphrases_russian_thirtyeighth.yaml`; at the next session's start,
 `paraphrases_fiftyfirst.yaml` and `paraphrases_russian_thirtyninth.yaml`; after the reading by
-meaning was built, `paraphrases_fiftysecond.yaml` and `paraphrases_russian_fortieth.yaml`. They
-are asked of two corpora:
+meaning was built, `paraphrases_fiftysecond.yaml` and `paraphrases_russian_fortieth.yaml`; after
+theirs, `paraphrases_fiftythird.yaml` and `paraphrases_russian_fortyfirst.yaml`. They are
+asked of two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -322,7 +323,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fiftyfirst": "paraphrases_fiftyfirst.yaml",
         "russian_thirtyninth": "paraphrases_russian_thirtyninth.yaml",
         "fiftysecond": "paraphrases_fiftysecond.yaml",
-        "russian_fortieth": "paraphrases_russian_fortieth.yaml"}
+        "russian_fortieth": "paraphrases_russian_fortieth.yaml",
+        "fiftythird": "paraphrases_fiftythird.yaml",
+        "russian_fortyfirst": "paraphrases_russian_fortyfirst.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
