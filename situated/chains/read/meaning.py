@@ -27,8 +27,8 @@ from situated.errors import ConfigError
 
 WEIGHTS = Path(__file__).with_name("version_meaning.npz")
 # the sha256 of the weights `fit_version_meaning.py` wrote (it prints it); a mismatch is refused
-WEIGHTS_SHA256 = "b040d0415dfde7f571444745570a384dc2c8ea9465182d1dc467a1d1cdd52963"
-FLOOR = 0.8  # the probability a reading needs: no content read at it (fit_version_meaning)
+WEIGHTS_SHA256 = "f56288b8b967d778693d1e8bdf4b909e9d9726a1bd5d545c272589ba1a183e05"
+FLOOR = 0.8  # the probability a reading needs (fit_version_meaning.py: docs/design.md)
 KINDS: dict[str, tuple[Intent, LineFact | None]] = {
     "listing": (Intent.VERSIONS, LineFact.LIST), "count": (Intent.VERSIONS, LineFact.COUNT),
     "oldest": (Intent.VERSIONS, LineFact.OLDEST), "latest": (Intent.VERSIONS, LineFact.LATEST),
