@@ -10,6 +10,7 @@ import hashlib
 
 import numpy as np
 import pytest
+from packaging.version import Version
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
@@ -22,6 +23,9 @@ from situated.chains.read.meaning import (
     MeaningReader,
     asks_by_meaning,
 )
+from situated.chains.read.release import ReleaseReading
+from situated.chains.say.wording import Lang
+from situated.chains.versions.release_history import line_text
 from situated.errors import ConfigError
 from situated.situation import Scope
 
@@ -107,3 +111,16 @@ def test_weights_of_the_wrong_shape_are_refused():
         MeaningReader(np.zeros((len(labels), 10)), np.zeros(len(labels)), labels)
     with pytest.raises(ConfigError, match="refit"):
         MeaningReader(np.zeros((2, 384)), np.zeros(2), ["sometimes", "content"])
+
+
+@pytest.mark.parametrize(("fact", "meant", "shown"), [
+    (LineFact.COUNT, True, LINE),  # the count, read from the whole question
+    (LineFact.COUNT, False, ["2.0.0"]),  # a model's fact yields to the words' "last"
+    (LineFact.OLDEST, True, ["1.0.0"]),
+])
+def test_a_fact_read_by_meaning_wins_over_an_order_word_the_rules_would_take(fact, meant, shown):
+    question = "Your last answer only quoted one quickq release. How many do you actually have?"
+    declared = [Version(v) for v in LINE]
+    text, releases = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN, fact,
+                               meant)
+    assert [str(v) for v in releases] == shown, text

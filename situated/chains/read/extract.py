@@ -89,7 +89,8 @@ class Validated:
     intent: Intent = Intent.AT  # the question's own cue, else the model's valid proposal
     line_fact: LineFact | None = None  # the model's, for a question about versions its words
     # leave open ("Up to which version does your coverage extend?"); the words decide first
-    # (`line_text`)
+    # (`line_text`), unless the whole question's meaning gave it (`meant`)
+    meant: bool = False  # the intent and line fact were read by meaning (`chains.read.meaning`)
     release: ReleaseReading = field(default_factory=ReleaseReading)  # `chains.read.release`
 
 

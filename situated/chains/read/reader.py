@@ -100,6 +100,7 @@ class QuestionReader:
             return validated
         return dataclasses.replace(
             validated, intent=meant.intent, line_fact=meant.line_fact or validated.line_fact,
+            meant=meant.line_fact is not None,
             notes=[*validated.notes, (f"read by its meaning as {meant.kind} "
                                      f"({meant.probability:.2f})")])
 

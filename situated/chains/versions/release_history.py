@@ -60,10 +60,14 @@ def plural_line(lang: Lang) -> str:
 
 
 def line_text(question: str, reading: ReleaseReading, declared: list[Version], line: str,
-              lang: Lang, fact: LineFact | None = None) -> tuple[str, list[Version]]:
+              lang: Lang, fact: LineFact | None = None, meant: bool = False,
+              ) -> tuple[str, list[Version]]:
     """The answer's text and the releases it shows. The question's words say which fact it
     asks for; where they say none, the model's validated `fact` does ("Up to which version does
-    your coverage extend?"), else the line is listed."""
+    your coverage extend?"), else the line is listed. `meant`: `fact` was read from the whole
+    question's meaning where no rule read it, and wins over a word the rules would take for an
+    order ("Your last answer quoted one release. How many do you have?": the count, not the
+    latest)."""
     n = len(declared)
     # a release exists when a document declares it; one a range only covers (2.0.7 under
     # ">=2.0,<3.0") is not among the versions
@@ -76,7 +80,7 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
         said = w.fixed("no", lang) + unknown_text(missing, line, declared, lang)
         return (said, []) if end is None else _end_text(said + " ", end, facts, lang)
     words = _asked_fact(question, reading)  # a whole-line word ("which") yields to the model
-    asked = fact if fact is not None and words in (LineFact.LIST, None) else words
+    asked = fact if fact is not None and (meant or words in (LineFact.LIST, None)) else words
     if end is not None:  # "Is 1.1.0 the latest?": "No. The latest version of quickq is 2.0.0 …"
         at = facts["last"] if end is LineFact.LATEST else facts["first"]
         said = w.fixed("yes" if Version(str(reading.version)) == at else "no", lang)
@@ -140,9 +144,10 @@ def _unknown_number(question: str, reading: ReleaseReading, declared: list[Versi
 
 def line_answer(question: str, reading: ReleaseReading, declared: list[Version], line: str,
                 situation: Situation, lang: Lang, fact: LineFact | None = None,
-                tail: str = "") -> Answer:
-    """`tail`: said after the fact (where notes hold a release the line lacks)."""
-    text, shown = line_text(question, reading, declared, line, lang, fact)
+                tail: str = "", meant: bool = False) -> Answer:
+    """`tail`: said after the fact (where notes hold a release the line lacks); `meant`: as
+    `line_text`'s."""
+    text, shown = line_text(question, reading, declared, line, lang, fact, meant)
     return assemble.from_metadata(safe_text(text + tail), situation,
                                   releases=[str(v) for v in shown])
 

@@ -102,7 +102,8 @@ class ReleaseSteps:
         said = v.release.unknown
         return line_answer(q.text, v.release, declared, self.line_name(q, v.situation.product),
                            v.situation, q.lang, v.line_fact,
-                           self.notes_hint(q, v.situation.product, said) if said else "")
+                           self.notes_hint(q, v.situation.product, said) if said else "",
+                           meant=v.meant)
 
     def noted_release(self, q: Question, product: str | None, said: str) -> str | None:
         """The release `said` names where readable notes hold it and no page was written at it
