@@ -71,7 +71,8 @@ start, before anything ran or changed, `paraphrases_fortythird.yaml` and
 `paraphrases_fiftyfirst.yaml` and `paraphrases_russian_thirtyninth.yaml`; after the reading by
 meaning was built, `paraphrases_fiftysecond.yaml` and `paraphrases_russian_fortieth.yaml`; after
 theirs, `paraphrases_fiftythird.yaml` and `paraphrases_russian_fortyfirst.yaml`; after theirs,
-`paraphrases_fiftyfourth.yaml` and `paraphrases_russian_fortysecond.yaml`. They are asked of two corpora:
+`paraphrases_fiftyfourth.yaml` and `paraphrases_russian_fortysecond.yaml`; after theirs,
+`paraphrases_fiftyfifth.yaml` and `paraphrases_russian_fortythird.yaml`. They are asked of two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -327,7 +328,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fiftythird": "paraphrases_fiftythird.yaml",
         "russian_fortyfirst": "paraphrases_russian_fortyfirst.yaml",
         "fiftyfourth": "paraphrases_fiftyfourth.yaml",
-        "russian_fortysecond": "paraphrases_russian_fortysecond.yaml"}
+        "russian_fortysecond": "paraphrases_russian_fortysecond.yaml",
+        "fiftyfifth": "paraphrases_fiftyfifth.yaml",
+        "russian_fortythird": "paraphrases_russian_fortythird.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
