@@ -86,14 +86,31 @@ def test_the_reading_is_asked_only_of_a_question_with_a_version_word(text, asked
     assert asks_by_meaning(text) is asked
 
 
-def test_the_shipped_weights_are_the_pinned_ones_and_read_every_kind():
+def test_the_shipped_weights_are_the_pinned_ones():
     raw = WEIGHTS.read_bytes()
     assert hashlib.sha256(raw).hexdigest() == WEIGHTS_SHA256
     reader = MeaningReader.load()
     assert set(reader.labels) == {*KINDS, "content"}
-    assert KINDS["oldest"] == (Intent.VERSIONS, LineFact.OLDEST)
     p = reader.probabilities(np.zeros(384, dtype=np.float32))
     assert p.shape == (len(reader.labels),) and abs(float(p.sum()) - 1) < 1e-5
+
+
+@pytest.mark.parametrize(("text", "kind", "intent", "fact"), [
+    ("Which releases do you have?", "listing", Intent.VERSIONS, LineFact.LIST),
+    ("How many releases do you have?", "count", Intent.VERSIONS, LineFact.COUNT),
+    ("What is the oldest release you have?", "oldest", Intent.VERSIONS, LineFact.OLDEST),
+    ("What is the newest release you have?", "latest", Intent.VERSIONS, LineFact.LATEST),
+    ("Do you have release 1.1.0?", "exists", Intent.VERSIONS, LineFact.EXISTS),
+    ("Which release first added scheduled tasks?", "first", Intent.SINCE, None),
+    ("What changed in release 1.1.0?", "changes", Intent.CHANGES, None),
+])
+def test_the_shipped_reader_reads_each_kind(text, kind, intent, fact):
+    meant = MeaningReader.load().read(text)
+    assert meant is not None and (meant.kind, meant.intent, meant.line_fact) == (kind, intent, fact)
+
+
+def test_a_content_question_naming_a_release_is_not_read():
+    assert MeaningReader.load().read("How do I set a timeout in release 1.1.0?") is None
 
 
 def test_weights_that_are_not_the_pinned_ones_are_refused(tmp_path):

@@ -98,9 +98,8 @@ class QuestionReader:
         meant = meaning_reader().read(text)
         if meant is None:
             return validated
-        return dataclasses.replace(
-            validated, intent=meant.intent, line_fact=meant.line_fact or validated.line_fact,
-            meant=meant.line_fact is not None,
+        return dataclasses.replace(  # an intent proposed by no one carries no line fact
+            validated, intent=meant.intent, line_fact=meant.line_fact, meant=True,
             notes=[*validated.notes, (f"read by its meaning as {meant.kind} "
                                      f"({meant.probability:.2f})")])
 
