@@ -141,3 +141,10 @@ def test_a_fact_read_by_meaning_wins_over_an_order_word_the_rules_would_take(fac
     text, releases = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN, fact,
                                meant)
     assert [str(v) for v in releases] == shown, text
+
+
+def test_missing_weights_are_refused_with_the_file_and_the_fix(tmp_path):
+    gone = tmp_path / "version_meaning.npz"
+    with pytest.raises(ConfigError) as e:
+        MeaningReader.load(gone)
+    assert str(gone) in str(e.value) and "SITUATED_READ_BY_MEANING=false" in str(e.value)

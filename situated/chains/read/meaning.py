@@ -75,7 +75,12 @@ class MeaningReader:
     @classmethod
     def load(cls, path: Path = WEIGHTS, sha256: str = WEIGHTS_SHA256) -> MeaningReader:
         """The shipped weights, refused unless their sha256 is `sha256`."""
-        raw = path.read_bytes()
+        try:
+            raw = path.read_bytes()
+        except OSError as e:
+            raise ConfigError(f"{path}: the weights of the reading by meaning cannot be read "
+                              f"({e.strerror}); reinstall situated, or set "
+                              "SITUATED_READ_BY_MEANING=false to ask without it") from e
         digest = hashlib.sha256(raw).hexdigest()
         if digest != sha256:
             raise ConfigError(f"{path}: sha256 {digest} is not the {sha256} the package "
