@@ -73,7 +73,8 @@ meaning was built, `paraphrases_fiftysecond.yaml` and `paraphrases_russian_forti
 theirs, `paraphrases_fiftythird.yaml` and `paraphrases_russian_fortyfirst.yaml`; after theirs,
 `paraphrases_fiftyfourth.yaml` and `paraphrases_russian_fortysecond.yaml`; after theirs,
 `paraphrases_fiftyfifth.yaml` and `paraphrases_russian_fortythird.yaml`; after the shipped
-weights, `paraphrases_fiftysixth.yaml` and `paraphrases_russian_fortyfourth.yaml`. They are
+weights, `paraphrases_fiftysixth.yaml` and `paraphrases_russian_fortyfourth.yaml`; at the next
+session's start, `paraphrases_fiftyseventh.yaml` and `paraphrases_russian_fortyfifth.yaml`. They are
 asked of two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
@@ -334,7 +335,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fiftyfifth": "paraphrases_fiftyfifth.yaml",
         "russian_fortythird": "paraphrases_russian_fortythird.yaml",
         "fiftysixth": "paraphrases_fiftysixth.yaml",
-        "russian_fortyfourth": "paraphrases_russian_fortyfourth.yaml"}
+        "russian_fortyfourth": "paraphrases_russian_fortyfourth.yaml",
+        "fiftyseventh": "paraphrases_fiftyseventh.yaml",
+        "russian_fortyfifth": "paraphrases_russian_fortyfifth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
