@@ -74,7 +74,9 @@ theirs, `paraphrases_fiftythird.yaml` and `paraphrases_russian_fortyfirst.yaml`;
 `paraphrases_fiftyfourth.yaml` and `paraphrases_russian_fortysecond.yaml`; after theirs,
 `paraphrases_fiftyfifth.yaml` and `paraphrases_russian_fortythird.yaml`; after the shipped
 weights, `paraphrases_fiftysixth.yaml` and `paraphrases_russian_fortyfourth.yaml`; at the next
-session's start, `paraphrases_fiftyseventh.yaml` and `paraphrases_russian_fortyfifth.yaml`. They are
+session's start, `paraphrases_fiftyseventh.yaml` and `paraphrases_russian_fortyfifth.yaml`; after
+the lead-in reading, `paraphrases_fiftyeighth.yaml` and `paraphrases_russian_fortysixth.yaml`. They
+are
 asked of two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
@@ -337,7 +339,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fiftysixth": "paraphrases_fiftysixth.yaml",
         "russian_fortyfourth": "paraphrases_russian_fortyfourth.yaml",
         "fiftyseventh": "paraphrases_fiftyseventh.yaml",
-        "russian_fortyfifth": "paraphrases_russian_fortyfifth.yaml"}
+        "russian_fortyfifth": "paraphrases_russian_fortyfifth.yaml",
+        "fiftyeighth": "paraphrases_fiftyeighth.yaml",
+        "russian_fortysixth": "paraphrases_russian_fortysixth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
