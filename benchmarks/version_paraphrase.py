@@ -76,8 +76,7 @@ theirs, `paraphrases_fiftythird.yaml` and `paraphrases_russian_fortyfirst.yaml`;
 weights, `paraphrases_fiftysixth.yaml` and `paraphrases_russian_fortyfourth.yaml`; at the next
 session's start, `paraphrases_fiftyseventh.yaml` and `paraphrases_russian_fortyfifth.yaml`; after
 the lead-in reading, `paraphrases_fiftyeighth.yaml` and `paraphrases_russian_fortysixth.yaml`. They
-are
-asked of two corpora:
+are asked of two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).

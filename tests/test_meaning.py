@@ -21,7 +21,9 @@ from situated.chains.read.meaning import (
     WEIGHTS,
     WEIGHTS_SHA256,
     MeaningReader,
+    asked_clause,
     asks_by_meaning,
+    views,
 )
 from situated.chains.read.release import ReleaseReading
 from situated.chains.say.wording import Lang
@@ -148,3 +150,34 @@ def test_missing_weights_are_refused_with_the_file_and_the_fix(tmp_path):
     with pytest.raises(ConfigError) as e:
         MeaningReader.load(gone)
     assert str(gone) in str(e.value) and "SITUATED_READ_BY_MEANING=false" in str(e.value)
+
+
+@pytest.mark.parametrize(("text", "clause"), [
+    ("For the audit, which releases are on record here?", "which releases are on record here?"),
+    ("Ticket: need the oldest release covered", "need the oldest release covered"),
+    ("Хотел уточнить, по каким релизам у тебя есть документация?",
+     "по каким релизам у тебя есть документация?"),
+    ("Hi there, quick one: how many versions do you know?", "how many versions do you know?"),
+    # a clause of five words or more is no lead-in
+    ("If you share my data with others, do you need my permission in 2.0?", None),
+    ("Which one, 1.1.0 or 2.0?", None),  # the lead asks
+    ("Когда вышла, эта версия?", None),
+    ("In release 1.1.0: how do I retry a task?", None),  # the lead names the release
+    ("Quick question: how do I set a timeout?", None),  # the rest names no release
+])
+def test_a_lead_in_that_names_no_release_and_asks_nothing_is_left_out(text, clause):
+    assert asked_clause(text) == clause
+    assert views(text) == ([text, clause] if clause else [text])
+
+
+def test_a_question_is_read_by_the_surer_of_the_whole_and_its_asked_clause():
+    from situated.index.multilingual import multilingual_model
+
+    reader = MeaningReader.load()
+    whole = "Before the migration, which releases do you hold?"
+    sure = [float(reader.probabilities(v).max())
+            for v in multilingual_model().encode_queries(views(whole))]
+    assert sure[0] < 0.8 <= sure[1]  # the lead-in leaves the whole unsure
+    meant = reader.read(whole)
+    assert meant is not None and meant.kind == "listing"
+    assert meant.probability == pytest.approx(sure[1], abs=1e-5)

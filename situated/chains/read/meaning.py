@@ -27,7 +27,7 @@ from situated.errors import ConfigError
 
 WEIGHTS = Path(__file__).with_name("version_meaning.npz")
 # the sha256 of the weights `fit_version_meaning.py` wrote (it prints it); a mismatch is refused
-WEIGHTS_SHA256 = "7ace5ed2a8ebbaaace73c33506f42a38a4477d87b38d1a8d046e31816c8e7ad6"
+WEIGHTS_SHA256 = "758eaffff61faf276c29126247675dd965a253e09f48f792479f3f630c4548dc"
 FLOOR = 0.8  # the probability a reading needs (fit_version_meaning.py: docs/design.md)
 KINDS: dict[str, tuple[Intent, LineFact | None]] = {
     "listing": (Intent.VERSIONS, LineFact.LIST), "count": (Intent.VERSIONS, LineFact.COUNT),
@@ -42,6 +42,18 @@ _TEXT_SAYS = re.compile(
     r"\b(?:say|says|said|mention|mentions|write|writes|state|states)\s+(?:about|on|regarding|"
     r"concerning)\b|(?<!\w)(?:говорит(?:ся)?|сказано|пишет(?:ся)?|написано|упоминает(?:ся)?)"
     r"\s+(?:о|об|про)(?!\w)", re.IGNORECASE)
+
+
+# a lead-in of up to four words before a comma, colon, semicolon or dash says why or where one
+# asks ("For the audit, which releases …?", "Ticket: need the oldest release", «Хотел уточнить,
+# по каким релизам …»), not what: when it names no release and asks nothing (no interrogative:
+# "Which one, 1.1.0 or 2.0?" asks in its lead, "If you share my data, …" is a clause of five
+# words), the clause after it is read beside the whole question and the surer reading stands
+_LEAD_IN = re.compile(r"^(?P<lead>(?:[^\s,:;—?!.]+\s+){0,3}[^\s,:;—?!.]+)\s*[,:;—]\s+"
+                      r"(?P<rest>.+)$", re.DOTALL)
+_ASKS = re.compile(r"(?<!\w)(?:what\w*|which|who\w*|where\w*|when\w*|why|how|whether|"
+                   r"что\w*|чем|чего|как\w*|кто|кого|кому|где|когда|куда|откуда|сколько|"
+                   r"почему|зачем|ли)(?!\w)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -59,6 +71,26 @@ def asks_by_meaning(text: str) -> bool:
     (`intent.line_word`), no quoted phrase (words looked for, never how it asks) and does not
     ask what a text says (`_TEXT_SAYS`)."""
     return line_word(text) and not quotes_a_phrase(text) and not _TEXT_SAYS.search(text)
+
+
+def asked_clause(text: str) -> str | None:
+    """The question without its lead-ins (`_LEAD_IN`), or None when it has none."""
+    rest, found = text.strip(), False
+    while (m := _LEAD_IN.match(rest)) and not line_word(m["lead"]) \
+            and not _ASKS.search(m["lead"]) and line_word(m["rest"]):
+        rest, found = m["rest"], True
+    return rest if found else None
+
+
+def views(text: str) -> list[str]:
+    """What is read of a question: the whole, and the clause after its lead-ins if any."""
+    clause = asked_clause(text)
+    return [text, clause] if clause else [text]
+
+
+def surest(readings: np.ndarray) -> np.ndarray:
+    """Of a question's readings (one row a view), the one surest of its kind."""
+    return readings[int(readings.max(axis=1).argmax())]
 
 
 class MeaningReader:
@@ -101,7 +133,8 @@ class MeaningReader:
             return None
         from situated.index.multilingual import multilingual_model
 
-        p = self.probabilities(multilingual_model().encode_queries([unnamed_text])[0])
+        vectors = multilingual_model().encode_queries(views(unnamed_text))
+        p = surest(np.stack([self.probabilities(v) for v in vectors]))
         best = int(p.argmax())
         kind = self.labels[best]
         if kind == "content" or p[best] < floor:
@@ -123,4 +156,5 @@ def meaning_reader() -> MeaningReader:
         return _READER
 
 
-__all__ = ["FLOOR", "KINDS", "MeaningReader", "Meant", "asks_by_meaning", "meaning_reader"]
+__all__ = ["FLOOR", "KINDS", "MeaningReader", "Meant", "asked_clause", "asks_by_meaning",
+           "meaning_reader", "surest", "views"]
