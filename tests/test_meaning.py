@@ -181,3 +181,14 @@ def test_a_question_is_read_by_the_surer_of_the_whole_and_its_asked_clause():
     meant = reader.read(whole)
     assert meant is not None and meant.kind == "listing"
     assert meant.probability == pytest.approx(sure[1], abs=1e-5)
+
+
+@pytest.mark.integration
+def test_where_the_words_say_only_versions_the_meaning_says_which_fact(quickq):
+    question = "Is 1.1.0 within the quickq version history you're able to discuss?"
+    assert find_intent(question, lambda q: q.replace("quickq", " ")) is Intent.VERSIONS
+    a = _ask(quickq, question)
+    assert a.status is Status.ANSWERED and a.answer.startswith("Yes: version 1.1.0"), a.answer
+    app = App(quickq.settings.model_copy(update={"read_by_meaning": False}))
+    app.__dict__["embeddings"] = quickq.embeddings
+    assert not _ask(app, question).answer.startswith("Yes")  # the words alone: every version

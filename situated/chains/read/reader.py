@@ -86,8 +86,12 @@ class QuestionReader:
         """Where neither the question's words nor a model gave it an intent, its meaning may
         (`meaning.MeaningReader`), only where the caller reads a release line and the question
         names no document: "Before we bump quickq in CI, how many of its releases do you have
-        docs for?" is the count."""
-        if q.cue is not None or validated.intent is not Intent.AT or q.named or \
+        docs for?" is the count. Where the words say only that versions are asked ("Where does
+        the version history you can speak to begin?") and no model gave a fact, its meaning
+        may say which fact of the line; the words' own order or count words still win."""
+        refine = q.cue is Intent.VERSIONS and validated.intent is Intent.VERSIONS \
+            and validated.line_fact is None
+        if not (refine or (q.cue is None and validated.intent is Intent.AT)) or q.named or \
                 not self.ctx.settings.read_by_meaning:
             return validated  # a document named: what it says is asked ("What does the Async
             # Support say about `r.aiter_text` in version 0.13.3?"), its versions by the words
@@ -96,10 +100,10 @@ class QuestionReader:
                 self.ctx.readable(q.scope), validated.situation.product):
             return validated
         meant = meaning_reader().read(text)
-        if meant is None:
+        if meant is None or (refine and meant.intent is not Intent.VERSIONS):
             return validated
         return dataclasses.replace(  # an intent proposed by no one carries no line fact
-            validated, intent=meant.intent, line_fact=meant.line_fact, meant=True,
+            validated, intent=meant.intent, line_fact=meant.line_fact, meant=not refine,
             notes=[*validated.notes, (f"read by its meaning as {meant.kind} "
                                      f"({meant.probability:.2f})")])
 
