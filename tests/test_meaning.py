@@ -192,3 +192,9 @@ def test_where_the_words_say_only_versions_the_meaning_says_which_fact(quickq):
     app = App(quickq.settings.model_copy(update={"read_by_meaning": False}))
     app.__dict__["embeddings"] = quickq.embeddings
     assert not _ask(app, question).answer.startswith("Yes")  # the words alone: every version
+
+
+@pytest.mark.integration
+def test_a_listing_of_a_named_family_stays_that_familys(quickq):
+    a = _ask(quickq, "List the versions of the quickq guide.")  # a document named by its noun
+    assert a.answer.startswith("Versions of quickq-guide"), a.answer

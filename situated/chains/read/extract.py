@@ -91,6 +91,8 @@ class Validated:
     # leave open ("Up to which version does your coverage extend?"); the words decide first
     # (`line_text`), unless the whole question's meaning gave it (`meant`)
     meant: bool = False  # the intent and line fact were read by meaning (`chains.read.meaning`)
+    # the words asked only "versions" and meaning said which fact of the line: asked of the line
+    refined: bool = False
     release: ReleaseReading = field(default_factory=ReleaseReading)  # `chains.read.release`
 
 

@@ -12,7 +12,13 @@ from situated.chains.context import StepContext
 from situated.chains.read.compare import find_comparison
 from situated.chains.read.dates import find_dates, strip_dates
 from situated.chains.read.extract import Clock, Validated, validate_extraction
-from situated.chains.read.intent import Intent, names_a_document, names_nothing, read_cue
+from situated.chains.read.intent import (
+    Intent,
+    LineFact,
+    names_a_document,
+    names_nothing,
+    read_cue,
+)
 from situated.chains.read.meaning import asks_by_meaning, meaning_reader
 from situated.chains.read.products import ProductMatcher
 from situated.chains.say.wording import language_of
@@ -87,10 +93,11 @@ class QuestionReader:
         (`meaning.MeaningReader`), only where the caller reads a release line and the question
         names no document: "Before we bump quickq in CI, how many of its releases do you have
         docs for?" is the count. Where the words say only that versions are asked ("Where does
-        the version history you can speak to begin?") and no model gave a fact, its meaning
-        may say which fact of the line; the words' own order or count words still win."""
+        the version history you can speak to begin?"), no model gave a fact and no document is
+        named by its noun, its meaning may say which fact of the line other than the listing;
+        the words' own order or count words still win."""
         refine = q.cue is Intent.VERSIONS and validated.intent is Intent.VERSIONS \
-            and validated.line_fact is None
+            and validated.line_fact is None and not names_a_document(q.text)
         if not (refine or (q.cue is None and validated.intent is Intent.AT)) or q.named or \
                 not self.ctx.settings.read_by_meaning:
             return validated  # a document named: what it says is asked ("What does the Async
@@ -100,10 +107,13 @@ class QuestionReader:
                 self.ctx.readable(q.scope), validated.situation.product):
             return validated
         meant = meaning_reader().read(text)
-        if meant is None or (refine and meant.intent is not Intent.VERSIONS):
-            return validated
+        if meant is None or (refine and (meant.intent is not Intent.VERSIONS
+                                         or meant.line_fact is LineFact.LIST)):
+            return validated  # a listing is what the words ask already: of the family they name
+            # ("List the versions of the httpx Extensions."), not the whole line
         return dataclasses.replace(  # an intent proposed by no one carries no line fact
             validated, intent=meant.intent, line_fact=meant.line_fact, meant=not refine,
+            refined=refine,
             notes=[*validated.notes, (f"read by its meaning as {meant.kind} "
                                      f"({meant.probability:.2f})")])
 

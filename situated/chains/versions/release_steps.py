@@ -92,9 +92,9 @@ class ReleaseSteps:
         """A question about the release line itself (which versions, the latest, the oldest,
         does X exist) that names no document family: answered from metadata, or None."""
         q, v = reading.question, reading.validated
-        # the model's validated proposal (its words gave no cue), or a fact of the line a
-        # proposal or the reading by meaning gave: a fact is asked of the line itself
-        proposed = q.cue is None or v.line_fact is not None
+        # the model's validated proposal (its words gave no cue), or the fact of the line the
+        # reading by meaning found where the words said only "versions" (`by_meaning`)
+        proposed = q.cue is None or v.refined
         if q.named or not (proposed or names_nothing(q.matcher.strip(reading.query))
                            or about_the_line(q.matcher.strip(q.text), q.text)):
             return None  # "List the versions of the API reference": that family's listing
