@@ -75,8 +75,9 @@ theirs, `paraphrases_fiftythird.yaml` and `paraphrases_russian_fortyfirst.yaml`;
 `paraphrases_fiftyfifth.yaml` and `paraphrases_russian_fortythird.yaml`; after the shipped
 weights, `paraphrases_fiftysixth.yaml` and `paraphrases_russian_fortyfourth.yaml`; at the next
 session's start, `paraphrases_fiftyseventh.yaml` and `paraphrases_russian_fortyfifth.yaml`; after
-the lead-in reading, `paraphrases_fiftyeighth.yaml` and `paraphrases_russian_fortysixth.yaml`. They
-are asked of two corpora:
+the lead-in reading, `paraphrases_fiftyeighth.yaml` and `paraphrases_russian_fortysixth.yaml`; after
+the refinement of a fact the words leave open, `paraphrases_fiftyninth.yaml` and
+`paraphrases_russian_fortyseventh.yaml`. They are asked of two corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -340,7 +341,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "fiftyseventh": "paraphrases_fiftyseventh.yaml",
         "russian_fortyfifth": "paraphrases_russian_fortyfifth.yaml",
         "fiftyeighth": "paraphrases_fiftyeighth.yaml",
-        "russian_fortysixth": "paraphrases_russian_fortysixth.yaml"}
+        "russian_fortysixth": "paraphrases_russian_fortysixth.yaml",
+        "fiftyninth": "paraphrases_fiftyninth.yaml",
+        "russian_fortyseventh": "paraphrases_russian_fortyseventh.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
