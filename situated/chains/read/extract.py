@@ -14,6 +14,7 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -74,6 +75,16 @@ class ExtractedSituation(BaseModel):
         "else null.")
 
 
+class Meaning(Enum):
+    """What the reading by meaning (`QuestionReader.by_meaning`) set on a validated question."""
+
+    UNUSED = "unused"
+    WHOLE = "whole"  # the intent and line fact, read from the whole question: its fact wins
+    # the words asked only "versions" and meaning said which fact of the line: the words' own
+    # order and count words still win, and the question is asked of the line
+    FACT = "fact"
+
+
 @dataclass
 class Validated:
     """A validated situation plus what the router needs to know about what was not usable."""
@@ -89,10 +100,8 @@ class Validated:
     intent: Intent = Intent.AT  # the question's own cue, else the model's valid proposal
     line_fact: LineFact | None = None  # the model's, for a question about versions its words
     # leave open ("Up to which version does your coverage extend?"); the words decide first
-    # (`line_text`), unless the whole question's meaning gave it (`meant`)
-    meant: bool = False  # the intent and line fact were read by meaning (`chains.read.meaning`)
-    # the words asked only "versions" and meaning said which fact of the line: asked of the line
-    refined: bool = False
+    # (`line_text`), unless the whole question's meaning gave it (`Meaning.WHOLE`)
+    meaning: Meaning = Meaning.UNUSED  # what the reading by meaning set (`chains.read.meaning`)
     release: ReleaseReading = field(default_factory=ReleaseReading)  # `chains.read.release`
 
 

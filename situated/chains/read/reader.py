@@ -11,7 +11,7 @@ from typing import Any
 from situated.chains.context import StepContext
 from situated.chains.read.compare import find_comparison
 from situated.chains.read.dates import find_dates, strip_dates
-from situated.chains.read.extract import Clock, Validated, validate_extraction
+from situated.chains.read.extract import Clock, Meaning, Validated, validate_extraction
 from situated.chains.read.intent import (
     Intent,
     LineFact,
@@ -112,8 +112,8 @@ class QuestionReader:
             return validated  # a listing is what the words ask already: of the family they name
             # ("List the versions of the httpx Extensions."), not the whole line
         return dataclasses.replace(  # an intent proposed by no one carries no line fact
-            validated, intent=meant.intent, line_fact=meant.line_fact, meant=not refine,
-            refined=refine,
+            validated, intent=meant.intent, line_fact=meant.line_fact,
+            meaning=Meaning.FACT if refine else Meaning.WHOLE,
             notes=[*validated.notes, (f"read by its meaning as {meant.kind} "
                                      f"({meant.probability:.2f})")])
 

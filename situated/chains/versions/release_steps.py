@@ -11,7 +11,7 @@ from packaging.version import Version
 
 from situated import releases
 from situated.chains.context import StepContext
-from situated.chains.read.extract import Validated
+from situated.chains.read.extract import Meaning, Validated
 from situated.chains.read.intent import about_the_line, names_nothing
 from situated.chains.read.release import (
     checked_release,
@@ -94,7 +94,7 @@ class ReleaseSteps:
         q, v = reading.question, reading.validated
         # the model's validated proposal (its words gave no cue), or the fact of the line the
         # reading by meaning found where the words said only "versions" (`by_meaning`)
-        proposed = q.cue is None or v.refined
+        proposed = q.cue is None or v.meaning is Meaning.FACT
         if q.named or not (proposed or names_nothing(q.matcher.strip(reading.query))
                            or about_the_line(q.matcher.strip(q.text), q.text)):
             return None  # "List the versions of the API reference": that family's listing
@@ -105,7 +105,7 @@ class ReleaseSteps:
         return line_answer(q.text, v.release, declared, self.line_name(q, v.situation.product),
                            v.situation, q.lang, v.line_fact,
                            self.notes_hint(q, v.situation.product, said) if said else "",
-                           meant=v.meant)
+                           meant=v.meaning is Meaning.WHOLE)
 
     def noted_release(self, q: Question, product: str | None, said: str) -> str | None:
         """The release `said` names where readable notes hold it and no page was written at it
