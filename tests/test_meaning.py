@@ -196,5 +196,18 @@ def test_where_the_words_say_only_versions_the_meaning_says_which_fact(quickq):
 
 @pytest.mark.integration
 def test_a_listing_of_a_named_family_stays_that_familys(quickq):
-    a = _ask(quickq, "List the versions of the quickq guide.")  # a document named by its noun
-    assert a.answer.startswith("Versions of quickq-guide"), a.answer
+    for question in ("List the versions of the quickq guide.",  # a document named by its noun
+                     "Show me every version of the quickq-guide family."):  # stop 78
+        a = _ask(quickq, question)
+        assert a.answer.startswith("Versions of quickq-guide"), (question, a.answer)
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "said"), [
+    ("Which quickq versions do you have, newest first?",
+     "quickq has 3 versions, newest first: 2.0.0, 1.1.0, 1.0.0."),
+    ("Which quickq versions do you have, oldest first?",
+     "quickq has 3 versions, oldest first: 1.0.0, 1.1.0, 2.0.0.")])
+def test_a_listing_in_an_order_is_given_in_that_order_through_the_chain(quickq, question, said):
+    # with the reading by meaning on, "…, oldest first" had been answered with the oldest alone
+    assert _ask(quickq, question).answer.startswith(said)

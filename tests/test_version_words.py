@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from packaging.version import Version
 
-from situated.chains.read.intent import find_intent
+from situated.chains.read.intent import LineFact, find_intent
 from situated.chains.read.release import ReleaseReading
 from situated.chains.say.wording import Lang
 from situated.chains.versions.release_history import line_text
@@ -212,6 +212,11 @@ def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
     ("Which settings can be changed?", None),
     ("Which item is at the top of the list?", None),
     ("What is at the end of the list in quickq 1.1.0 docs?", None),  # a list in the text
+    # stop 78: every version named in the singular; a question about what each one does is not
+    ("Show me every version of the quickq-guide family.", "versions"),
+    ("List each release of httpx.", "versions"),
+    ("Show me how each version handles retries.", None),
+    ("Show me every setting of the worker.", None),
 ])
 def test_the_classes_of_the_stop_71_rounds_are_read(question, intent):
     assert _read(question) == intent
@@ -787,3 +792,37 @@ def test_a_listing_asked_in_an_order_or_a_place_in_a_list_shows_the_whole_line(q
     assert shown == declared and text.startswith("quickq has 3 versions, oldest first")
     assert line_text("What is the oldest version?", ReleaseReading(), declared, "quickq",
                      Lang.EN)[1] == [Version("1.0")]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("question", "lang", "said"), [
+    ("Which quickq versions do you have, newest first?", Lang.EN, "quickq has 3 versions, "
+     "newest first: 3.0, 2.0, 1.0."),
+    ("List every release in reverse chronological order.", Lang.EN, "quickq has 3 versions, "
+     "newest first: 3.0, 2.0, 1.0."),
+    ("Could I get the list, latest to earliest?", Lang.EN, "quickq has 3 versions, newest "
+     "first: 3.0, 2.0, 1.0."),
+    ("Перечисли версии quickq, начиная с последней.", Lang.RU, "Версии quickq (3, от последней "
+     "к ранней): 3.0, 2.0, 1.0."),
+    ("Which quickq versions do you have, oldest first?", Lang.EN, "quickq has 3 versions, "
+     "oldest first: 1.0, 2.0, 3.0.")])
+def test_a_listing_asked_newest_first_runs_backwards_and_says_so(question, lang, said):
+    declared = [Version("1.0"), Version("2.0"), Version("3.0")]
+    text, shown = line_text(question, ReleaseReading(), declared, "quickq", lang)
+    assert text == said
+    assert [str(v) for v in shown] == said.rstrip(".").split(": ")[1].split(", ")
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("fact", [LineFact.OLDEST, LineFact.LATEST])
+def test_an_order_the_words_ask_for_is_not_overridden_by_a_fact_read_from_meaning(fact):
+    # the reading by meaning took "…, oldest first" for the oldest release (stop 78)
+    declared = [Version("1.0"), Version("2.0"), Version("3.0")]
+    for question in ("Which quickq versions do you have, oldest first?",
+                     "Which quickq versions do you have, newest first?"):
+        _, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN, fact)
+        assert sorted(shown) == declared
+    # with no order asked, the fact read from meaning still decides a whole-line word
+    _, shown = line_text("Which quickq versions do you have?", ReleaseReading(), declared,
+                         "quickq", Lang.EN, fact)
+    assert shown == [declared[0] if fact is LineFact.OLDEST else declared[-1]]

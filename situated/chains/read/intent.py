@@ -51,6 +51,10 @@ class LineFact(Mode):
 _VERSIONS = re.compile(
     r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
     r"\bversion\s+history\b|\b(?:versions|revisions)\s+of\b|"
+    # "Show me every version of the quickq-guide family", "List each release"
+    r"\b(?:list|show)\b(?:(?!\b(?:how|what|why|whether|where|when|which)\b)[^.?!]){0,30}"
+    r"\b(?:every|each)\s+(?:[\w.-]+\s+){0,2}?(?:version|"
+    r"revision|edition|release)\b|"
     # «Какие изменения в версии 1.1.0?» asks what changed
     # («Сколько стоит версия 1.1.0?» asks a price)
     r"(?:перечисли|покажи|список|как(?:ие|им|их|ими)|сколько(?!\s+сто[иая])|количеств\w*|все)\b"

@@ -287,13 +287,21 @@ LISTING_ORDER = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highe
                  r"(?=\s*[?.!]?\s*$)|"  # the list the question ends on, not one in the text
                  r"(?<!\w)(?:(?:стоит|стоят|находится|идёт|идет)\s+)?(?:в|на)\s+(?:самом\s+)?"
                  r"(?:начале|конце|верху|низу|верхушке)\s+списка(?=\s*[?.!]?\s*$)|"
-                 r"\bin\s+(?:chronological|ascending|descending|release)\s+order\b|"
+                 r"\bin\s+(?:reverse\s+)?(?:chronological|ascending|descending|release)\s+"
+                 r"order\b|"
                  # … from one end to the other ("Could I get the list, oldest to newest?")
                  r"\b(?:from\s+)?(?:oldest|newest|earliest|latest|lowest|highest)\s+to\s+"
                  r"(?:oldest|newest|earliest|latest|lowest|highest)\b|"
                  r"(?<!\w)начиная\s+(?:со?|от)\s+(?:сам\w*\s+)?(?:стар|нов|ранн|поздн|"
                  r"последн|перв)\w*|(?<!\w)от\s+(?:стар|нов|ранн|поздн)\w*\s+к\s+\w+")
 
+# … and of those orders, the ones that put the newest first ("Which versions do you have, newest
+# first?", "in reverse chronological order", «начиная с последней»): the listing runs backwards
+NEWEST_FIRST = (r"\b(?:newest|latest|most\s+recent|highest)\s+first\b|"
+                r"\bin\s+(?:reverse\s+(?:chronological|release)|descending)\s+order\b|"
+                r"\b(?:from\s+)?(?:newest|latest|highest)\s+to\s+(?:oldest|earliest|lowest)\b|"
+                r"(?<!\w)начиная\s+(?:со?|от)\s+(?:сам\w*\s+)?(?:нов|поздн|последн)\w*|"
+                r"(?<!\w)от\s+(?:нов|поздн|последн)\w*\s+к\s+\w+")
 
 # words that order releases, newest and oldest (`release_history` reads which fact is asked
 # with them, and with the commoner "last", "first", "current", "initial" beside them): with

@@ -98,6 +98,8 @@ TEXTS = {
     "line_oldest": "The oldest version of {line} is {first} ({n} versions; the latest is {last}).",
     "line_listing": "{line} has {n} versions, oldest first: {names}.",
     "line_listing_plural": "The documents have {n} versions, oldest first: {names}.",
+    "line_listing_newest": "{line} has {n} versions, newest first: {names}.",
+    "line_listing_plural_newest": "The documents have {n} versions, newest first: {names}.",
     # dates, facts and situations (`wording`)
     "ask_date_purchase_date": "When was it bought (day, month and year)?",
     "ask_date_request_date": "When was the request made, or when will it be (day, month and "

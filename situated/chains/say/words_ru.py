@@ -98,6 +98,8 @@ TEXTS = {
     "line_oldest": "Самая ранняя версия {line}: {first} (всего версий: {n}, последняя — {last}).",
     "line_listing": "Версии {line} ({n}, от ранней к последней): {names}.",
     "line_listing_plural": "Версии документов ({n}, от ранней к последней): {names}.",
+    "line_listing_newest": "Версии {line} ({n}, от последней к ранней): {names}.",
+    "line_listing_plural_newest": "Версии документов ({n}, от последней к ранней): {names}.",
     # dates, facts and situations (`wording`)
     "ask_date_purchase_date": "Когда была покупка (число, месяц и год)?",
     "ask_date_request_date": "Когда подана или будет подана заявка (число, месяц и год)?",

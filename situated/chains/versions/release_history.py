@@ -15,6 +15,7 @@ from situated.chains.read.release import ReleaseReading, find_mentions, unknown_
 from situated.chains.read.version_words import (
     BACKWARD_WORDS,
     LISTING_ORDER,
+    NEWEST_FIRST,
     NEWEST_WORDS,
     OLDEST_WORDS,
     RU_NEWEST_WORDS,
@@ -34,6 +35,7 @@ _LATEST = re.compile(rf"\b(?:{NEWEST_WORDS}|current|last|final|greatest|biggest|
 _OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|smallest|minimum|"
                      rf"min)\b|(?<!\w)(?:{RU_OLDEST_WORDS}|перв\w*|ранн\w*)", re.IGNORECASE)
 _IN_ORDER = re.compile(LISTING_ORDER, re.IGNORECASE)
+_NEWEST_FIRST = re.compile(NEWEST_FIRST, re.IGNORECASE)
 _BACKWARD = re.compile(BACKWARD_WORDS, re.IGNORECASE)
 _WHICH_END = re.compile(r"\b(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?(?:very\s+)?"
                         r"(?:oldest|earliest|first|newest|latest|most\s+recent|last)\b|"
@@ -79,8 +81,10 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
     if missing is not None:  # "Is 1.0 the first?" of a line that starts at 0.13.3: no, and it
         said = w.fixed("no", lang) + unknown_text(missing, line, declared, lang)
         return (said, []) if end is None else _end_text(said + " ", end, facts, lang)
-    words = _asked_fact(question, reading)  # a whole-line word ("which") yields to the model
-    asked = fact if fact is not None and (meant or words in (LineFact.LIST, None)) else words
+    words = _asked_fact(question, reading)  # a whole-line word ("which") yields to the model;
+    # an order asked for ("…, oldest first") does not: the line is listed in it
+    yields = words is None or (words is LineFact.LIST and not _IN_ORDER.search(question))
+    asked = fact if fact is not None and (meant or yields) else words
     if end is not None:  # "Is 1.1.0 the latest?": "No. The latest version of quickq is 2.0.0 …"
         at = facts["last"] if end is LineFact.LATEST else facts["first"]
         said = w.fixed("yes" if Version(str(reading.version)) == at else "no", lang)
@@ -91,10 +95,13 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
         return w.fixed("line_latest", lang, **facts), [declared[-1]]
     if asked is LineFact.OLDEST:
         return w.fixed("line_oldest", lang, **facts), [declared[0]]
-    names = ", ".join(str(v) for v in declared)
-    # "httpx has …", "The documents have …"
+    # "httpx has …", "The documents have …"; backwards where the newest is asked first
     listing = "line_listing_plural" if line == plural_line(lang) else "line_listing"
-    return w.fixed(listing, lang, names=names, **facts), list(declared)
+    shown = list(declared)
+    if _NEWEST_FIRST.search(question):
+        listing, shown = listing + "_newest", shown[::-1]
+    names = ", ".join(str(v) for v in shown)
+    return w.fixed(listing, lang, names=names, **facts), shown
 
 
 def _end_text(said: str, end: LineFact, facts: dict, lang: Lang) -> tuple[str, list[Version]]:
