@@ -217,6 +217,19 @@ def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
     ("List each release of httpx.", "versions"),
     ("Show me how each version handles retries.", None),
     ("Show me every setting of the worker.", None),
+    # the release that did it ("Find the quickq release that introduced X", «Найди релиз
+    # quickq, который ввёл X»); a form that did something is not a release
+    ("Find the quickq release that introduced scheduled tasks.", "since"),
+    ("Tell me the version of quickq which brought scheduled tasks.", "since"),
+    ("Найди релиз quickq, который ввёл scheduled tasks.", "since"),
+    ("Find the form that introduced the new fee.", None),
+    # the spoken short forms in Russian, as "u", "ur", "pls" in English
+    ("Скока релизов quickq у тя есть?", "versions"),
+    ("Чё за релизы quickq у тя есть?", "versions"),
+    ("Если не сложно, посчитай релизы quickq в твоей документации.", "versions"),
+    ("В двух словах, с какими релизами quickq ты справляешься?", "versions"),
+    ("Что за скидки у вас есть?", None),
+    ("Если не сложно, как настроить воркер quickq?", None),
 ])
 def test_the_classes_of_the_stop_71_rounds_are_read(question, intent):
     assert _read(question) == intent

@@ -138,6 +138,13 @@ SINCE_Q = re.compile(
     # the release in which a thing arrived ("Tell me the release in which X was introduced",
     # «Назови релиз, в котором был представлен X»)
     rf"\b(?:version|release)\s+(?:in\s+which|where)\b[^?!]{{0,80}}\b(?:{_ARRIVES})\b|"
+    # … or that did it ("Find the quickq release that introduced X", «Найди релиз quickq,
+    # который ввёл X»)
+    rf"\b(?:version|release)\s+(?:of\s+[\w.+-]+\s+)?(?:that|which)\s+(?:first\s+)?"
+    rf"(?:{_ARRIVES_IN_RELEASE})\b|"
+    rf"(?:{RU_RELEASE_NOUNS})(?:\s+[\w.+-]+)?,?\s+(?:котор(?:ый|ая|ое)|что)\s+(?:впервые\s+)?"
+    r"(?:добавил|принес|принёс|принесл|привнес|привнёс|ввел|ввёл|ввела|представил|включил|"
+    r"притащил)\w*|"
     # arrived only in a later release, which ("Is it true that X only arrived in a later
     # version? Which one?", «Правда, что X пришёл только в одной из поздних версий?»)
     rf"\b(?:{_ARRIVES})\s+(?:only\s+)?in\s+(?:a|an|one\s+of\s+the)\s+(?:later|newer|"
