@@ -284,23 +284,24 @@ _ALL_OTHERS = (r"(?:all|every|any)\s+(?:the\s+)?(?:others|rest|other(?:\s+(?:one
 
 
 # a listing asked in an order ("List every release, oldest first", «Перечисли релизы, начиная со
-# старых»): the whole line, in that order, not one release
-LISTING_ORDER = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highest)\s+first\b|"
-                 # a place in a list: which end is the oldest depends on the list (a changelog
-                 # runs newest first), so the whole line is shown ("Which version sits at the
-                 # start of the list?", «Какая версия стоит в конце списка?»)
+# старых»): the whole line, in that order, not one release, whatever else the question is read as
+ORDER_NAMED = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highest)\s+first\b|"
+               r"\bin\s+(?:reverse\s+)?(?:chronological|ascending|descending|release)\s+"
+               r"order\b|"
+               # … from one end to the other ("Could I get the list, oldest to newest?")
+               r"\b(?:from\s+)?(?:oldest|newest|earliest|latest|lowest|highest)\s+to\s+"
+               r"(?:oldest|newest|earliest|latest|lowest|highest)\b|"
+               r"(?<!\w)начиная\s+(?:со?|от)\s+(?:сам\w*\s+)?(?:стар|нов|ранн|поздн|"
+               r"последн|перв)\w*|(?<!\w)от\s+(?:стар|нов|ранн|поздн)\w*\s+к\s+\w+")
+# … or a place in a list: which end is the oldest depends on the list (a changelog runs newest
+# first), so the rules show the whole line ("Which version sits at the start of the list?",
+# «Какая версия стоит в конце списка?»); a reading by meaning may still say which end
+LISTING_ORDER = (ORDER_NAMED + "|"
                  r"\b(?:sits?|stands?|is|comes?)?\s*(?:at|on|in)\s+the\s+(?:very\s+)?(?:start|"
                  r"beginning|top|head|end|bottom|tail)\s+of\s+(?:the|your|its|this)\s+list"
                  r"(?=\s*[?.!]?\s*$)|"  # the list the question ends on, not one in the text
                  r"(?<!\w)(?:(?:стоит|стоят|находится|идёт|идет)\s+)?(?:в|на)\s+(?:самом\s+)?"
-                 r"(?:начале|конце|верху|низу|верхушке)\s+списка(?=\s*[?.!]?\s*$)|"
-                 r"\bin\s+(?:reverse\s+)?(?:chronological|ascending|descending|release)\s+"
-                 r"order\b|"
-                 # … from one end to the other ("Could I get the list, oldest to newest?")
-                 r"\b(?:from\s+)?(?:oldest|newest|earliest|latest|lowest|highest)\s+to\s+"
-                 r"(?:oldest|newest|earliest|latest|lowest|highest)\b|"
-                 r"(?<!\w)начиная\s+(?:со?|от)\s+(?:сам\w*\s+)?(?:стар|нов|ранн|поздн|"
-                 r"последн|перв)\w*|(?<!\w)от\s+(?:стар|нов|ранн|поздн)\w*\s+к\s+\w+")
+                 r"(?:начале|конце|верху|низу|верхушке)\s+списка(?=\s*[?.!]?\s*$)")
 
 # … and of those orders, the ones that put the newest first ("Which versions do you have, newest
 # first?", "in reverse chronological order", «начиная с последней»): the listing runs backwards

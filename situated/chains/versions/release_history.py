@@ -16,6 +16,7 @@ from situated.chains.read.version_words import (
     BACKWARD_WORDS,
     LISTING_ORDER,
     NEWEST_FIRST,
+    ORDER_NAMED,
     NEWEST_WORDS,
     OLDEST_WORDS,
     RU_NEWEST_WORDS,
@@ -36,6 +37,7 @@ _OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|small
                      rf"min)\b|(?<!\w)(?:{RU_OLDEST_WORDS}|перв\w*|ранн\w*)", re.IGNORECASE)
 _IN_ORDER = re.compile(LISTING_ORDER, re.IGNORECASE)
 _NEWEST_FIRST = re.compile(NEWEST_FIRST, re.IGNORECASE)
+_ORDER_NAMED = re.compile(ORDER_NAMED, re.IGNORECASE)
 _BACKWARD = re.compile(BACKWARD_WORDS, re.IGNORECASE)
 _WHICH_END = re.compile(r"\b(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?(?:very\s+)?"
                         r"(?:oldest|earliest|first|newest|latest|most\s+recent|last)\b|"
@@ -83,7 +85,7 @@ def line_text(question: str, reading: ReleaseReading, declared: list[Version], l
         return (said, []) if end is None else _end_text(said + " ", end, facts, lang)
     words = _asked_fact(question, reading)  # a whole-line word ("which") yields to the model;
     # an order asked for ("…, oldest first") does not: the line is listed in it
-    yields = words is None or (words is LineFact.LIST and not _IN_ORDER.search(question))
+    yields = words is None or (words is LineFact.LIST and not _ORDER_NAMED.search(question))
     asked = fact if fact is not None and (meant or yields) else words
     if end is not None:  # "Is 1.1.0 the latest?": "No. The latest version of quickq is 2.0.0 …"
         at = facts["last"] if end is LineFact.LATEST else facts["first"]
