@@ -46,7 +46,25 @@ VERSIONS = ("1.1.0", "0.23.3", "2.0", "16.20.2", "3.5.3", "0.19.5", "1.5.0", "4.
 SUBJECTS = ("queue.schedule", "scheduled tasks", "HTTP/2 support", "the retry policy",
             "proxy support", "`Client.stream`", "event hooks", "the `timeout` argument",
             "ERR_ACCESS_DENIED", "partialDeepStrictEqual", "async support", "cron jobs",
-            "планирование задач", "повторные попытки", "поддержка прокси", "SPARK-31967")
+            "планирование задач", "повторные попытки", "поддержка прокси", "SPARK-31967",
+            # features of any software, written at stop 77 (measured then, shipped at stop 78):
+            # the feature's own words had pulled first-appearance questions towards content
+            "dark mode", "OAuth2 login", "CSV export", "the `--dry-run` flag", "WebSocket support",
+            "Brotli compression", "type hints", "single sign-on", "incremental backups",
+            "the `retry_on_timeout` option", "IPv6 support", "connection pooling", "rate limiting",
+            "the plugin API", "offline mode", "two-factor authentication", "gzip decoding",
+            "TLS 1.3", "the `max_redirects` setting", "streaming uploads", "YAML configuration",
+            "a Windows installer", "SOCKS proxies", "cookie persistence", "the audit log",
+            "batch inserts", "custom headers", "keyboard shortcuts", "PDF export",
+            "the `Session.mount` method", "ARM64 builds", "hot reload", "lazy loading",
+            "schema migrations", "the REST endpoint `/v2/jobs`", "JSON logging",
+            "Unicode filenames", "HTTP/3", "webhooks", "async context managers", "read replicas",
+            "full-text search", "ERR_CONN_RESET handling", "the `timeout=None` default",
+            "Python 3.12 support", "тёмная тема", "экспорт в CSV", "двухфакторная аутентификация",
+            "сжатие Brotli", "поддержка IPv6", "пул соединений", "ограничение частоты запросов",
+            "журнал аудита", "потоковая загрузка", "настройка через YAML",
+            "горячая перезагрузка", "вебхуки", "полнотекстовый поиск", "поддержка HTTP/3",
+            "прокси SOCKS")
 KIND = {"missing": "exists"}  # one kind to read: whether a release exists
 
 
@@ -158,11 +176,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=default_data("data"),
                     help="the directory holding xquad-dev/ and policyqa-dev/")
-    ap.add_argument("--hold", nargs="*", default=[
-        "fiftyseventh", "russian_fortyfifth", "fiftyeighth", "russian_fortysixth", "fiftyninth",
-        "russian_fortyseventh"], help="sets kept out of the fit, to be judged on through the "
-                                      "chain (the shipped weights hold out every set from the "
-                                      "fifty-seventh pair on)")
+    ap.add_argument("--hold", nargs="*", default=["sixtieth", "russian_fortyeighth"],
+                    help="sets kept out of the fit, to be judged on through the chain (the "
+                         "shipped weights hold out the sixtieth pair, written at stop 78)")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
     if args.data is None:

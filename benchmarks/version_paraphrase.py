@@ -390,6 +390,8 @@ def main(argv: list[str] | None = None) -> None:
                     "model proposes the situation beside the rules (the offline model answers)")
     ap.add_argument("--model-name", default="local")
     ap.add_argument("--only", choices=("quickq", "httpx"), default=None, help="one corpus")
+    ap.add_argument("--skip", nargs="*", choices=SETS, default=[], help="sets left out of "
+                    "`--half all` (a fresh pair kept to be asked once at a stop's final code)")
     ap.add_argument("--every", type=int, default=1, help="every Nth of the probe's questions")
     ap.add_argument("--slips", type=int, default=None, help="a seed: each phrasing is asked "
                     "with one slip in its longest word of six letters or more")
@@ -402,7 +404,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def run(args) -> None:
-    halves = {"both": ("dev", "test"), "all": tuple(SETS)}.get(args.half, (args.half,))
+    every = tuple(h for h in SETS if h not in args.skip)
+    halves = {"both": ("dev", "test"), "all": every}.get(args.half, (args.half,))
     kinds = {h: yaml.safe_load((QUESTIONS / SETS[h]).read_text("utf-8")) for h in halves}
     extractors = {"rules": None, **({f"rules + {args.model_name}": proposer(args)}
                                     if args.model_url else {})}
