@@ -22,6 +22,7 @@ from situated.chains.read.meaning import (
     WEIGHTS_SHA256,
     MeaningReader,
     asked_clause,
+    asked_part,
     asks_by_meaning,
     views,
 )
@@ -168,6 +169,27 @@ def test_missing_weights_are_refused_with_the_file_and_the_fix(tmp_path):
 def test_a_lead_in_that_names_no_release_and_asks_nothing_is_left_out(text, clause):
     assert asked_clause(text) == clause
     assert views(text) == ([text, clause] if clause else [text])
+
+
+@pytest.mark.parametrize(("text", "part"), [
+    # a reason said after the question, an aside in brackets, a greeting and a sign-off
+    ("Which releases do you have docs for? It's for our migration plan.",
+     "Which releases do you have docs for?"),
+    ("Which releases (in the docs, not the code) can you answer about?",
+     "Which releases can you answer about?"),
+    ("Подскажи, по каким релизам у тебя есть документация? Это для плана миграции.",
+     "по каким релизам у тебя есть документация?"),
+    ("Hello! Is 1.1.0 covered? Thanks, Anna", "Is 1.1.0 covered?"),
+    ("For the audit, which releases are on record here?", "which releases are on record here?"),
+    # a sentence that asks is never left out, an aside naming a release stays, and a question
+    # with nothing around it has no part apart
+    ("I run 1.1.0. How do I start a worker?", None),
+    ("Which releases (after 1.0) do you have?", None),
+    ("Which releases do you have?", None),
+])
+def test_what_surrounds_what_is_asked_is_left_out_of_one_view(text, part):
+    assert asked_part(text) == part
+    assert views(text) == ([text, part] if part else [text])
 
 
 def test_a_question_is_read_by_the_surer_of_the_whole_and_its_asked_clause():

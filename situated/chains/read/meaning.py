@@ -51,6 +51,9 @@ _TEXT_SAYS = re.compile(
 # words), the clause after it is read beside the whole question and the surer reading stands
 _LEAD_IN = re.compile(r"^(?P<lead>(?:[^\s,:;—?!.]+\s+){0,3}[^\s,:;—?!.]+)\s*[,:;—]\s+"
                       r"(?P<rest>.+)$", re.DOTALL)
+# an aside in brackets, and where one sentence ends and the next begins ("1.1.0" is not an end)
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ASKS = re.compile(r"(?<!\w)(?:what\w*|which|who\w*|where\w*|when\w*|why|how|whether|"
                    r"что\w*|чем|чего|как\w*|кто|кого|кому|где|когда|куда|откуда|сколько|"
                    r"почему|зачем|ли)(?!\w)", re.IGNORECASE)
@@ -82,10 +85,24 @@ def asked_clause(text: str) -> str | None:
     return rest if found else None
 
 
+def asked_part(text: str) -> str | None:
+    """The question without what surrounds what it asks, or None when nothing does: an aside in
+    brackets and a sentence that neither names a release nor asks (a greeting, a sign-off, a
+    reason said after: "… ? It's for our migration plan.", «Спасибо, Анна») are left out, then
+    the lead-ins (`asked_clause`). A sentence that asks is never left out: "I run quickq 1.1.0.
+    How do I start a worker?" stays whole."""
+    bare = _ASIDE.sub(lambda m: m[0] if line_word(m[0]) else "", text).strip()
+    sentences = _SENTENCE_END.split(bare)
+    kept = [t for t in sentences if line_word(t) or _ASKS.search(t) or "?" in t]
+    rest = " ".join(kept) if kept else bare
+    rest = asked_clause(rest) or rest
+    return rest if rest != text.strip() else None
+
+
 def views(text: str) -> list[str]:
-    """What is read of a question: the whole, and the clause after its lead-ins if any."""
-    clause = asked_clause(text)
-    return [text, clause] if clause else [text]
+    """What is read of a question: the whole, and what it asks (`asked_part`) if that differs."""
+    part = asked_part(text)
+    return [text, part] if part else [text]
 
 
 def surest(readings: np.ndarray) -> np.ndarray:
