@@ -807,18 +807,18 @@ def test_a_listing_asked_in_an_order_or_a_place_in_a_list_shows_the_whole_line(q
                      Lang.EN)[1] == [Version("1.0")]
 
 
+_NEWEST = "quickq has 3 versions, newest first: 3.0, 2.0, 1.0."
+
+
 @pytest.mark.unit
 @pytest.mark.parametrize(("question", "lang", "said"), [
-    ("Which quickq versions do you have, newest first?", Lang.EN, "quickq has 3 versions, "
-     "newest first: 3.0, 2.0, 1.0."),
-    ("List every release in reverse chronological order.", Lang.EN, "quickq has 3 versions, "
-     "newest first: 3.0, 2.0, 1.0."),
-    ("Could I get the list, latest to earliest?", Lang.EN, "quickq has 3 versions, newest "
-     "first: 3.0, 2.0, 1.0."),
-    ("Перечисли версии quickq, начиная с последней.", Lang.RU, "Версии quickq (3, от последней "
-     "к ранней): 3.0, 2.0, 1.0."),
-    ("Which quickq versions do you have, oldest first?", Lang.EN, "quickq has 3 versions, "
-     "oldest first: 1.0, 2.0, 3.0.")])
+    ("Which quickq versions do you have, newest first?", Lang.EN, _NEWEST),
+    ("List every release in reverse chronological order.", Lang.EN, _NEWEST),
+    ("Could I get the list, latest to earliest?", Lang.EN, _NEWEST),
+    ("Перечисли версии quickq, начиная с последней.", Lang.RU,
+     "Версии quickq (3, от последней к ранней): 3.0, 2.0, 1.0."),
+    ("Which quickq versions do you have, oldest first?", Lang.EN,
+     "quickq has 3 versions, oldest first: 1.0, 2.0, 3.0.")])
 def test_a_listing_asked_newest_first_runs_backwards_and_says_so(question, lang, said):
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
     text, shown = line_text(question, ReleaseReading(), declared, "quickq", lang)

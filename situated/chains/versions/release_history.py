@@ -16,9 +16,9 @@ from situated.chains.read.version_words import (
     BACKWARD_WORDS,
     LISTING_ORDER,
     NEWEST_FIRST,
-    ORDER_NAMED,
     NEWEST_WORDS,
     OLDEST_WORDS,
+    ORDER_NAMED,
     RU_NEWEST_WORDS,
     RU_OLDEST_WORDS,
 )
