@@ -379,7 +379,8 @@ def serve(
 
     try:
         store = KeyStore.load(keys)
-        application = App(_settings(index))
+        settings = _settings(index)
+        application = App(settings)
         if workers == 1:
             api = create_app(application, store)
         else:  # workers import the app by name: hand them the keys and the index by path
@@ -400,7 +401,8 @@ def serve(
                     timeout_keep_alive=5)
     else:
         uvicorn.run("situated.server:app_from_env", factory=True, workers=workers, host=host,
-                    port=port, log_level="warning", http=http, timeout_keep_alive=5)
+                    port=port, log_level="warning", http=http, timeout_keep_alive=5,
+                    timeout_worker_healthcheck=settings.worker_start_s)
 
 
 def main() -> None:  # pragma: no cover

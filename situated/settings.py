@@ -264,7 +264,11 @@ class _ServingSettings(BaseModel):
                                   "take to arrive (a trickling client is answered 408).")
     session_hours: float = Field(default=8.0, gt=0, le=24 * 30, description="How long a "
                                  "browser session (the page's sign-in cookie) lasts.")
-
+    worker_start_s: int = Field(default=120, ge=5, le=3600, description="Seconds a `serve "
+                                "--workers N` worker may take to answer its supervisor's "
+                                "health check: it is killed and restarted after that. Loading "
+                                "the models on a busy machine takes longer than uvicorn's 5 s, "
+                                "which restarted a starting worker forever.")
 
 
 class _IngestSettings(BaseModel):

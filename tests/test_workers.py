@@ -11,13 +11,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
+import uvicorn
 import yaml
 from conftest import free_port, md, write
+from typer.testing import CliRunner
 
 from situated.auth import hash_key
+from situated.cli import app
 from situated.index.ingest import ingest
 from situated.index.store import current_generation
-from situated.settings import Settings
+from situated.settings import WORKER_INDEX, WORKER_KEYS, WORKER_SECRET, Settings
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 BODY = "## 1 Valve\n\nThe Orbit inject valve opens at 4 bar.\n"
@@ -26,6 +29,28 @@ BODY = "## 1 Valve\n\nThe Orbit inject valve opens at 4 bar.\n"
 def _health_many(base: str, n: int = 40) -> list[dict]:
     with ThreadPoolExecutor(8) as pool:
         return list(pool.map(lambda _: httpx.get(f"{base}/health", timeout=30).json(), range(n)))
+
+
+def test_workers_get_the_configured_time_to_start(tmp_path, sample_root, monkeypatch):
+    """uvicorn's supervisor kills a worker that does not answer its health check in 5 s: on a
+    busy machine one still loading its models was killed and restarted forever, and one
+    worker served alone. `serve` hands uvicorn `worker_start_s` instead."""
+    keys = tmp_path / "keys.yaml"
+    keys.write_text(yaml.safe_dump({"principals": [
+        {"name": "nobody", "key_sha256": hash_key("k0")}]}), encoding="utf-8")
+    for name in (WORKER_KEYS, WORKER_INDEX, WORKER_SECRET):  # restored after the test
+        monkeypatch.setenv(name, "unset")
+    monkeypatch.setenv("SITUATED_WORKER_START_S", "45")
+    calls: list[dict] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: calls.append(k))
+    result = CliRunner().invoke(app, ["serve", "--workers", "2", "--keys", str(keys),
+                                      "--index", str(sample_root)])
+    assert result.exit_code == 0, result.output
+    assert calls[0]["workers"] == 2 and calls[0]["timeout_worker_healthcheck"] == 45
+    monkeypatch.setenv("SITUATED_WORKER_START_S", "1")
+    result = CliRunner().invoke(app, ["serve", "--workers", "2", "--keys", str(keys),
+                                      "--index", str(sample_root)])
+    assert result.exit_code == 1 and "SITUATED_WORKER_START_S" in result.output
 
 
 def test_two_workers_serve_and_follow_a_permission_change(tmp_path, embeddings):
