@@ -19,7 +19,6 @@ refused at a held-out off-topic rate of 0.03, 0.05, 0.10 and 0.15. Writes `relev
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +26,7 @@ import numpy as np
 import yaml
 from _provenance import write_result
 from relevance_rule import small_corpora
+from relevance_signals import sections
 from rich.console import Console
 from rich.table import Table
 
@@ -38,20 +38,6 @@ HERE = Path(__file__).parent
 SMALL = HERE / "questions" / "small"
 MPNET_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
 RATES = (0.03, 0.05, 0.10, 0.15)
-
-
-def sections(folder: Path) -> list[tuple[str, str, list[str]]]:
-    """(document title, section heading, its sentences) for every section of the corpus."""
-    out = []
-    for f in sorted(folder.glob("*.md")):
-        front, body = f.read_text("utf-8").split("---", 2)[1:]
-        title = re.search(r"^title:\s*(.+)$", front, re.MULTILINE)
-        for sec in re.split(r"\n## ", body):
-            head_body = sec.strip().split("\n", 1)
-            if len(head_body) == 2:
-                units = [u for u in re.split(r"(?<=[.!?])\s+", head_body[1].strip()) if u]
-                out.append((title.group(1) if title else "", head_body[0].lstrip("# "), units))
-    return out
 
 
 def gather(models: dict, e5: E5Embeddings) -> list[dict]:

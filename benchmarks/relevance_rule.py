@@ -73,6 +73,8 @@ def small_corpora(named: list[str] | None = None) -> dict[str, str]:
     if named:
         return {n: h for n, h in SMALL.items() if n in named}
     return {n: h for n, h in SMALL.items() if h not in KEPT}
+
+
 CE_DEPTH = 5  # fused blocks the cross-encoder scores
 
 

@@ -58,15 +58,23 @@ PROMPTS = {
 SAYS_YES = {"yes_no": re.compile(r"\s*yes", re.IGNORECASE), "which": re.compile(r"\s*\[?[1-9]")}
 
 
-def sentences(folder: Path) -> list[str]:
-    """Every sentence of the corpus's sections (front matter and headings left out)."""
+def sections(folder: Path) -> list[tuple[str, str, list[str]]]:
+    """(document title, section heading, its sentences) for every section of the corpus."""
     out = []
     for f in sorted(folder.glob("*.md")):
-        for sec in re.split(r"\n## ", f.read_text("utf-8").split("---", 2)[2]):
+        front, body = f.read_text("utf-8").split("---", 2)[1:]
+        title = re.search(r"^title:\s*(.+)$", front, re.MULTILINE)
+        for sec in re.split(r"\n## ", body):
             head_body = sec.strip().split("\n", 1)
             if len(head_body) == 2:
-                out += [u for u in re.split(r"(?<=[.!?])\s+", head_body[1].strip()) if u]
+                units = [u for u in re.split(r"(?<=[.!?])\s+", head_body[1].strip()) if u]
+                out.append((title.group(1) if title else "", head_body[0].lstrip("# "), units))
     return out
+
+
+def sentences(folder: Path) -> list[str]:
+    """Every sentence of the corpus's sections (front matter and headings left out)."""
+    return [u for _, _, units in sections(folder) for u in units]
 
 
 def judge(url: str, prompt: str, q: str, best: list[str]) -> str:

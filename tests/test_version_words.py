@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from packaging.version import Version
 
-from situated.chains.read.intent import LineFact, find_intent
+from situated.chains.read.intent import LineFact, about_the_line, find_intent
 from situated.chains.read.release import ReleaseReading
 from situated.chains.say.wording import Lang
 from situated.chains.versions.release_history import line_text
@@ -807,6 +807,19 @@ def test_a_listing_asked_in_an_order_or_a_place_in_a_list_shows_the_whole_line(q
                      Lang.EN)[1] == [Version("1.0")]
 
 
+@pytest.mark.unit
+@pytest.mark.parametrize("question, line", [
+    ("btw which quickq versions can you answer about", True),
+    ("By the way, which quickq releases do you have?", True),
+    ("Oh, and fyi: how many quickq versions do you know?", True),
+    ("btw which quickq versions support retries?", False),
+    ("Which quickq versions also have a scheduler?", False)])
+def test_words_said_in_passing_leave_a_question_about_the_line(question, line):
+    """"btw" and "by the way" ask nothing: without them the line is listed, not one family of
+    documents (stop 78: "btw which httpx versions can you answer about" got one family's)."""
+    assert about_the_line(question.replace("quickq", " "), question) is line
+
+
 _NEWEST = "quickq has 3 versions, newest first: 3.0, 2.0, 1.0."
 
 
@@ -815,6 +828,7 @@ _NEWEST = "quickq has 3 versions, newest first: 3.0, 2.0, 1.0."
     ("Which quickq versions do you have, newest first?", Lang.EN, _NEWEST),
     ("List every release in reverse chronological order.", Lang.EN, _NEWEST),
     ("Could I get the list, latest to earliest?", Lang.EN, _NEWEST),
+    ("Give me the releases from most recent to oldest.", Lang.EN, _NEWEST),
     ("Перечисли версии quickq, начиная с последней.", Lang.RU,
      "Версии quickq (3, от последней к ранней): 3.0, 2.0, 1.0."),
     ("Which quickq versions do you have, oldest first?", Lang.EN,

@@ -51,6 +51,9 @@ ASKING_EN = (
     # no, what the assistant would say or answer ("If I asked you …, what would you say?"; what
     # a text says is content), needing to know, going (as "go")
     r"story|short|basically|anyway|honestly|tldr|okay|ok|well(?=\s*,)|yes|yeah|yep|no|nope|"
+    # … and written short or said in passing ("btw which versions can you answer about", "By the
+    # way, …", "fyi", "Oh, and …"); "also" asks for more of what was asked
+    r"btw|fyi|tbh|imo|also|oh|hmm|(?<=the\s)way|"
     r"(?<=you\s)(?:say|reply|respond)|need(?=\s+to\s+know\b)|going|"
     # any idea, handy, whether it is true, really, only, and the numbers an asker guesses ("Any
     # idea which releases are in here?", "Is it true that you only have two versions?")
@@ -284,15 +287,24 @@ _ALL_OTHERS = (r"(?:all|every|any)\s+(?:the\s+)?(?:others|rest|other(?:\s+(?:one
 
 
 # a listing asked in an order ("List every release, oldest first", «Перечисли релизы, начиная со
-# старых»): the whole line, in that order, not one release, whatever else the question is read as
-ORDER_NAMED = (r"\b(?:oldest|newest|earliest|latest|most\s+recent|lowest|highest)\s+first\b|"
-               r"\bin\s+(?:reverse\s+)?(?:chronological|ascending|descending|release)\s+"
-               r"order\b|"
-               # … from one end to the other ("Could I get the list, oldest to newest?")
-               r"\b(?:from\s+)?(?:oldest|newest|earliest|latest|lowest|highest)\s+to\s+"
-               r"(?:oldest|newest|earliest|latest|lowest|highest)\b|"
-               r"(?<!\w)начиная\s+(?:со?|от)\s+(?:сам\w*\s+)?(?:стар|нов|ранн|поздн|"
-               r"последн|перв)\w*|(?<!\w)от\s+(?:стар|нов|ранн|поздн)\w*\s+к\s+\w+")
+# старых»): the whole line, in that order, not one release, whatever else the question is read as.
+# One pattern per end put first: `NEWEST_FIRST` lists backwards, `ORDER_NAMED` is either.
+def _put_first(first: str, last: str, order: str, ru_first: str) -> str:
+    """An order that puts `first` at the head of the list: "`first` first", "in `order` order",
+    "(from) `first` to `last`", «начиная с `ru_first`…», «от `ru_first`… к …»."""
+    return (rf"\b(?:{first})\s+first\b|\bin\s+(?:{order})\s+order\b|"
+            rf"\b(?:from\s+)?(?:{first})\s+to\s+(?:{last})\b|"
+            rf"(?<!\w)начиная\s+(?:со?|от)\s+(?:сам\w*\s+)?(?:{ru_first})\w*|"
+            rf"(?<!\w)от\s+(?:{ru_first})\w*\s+к\s+\w+")
+
+
+_NEWEST_END, _OLDEST_END = r"newest|latest|most\s+recent|highest", r"oldest|earliest|lowest"
+# "Which versions do you have, newest first?", "in reverse chronological order", «начиная с
+# последней»: the listing runs backwards
+NEWEST_FIRST = _put_first(_NEWEST_END, _OLDEST_END,
+                          r"reverse\s+(?:chronological|release)|descending", r"нов|поздн|последн")
+ORDER_NAMED = NEWEST_FIRST + "|" + _put_first(_OLDEST_END, _NEWEST_END,
+                                              r"chronological|ascending|release", r"стар|ранн|перв")
 # … or a place in a list: which end is the oldest depends on the list (a changelog runs newest
 # first), so the rules show the whole line ("Which version sits at the start of the list?",
 # «Какая версия стоит в конце списка?»); a reading by meaning may still say which end
@@ -302,14 +314,6 @@ LISTING_ORDER = (ORDER_NAMED + "|"
                  r"(?=\s*[?.!]?\s*$)|"  # the list the question ends on, not one in the text
                  r"(?<!\w)(?:(?:стоит|стоят|находится|идёт|идет)\s+)?(?:в|на)\s+(?:самом\s+)?"
                  r"(?:начале|конце|верху|низу|верхушке)\s+списка(?=\s*[?.!]?\s*$)")
-
-# … and of those orders, the ones that put the newest first ("Which versions do you have, newest
-# first?", "in reverse chronological order", «начиная с последней»): the listing runs backwards
-NEWEST_FIRST = (r"\b(?:newest|latest|most\s+recent|highest)\s+first\b|"
-                r"\bin\s+(?:reverse\s+(?:chronological|release)|descending)\s+order\b|"
-                r"\b(?:from\s+)?(?:newest|latest|highest)\s+to\s+(?:oldest|earliest|lowest)\b|"
-                r"(?<!\w)начиная\s+(?:со?|от)\s+(?:сам\w*\s+)?(?:нов|поздн|последн)\w*|"
-                r"(?<!\w)от\s+(?:нов|поздн|последн)\w*\s+к\s+\w+")
 
 # words that order releases, newest and oldest (`release_history` reads which fact is asked
 # with them, and with the commoner "last", "first", "current", "initial" beside them): with
