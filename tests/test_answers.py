@@ -15,7 +15,6 @@ from pydantic import ValidationError
 from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status, shipped_answer_schema
-from situated.chains.say.asked import what_is_asked
 from situated.chains.say.budget import fit as pack
 from situated.chains.say.models import ExtractiveChatModel, make_chat_model
 from situated.errors import ConfigError
@@ -355,49 +354,6 @@ def test_extractive_model_quotes_the_best_sentence_with_its_label():
     assert reply.content == "Code: E-7; Meaning: Motor hot. [S2]"
     assert m.invoke("[S2] B\n| E-7 | Motor hot |\nQuestion: What does E-7 mean?").content \
         .startswith("The evidence I was given")
-
-
-_WARRANTY = "\n\n".join(f"[S{i}] WARR-R2, section {i}\n{i} Part\n\n{text}" for i, text in enumerate([
-    "This warranty covers the lithium-ion battery pack supplied with the Atlas Bikes C-3 city "
-    "e-bike when the bike was bought from an authorised dealer on or after 1 January 2026.",
-    "Opening the battery casing voids the warranty unless an authorised service centre did it "
-    "(see check R07 of the C-3 specification).",
-    "The battery is covered for 36 months from the date of purchase or 800 full charge cycles, "
-    "whichever comes first."], start=1))
-
-
-@pytest.mark.integration
-def test_the_offline_answer_ranks_by_what_is_asked_not_the_situation(embeddings):
-    """The evidence is the situation's already: its product and date no longer tell one unit
-    from another, and left in the question they put first the unit that restates them (the
-    sample's headline answer opened with the warranty's scope, its term last)."""
-    m = ExtractiveChatModel(max_sentences=1, embeddings=embeddings)
-    q = "What battery warranty applies to a C-3 bought on 15 March 2026?"
-
-    prompt = ANSWER_PROMPT.invoke({"facts": "product C-3; purchase date 2026-03-15",
-                                   "question": q, "evidence": _WARRANTY})
-    request = read_answer_request(prompt.to_messages())
-    assert m.answer(q, request.evidence).startswith("This warranty covers")  # ranked as asked
-    assert not m.invoke(prompt).content.startswith("This warranty covers")
-    by_meaning = sorted(m.ranked(q, request.evidence, what_is_asked(q, request.facts)),
-                        key=lambda u: -(u.meaning or 0.0))
-    assert by_meaning[0].text.startswith("The battery is covered for 36 months")
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize("question, facts, asked", [
-    ("What battery warranty applies to a C-3 bought on 15 March 2026?",
-     "product C-3; purchase date 2026-03-15", "What battery warranty applies to a?"),
-    ("What is the stability level of fs.cp in version 23.11.0?", "version 23.11.0",
-     "What is the stability level of fs.cp in version?"),
-    ("What does the c-3 manual say about E-417?", "product C-3",
-     "What does the manual say about E-417?"),
-    ("How long is the warranty?", "", "How long is the warranty?"),
-    # nothing but how it asks would be left: the question as asked
-    ("Tell me about the C-3.", "product C-3", "Tell me about the C-3."),
-    ("Расскажи про C-3", "product C-3", "Расскажи про C-3")])
-def test_what_is_asked_leaves_out_the_situation(question, facts, asked):
-    assert what_is_asked(question, facts) == asked
 
 
 @pytest.mark.unit

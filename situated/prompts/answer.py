@@ -44,7 +44,6 @@ separated by spaces, for example: S3 S1 S6
 Write nothing else."""
 
 FACTS_PART, EVIDENCE_PART, QUESTION_PART = "Known facts: ", "Evidence:\n", "Question: "
-NO_FACTS = "none"  # the facts part where the situation names nothing
 
 # the human message; a prompt of your own keeps it (`build_ask_chain(app, prompt=...)`)
 # (the first two parts end with a blank line: a model that joins parts still reads them apart)
@@ -84,7 +83,6 @@ class AnswerRequest:
     question: str
     evidence: list[tuple[str, str]]
     further: frozenset[str] = frozenset()  # labels of the blocks marked further context
-    facts: str = ""  # the known facts about the asker's situation ("" for none)
 
 
 def read_answer_request(messages: list[BaseMessage]) -> AnswerRequest:
@@ -97,13 +95,11 @@ def read_answer_request(messages: list[BaseMessage]) -> AnswerRequest:
     evidence_text = next((t[len(EVIDENCE_PART):] for t in texts if t.startswith(EVIDENCE_PART)),
                          "")
     question = next((t[len(QUESTION_PART):] for t in texts if t.startswith(QUESTION_PART)), "")
-    facts = next((t[len(FACTS_PART):] for t in texts if t.startswith(FACTS_PART)), "").strip()
     heads = list(_HEADER.finditer(evidence_text))
     evidence = [(h.group(1), evidence_text[h.end():nxt.start() if nxt else None].strip())
                 for h, nxt in zip(heads, [*heads[1:], None], strict=False)]
     further = frozenset(h.group(1) for h in heads if h.group(2).endswith(FURTHER))
-    return AnswerRequest(question=question.strip(), evidence=evidence, further=further,
-                         facts="" if facts == NO_FACTS else facts)
+    return AnswerRequest(question=question.strip(), evidence=evidence, further=further)
 
 
 def _split(text: str) -> list[str]:

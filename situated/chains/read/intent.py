@@ -160,7 +160,7 @@ def about_the_line(question: str, whole: str = "") -> bool:
         return False  # a date is asked ("When was 1.1.0 released?"): the text tells it
     said = _PREFACE.sub(" ", question)  # what the asker says of themselves is not asked
     rest = _LINE_WORD.sub(" ", _NUMBERS.sub(" ", _LINE_NAME.sub(" ", said)))
-    return asks_nothing(_ORDER_WORD.sub(" ", rest))
+    return names_nothing(_ASKING.sub(" ", _ORDER_WORD.sub(" ", rest)))
 
 
 def find_intent(question: str, unnamed: Callable[[str], str] | None = None) -> Intent | None:
@@ -250,17 +250,11 @@ def names_nothing(query: str) -> bool:
     return not re.search(r"\w", _FRAME.sub(" ", query))
 
 
-def asks_nothing(text: str) -> bool:
-    """Nothing is left of `text` but how it asks: its frame and the words of asking
-    (`version_words.ASKING_EN`, `ASKING_RU`: "Tell me about the …", «Расскажи про …»)."""
-    return names_nothing(_ASKING.sub(" ", text))
-
-
 def since_cue(text_before_date: str) -> bool:
     """The words governing a date say "from then on" ("since 1 April", «с 1 апреля»)."""
     return bool(_SINCE.search(text_before_date))
 
 
-__all__ = ["Intent", "LineFact", "about_the_line", "asks_nothing", "compares", "find_intent",
-           "line_word", "names_a_document", "names_nothing", "quotes_a_phrase", "read_cue",
-           "since_cue", "talks_of_versions"]
+__all__ = ["Intent", "LineFact", "about_the_line", "compares", "find_intent", "line_word",
+           "names_a_document", "names_nothing", "quotes_a_phrase", "read_cue", "since_cue",
+           "talks_of_versions"]

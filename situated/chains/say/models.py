@@ -33,7 +33,6 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
-from situated.chains.say.asked import what_is_asked
 from situated.chains.say.named_codes import focus
 from situated.chains.say.quoting import Quotation, unanswered, with_list
 from situated.errors import ConfigError, ModelError
@@ -98,14 +97,13 @@ class ExtractiveChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "situated-extractive"
 
-    def answer(self, question: str, evidence: list[tuple[str, str]], asked: str = "") -> str:
+    def answer(self, question: str, evidence: list[tuple[str, str]]) -> str:
         """Quote from `evidence` — (label, text) pairs — the units most relevant to `question`
-        (`ranked`; by `asked`, what it asks, where given), the best first (at most
-        `max_sentences`: fewer, or only those near the best one's score, cover the gold span
-        less often, `benchmarks/quote_choice.py`), and after the first only those of
-        `min_meaning` or more; a unit that announces a list (ends with a colon) brings the list
-        (`with_list`); instruction-like units never."""
-        ranked = self.ranked(question, evidence, asked)
+        (`ranked`), the best first (at most `max_sentences`: fewer, or only those near the
+        best one's score, cover the gold span less often, `benchmarks/quote_choice.py`), and
+        after the first only those of `min_meaning` or more; a unit that announces a list (ends
+        with a colon) brings the list (`with_list`); instruction-like units never."""
+        ranked = self.ranked(question, evidence)
         if not ranked:
             return NO_ANSWER
         units = {rank: evidence_units(body) for rank, (_, body) in enumerate(evidence)}
@@ -121,15 +119,11 @@ class ExtractiveChatModel(BaseChatModel):
             quoting.add(x.rank, taken, text, x.label)
         return quoting.text()
 
-    def ranked(self, question: str, evidence: list[tuple[str, str]],
-               asked: str = "") -> list[Quotable]:
+    def ranked(self, question: str, evidence: list[tuple[str, str]]) -> list[Quotable]:
         """Every unit of `evidence` the model may quote, best first: without embeddings, those
         sharing a word with the question, by the weight of the words (rare ones, a code like
-        E-417, weigh more); with them, every unit, by its cosine plus a share of that weight.
-        `asked`: the question without the asker's situation (`what_is_asked`), which ranks; a
-        code the question names still leads."""
-        asked = asked or question
-        q_terms = set(self._tok(asked))
+        E-417, weigh more); with them, every unit, by its cosine plus a share of that weight."""
+        q_terms = set(self._tok(question))
         units: list[tuple[int, int, str, str, set[str], set[str]]] = []
         for rank, (label, body) in enumerate(evidence):
             heading = set(self._tok(body.split("\n", 1)[0]))  # the section title is context
@@ -160,7 +154,7 @@ class ExtractiveChatModel(BaseChatModel):
             out = [Quotable(r, p, u, lab, lex, None, lex, (r, u) in named.lead)
                    for lex, r, p, u, lab in scored]
         else:  # re-rank the lexical candidates by meaning
-            q_vec, vecs, share = self._meaning(asked, [x[3] for x in scored])
+            q_vec, vecs, share = self._meaning(question, [x[3] for x in scored])
             top = max(x[0] for x in scored) or 1.0
             out = [Quotable(r, p, u, lab, lex, float(v @ q_vec),
                             float(v @ q_vec) + share * lex / top, (r, u) in named.lead)
@@ -190,10 +184,7 @@ class ExtractiveChatModel(BaseChatModel):
         # it quotes the blocks the search ranked for the question; the further context is for
         # a model that reads (quoting it displaced the routed blocks' answer in the sample)
         evidence = [e for e in request.evidence if e[0] not in request.further]
-        if not evidence:
-            return NO_ANSWER
-        return self.answer(request.question, evidence,
-                           what_is_asked(request.question, request.facts))
+        return self.answer(request.question, evidence) if evidence else NO_ANSWER
 
     def _generate(
         self, messages: list[BaseMessage], stop: list[str] | None = None,

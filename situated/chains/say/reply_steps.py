@@ -28,7 +28,7 @@ from situated.chains.say.models import NO_ANSWER, model_call
 from situated.chains.state import Packed, Replied, Routed
 from situated.chains.versions.release_text import ReleaseText
 from situated.loaders.neutralise import neutralise
-from situated.prompts.answer import NO_FACTS, evidence_label_line
+from situated.prompts.answer import evidence_label_line
 from situated.retrievers.rerank import Reranker, reordered
 
 log = logging.getLogger("situated.ask")
@@ -68,7 +68,7 @@ class ReplySteps:
                                 s.evidence.page, s.further) + "\n" + s.evidence.text
             for s in packed.supplied)
         q = packed.reading.question
-        return {"facts": packed.reading.validated.situation.known_facts() or NO_FACTS,
+        return {"facts": packed.reading.validated.situation.known_facts() or "none",
                 "evidence": blocks, "question": f"{q.follows} {q.text}" if q.follows else q.text}
 
     def answer_model(self, model_answer: Runnable, packed: Packed,
