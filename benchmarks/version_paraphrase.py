@@ -80,7 +80,9 @@ the refinement of a fact the words leave open, `paraphrases_fiftyninth.yaml` and
 `paraphrases_russian_fortyseventh.yaml`; at stop 78, after the newest-first listing, the Russian
 short forms and the release that did it, `paraphrases_sixtieth.yaml` and
 `paraphrases_russian_fortyeighth.yaml`; after theirs were asked, `paraphrases_sixtyfirst.yaml` and
-`paraphrases_russian_fortyninth.yaml`. They are asked of two corpora:
+`paraphrases_russian_fortyninth.yaml`; at stop 79, after words said in passing,
+`paraphrases_sixtysecond.yaml` and `paraphrases_russian_fiftieth.yaml`. They are asked of two
+corpora:
 `questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
 calibration) and the httpx documentation at 16 releases (the
 index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
@@ -350,7 +352,9 @@ SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
         "sixtieth": "paraphrases_sixtieth.yaml",
         "russian_fortyeighth": "paraphrases_russian_fortyeighth.yaml",
         "sixtyfirst": "paraphrases_sixtyfirst.yaml",
-        "russian_fortyninth": "paraphrases_russian_fortyninth.yaml"}
+        "russian_fortyninth": "paraphrases_russian_fortyninth.yaml",
+        "sixtysecond": "paraphrases_sixtysecond.yaml",
+        "russian_fiftieth": "paraphrases_russian_fiftieth.yaml"}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
