@@ -813,10 +813,16 @@ def test_a_listing_asked_in_an_order_or_a_place_in_a_list_shows_the_whole_line(q
     ("By the way, which quickq releases do you have?", True),
     ("Oh, and fyi: how many quickq versions do you know?", True),
     ("btw which quickq versions support retries?", False),
+    # the asker unsure, or told something (the sixty-second round's misses, stop 79)
+    ("I'm not sure how far back your quickq docs go. Which release is the first you have?",
+     True),
+    ("I was told your quickq coverage stops at some release. Which one?", True),
+    ("I'm not sure which quickq versions retry failed tasks.", False),
     ("Which quickq versions also have a scheduler?", False)])
 def test_words_said_in_passing_leave_a_question_about_the_line(question, line):
-    """"btw" and "by the way" ask nothing: without them the line is listed, not one family of
-    documents (stop 78: "btw which httpx versions can you answer about" got one family's)."""
+    """"btw", "by the way", "I'm not sure", "I was told" ask nothing: without them the line is
+    listed, not one family of documents (stop 78: "btw which httpx versions can you answer
+    about" got one family's)."""
     assert about_the_line(question.replace("quickq", " "), question) is line
 
 

@@ -14,7 +14,7 @@ ASKING_EN = (
     r"those|that|one|ones|s|d|ve|re|ll|m|i'd|"
     r"am|is|are|was|were|be|been|being|do|does|did|have|has|had|can|could|may|might|must|"
     r"shall|should|will|would|"
-    r"tell|tells|talk|talks|speak|speaks|mention(?:s|ed)?|share|"
+    r"tell|tells|told|telling|talk|talks|speak|speaks|mention(?:s|ed)?|share|"
     r"list|name|enumerate|itemi[sz]e|tally|show|give|spell|lay|out|run|through|down|overview|"
     r"rundown|know|walk|walks|take|takes|guide|"
     r"knows|known|aware|remember|recall|see|look|up|find|query|search|browse|consult|check|"
@@ -52,8 +52,9 @@ ASKING_EN = (
     # a text says is content), needing to know, going (as "go")
     r"story|short|basically|anyway|honestly|tldr|okay|ok|well(?=\s*,)|yes|yeah|yep|no|nope|"
     # … and written short or said in passing ("btw which versions can you answer about", "By the
-    # way, …", "fyi", "Oh, and …"); "also" asks for more of what was asked
-    r"btw|fyi|tbh|imo|also|oh|hmm|(?<=the\s)way|"
+    # way, …", "fyi", "Oh, and …"); "also" asks for more of what was asked; the asker unsure
+    # ("I'm not sure how far back your docs go. Which release is the first you have?")
+    r"btw|fyi|tbh|imo|also|oh|hmm|(?<=the\s)way|sure|unsure|certain|uncertain|"
     r"(?<=you\s)(?:say|reply|respond)|need(?=\s+to\s+know\b)|going|"
     # any idea, handy, whether it is true, really, only, and the numbers an asker guesses ("Any
     # idea which releases are in here?", "Is it true that you only have two versions?")
