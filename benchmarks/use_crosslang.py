@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 from _provenance import default_data, write_result
-from relevance_mpnet import _Use
+from relevance_mpnet import UseM
 from rich.console import Console
 from rich.table import Table
 
@@ -71,7 +71,7 @@ def main() -> None:
     arts = list(range(len(data["en"])))
     random.Random(7).shuffle(arts)
     held, strange = set(arts[: len(arts) // 2]), set(arts[len(arts) // 2:])
-    use, e5 = _Use(args.use), E5Embeddings()
+    use, e5 = UseM(args.use), E5Embeddings()
     models = {"e5": (lambda t: np.asarray(e5.encode(t)), lambda t: np.asarray(e5.encode_queries(t))),
               "USE": (use.encode, use.encode)}
     results: dict[str, dict] = {}

@@ -24,6 +24,7 @@ import numpy as np
 
 from situated.chains.read.intent import Intent, LineFact, line_word, quotes_a_phrase
 from situated.errors import ConfigError
+from situated.loaders.sentences import split_sentences
 
 WEIGHTS = Path(__file__).with_name("version_meaning.npz")
 # the sha256 of the weights `fit_version_meaning.py` wrote (it prints it); a mismatch is refused
@@ -51,9 +52,8 @@ _TEXT_SAYS = re.compile(
 # words), the clause after it is read beside the whole question and the surer reading stands
 _LEAD_IN = re.compile(r"^(?P<lead>(?:[^\s,:;—?!.]+\s+){0,3}[^\s,:;—?!.]+)\s*[,:;—]\s+"
                       r"(?P<rest>.+)$", re.DOTALL)
-# an aside in brackets, and where one sentence ends and the next begins ("1.1.0" is not an end)
+# an aside in brackets
 _ASIDE = re.compile(r"\s*\([^()]*\)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _ASKS = re.compile(r"(?<!\w)(?:what\w*|which|who\w*|where\w*|when\w*|why|how|whether|"
                    r"что\w*|чем|чего|как\w*|кто|кого|кому|где|когда|куда|откуда|сколько|"
                    r"почему|зачем|ли)(?!\w)", re.IGNORECASE)
@@ -92,8 +92,7 @@ def asked_part(text: str) -> str | None:
     the lead-ins (`asked_clause`). A sentence that asks is never left out: "I run quickq 1.1.0.
     How do I start a worker?" stays whole."""
     bare = _ASIDE.sub(lambda m: m[0] if line_word(m[0]) else "", text).strip()
-    sentences = _SENTENCE_END.split(bare)
-    kept = [t for t in sentences if line_word(t) or _ASKS.search(t) or "?" in t]
+    kept = [t for t in split_sentences(bare) if line_word(t) or _ASKS.search(t) or "?" in t]
     rest = " ".join(kept) if kept else bare
     rest = asked_clause(rest) or rest
     return rest if rest != text.strip() else None
