@@ -18,7 +18,13 @@ routed blocks and the further context) is recorded. For each half, over all its 
 * the cosine alone, first 4;
 * a logistic combination of every signal the model has (cosine, shared-word weight, block
   rank, place in the block, length), fitted on the dev half's units, first 4 — on dev that
-  is an in-sample figure, so an optimistic one.
+  is an in-sample figure, so an optimistic one;
+* with `--reranker`, the cross-encoder (`situated.retrievers.rerank`, the packaged model or a
+  folder) reordering the model's first `--ce-depth` units: first 1 / 4, alone and beside the
+  model's own score (its rank fused with the cross-encoder's, reciprocal-rank style), and the
+  milliseconds it took per question.
+
+`--limit N` asks only each half's first N questions (as `natural_questions.py --limit`).
 
 Prints a table and writes JSON (`quote_ceiling.json`).
 """
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -39,7 +46,8 @@ from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.say.models import ExtractiveChatModel, Quotable
 from situated.prompts.answer import AnswerRequest, read_answer_request
-from situated.settings import Settings
+from situated.retrievers.rerank import Reranker, make_reranker
+from situated.settings import RerankerKind, Settings
 from situated.situation import Situation
 
 FIRST = 4  # the offline model quotes at most this many units (`max_sentences`)
@@ -79,9 +87,11 @@ def among_first(score: np.ndarray, gold: np.ndarray, n: int) -> bool:
     return bool(gold[np.argsort(-score, kind="stable")[:n]].any())
 
 
-def record(app: App, qs: list[Question]) -> list[dict]:
+def record(app: App, qs: list[Question], reranker: Reranker | None = None,
+           depth: int = 0) -> list[dict]:
     """Each question's status, answer, and — where the model was asked — its ranked units over
-    the routed blocks and over all the evidence, with the units that hold a gold span."""
+    the routed blocks and over all the evidence, with the units that hold a gold span (and the
+    cross-encoder's scores of the first `depth` of them)."""
     model: dict[str, Recording] = {}
 
     def make(snap) -> Recording:
@@ -103,8 +113,41 @@ def record(app: App, qs: list[Question]) -> list[dict]:
             row["gold"] = np.array([spans_in(q.gold_spans, u.text) for u in every], dtype=bool)
             row["routed_holds"] = any(g and u.label not in request.further
                                       for u, g in zip(every, row["gold"], strict=True))
+            if reranker is not None:
+                start = time.perf_counter()
+                row["ce"] = reranker.scores(request.question, [u.text for u in every[:depth]])
+                row["ce_ms"] = (time.perf_counter() - start) * 1000
         rows.append(row)
     return rows
+
+
+def reranked(r: dict, weight: float) -> np.ndarray:
+    """The first units in the cross-encoder's order fused with the model's (weight 0: the
+    cross-encoder alone; a unit's rank in each list, 1 / (10 + rank) summed), the rest after."""
+    ce = r.get("ce")
+    n = len(r["units"])
+    if not ce:
+        return -np.arange(n, dtype=float)
+    k = len(ce)
+    ce_rank = np.empty(k)
+    ce_rank[np.argsort(-np.array(ce), kind="stable")] = np.arange(k)
+    own = 1 / (10 + np.arange(k))
+    top = 1 / (10 + ce_rank) + weight * own
+    return np.concatenate([top + 1, -np.arange(n - k, dtype=float)])
+
+
+def ce_summary(rows: list[dict], share) -> dict:
+    asked = [r for r in rows if r["units"] and "ce" in r]
+    if not asked:
+        return {}
+    ms = sorted(r["ce_ms"] for r in asked)
+    out = {f"ce_first_{k}": share(lambda r, k=k: among_first(reranked(r, 0.0), r["gold"], k))
+           for k in (1, FIRST)}
+    out |= {f"ce+model_{w}_first_{FIRST}": share(
+        lambda r, w=w: among_first(reranked(r, w), r["gold"], FIRST)) for w in (0.5, 1.0)}
+    out["ce_first_depth_holds"] = share(lambda r: bool(r["gold"][:len(r["ce"] or [])].any()))
+    out["ce_ms_p50"] = round(ms[len(ms) // 2], 1)
+    return out
 
 
 def summary(rows: list[dict], combo: tuple) -> dict:
@@ -126,6 +169,7 @@ def summary(rows: list[dict], combo: tuple) -> dict:
             np.array([u.meaning for u in r["units"]]), r["gold"], FIRST)),
         "fitted_all_first_4": share(lambda r: among_first(
             ((features(r["units"]) - mean) / scale) @ w, r["gold"], FIRST)),
+        **ce_summary(rows, share),
     }
 
 
@@ -135,6 +179,11 @@ def main() -> None:
                     default=HERE / "cache" / "natural-questions" / "policyqa-index")
     ap.add_argument("--policyqa", type=Path, default=default_data("data/policyqa-dev/dev.json"))
     ap.add_argument("--out", type=Path, default=HERE / "results")
+    ap.add_argument("--limit", type=int, default=0, help="each half's first N questions")
+    ap.add_argument("--reranker", action="store_true",
+                    help="score the model's first --ce-depth units with the cross-encoder")
+    ap.add_argument("--reranker-dir", type=Path, help="another cross-encoder folder")
+    ap.add_argument("--ce-depth", type=int, default=16)
     args = ap.parse_args()
     if args.policyqa is None:
         ap.error("no data: pass --policyqa FILE")
@@ -144,7 +193,15 @@ def main() -> None:
     articles = json.loads(args.policyqa.read_text(encoding="utf-8"))["data"]
     qs = questions(articles, with_product=True)
     split = halves([q.group for q in qs])
-    rows = record(App(Settings(index_dir=args.index)), qs)
+    if args.limit:
+        qs = [q for half in ("dev", "test")
+              for q in [q for q in qs if split[q.group] == half][: args.limit]]
+    settings = Settings(index_dir=args.index)
+    reranker = None
+    if args.reranker:
+        reranker = make_reranker(settings.model_copy(update={
+            "reranker": RerankerKind.CROSS_ENCODER, "reranker_dir": args.reranker_dir}))
+    rows = record(App(settings), qs, reranker, args.ce_depth)
     dev = [r for r in rows if r["units"] and split[r["q"].group] == "dev"]
     combo = fit([features(r["units"]) for r in dev], [r["gold"] for r in dev])
     results = {half: summary([r for r in rows if split[r["q"].group] == half], combo)
@@ -158,7 +215,8 @@ def main() -> None:
         table.add_row(half, *[str(v) for v in results[half].values()])
     Console(width=200).print(table)
     print("fitted weights (standardised):", results["fitted_weights"])
-    write_result(args.out / "quote_ceiling.json", results)
+    name = "quote_ceiling" + ("_ce" if args.reranker else "") + (f"_{args.limit}" if args.limit else "")
+    write_result(args.out / f"{name}.json", results)
 
 
 if __name__ == "__main__":
