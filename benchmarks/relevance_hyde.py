@@ -32,11 +32,10 @@ import httpx
 import numpy as np
 from _provenance import write_result
 from local_model import Reader, served
-from relevance_mpnet import RATES, SMALL, gather, measure
+from relevance_mpnet import SMALL, gather, measure, table
 from relevance_rule import HERE
 from relevance_signals import sections
 from rich.console import Console
-from rich.table import Table
 
 from situated.index.e5 import E5Embeddings
 from situated.index.embeddings import model_path
@@ -119,15 +118,7 @@ def main() -> None:
         passages = written(base, [r["q"] for r in rows], args.work / "passages.json")
     with_passages(rows, passages, minilm)
     results = {name: measure(rows, f) for name, f in SIGNALS.items()}
-    table = Table(title=f"small corpora, held out ({sum(r['half'] != 'dev' for r in rows)} "
-                        "questions): refused answerable / answered off-topic")
-    for col in ("signal", "dev floor", "refused", "answered", "AUC",
-                *(f"refused at {r} off-topic" for r in RATES)):
-        table.add_column(col, justify="right")
-    for name, r in results.items():
-        table.add_row(name, str(r["floor"]), str(r["held_refused"]), str(r["held_answered"]),
-                      str(r["auc_held"]), *(str(v) for v in r["refused_at_off_topic_rate"].values()))
-    Console(width=180).print(table)
+    Console(width=180).print(table(rows, results))
     write_result(args.out / "relevance_hyde.json", {"signals": results, "rows": rows,
                                                      "passages": passages})
 

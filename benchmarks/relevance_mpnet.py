@@ -106,6 +106,19 @@ def measure(rows: list[dict], f: Callable[[dict], float]) -> dict:
             "auc_held": round(_auc(held, f), 3), "refused_at_off_topic_rate": at_rate}
 
 
+def table(rows: list[dict], results: dict[str, dict]) -> Table:
+    """Each signal's `measure` as a row."""
+    out = Table(title=f"small corpora, held out ({sum(r['half'] != 'dev' for r in rows)} "
+                      "questions): refused answerable / answered off-topic")
+    for col in ("signal", "dev floor", "refused", "answered", "AUC",
+                *(f"refused at {r} off-topic" for r in RATES)):
+        out.add_column(col, justify="right")
+    for name, r in results.items():
+        out.add_row(name, str(r["floor"]), str(r["held_refused"]), str(r["held_answered"]),
+                    str(r["auc_held"]), *(str(v) for v in r["refused_at_off_topic_rate"].values()))
+    return out
+
+
 def _signals(keys: list[str]) -> dict[str, Callable[[dict], float]]:
     """Each model's best unit alone and beside e5's best section (the product's `unit`), and
     every other model beside MiniLM and e5."""
@@ -212,15 +225,7 @@ def main() -> None:
             models["nomic"] = stack.enter_context(nomic_served(args.nomic, args.server_bin))
         rows = gather(models, E5Embeddings())
     results = {name: measure(rows, f) for name, f in _signals(list(models)).items()}
-    table = Table(title=f"small corpora, held out ({sum(r['half'] != 'dev' for r in rows)} "
-                        "questions): refused answerable / answered off-topic")
-    for col in ("signal", "dev floor", "refused", "answered", "AUC",
-                *(f"refused at {r} off-topic" for r in RATES)):
-        table.add_column(col, justify="right")
-    for name, r in results.items():
-        table.add_row(name, str(r["floor"]), str(r["held_refused"]), str(r["held_answered"]),
-                      str(r["auc_held"]), *(str(v) for v in r["refused_at_off_topic_rate"].values()))
-    Console(width=180).print(table)
+    Console(width=180).print(table(rows, results))
     name = "_".join(k for k in models if k != "minilm") or "minilm"
     write_result(args.out / f"relevance_{name}.json", {"signals": results, "rows": rows})
 
