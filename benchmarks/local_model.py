@@ -178,6 +178,12 @@ def start_server(port: int, reader: Reader) -> subprocess.Popen:
         command = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host",
                    "127.0.0.1", "--port", str(port), "--n_threads", str(reader.threads),
                    "--n_ctx", "4096"]
+    return launched(command, port)
+
+
+def launched(command: list[str], port: int) -> subprocess.Popen:
+    """`command`, a server on 127.0.0.1:`port`, once it answers (exits naming it if it does not
+    within 120 s)."""
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     for _ in range(240):
         try:

@@ -215,7 +215,7 @@ def main() -> None:
         table.add_row(half, *[str(v) for v in results[half].values()])
     Console(width=200).print(table)
     print("fitted weights (standardised):", results["fitted_weights"])
-    name = "quote_ceiling" + ("_ce" if args.reranker else "") + (f"_{args.limit}" if args.limit else "")
+    name = "quote_ceiling" + "_ce" * args.reranker + f"_{args.limit}" * bool(args.limit)
     write_result(args.out / f"{name}.json", results)
 
 

