@@ -79,10 +79,14 @@ def gather(models: dict, e5: E5Embeddings) -> list[dict]:
     return rows
 
 
+def auc(pos: np.ndarray, neg: np.ndarray) -> float:
+    """The share of (positive, negative) pairs the score orders right, a tie counting half."""
+    return float((pos[:, None] > neg[None, :]).mean() + 0.5 * (pos[:, None] == neg[None, :]).mean())
+
+
 def _auc(rows: list[dict], f: Callable[[dict], float]) -> float:
-    p = np.array([f(r) for r in rows if r["positive"]])
-    n = np.array([f(r) for r in rows if not r["positive"]])
-    return float((p[:, None] > n[None, :]).mean() + 0.5 * (p[:, None] == n[None, :]).mean())
+    return auc(np.array([f(r) for r in rows if r["positive"]]),
+               np.array([f(r) for r in rows if not r["positive"]]))
 
 
 def measure(rows: list[dict], f: Callable[[dict], float]) -> dict:

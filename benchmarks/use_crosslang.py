@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 from _provenance import default_data, write_result
-from relevance_mpnet import UseM
+from relevance_mpnet import UseM, auc
 from rich.console import Console
 from rich.table import Table
 
@@ -39,10 +39,6 @@ def _split(data: dict, lang: str, group: set[int]) -> tuple[list, list]:
     qs = [(a, i, q["question"]) for a, art in arts for i, p in enumerate(art["paragraphs"])
           for q in p["qas"]]
     return paras, qs
-
-
-def _auc(pos: np.ndarray, neg: np.ndarray) -> float:
-    return float((pos[:, None] > neg[None, :]).mean())
 
 
 def _scores(models: dict, paras: list, asked: list, strangers: list) -> dict:
@@ -86,7 +82,7 @@ def main() -> None:
             results[f"{ql} over {dl}, {name}"] = {
                 "top1": round(float((rank == 0).mean()), 3),
                 "top5": round(float((rank < 5).mean()), 3),
-                "auc": round(_auc(sa.max(1), sb.max(1)), 3), "asked": len(asked),
+                "auc": round(auc(sa.max(1), sb.max(1)), 3), "asked": len(asked),
                 "strangers": len(strangers)}
     table = Table(title="XQuAD dev: gold paragraph rank, and answerable vs strangers (AUC)")
     for col in ("questions over paragraphs", "top 1", "top 5", "AUC"):
