@@ -170,6 +170,11 @@ class FilterFields(BaseModel):
     # parts of its period that later-recorded corrections replace: (from_s, to_s, known_from_s)
     recorded_s: int = OPEN_START
     corrected: tuple[tuple[int, int, int], ...] = ()
+    # who may read each correction's corrector, by slot: (roles, assets), empty = anyone; a
+    # slot without an entry was written by anyone's corrector. A correction applies only for a
+    # caller who may read the version that makes it (`corrector_reads`): a restricted
+    # correction changes nothing a caller without it sees
+    corrector_access: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     # the release axis (`situated.releases`): the releases covered as keys [lo, hi); a
     # document without one covers all. Which release is a line's latest depends on who asks,
     # so it is decided per caller (`Filter.superseded`), never stored
@@ -190,6 +195,10 @@ class FilterFields(BaseModel):
     def every_facet(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """The product, then the index's declared facets, each with its values."""
         return ((PRODUCT, self.products), *self.facets)
+
+    def corrector_access_of(self, slot: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Who may read the version that makes correction `slot`: (roles, assets)."""
+        return self.corrector_access[slot] if slot < len(self.corrector_access) else ((), ())
 
     @property
     def date_scoped(self) -> bool:
@@ -222,6 +231,10 @@ class FilterFields(BaseModel):
         for j in range(MAX_CORRECTIONS):  # every key always present, neutral when unused
             a, b, r = self.corrected[j] if j < len(self.corrected) else (OPEN_END,) * 3
             md[f"corr{j}_from_s"], md[f"corr{j}_to_s"], md[f"corr{j}_known_s"] = a, b, r
+            roles, assets = self.corrector_access_of(j)
+            md[f"corr{j}_access_any"], md[f"corr{j}_assets_any"] = not roles, not assets
+            md.update({f"corr{j}_{role_key(x)}": True for x in roles})
+            md.update({f"corr{j}_{asset_key(x)}": True for x in assets})
         for role in self.roles:
             md[role_key(role)] = True
         for asset in self.assets:

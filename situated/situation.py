@@ -134,3 +134,9 @@ class Scope(BaseModel):
         if isinstance(value, str):
             value = [value]
         return tuple(sorted(set(value or ())))
+
+    def reads(self, roles: tuple[str, ...], assets: tuple[str, ...]) -> bool:
+        """True when this scope may read text restricted to `roles` and `assets` (empty: to
+        anyone): one of the roles and one of the assets, where any are named."""
+        return ((not roles or bool(set(roles) & set(self.roles)))
+                and (not assets or bool(set(assets) & set(self.assets))))

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from situated.documents import MAX_CORRECTIONS, OPEN_END, PRODUCT, FilterFields, ValidFor
+from situated.situation import Scope
 
 _VF_CODES = {v: i for i, v in enumerate(ValidFor)}
 _SCALARS = ("valid_from", "valid_to", "valid_for", "product_any", "role_any", "asset_any",
@@ -79,6 +80,12 @@ class FilterColumns:
         self.corr = [tuple(np.fromiter(((f.corrected[j][i] if j < len(f.corrected) else OPEN_END)
                                         for f in fields), np.int64, n) for i in range(3))
                      for j in range(used)]
+        # corrections by a version not everyone may read: [group, slot, roles, assets]
+        self.corr_restricted: list[tuple[int, int, tuple[str, ...], tuple[str, ...]]] = [
+            (g, j, roles, assets) for g, f in enumerate(fields)
+                                for j in range(len(f.corrected))
+                                for roles, assets in [f.corrector_access_of(j)]
+                                if roles or assets]
         for attr in _LISTS:
             setattr(self, attr, _postings([getattr(f, attr) for f in fields]))
         # declared facets (`FilterFields.facets`): per facet an "any value" flag and postings
@@ -107,6 +114,15 @@ class FilterColumns:
             idx = postings.get(v)
             if idx is not None:
                 mask[idx] = True
+        return mask
+
+    def corrector_reads(self, slot: int, scope: Scope) -> np.ndarray:
+        """Groups whose correction `slot` the scope may read the maker of (a correction it
+        may not read changes nothing it sees)."""
+        mask = np.ones(self.n, dtype=bool)
+        for group, j, roles, assets in self.corr_restricted:
+            if j == slot and not scope.reads(roles, assets):
+                mask[group] = False
         return mask
 
     def vf_code(self, vf: ValidFor) -> int:
@@ -145,6 +161,7 @@ class FilterColumns:
             np.save(out / "row_group.npy", self.row_group)
         (out / "columns.json").write_text(json.dumps({
             "groups": self.n, "corrections": len(self.corr), "postings": postings,
+            "corrections_restricted": self.corr_restricted,
             "facets": facets}), "utf-8")
 
     @classmethod
@@ -161,6 +178,8 @@ class FilterColumns:
             setattr(self, name, arr(name))
         self.corr = [tuple(arr(f"corr{j}_{i}") for i in range(3))
                      for j in range(min(info["corrections"], MAX_CORRECTIONS))]
+        self.corr_restricted = [(g, j, tuple(roles), tuple(assets))
+                                for g, j, roles, assets in info["corrections_restricted"]]
         for attr in _LISTS:
             setattr(self, attr, _load_postings(arr(attr), info["postings"][attr]))
         facets = info.get("facets", {})

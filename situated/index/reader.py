@@ -63,7 +63,7 @@ def _manifest(root: Path, gen: Path, embeddings: Embedder) -> Manifest:
             f"piece ids the vector leg filters by, 7 keys the sentence vectors by the evidence "
             f"text as it is now neutralised, 8 the release axis every piece is filtered by, 9 "
             f"the latest release decided per caller, Chroma's files checksummed, 10 each "
-            f"unit under its section's title); "
+            f"unit under its section's title, 11 who may read each correction); "
             f"rebuild it with `situated ingest PATH... --index {root}` (unchanged texts "
             "come from the embedding cache)"
         )

@@ -43,7 +43,8 @@ if TYPE_CHECKING:
 # 8: the release axis (`release_lo`, `release_hi`, `release_latest` on every piece);
 # 9: no `release_latest`: the latest release is decided per caller (`Filter.superseded`);
 # 10: each unit under its section's title (`sentences_titled/`), the relevance rule's signal
-SCHEMA_VERSION = 10
+# 11: who may read each correction's corrector (`corrector_access`, `corr{j}_access_any`)
+SCHEMA_VERSION = 11
 COLLECTION = "pieces"
 
 

@@ -19,7 +19,7 @@ from situated.documents import (
 )
 from situated.errors import DocumentError
 from situated.loaders.axes import facet_values, release_problems
-from situated.loaders.families import check_families
+from situated.loaders.families import Correction, check_families
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
 from situated.loaders.markdown import parse_markdown
 from situated.loaders.meta import MAX_HEADING_CHARS, MetaProblems, parse_meta
@@ -307,10 +307,19 @@ def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | No
         raise DocumentError(problems)
     out = [_with_history(d, {
         "recorded_s": rec[d.meta.source_id],
-        "corrected": tuple(sorted(corrections.get(d.meta.source_id, ()))),
+        **corrections_as_fields(sorted(corrections.get(d.meta.source_id, ()))),
         "facets": faceted[d.meta.source_id]}) for d in docs]
     loaded = [w for d in docs for w in d.warnings]  # what loading degraded, per file
     return Corpus(documents=tuple(out), warnings=tuple(loaded + list(warnings)))
+
+
+def corrections_as_fields(made: list[Correction]) -> dict[str, tuple]:
+    """A version's corrections as its filter fields hold them: the spans, and who may read
+    each one's corrector (only where someone may not: an index of public corrections stores
+    what it stored before)."""
+    access = tuple((roles, assets) for *_, roles, assets in made)
+    return {"corrected": tuple((a, b, r) for a, b, r, *_ in made),
+            "corrector_access": access if any(r or s for r, s in access) else ()}
 
 
 def _with_history(d: LoadedDocument, update: dict) -> LoadedDocument:

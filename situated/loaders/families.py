@@ -10,6 +10,10 @@ from collections import defaultdict
 
 from situated.documents import MAX_CORRECTIONS, DocumentMeta
 
+# a later-recorded version's correction of another: (from_s, to_s, known_from_s, the
+# corrector's roles, its assets); who may read the corrector decides who it corrects for
+Correction = tuple[int, int, int, tuple[str, ...], tuple[str, ...]]
+
 
 def _period(m: DocumentMeta) -> str:
     end = f"{m.valid_to}" if m.valid_to else "open end"
@@ -44,7 +48,7 @@ def _share_facets(a: tuple, b: tuple) -> bool:
 
 def _overlap(a: DocumentMeta, b: DocumentMeta, rec: dict[str, int],
              bounds: dict[str, tuple[int, int]],
-             corrections: dict[str, set[tuple[int, int, int]]]) -> str | None:
+             corrections: dict[str, set[Correction]]) -> str | None:
     """Two overlapping versions: the later-recorded one corrects the other over the overlap
     (recorded in `corrections`, None returned) when it applies to every product of it; else
     what to fix."""
@@ -53,7 +57,8 @@ def _overlap(a: DocumentMeta, b: DocumentMeta, rec: dict[str, int],
     old, new = (a, b) if ra < rb else (b, a)
     covers = not new.product or (old.product and set(old.product) <= set(new.product))
     if ra != rb and covers:
-        corrections[old.source_id].add((max(fa, fb), min(ta, tb), rec[new.source_id]))
+        corrections[old.source_id].add((max(fa, fb), min(ta, tb), rec[new.source_id],
+                                        tuple(sorted(new.access)), tuple(sorted(new.assets))))
         return None
     if ra != rb:
         return "the later-recorded one must apply to every product of the one it corrects"
@@ -68,7 +73,7 @@ def check_families(metas: list[DocumentMeta], rec: dict[str, int],
                     bounds: dict[str, tuple[int, int]],
                     spans: dict[str, tuple[int, int]] | None = None,
                     faceted: dict[str, tuple] | None = None,
-                    ) -> tuple[list[str], list[str], dict[str, set[tuple[int, int, int]]]]:
+                    ) -> tuple[list[str], list[str], dict[str, set[Correction]]]:
     """Versions of one family and product must not overlap on every axis — in time and in
     releases (two documents of different releases may share a period, and two periods may
     share a release) — unless one corrects the other (it was recorded later and applies to
@@ -84,7 +89,7 @@ def check_families(metas: list[DocumentMeta], rec: dict[str, int],
     spans, faceted = spans or {}, faceted or {}
     problems: list[str] = []
     warnings: list[str] = []
-    corrections: dict[str, set[tuple[int, int, int]]] = defaultdict(set)
+    corrections: dict[str, set[Correction]] = defaultdict(set)
     families: dict[str, list[DocumentMeta]] = defaultdict(list)
     for m in metas:
         if m.family:
@@ -119,4 +124,4 @@ def check_families(metas: list[DocumentMeta], rec: dict[str, int],
     return problems, warnings, corrections
 
 
-__all__ = ["check_families"]
+__all__ = ["Correction", "check_families"]

@@ -88,16 +88,16 @@ class Filter(BaseModel):
         k = self.known_at
         if k is not None and f.recorded_s > k:
             return False  # not recorded yet on the day the records are read at
-        if t is not None and any(a <= t < b and (k is None or r <= k) for a, b, r in f.corrected):
-            return False  # a correction known by then replaces this version on that day
+        if t is not None and any(a <= t < b and (k is None or r <= k)
+                                 and self.scope.reads(*f.corrector_access_of(j))
+                                 for j, (a, b, r) in enumerate(f.corrected)):
+            return False  # a correction the caller may read, known by then, replaces it
         r = self.release
         if r is not None and not (f.release_lo <= r < f.release_hi):
             return False
         if self.latest_only and f.source_id in self.superseded:
             return False
-        if f.roles and not set(f.roles) & set(self.scope.roles):
-            return False
-        if f.assets and not set(f.assets) & set(self.scope.assets):
+        if not self.scope.reads(f.roles, f.assets):
             return False
         if self.sources is not None and f.source_id not in self.sources:
             return False
@@ -131,8 +131,8 @@ class Filter(BaseModel):
             if t is None:
                 continue
             in_period = (cols.valid_from <= t) & (t < cols.valid_to)
-            for a, b, r in cols.corr:
-                covered = (a <= t) & (t < b)
+            for j, (a, b, r) in enumerate(cols.corr):
+                covered = (a <= t) & (t < b) & cols.corrector_reads(j, self.scope)
                 if self.known_at is not None:
                     covered &= r <= self.known_at
                 in_period &= ~covered
@@ -170,7 +170,7 @@ def _chroma_clauses(flt: Filter) -> list[dict[str, Any]]:
         clauses.append({"$or": [
             {"valid_for": {"$ne": vf.value}},
             {"$and": [{"valid_from_s": {"$lte": t}}, {"valid_to_s": {"$gt": t}},
-                      *_uncorrected_where(t, flt.known_at)]},
+                      *_uncorrected_where(t, flt.known_at, flt.scope)]},
         ]})
     if flt.known_at is not None:
         clauses.append({"recorded_s": {"$lte": flt.known_at}})
@@ -186,13 +186,23 @@ def _chroma_clauses(flt: Filter) -> list[dict[str, Any]]:
     return clauses
 
 
-def _uncorrected_where(t: int, known_at: int | None) -> list[dict[str, Any]]:
-    """No correction known by `known_at` covers instant `t` (one clause per slot)."""
+def _uncorrected_where(t: int, known_at: int | None, scope: Scope) -> list[dict[str, Any]]:
+    """No correction known by `known_at`, made by a version `scope` may read, covers instant
+    `t` (one clause per slot). Chroma's `$ne` admits a record lacking the key, so "may not
+    read the corrector" is: not open to anyone and none of the scope's keys set."""
     out = []
     for j in range(MAX_CORRECTIONS):
         outside: list[dict[str, Any]] = [{f"corr{j}_from_s": {"$gt": t}},
                                          {f"corr{j}_to_s": {"$lte": t}}]
         if known_at is not None:
             outside.append({f"corr{j}_known_s": {"$gt": known_at}})
+        for flag, key, values in ((f"corr{j}_access_any", role_key, scope.roles),
+                                  (f"corr{j}_assets_any", asset_key, scope.assets)):
+            outside.append(_all_of([{flag: {"$ne": True}},
+                                    *({f"corr{j}_{key(v)}": {"$ne": True}} for v in values)]))
         out.append({"$or": outside})
     return out
+
+
+def _all_of(clauses: list[dict[str, Any]]) -> dict[str, Any]:
+    return clauses[0] if len(clauses) == 1 else {"$and": clauses}
