@@ -30,7 +30,7 @@ from situated.index.store import (
     history_record,
 )
 from situated.index.writer import Calibrator, Progress, build_index
-from situated.loaders.corpus import load_corpus, validate_documents
+from situated.loaders.corpus import Corpus, load_corpus, validate_documents
 from situated.loaders.sizing import BlockLimit
 from situated.settings import Settings
 
@@ -128,16 +128,16 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
     corpus is published again so that it gets them."""
     if not paths and (prune or not recalibrate):
         raise IndexError_("no paths to ingest; give the files or folders of the corpus")
-    # per-file problems stop here, nothing published
-    new = None if not paths else load_corpus(paths, on_file=on_file, timezone=settings.timezone,
-                      limit=BlockLimit(
-                          settings.block_limit, embeddings.count_tokens,
-                          piece_tokens=embeddings.max_tokens),
-                      max_mb=settings.max_file_mb, validate=False)
     root = Path(root)
-    with writer_lock(root):
+    with writer_lock(root):  # before anything is read: a second ingest waits for none of it
         clean_leftovers(root)
         gen, previous, published = _published(root)
+        # per-file problems stop here, nothing published
+        new = None if not paths else load_corpus(
+            paths, on_file=on_file, timezone=settings.timezone,
+            limit=BlockLimit(settings.block_limit, embeddings.count_tokens,
+                             piece_tokens=embeddings.max_tokens),
+            max_mb=settings.max_file_mb, validate=False)
         if new is None and not previous:
             raise IndexError_(f"there is no index at {root} to calibrate; build it with "
                               f"`situated ingest PATH... --index {root}`")
@@ -172,17 +172,43 @@ def ingest(paths: list[Path], root: Path, embeddings, settings: Settings, prune:
             report.repaired = damage(root, gen, embeddings)
             if report.repaired is None:
                 return report
-        return _build(report, merged, root, embeddings, settings, progress, calibrator)
+        return _build(report, merged, root, embeddings, settings, progress, calibrator,
+                      _still_as_read(root, gen, new))
+
+
+def _still_as_read(root: Path, gen: Path | None, new: Corpus | None) -> Callable[[], None]:
+    """The check run just before publishing: the published generation is still the one this
+    ingest merged into, and no file it read has changed since; else an error naming what
+    moved, and `current` is left as it was."""
+    def check() -> None:
+        now = _current_name(root)
+        if now != (gen.name if gen is not None else None):
+            raise IndexError_(f"index {root} was published by another writer while this ingest "
+                              f"ran (now {now}); nothing was published: run the ingest again")
+        changed = new.changed_since_read() if new is not None else []
+        if changed:
+            raise IndexError_(f"{', '.join(changed[:5])} changed after this ingest read "
+                              f"{'them' if len(changed) > 1 else 'it'}; nothing was published: "
+                              "run the ingest again once the files are saved")
+    return check
+
+
+def _current_name(root: Path) -> str | None:
+    try:
+        return current_generation(root).name
+    except (SituatedError, OSError):
+        return None
 
 
 def _build(report: IngestReport, merged, root: Path, embeddings, settings: Settings,
-           progress, calibrator) -> IngestReport:
+           progress, calibrator, before_publish: Callable[[], None]) -> IngestReport:
     """Publish the merged corpus (a damaged published generation is not copied from)."""
     cache = EmbeddingCache.of(settings)
     try:
         report.manifest = build_index(merged, root, embeddings, settings, progress,
                                       cache=cache, locked=True, calibrator=calibrator,
-                                      reuse=report.repaired is None)
+                                      reuse=report.repaired is None,
+                                      before_publish=before_publish)
     finally:
         cache.close()
     report.embedded = cache.misses_by_model.get(embeddings.model_id, 0)

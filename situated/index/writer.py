@@ -74,6 +74,7 @@ def build_index(
     corpus: Corpus, root: Path, embeddings: Embedder, settings: Settings,
     progress: Progress | None = None, cache: EmbeddingCache | None = None,
     locked: bool = False, calibrator: Calibrator | None = None, reuse: bool = True,
+    before_publish: Callable[[], None] | None = None,
 ) -> Manifest:
     """Embed and index a validated corpus into a new generation, then publish it atomically.
 
@@ -83,7 +84,9 @@ def build_index(
     and only the pieces of added, changed and removed documents are written (`locked`: the
     caller already holds the writer lock). `calibrator` sets the relevance thresholds on the new
     generation before it is published (`situated.calibration`); they go into its manifest.
-    `reuse=False`: nothing is copied from the published generation (it is damaged)."""
+    `reuse=False`: nothing is copied from the published generation (it is damaged).
+    `before_publish` runs last, before the generation is published; an error it raises leaves
+    `current` as it was (an ingest checks that nothing moved since it read)."""
     progress = progress or (lambda *_: None)
     own_cache = cache is None
     cache = cache or EmbeddingCache.of(settings)
@@ -106,6 +109,8 @@ def build_index(
                                                    encoding="utf-8")
             release_chroma(tmp / "chroma")
             record(tmp)  # checksums: a later ingest can tell a damaged generation
+            if before_publish is not None:
+                before_publish()
             tmp.rename(gen)
             publish(root, gen)
         except BaseException as exc:

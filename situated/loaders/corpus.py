@@ -11,7 +11,7 @@ import os
 import re
 import stat
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from situated.documents import (
@@ -26,6 +26,7 @@ from situated.loaders.meta import MAX_HEADING_CHARS, MetaProblems, parse_meta
 from situated.loaders.notes import split_notes
 from situated.loaders.parsed_json import parse_json
 from situated.loaders.pdf import parse_pdf, read_sidecar, sidecar_path
+from situated.loaders.reading import Seen, decoded, read_optional
 from situated.loaders.sizing import BlockLimit
 
 SUFFIXES = (".md", ".markdown", ".pdf", ".json")
@@ -38,6 +39,13 @@ class Corpus:
     # every version ever indexed, with when it became known and when it was superseded
     # (`history.jsonl`; empty = one open record per document, written by the index writer)
     history: tuple[dict, ...] = ()
+    # every file read (and its sidecar) as it was when read: an ingest publishes only if none
+    # changed since (`changed_since_read`)
+    seen: tuple[Seen, ...] = ()
+
+    def changed_since_read(self) -> list[str]:
+        """The files read into this corpus that changed (or went) since."""
+        return [s.path for s in self.seen if s.changed()]
 
     @property
     def n_blocks(self) -> int:
@@ -153,26 +161,30 @@ def load_documents(path: Path, timezone: str = "UTC", limit: BlockLimit | None =
         raise MetaProblems([f"{path}: nested too deeply to read; flatten the structure"]) from None
 
 
-def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> list[LoadedDocument]:
+def sidecar_of(path: Path) -> Path | None:
+    """The metadata file read beside `path` (a PDF's, a parsed JSON's), None for Markdown."""
     suffix = path.suffix.lower()
-    digest = hashlib.sha256(path.read_bytes())
+    return sidecar_path(path) if suffix in (".pdf", ".json") else None
+
+
+def _load_file(path: Path, timezone: str, limit: BlockLimit | None) -> list[LoadedDocument]:
+    """Each file (and its sidecar) is read once: the bytes hashed are the bytes parsed."""
+    suffix = path.suffix.lower()
+    data = path.read_bytes()
+    side = sidecar_of(path)
+    side_data = read_optional(side) if side is not None else None
+    digest = hashlib.sha256(data)
+    if side_data is not None:
+        digest.update(side_data)
     warnings: list[str] = []
     if suffix == ".pdf":
-        raw = read_sidecar(path)
-        digest.update(sidecar_path(path).read_bytes())
-        title, sections = parse_pdf(path)
+        raw = read_sidecar(path, side_data)
+        title, sections = parse_pdf(path, data)
     elif suffix == ".json":
-        raw, title, sections, warnings = parse_json(path)
+        raw, title, sections, warnings = parse_json(path, data, side_data)
         _check_sections(sections, path)
-        side = path.with_name(path.name + ".meta.yaml")
-        if side.exists():
-            digest.update(side.read_bytes())
     else:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise MetaProblems([f"{path}: not UTF-8 text; save it as UTF-8"]) from None
-        text, warnings = _check_work(text, path)
+        text, warnings = _check_work(decoded(data, path), path)
         raw, title, sections = parse_markdown(text, str(path))
     meta = parse_meta(raw, str(path), warnings)
     if meta.title is None and title:
@@ -265,11 +277,16 @@ def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
         raise DocumentError([
             f"no documents under {', '.join(map(str, paths))}; expected {', '.join(SUFFIXES)}"
         ])
+    seen: list[Seen] = []
     for f in files:
+        before = [x for p in (f, sidecar_of(f)) if p is not None and (x := Seen.of(p))]
         try:
             docs += load_documents(f, timezone, limit, max_mb)
         except MetaProblems as exc:
             problems += exc.problems
+        problems += [f"{s.path}: changed while it was read; run the ingest again once it is "
+                     "saved" for s in before if s.changed()]
+        seen += before
         if on_file:
             on_file(f)
     if problems:
@@ -277,8 +294,8 @@ def load_corpus(paths: list[Path], on_file=None, timezone: str = "UTC",
     if not validate:  # the caller validates the merged corpus; two files, one id: never merged
         if duplicates := _duplicate_ids(docs):
             raise DocumentError(duplicates)
-        return Corpus(documents=tuple(docs), warnings=())
-    return validate_documents(docs, facets=facets)
+        return Corpus(documents=tuple(docs), warnings=(), seen=tuple(seen))
+    return replace(validate_documents(docs, facets=facets), seen=tuple(seen))
 
 
 def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | None = None,

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from situated.loaders.forms import Figure, Paragraph, Section, Table
+from situated.loaders.reading import decoded
 from situated.loaders.meta import (
     MAX_HEADING_CHARS,
     MAX_META_BYTES,
@@ -130,11 +131,13 @@ def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def parse_json(path: Path) -> tuple[dict, str | None, list[Section], list[str]]:
-    """(raw metadata, title, sections, warnings); raises `MetaProblems` naming the bad
-    element."""
+def parse_json(path: Path, raw: bytes, side_raw: bytes | None,
+               ) -> tuple[dict, str | None, list[Section], list[str]]:
+    """(raw metadata, title, sections, warnings) from the file's bytes `raw` and its sidecar's
+    `side_raw` (None: none), each read once by the caller; raises `MetaProblems` naming the
+    bad element."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_once)
+        data = json.loads(decoded(raw, path), object_pairs_hook=_once)
     except _Repeated as exc:
         raise MetaProblems([f"{path}: key {exc.key[:80]!r} is given twice in one object; keep "
                             "one (JSON readers would silently use the last)"]) from None
@@ -152,8 +155,8 @@ def parse_json(path: Path) -> tuple[dict, str | None, list[Section], list[str]]:
             raise MetaProblems([f"{path}: metadata is {size:,} bytes, over the "
                                 f"{MAX_META_BYTES:,} allowed; metadata holds keys, not content"])
         raw_meta = _stringify(data["metadata"])
-    elif side.exists():
-        raw_meta = load_yaml_mapping(side.read_text(encoding="utf-8"), str(side))
+    elif side_raw is not None:
+        raw_meta = load_yaml_mapping(decoded(side_raw, side), str(side))
     else:
         raise MetaProblems([
             (f"{path}: no metadata; add a `metadata` object with at least `source_id` or a "

@@ -10,6 +10,7 @@ clauses like a Markdown section (`loaders.sizing`).
 
 from __future__ import annotations
 
+import io
 import re
 import unicodedata
 from pathlib import Path
@@ -18,6 +19,7 @@ from pypdf import PdfReader
 
 from situated.loaders.forms import Paragraph, Section, split_heading
 from situated.loaders.meta import MetaProblems, load_yaml_mapping
+from situated.loaders.reading import decoded
 from situated.loaders.structure import clause_marker
 
 _HEADING_LINE = re.compile(r"^\d+(?:\.\d+)*\.?\s+\S.{0,78}$")
@@ -27,14 +29,16 @@ def sidecar_path(pdf: Path) -> Path:
     return pdf.with_name(pdf.name + ".meta.yaml")
 
 
-def read_sidecar(pdf: Path) -> dict:
+def read_sidecar(pdf: Path, data: bytes | None) -> dict:
+    """The sidecar's metadata from its bytes (`data`: read once by the caller, who hashes the
+    same bytes; None: there is no sidecar)."""
     side = sidecar_path(pdf)
-    if not side.exists():
+    if data is None:
         raise MetaProblems([
             (f"{pdf}: no sidecar metadata; create {side.name} beside it with at least "
             "`source_id: ...`")
         ])
-    return load_yaml_mapping(side.read_text(encoding="utf-8"), str(side))
+    return load_yaml_mapping(decoded(data, side), str(side))
 
 
 def _is_heading(line: str) -> bool:
@@ -62,21 +66,20 @@ MAX_PDF_INFLATION = 50  # text characters per byte of file, above `INFLATION_FLO
 INFLATION_FLOOR = 200_000
 
 
-def _read_pages(pdf: Path) -> tuple[str | None, list[tuple[int, str]]]:
+def _read_pages(pdf: Path, data: bytes) -> tuple[str | None, list[tuple[int, str]]]:
     """The PDF's title and each page's text, within the bounds `parse_pdf` names. A file that
     does not open as a PDF (`%PDF-` in its first KB, as readers look for it) is refused before
     pypdf reads it, so its warnings never print above the error."""
-    with pdf.open("rb") as f:
-        if b"%PDF-" not in f.read(1024):
-            raise MetaProblems([f"{pdf}: not a PDF (no %PDF- header); export it as PDF, or "
-                                "give it the suffix of what it is (.md, .json)"])
+    if b"%PDF-" not in data[:1024]:
+        raise MetaProblems([f"{pdf}: not a PDF (no %PDF- header); export it as PDF, or "
+                            "give it the suffix of what it is (.md, .json)"])
     try:
-        reader = PdfReader(str(pdf))
+        reader = PdfReader(io.BytesIO(data))
         if len(reader.pages) > MAX_PDF_PAGES:
             raise MetaProblems([f"{pdf}: {len(reader.pages):,} pages, over the "
                                 f"{MAX_PDF_PAGES:,} a document may have; split it"])
         pages, total = [], 0
-        budget = min(MAX_PDF_TEXT, max(INFLATION_FLOOR, MAX_PDF_INFLATION * pdf.stat().st_size))
+        budget = min(MAX_PDF_TEXT, max(INFLATION_FLOOR, MAX_PDF_INFLATION * len(data)))
         for n, page in enumerate(reader.pages, start=1):
             # NFKC: ligatures ("ﬁxes", "Shuﬄe") and full-width forms as the words they are
             text = unicodedata.normalize("NFKC", page.extract_text() or "")
@@ -84,7 +87,7 @@ def _read_pages(pdf: Path) -> tuple[str | None, list[tuple[int, str]]]:
             if total > budget:
                 raise MetaProblems([f"{pdf}: its text passes {budget:,} characters by page {n}, "
                                     f"more than {MAX_PDF_INFLATION} per byte of a "
-                                    f"{pdf.stat().st_size:,}-byte file (a compression bomb?); "
+                                    f"{len(data):,}-byte file (a compression bomb?); "
                                     "re-export it without it, or split it"])
             if total > MAX_PDF_TEXT:
                 raise MetaProblems([f"{pdf}: its text passes {MAX_PDF_TEXT:,} characters by page "
@@ -102,12 +105,12 @@ def _read_pages(pdf: Path) -> tuple[str | None, list[tuple[int, str]]]:
     return title, pages
 
 
-def parse_pdf(pdf: Path) -> tuple[str | None, list[Section]]:
+def parse_pdf(pdf: Path, data: bytes | None = None) -> tuple[str | None, list[Section]]:
     """(title from the PDF's metadata, sections). Bounded: at most `MAX_PDF_PAGES` pages,
     `MAX_PDF_TEXT` characters of text and `MAX_PDF_INFLATION` characters per byte of file
     (a 6 KB file whose streams inflate to 1 MB of text is refused), and pypdf's own
     decompression limits, each reported as an error naming the file, never a traceback."""
-    title, pages = _read_pages(pdf)
+    title, pages = _read_pages(pdf, pdf.read_bytes() if data is None else data)
     sections: list[Section] = []
     current = Section(title=title or "Introduction")
     pending: list[str] = []
