@@ -17,6 +17,7 @@ a page of another site can neither read it (no CORS, `SameSite=Strict`) nor deri
 from __future__ import annotations
 
 import base64
+import fcntl
 import hashlib
 import hmac
 import os
@@ -62,17 +63,25 @@ class SignedOut:
         self._lock = threading.Lock()
 
     def end(self, nonce: str, expires: int) -> None:
+        """Record a sign-out: the whole list is read and rewritten under a lock every worker
+        takes (never from this worker's partial view), pruned only of expired sessions."""
         with self._lock:
             self._ended[nonce] = expires
             if self.path is None:
                 return
-            live = {n: e for n, e in self._read().items() if e > self._clock()}
-            live[nonce] = expires
-            tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="ascii") as out:
-                out.writelines(f"{n} {e}\n" for n, e in sorted(live.items()))
-            os.replace(tmp, self.path)  # a reader sees the old list or the new, never half
+            lock = os.open(self.path.with_name(self.path.name + ".lock"),
+                           os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                live = {n: e for n, e in self._parse().items() if e > self._clock()}
+                live[nonce] = expires
+                tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                with os.fdopen(fd, "w", encoding="ascii") as out:
+                    out.writelines(f"{n} {e}\n" for n, e in sorted(live.items()))
+                os.replace(tmp, self.path)  # a reader sees the old list or the new, never half
+            finally:
+                os.close(lock)  # closing releases the lock
 
     def ended(self, nonce: str) -> bool:
         if nonce in self._ended:
@@ -94,8 +103,18 @@ class SignedOut:
         if stamp == self._stamp:
             return {}
         self._stamp = stamp
+        return self._parse()
+
+    def _parse(self) -> dict[str, int]:
+        """Every entry of the file (none when it is absent)."""
         found: dict[str, int] = {}
-        for line in self.path.read_text(encoding="ascii", errors="replace").splitlines():
+        if self.path is None:
+            return found
+        try:
+            text = self.path.read_text(encoding="ascii", errors="replace")
+        except FileNotFoundError:
+            return found
+        for line in text.splitlines():
             nonce, _, expires = line.partition(" ")
             if nonce and expires.isdigit():
                 found[nonce] = int(expires)
