@@ -1,0 +1,96 @@
+"""The Markdown loader's worst HTML shapes (issue 83, G1): a comment block runs to the end of
+the file in CommonMark, so no paragraph cap bounds it, and the history-note regex
+(`<!--\\s*YAML\\b(.*?)-->`, DOTALL) and `html.parser` were quadratic over many unclosed
+openings (`<!-- YAML`, `<!--`, `<?`).
+
+    python benchmarks/loader_worst.py [--chars 40000 80000 160000] [--out benchmarks/results]
+
+Each shape at each size through `parse_markdown` as it is, beside the same loader with the
+two readers as they were before (in the same run), and whether both keep the same text.
+Prints a table and writes `loader_worst.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+
+from _provenance import write_result
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from situated.loaders import markdown as module
+
+HERE = Path(__file__).resolve().parent
+_YAML_NOTE = re.compile(r"<!--\s*YAML\b(.*?)-->", re.DOTALL)
+
+
+class _TextOnly(HTMLParser):  # the reader before: html.parser
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def _html_text_before(html: str) -> str:
+    p = _TextOnly()
+    p.feed(html)
+    p.close()
+    return " ".join("".join(p.parts).split())
+
+
+def _note_before(html: str) -> str | None:
+    m = _YAML_NOTE.search(html)
+    return None if m is None else m.group(1)
+
+
+SHAPES = {"<!-- YAML unclosed": lambda n: "<!-- YAML a\n" * (n // 12),
+          "<!-- unclosed": lambda n: "<!--" * (n // 4),
+          "<? unclosed": lambda n: "<?x " * (n // 4),
+          "ordinary notes": lambda n: ("<!-- YAML\nadded: v1.0\n-->\n\nText.\n\n" * n)[:n]}
+
+
+def timed(text: str, before: bool) -> tuple[float, str]:
+    saved = module.html_text, module._yaml_note
+    if before:
+        module.html_text, module._yaml_note = _html_text_before, _note_before
+    try:
+        t = time.perf_counter()
+        _, _, sections = module.parse_markdown(text, "worst.md")
+        return time.perf_counter() - t, " ".join(
+            getattr(e, "text", "") for s in sections for e in s.elements)
+    finally:
+        module.html_text, module._yaml_note = saved
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chars", type=int, nargs="+", default=[40_000, 80_000, 160_000])
+    ap.add_argument("--out", type=Path, default=HERE / "results")
+    args = ap.parse_args()
+    table = Table(title="Markdown loader, worst HTML shapes: before beside now")
+    for col in ("shape", "characters", "before s", "now s", "ratio", "same text"):
+        table.add_column(col, justify="right")
+    rows = []
+    for name, make in SHAPES.items():
+        for n in args.chars:
+            text = "---\nsource_id: W\n---\n\n# Worst\n\nIntro.\n\n" + make(n)
+            before, old = timed(text, True)
+            now, new = timed(text, False)
+            rows.append({"shape": name, "chars": n, "before_s": round(before, 4),
+                         "now_s": round(now, 4), "ratio": round(before / now, 1),
+                         "same_text": old == new})
+            table.add_row(escape(name), f"{n:,}", f"{before:.3f}", f"{now:.3f}",
+                          f"{before / now:.1f}×", str(old == new))
+    Console().print(table)
+    write_result(args.out / "loader_worst.json", rows)
+
+
+if __name__ == "__main__":
+    main()
