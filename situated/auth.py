@@ -59,13 +59,21 @@ class KeyStore:
     """The principals of a keys file. Loaded from a file (`load`), it follows the file: a key
     added, changed or revoked there applies to the next request, without a restart (one
     `stat` per request). A file that became unreadable or invalid authenticates no one until
-    it is fixed (fail closed), and the server log says why."""
+    it is fixed (fail closed: the edit that broke it may be the one that revoked a key), every
+    request gets a 401, never a 500, and the server log names the file and why."""
 
     def __init__(self, principals: list[Principal], path: Path | None = None):
         names = [p.name for p in principals]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ConfigError(f"duplicate principal names in the keys file: {dupes}")
+        by_key: dict[str, str] = {}
+        for p in principals:  # one key, two principals: which one asks would be a guess
+            if (other := by_key.setdefault(p.key_sha256, p.name)) != p.name:
+                raise ConfigError(
+                    f"principals {other!r} and {p.name!r} share one key_sha256"
+                    f"{f' in {path}' if path else ''}; give each its own key (`situated keys "
+                    "new NAME --replace`)")
         self.principals = list(principals)
         self.path = path
         self._stamp = _stamp(path) if path else None
@@ -84,7 +92,8 @@ class KeyStore:
                 fresh = KeyStore.load(self.path)
                 self.principals = fresh.principals
             except ConfigError as exc:
-                log.error("keys file changed and cannot be used, no key is accepted: %s", exc)
+                log.error("keys file %s changed and cannot be used; no key is accepted "
+                          "until it is fixed: %s", self.path, exc)
                 self.principals = []
             self._stamp = stamp
 
@@ -103,6 +112,15 @@ class KeyStore:
             raise ConfigError(
                 f"keys file {path} does not exist; create one with "
                 f"`situated keys new NAME --keys {path}`") from None
+        except IsADirectoryError:
+            raise ConfigError(f"keys file {path} is a directory; give the path of the keys "
+                              "file itself") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"keys file {path} is not UTF-8 text; restore it from a backup "
+                              "or write it again with `situated keys new`") from None
+        except OSError as exc:
+            raise ConfigError(f"keys file {path} cannot be read ({exc.strerror or exc}); fix "
+                              "its permissions") from None
         except (yaml.YAMLError, ValidationError) as exc:
             raise ConfigError(f"keys file {path} is invalid: {exc}") from None
 
@@ -130,16 +148,29 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     return st.st_mtime_ns, st.st_size, st.st_ino
 
 
-def add_principal(path: Path, name: str, roles: list[str], assets: list[str]) -> str:
-    """Append a principal with a fresh key to the keys file; return the key (shown once)."""
+def add_principal(path: Path, name: str, roles: list[str], assets: list[str],
+                  replace: bool = False) -> str:
+    """Append a principal with a fresh key to the keys file (`replace`: a principal of that
+    name gets the new key and these roles, its old key stops working); return the key (shown
+    once). Any problem is a `ConfigError` naming the file and the fix."""
     path = Path(path)
-    store = KeyStore.load(path) if path.exists() else KeyStore([])
-    if any(p.name == name for p in store.principals):
-        raise ConfigError(f"a principal named {name!r} already exists in {path}; pick another")
+    store = KeyStore.load(path) if path.exists() or path.is_symlink() else KeyStore([])
+    if any(p.name == name for p in store.principals) and not replace:
+        raise ConfigError(f"a principal named {name!r} already exists in {path}; pass "
+                          "--replace to give it a new key, or pick another name")
     key = secrets.token_urlsafe(32)
-    store.principals.append(Principal(name=name, key_sha256=hash_key(key), roles=tuple(roles),
-                                      assets=tuple(assets)))
-    data = KeysFile(principals=store.principals).model_dump(mode="json")
+    principals = [p for p in store.principals if p.name != name]
+    principals.append(Principal(name=name, key_sha256=hash_key(key), roles=tuple(roles),
+                                assets=tuple(assets)))
+    try:
+        _write_keys(path, KeysFile(principals=principals).model_dump(mode="json"))
+    except OSError as exc:
+        raise ConfigError(f"cannot write the keys file {path} ({exc.strerror or exc}); fix "
+                          "the folder's permissions or free disk space") from None
+    return key
+
+
+def _write_keys(path: Path, data: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.unlink(missing_ok=True)
@@ -149,4 +180,3 @@ def add_principal(path: Path, name: str, roles: list[str], assets: list[str]) ->
         f.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     os.chmod(tmp, 0o600)  # whatever the umask
     tmp.replace(path)
-    return key

@@ -346,12 +346,14 @@ def keys_new(
     keys: Path = typer.Option(Path("keys.yaml"), "--keys", help="Keys file to add to"),
     role: list[str] = typer.Option([], "--role", help="Role (repeatable)"),
     asset: list[str] = typer.Option([], "--asset", help="Asset (repeatable)"),
+    replace: bool = typer.Option(False, "--replace", help="Give an existing principal a new "
+                                 "key (and these roles and assets); its old key stops working"),
 ) -> None:
     """Create a principal with a fresh API key; the key is printed once and stored hashed."""
     from situated.auth import add_principal
 
     try:
-        key = add_principal(keys, name, role, asset)
+        key = add_principal(keys, name, role, asset, replace=replace)
     except SituatedError as exc:
         _fail(str(exc))
         return

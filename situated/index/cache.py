@@ -27,6 +27,27 @@ def text_key(model_id: str, text: str) -> str:
     return hashlib.sha256(f"{model_id}\x00{text}".encode()).hexdigest()
 
 
+_DAMAGED = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+
+
+def cache_error(exc: sqlite3.DatabaseError, path: Path) -> IndexError_:
+    """What went wrong with the cache, and the fix for that: only a damaged file is to be
+    deleted (a full disk or a read-only folder leaves a valid cache that deleting would lose)."""
+    name = getattr(exc, "sqlite_errorname", "")
+    if name in _DAMAGED:
+        return IndexError_(f"the embedding cache {path} is damaged ({exc}); delete it (its "
+                           "vectors are computed again) and re-run the ingest")
+    if name == "SQLITE_FULL":
+        return IndexError_(f"the disk holding the embedding cache {path} is full; free space "
+                           "there (or point SITUATED_CACHE_DIR elsewhere) and re-run; the cache "
+                           "itself is intact, keep it")
+    if name in ("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM"):
+        return IndexError_(f"the embedding cache {path} cannot be written ({exc}); make its "
+                           "folder writable or point SITUATED_CACHE_DIR elsewhere")
+    return IndexError_(f"the embedding cache {path} could not be used ({name or 'error'}: "
+                       f"{exc}); fix what it names and re-run")
+
+
 class EmbeddingCache:
     FILE = "embeddings.sqlite"
 
@@ -45,8 +66,7 @@ class EmbeddingCache:
                 "CREATE TABLE IF NOT EXISTS vec (key TEXT PRIMARY KEY, v BLOB NOT NULL)")
             self._db.execute("SELECT count(*) FROM vec LIMIT 1").fetchone()
         except sqlite3.DatabaseError as exc:
-            raise IndexError_(f"the embedding cache {self.path} is damaged ({exc}); delete it "
-                              "(its vectors are computed again) and re-run the ingest") from None
+            raise cache_error(exc, self.path) from None
         self.hits = 0
         self.misses_by_model: dict[str, int] = {}  # model id -> texts it had to embed
 
@@ -67,10 +87,13 @@ class EmbeddingCache:
         return out
 
     def put_many(self, items: dict[str, np.ndarray]) -> None:
-        with self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO vec (key, v) VALUES (?, ?)",
-                [(k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()])
+        try:
+            with self._db:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO vec (key, v) VALUES (?, ?)",
+                    [(k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in items.items()])
+        except sqlite3.DatabaseError as exc:
+            raise cache_error(exc, self.path) from None
 
     def encode(self, encoder: Encoder, texts: list[str]) -> np.ndarray:
         """Vectors for `texts`, embedding only those not cached yet (each distinct text once)."""

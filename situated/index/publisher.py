@@ -20,8 +20,13 @@ from situated.index.store import chroma_client, collection_name
 @contextmanager
 def writer_lock(root: Path) -> Iterator[None]:
     """One writer per index directory; a second one fails at once with a clear message."""
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / ".lock", "w") as fh:
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        fh = open(root / ".lock", "w")  # noqa: SIM115 (closed below, after the yield)
+    except OSError as exc:
+        raise IndexError_(f"index {root} cannot be written ({exc.strerror or exc}); make it "
+                          "writable, or ingest into another --index directory") from None
+    with fh:
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -31,6 +31,11 @@ class MetaProblems(Exception):
 MAX_META_BYTES = 64_000  # front matter / sidecar: metadata, not content
 
 
+# how YAML writes "no value": every scalar is read as text here, so `access: null` would be a
+# role named "null"
+YAML_NULLS = frozenset({"null", "Null", "NULL", "~"})
+
+
 def load_yaml_mapping(text: str, path: str, first_line: int = 1) -> dict[str, Any]:
     """Parse YAML with every scalar kept as a string, so dates are parsed (and checked) by us.
 
@@ -236,6 +241,10 @@ def parse_meta(raw: dict[str, Any], path: str,
             problems.append(f"{path}: {key} is empty ({raw[key]!r}); list who may read it "
                             f"(e.g. `{key}: [technician]`), or remove the key to make the "
                             "document public")
+        elif nulls := [v for v in values if v in YAML_NULLS]:  # YAML's null, read as text
+            problems.append(f"{path}: {key} holds {nulls[0]!r}, which YAML means as no value, "
+                            f"not a name; list who may read it (e.g. `{key}: [technician]`), "
+                            "or remove the key to make the document public")
     warnings = [] if warnings is None else warnings
     title = _shown(raw.get("title"), "title", path, problems, warnings)
     revision = _shown(raw.get("revision"), "revision", path, problems, warnings)
