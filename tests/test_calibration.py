@@ -292,8 +292,8 @@ def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddi
 
     from situated.calibration.fit import (
         _query,
-        _reads_everything,
         calibrate,
+        fitted_on,
         observe,
         questions_for,
         worth_searching,
@@ -313,7 +313,7 @@ def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddi
     assert english_off_topic and not set(english_off_topic) & set(chosen)
     assert {q for q in every if q.positive} <= set(chosen)
     assert any(not q.positive for q in chosen)  # the Russian ones: the across floor reads them
-    scope = _reads_everything(docs)
+    _, scope = fitted_on(docs)
     whole = fit(observe(engine, every, scope)).model_dump(exclude={"dev", "held_out"})
     cache = EmbeddingCache(tmp_path / "cache" / "calibration.sqlite")
     th, obs = calibrate(engine, docs, cache=cache)
@@ -333,3 +333,35 @@ def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddi
     assert len(again.queries(multilingual_model(), topical)) == len(topical)
     assert again.misses == 0
 
+
+
+@pytest.mark.integration
+def test_restricted_documents_change_no_question_calibration_asks(tmp_path, embeddings):
+    """Round 6's P7: calibration read everything, and 17 restricted notes moved a threshold
+    every public reply is decided by. It is fitted on what the public reads: the same questions
+    are asked, under the public scope, with the restricted notes in the index or not."""
+    from conftest import indexed_app
+
+    from situated.calibration.fit import calibrate, fitted_on, questions_for
+    from situated.loaders.corpus import load_corpus
+    from situated.retrievers.hybrid import HybridSearch
+    from situated.situation import Scope
+
+    asked = {}
+    for restricted in (False, True):
+        root = tmp_path / f"r{restricted}"
+        _corpus(root / "docs", 3)
+        if restricted:
+            for i in range(17):
+                write(root / "docs" / f"note{i}.md", md(
+                    f"NOTE-{i}", body=f"## 1 Memo\n\nThe board approved budget line {i} for "
+                    "the new warehouse.\n", title=f"Board memo {i}", access="[board]"))
+        application = indexed_app(root, embeddings)
+        engine = HybridSearch(application.index, application.settings)
+        docs = list(load_corpus([root / "docs"]).documents)
+        assert fitted_on(docs)[1] == Scope()
+        _, obs = calibrate(engine, docs)
+        asked[restricted] = (sorted(q.text for q in questions_for(engine, docs)),
+                             sorted({o.question.text for o in obs}))
+    assert asked[True] == asked[False]
+    assert not any("warehouse" in q.lower() or "board" in q.lower() for q in asked[True][0])

@@ -88,9 +88,16 @@ class Observation:
         return any(s.relevant(decides, self.latin) for s in self.signals)
 
 
-def _reads_everything(docs: list[LoadedDocument]) -> Scope:
-    return Scope(roles=sorted({r for d in docs for r in d.meta.access}),
-                 assets=sorted({a for d in docs for a in d.meta.assets}))
+def fitted_on(docs: list[LoadedDocument]) -> tuple[list[LoadedDocument], Scope]:
+    """The documents the thresholds are fitted on, and the scope that reads them: what the
+    public reads, so that no restricted text moves a threshold every public reply is decided
+    by. An index with no public document has no public reply to move: it is fitted on
+    everything, read by a scope that reads everything."""
+    public = [d for d in docs if not d.meta.access and not d.meta.assets]
+    if public:
+        return public, Scope()
+    return docs, Scope(roles=sorted({r for d in docs for r in d.meta.access}),
+                       assets=sorted({a for d in docs for a in d.meta.assets}))
 
 
 def _products(docs: list[LoadedDocument]) -> list[str]:
@@ -257,7 +264,9 @@ def fit(obs: list[Observation], default: Thresholds | None = None) -> Thresholds
 
 def questions_for(engine: HybridSearch, docs: list[LoadedDocument],
                   negatives_file: Path | None = None) -> list[Question]:
-    everything = engine.filter_for(_reads_everything(docs))
+    """The dev questions of the documents the thresholds are fitted on (`fitted_on`)."""
+    docs, scope = fitted_on(docs)
+    everything = engine.filter_for(scope)
 
     def known(name: str) -> bool:  # some document of the index names it
         return not engine.named.unheld(f"x {name}", everything)
@@ -326,8 +335,9 @@ def calibrate(engine: HybridSearch, docs: list[LoadedDocument],
               ) -> tuple[Thresholds, list[Observation]]:
     """This index's thresholds, fitted on its dev questions, and every observation."""
     questions = worth_searching(engine, questions_for(engine, docs, negatives_file))
+    docs, scope = fitted_on(docs)
     with _vectors_known(engine, questions, cache):
-        obs = observe(engine, questions, _reads_everything(docs), _products(docs))
+        obs = observe(engine, questions, scope, _products(docs))
     return fit(obs, Thresholds.default(engine.index.manifest.embedding_model)), obs
 
 
