@@ -26,7 +26,13 @@ from situated.index.embeddings import Embedder
 from situated.index.integrity import drop_private_chroma, private_chroma, tampered
 from situated.index.multilingual import MultilingualVectors
 from situated.index.sentences import TITLED, SentenceVectors
-from situated.index.store import SCHEMA_VERSION, Manifest, chroma_client, current_generation
+from situated.index.store import (
+    PUBLIC_BM25,
+    SCHEMA_VERSION,
+    Manifest,
+    chroma_client,
+    current_generation,
+)
 from situated.index.text import Tokenizer
 from situated.releases import ANY_HI, ANY_LO
 
@@ -149,6 +155,10 @@ class Index:
         field_dir = gen / "bm25-blocks"
         self.bm25_blocks = bm25s.BM25.load(str(field_dir), mmap=True, show_progress=False) \
             if field_dir.is_dir() else None
+        # beside restricted pieces, the public pieces' own index and each row's piece position
+        public = gen / PUBLIC_BM25
+        self.bm25_public = (bm25s.BM25.load(str(public), mmap=True, show_progress=False),
+                            mapped(public / "rows.npy")) if public.is_dir() else None
         self._open_chroma()
 
     def _open_chroma(self) -> None:

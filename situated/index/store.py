@@ -43,8 +43,10 @@ if TYPE_CHECKING:
 # 8: the release axis (`release_lo`, `release_hi`, `release_latest` on every piece);
 # 9: no `release_latest`: the latest release is decided per caller (`Filter.superseded`);
 # 10: each unit under its section's title (`sentences_titled/`), the relevance rule's signal
-# 11: who may read each correction's corrector (`corrector_access`, `corr{j}_access_any`)
+# 11: who may read each correction's corrector (`corrector_access`, `corr{j}_access_any`);
+#     the public pieces' own bm25s index (`bm25-public`)
 SCHEMA_VERSION = 11
+PUBLIC_BM25 = "bm25-public"  # the pieces' bm25s index over public pieces (`writer`)
 COLLECTION = "pieces"
 
 

@@ -47,6 +47,7 @@ from situated.index.sentences import (
 from situated.index.store import (
     GRAPH_SYNC,
     HNSW,
+    PUBLIC_BM25,
     SAMPLE_STAMP,
     SCHEMA_VERSION,
     Manifest,
@@ -269,6 +270,31 @@ def _write_bm25(corpus: Corpus, out: Path) -> None:
     block_field.index([tokenizer(f"{titles[b.source_id]} {b.text}")
                        for d in corpus.documents for b in d.blocks], show_progress=False)
     block_field.save(str(out / "bm25-blocks"), show_progress=False)
+    _write_public_bm25(corpus, out, tokenizer)
+
+
+def _write_public_bm25(corpus: Corpus, out: Path, tokenizer: Tokenizer) -> None:
+    """Beside an index holding restricted pieces, the pieces' bm25s index over the public ones
+    alone (`bm25-public`, with each row's piece position): a public caller's BM25 scores, their
+    idf and average length, come from what the public reads, so a restricted document moves no
+    public reply. A caller with a role reads the whole index's."""
+    fields = [d.blocks[0].fields for d in corpus.documents]
+    if all(not f.roles and not f.assets for f in fields):
+        return  # every piece is public: the whole index is the public one
+    rows: list[int] = []
+    texts: list[list[str]] = []
+    at = 0
+    for d, f in zip(corpus.documents, fields, strict=True):
+        if not f.roles and not f.assets:
+            rows += range(at, at + len(d.pieces))
+            texts += [tokenizer(p.search_text) for p in d.pieces]
+        at += len(d.pieces)
+    if not rows:
+        return  # nothing public: a public caller is admitted no piece to score
+    public = bm25s.BM25()
+    public.index(texts, show_progress=False)
+    public.save(str(out / PUBLIC_BM25), show_progress=False)
+    np.save(out / PUBLIC_BM25 / "rows.npy", np.asarray(rows, dtype=np.int64))
 
 
 def _open_vector_store(corpus: Corpus, out: Path, settings: Settings,

@@ -70,12 +70,15 @@ class ExactLeg:
         if not codes:
             return []
         scores: np.ndarray = np.zeros(len(index), dtype=np.float64)
-        n = len(index)
+        # idf over what the caller may read: a restricted piece moves no public score
+        readable = flt.readable().mask(index.columns)
+        n = int(np.count_nonzero(readable))
         for code in codes:
             post = index.code_positions(code)
-            if post is None:
+            held = 0 if post is None else int(np.count_nonzero(readable[post]))
+            if not held:
                 continue
-            idf = math.log(1 + n / len(post))
+            idf = math.log(1 + n / held)
             scores[post] += idf
             primary = index.code_positions(code, primary=True)
             if primary is not None:
@@ -107,10 +110,9 @@ class BM25Leg:
 
     def search(self, index: Index, query: str, flt: Filter, mask: np.ndarray, k: int) -> list[LegHit]:
         words = index.tokenizer(query)
-        tokens = [t for t in words if t in index.bm25.vocab_dict]
-        if not tokens:
+        own = self._scores(index, words, flt)
+        if own is None:
             return []
-        own = np.asarray(index.bm25.get_scores(tokens), dtype=np.float64)
         ranking = own
         field = index.bm25_blocks
         if self.block_weight > 0 and field is not None:
@@ -121,6 +123,24 @@ class BM25Leg:
                 ranking = np.where(own > 0, ranking, 0.0)  # a piece must match by itself
         ranking = np.where(mask, ranking, 0.0)
         return _recheck(index, flt, [LegHit(int(i), float(own[i])) for i in _top_k(ranking, k)])
+
+
+    @staticmethod
+    def _scores(index: Index, words: list[str], flt: Filter) -> np.ndarray | None:
+        """Each piece's BM25 score for `words`; a public caller's from the public pieces'
+        own index (`Index.bm25_public`: their idf and lengths), so a restricted piece changes
+        no public score. None when no word is in the vocabulary read."""
+        public = index.bm25_public if not (flt.scope.roles or flt.scope.assets) else None
+        bm25 = public[0] if public is not None else index.bm25
+        tokens = [t for t in words if t in bm25.vocab_dict]
+        if not tokens:
+            return None
+        scores = np.asarray(bm25.get_scores(tokens), dtype=np.float64)
+        if public is None:
+            return scores
+        own: np.ndarray = np.zeros(len(index), dtype=np.float64)
+        own[public[1]] = scores
+        return own
 
 
 class VectorLeg:
