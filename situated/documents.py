@@ -53,7 +53,7 @@ PRODUCT = "product"
 KNOWN_KEYS = {
     "source_id", "title", "revision", "product", "valid_from", "valid_to", "applies_through",
     "valid_for", "family", "access", "assets", "recorded_at", "link", "kind", "version",
-    "applies_to_versions",
+    "applies_to_versions", "aliases",
 }
 
 
@@ -92,6 +92,7 @@ class DocumentMeta(BaseModel):
     title: str | None = None
     revision: str | None = None
     product: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()  # other names of its one product ("Node", "NodeJS")
     valid_from: Bound = None
     valid_to: Bound = None  # exclusive
     valid_for: ValidFor = ValidFor.PURCHASE_DATE
@@ -240,6 +241,11 @@ class FilterFields(BaseModel):
         for asset in self.assets:
             md[asset_key(asset)] = True
         return md
+
+
+def squashed(text: str) -> str:
+    """A name without case, spaces or punctuation: "Node.js", "NodeJs", "node js" → "nodejs"."""
+    return re.sub(r"[\W_]+", "", text).casefold()
 
 
 def product_key(value: str) -> str:

@@ -244,6 +244,8 @@ class Manifest(BaseModel):
     blocks: int
     pieces: int
     products: list[str]
+    # declared other names of products: (alias, product, the declaring document's source id)
+    aliases: list[tuple[str, str, str]] = Field(default_factory=list)
     timezone: str = "UTC"  # date-only bounds and date-only questions are read here
     facets: list[str] = Field(default_factory=list)  # declared situation facets (settings)
     block_limit: int | None = None  # tokens; sections longer than this were split

@@ -222,10 +222,15 @@ class Versions:
 
     def release_line(self, flt: Admits, product: str | None = None) -> list[Version]:
         """The releases the readable documents declare (`version`), oldest first: the versions
-        a question may name and a listing shows. Release notes count only where no reference
-        document has a release: a changelog names releases the documents may never describe."""
-        docs = pages_first([m for m in self.released(flt, product) if m.version is not None])
-        return sorted({releases.parse(m.version) for m in docs if m.version is not None})
+        a question may name and a listing shows. Per product, release notes count only where
+        no reference document of it has a release (a changelog names releases the documents
+        may never describe); a product with notes alone has their releases as its line."""
+        by_product: dict[tuple[str, ...], list[DocumentMeta]] = {}
+        for m in self.released(flt, product):
+            if m.version is not None:
+                by_product.setdefault(m.product, []).append(m)
+        return sorted({releases.parse(m.version) for docs in by_product.values()
+                       for m in pages_first(docs) if m.version is not None})
 
     # -- blocks -------------------------------------------------------------------------------
 

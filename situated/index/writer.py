@@ -231,6 +231,8 @@ def _write_generation(
         corpus_hash=corpus.corpus_hash(), created_at=dt.datetime.now(dt.UTC).isoformat(),
         documents=len(corpus.documents), blocks=corpus.n_blocks, pieces=len(pieces),
         products=sorted(corpus.products()), warnings=list(corpus.warnings),
+        aliases=sorted((a, d.meta.product[0], d.meta.source_id) for d in corpus.documents
+                       for a in d.meta.aliases),
         timezone=settings.timezone, facets=list(settings.facets),
         block_limit=settings.block_limit,
         split_sections=corpus.split_sections, sentences=len(units), titled=len(titled),

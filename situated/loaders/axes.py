@@ -68,4 +68,24 @@ def facet_values(meta: DocumentMeta, facets: tuple[str, ...], problems: list[str
     return tuple(out)
 
 
-__all__ = ["facet_values", "line_of", "release_problems", "superseded"]
+def alias_problems(metas: Iterable[DocumentMeta]) -> list[str]:
+    """An alias names one product: declared for two, or the name of another product, a
+    question naming it could not be bound."""
+    metas = list(metas)
+    names = {p.casefold(): p for m in metas for p in m.product}
+    owner: dict[str, tuple[str, str]] = {}
+    problems = []
+    for m in metas:
+        for alias in m.aliases:
+            product, key = m.product[0], alias.casefold()
+            if names.get(key, product) != product:
+                problems.append(f"{m.path}: alias {alias!r} of {product!r} is the name of the "
+                                f"product {names[key]!r}; remove it from the aliases")
+            first = owner.setdefault(key, (product, m.path))
+            if first[0] != product:
+                problems.append(f"{m.path}: alias {alias!r} names {product!r}, and {first[1]} "
+                                f"declares it for {first[0]!r}; an alias names one product")
+    return problems
+
+
+__all__ = ["alias_problems", "facet_values", "line_of", "release_problems", "superseded"]

@@ -18,7 +18,7 @@ from situated.documents import (
     LoadedDocument,
 )
 from situated.errors import DocumentError
-from situated.loaders.axes import facet_values, release_problems
+from situated.loaders.axes import alias_problems, facet_values, release_problems
 from situated.loaders.families import Correction, check_families
 from situated.loaders.forms import PIPELINE_VERSION, build_forms
 from situated.loaders.markdown import parse_markdown
@@ -320,6 +320,7 @@ def validate_documents(docs: list[LoadedDocument], recorded: dict[str, int] | No
                                                               bounds, spans, faceted)
     problems += overlap_problems
     problems += release_problems([d.meta for d in docs], spans)
+    problems += alias_problems([d.meta for d in docs])
     if problems:
         raise DocumentError(problems)
     out = [_with_history(d, {

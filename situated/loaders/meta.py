@@ -234,6 +234,11 @@ def parse_meta(raw: dict[str, Any], path: str,
     valid_for, kind, recorded_at = _kinds(raw, path, problems)
     problems += _key_problems(raw, path)
     product = _as_list(raw.get("product"), "product", path, problems)
+    aliases = _as_list(raw.get("aliases"), "aliases", path, problems)
+    if aliases and len(product) != 1:
+        problems.append(f"{path}: aliases {list(aliases)!r} are other names of one product, "
+                        f"and the document names {len(product)}; give it one `product`, or "
+                        "declare the aliases in a document of that product alone")
     access = _as_list(raw.get("access"), "access", path, problems)
     assets = _as_list(raw.get("assets"), "assets", path, problems)
     for key, values in (("access", access), ("assets", assets)):
@@ -261,6 +266,7 @@ def parse_meta(raw: dict[str, Any], path: str,
     extra = {k: v for k, v in raw.items() if k not in KNOWN_KEYS}
     return DocumentMeta(
         source_id=source_id or "", path=path, title=title, revision=revision, product=product,
+        aliases=aliases,
         valid_from=valid_from, valid_to=valid_to, valid_for=valid_for, family=family,
         version=version, applies_to_versions=covers, access=access, assets=assets, recorded_at=recorded_at, link=link, kind=kind, extra=extra,
     )

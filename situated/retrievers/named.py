@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from situated.documents import code_surfaces, extract_codes
+from situated.documents import code_surfaces, extract_codes, squashed
 from situated.index.reader import Index
 from situated.retrievers.asked_things import asked_things
 from situated.retrievers.filter import Filter
@@ -53,8 +53,13 @@ class Named:
         codes = missing_codes(self.index, codes, mask)
         if codes:
             return _as_written(query, codes)
-        return tuple(unheld_names(self.index, self.cover, query,
-                                  self.readable.blocks_of(mask)))
+        # a product the caller may read is the question's situation (the filter's), held by
+        # its documents' metadata whether or not their text names it
+        products = {squashed(w) for p in self.readable.products(flt.scope)
+                    for w in (p, *p.split())}
+        return tuple(n for n in unheld_names(self.index, self.cover, query,
+                                             self.readable.blocks_of(mask))
+                     if squashed(n) not in products)
 
     def corrected(self, query: str, scope: Scope, keep: frozenset[str] | None = None) -> str:
         """`query` with its slips put right for `scope` (`spelling.Corrector`), its names

@@ -23,12 +23,23 @@ class ReadableBy:
         self._products: dict[Scope, frozenset[str]] = {}
         self._facet_values: dict[tuple[Scope, str], frozenset[str]] = {}
         self._rows: dict[Scope, np.ndarray] = {}
+        self._aliases: dict[Scope, tuple[tuple[str, str], ...]] = {}
 
     def products(self, scope: Scope) -> frozenset[str]:
         """The products of the documents `scope` may read."""
         cols = self.index.columns
         return self._values(self._products, scope, scope, lambda: (
             (p, cols.products.get(p)) for p in self.index.products))
+
+    def aliases(self, scope: Scope) -> tuple[tuple[str, str], ...]:
+        """The declared other names of products (`aliases:`) in the documents `scope` may
+        read: (alias, product); an alias only a restricted document declares is never read."""
+        def make() -> tuple[tuple[str, str], ...]:
+            readable = Filter(scope=scope, timezone=self.index.timezone)
+            return tuple(sorted({(a, p) for a, p, sid in self.index.manifest.aliases
+                                 if readable.admits(self.index.fields_of_source(sid))}))
+
+        return kept(self._aliases, scope, make)
 
     def facet_values(self, scope: Scope, name: str) -> frozenset[str]:
         """The values of a declared facet in the documents `scope` may read."""

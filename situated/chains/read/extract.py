@@ -281,7 +281,8 @@ def validate_extraction(
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
     intent = validate_intent(proposed.intent, cue, notes, question)
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
-                     query=strip_dates(question, mentions), unplaced=unplaced, periods=periods,
+                     query=matcher.canonical(strip_dates(question, mentions)),
+                     unplaced=unplaced, periods=periods,
                      intent=intent, line_fact=validate_line_fact(proposed.line_fact, intent,
                                                                  notes))
 

@@ -14,17 +14,43 @@ import re
 from collections.abc import Iterable
 
 from situated.chains.read.dates import inside, quoted_spans
-from situated.documents import extract_codes
-from situated.index.text import Tokenizer
+from situated.chains.read.version_cue import asks_about_releases
+from situated.documents import extract_codes, squashed
+from situated.index.text import STOP_WORDS, Tokenizer
 
 _POSSESSIVE = re.compile(r"['’]s?\b")
 
 
+# a word of a product's name read alone ("Spark" for Apache Spark) needs this many letters
+MIN_NAME_WORD = 4
+
+
 class ProductMatcher:
-    def __init__(self, products: Iterable[str]):
+    def __init__(self, products: Iterable[str], aliases: dict[str, str] | None = None,
+                 as_written_loosely: bool = False):
+        """`as_written_loosely`: product names, read as their users write them in a question
+        about releases (`spans`); family and facet names are read as written."""
         self._tok = Tokenizer()
+        self._loosely = as_written_loosely
         self.products = sorted(products)
+        # declared other names (`aliases:` in front matter): alias → product
+        self.aliases = {a: p for a, p in (aliases or {}).items() if p in self.products}
         self._keys = {p: self._key(p) for p in self.products}
+        self._alias_keys = {a: self._key(a) for a in self.aliases}
+        self._squashed = {squashed(p): p for p in self.products
+                          if len(self._keys[p]) > 1 and len(squashed(p)) > MIN_NAME_WORD}
+        self._own_words = self._distinctive_words()
+
+    def _distinctive_words(self) -> dict[str, str]:
+        """Each word of a multi-word name that no other name shares, → its product: "spark"
+        → Apache Spark (a word two names share says neither)."""
+        owners: dict[str, set[str]] = {}
+        for p, key in self._keys.items():
+            for t in key:
+                owners.setdefault(t, set()).add(p)
+        return {t: p for p, key in self._keys.items() if len(key) > 1 for t in key
+                if owners[t] == {p} and len(t) >= MIN_NAME_WORD - 1 and not t.isdigit()
+                and t not in STOP_WORDS}
 
     def _key(self, name: str) -> tuple[str, ...]:
         codes = extract_codes(name)
@@ -41,10 +67,18 @@ class ProductMatcher:
         return surface == name  # a name written in lower case ("npm") is matched as written
 
     def spans(self, text: str) -> list[tuple[str, int, int]]:
-        """(product, start, end) of every product named in `text`, longest matches kept."""
+        """(product, start, end) of every product named in `text`, longest matches kept.
+
+        A question that names or asks about releases reads names as their users write them
+        ("bootstrap 5.3.4", "Spark Release 3.4.4", "NodeJs version 5.2.3"): the case rule is
+        lifted (one-letter names aside) and a word of a multi-word name no other name shares
+        names it. Written together ("NodeJs") or declared (`aliases:`), a name is read
+        whatever the question asks."""
         terms = self._tok.terms(text)
+        loose = self._loosely and asks_about_releases(text)
         found: list[tuple[str, int, int]] = []
-        for product, key in self._keys.items():
+        named = [*self._keys.items(), *((self.aliases[a], k) for a, k in self._alias_keys.items())]
+        for product, key in named:
             if not key:
                 continue
             n = len(key)
@@ -54,12 +88,29 @@ class ProductMatcher:
                     continue
                 _, surface, start, _ = terms[i]
                 end = terms[i + n - 1][3]
-                if single_word and not self._case_ok(product, surface, text, end):
+                name = product if (product, key) in self._keys.items() else surface
+                if single_word and not (loose and len(name) > 1) and not self._case_ok(
+                        name, surface, text, end):
                     continue
                 found.append((product, start, end))
+        if self._loosely:
+            found += self._written_loosely(terms, loose)
         return [f for f in found
                 if not any(o != f and o[1] <= f[1] and f[2] <= o[2] and o[2] - o[1] > f[2] - f[1]
                            for o in found)]
+
+    def _written_loosely(self, terms: list[tuple[str, str, int, int]], loose: bool,
+                         ) -> list[tuple[str, int, int]]:
+        """Names written together ("NodeJs", "nodejs"), and, in a question about releases, a
+        word of a name that no other name shares ("Spark", "Node")."""
+        found = []
+        for term, surface, start, end in terms:
+            whole = self._squashed.get(squashed(surface))
+            if whole is not None:
+                found.append((whole, start, end))
+            elif loose and (owner := self._own_words.get(term)) and len(surface) >= MIN_NAME_WORD:
+                found.append((owner, start, end))
+        return found
 
     def find(self, text: str) -> list[str]:
         """The products named in `text`, each once, in the order they appear.
@@ -78,6 +129,17 @@ class ProductMatcher:
             if len(owners) == 1:
                 return owners
         return found
+
+    def canonical(self, text: str) -> str:
+        """`text` with each product written loosely ("Postgres", "NodeJs", "spark") written as
+        the index names it, so that the search reads the name its documents hold."""
+        out, last = [], 0
+        for product, start, end in sorted(self.spans(text), key=lambda s: s[1]):
+            if start >= last and squashed(text[start:end]) != squashed(product):
+                out += [text[last:start], product]
+                last = end
+        out.append(text[last:])
+        return "".join(out)
 
     def strip(self, text: str, lead: re.Pattern | None = None) -> str:
         """`text` without the names it finds (what is left says what it asks about); `lead`:

@@ -176,7 +176,7 @@ def extraction_runnable(
 ) -> Runnable[dict[str, Any], Validated]:
     """`{question, situation?}` → `Validated`: `proposal_runnable` then `validate_extraction`
     over a fixed set of products (the ask chain runs the same two steps as its own)."""
-    matcher = ProductMatcher(products)
+    matcher = ProductMatcher(products, as_written_loosely=True)
 
     def _validate(x: dict[str, Any]) -> Validated:
         proposal = x["proposed"]

@@ -41,7 +41,7 @@ class QuestionReader:
         # what the chain derives from its generation once: the family names a question may
         # say, and per caller the products and facet values it may read
         self.family_names = ProductMatcher(ctx.versions.family_names())
-        self._matchers: dict[frozenset[str], ProductMatcher] = {}
+        self._matchers: dict[tuple[frozenset[str], tuple], ProductMatcher] = {}
         self._facet_matchers: dict[tuple[Scope, str], ProductMatcher] = {}
 
     def prepare(self, inp: AskInput | dict[str, Any]) -> Question:
@@ -135,7 +135,9 @@ class QuestionReader:
         """Extraction knows only the products the caller may read (`ReadableBy.products`): a product
         named only in a restricted document is never recognised."""
         products = self.ctx.engine.readable.products(scope)
-        return kept(self._matchers, products, lambda: ProductMatcher(products))
+        aliases = self.ctx.engine.readable.aliases(scope)
+        return kept(self._matchers, (products, aliases),
+                    lambda: ProductMatcher(products, dict(aliases), as_written_loosely=True))
 
     def with_facets(self, q: Question, v: Validated) -> Validated:
         """The index's declared facets the question names (one value each: "in the EU"),

@@ -23,10 +23,11 @@ from situated.chains.read.dates import quoted_spans
 from situated.chains.read.products import ProductMatcher
 from situated.chains.say import wording as w
 from situated.chains.say.wording import Lang
+from situated.index.text import STOP_WORDS
 
-_NUM = r"v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?:[-.]?(?:a|b|rc|alpha|beta|pre|dev|post)\.?\d*)?"
-_CUE = (r"(?:versions?|releases?|rel\.|ver\.|firmware|fw|build|revision|"
-        r"верси[яиюейям]\w*|релиз\w*|выпуск\w*|прошивк\w*|сборк\w*)")
+from situated.chains.read.version_cue import CUE as _CUE
+from situated.chains.read.version_cue import NUM as _NUM
+
 _CUED = re.compile(rf"(?<!\w){_CUE}\s*(?:№|#|:)?\s*({_NUM})(?![\w.]*\d)", re.IGNORECASE)
 _V = re.compile(r"(?<![\w.])v(\d+(?:\.\d+){0,3}(?:\.[xX*])?)(?![\w.]*\d)")
 _BARE = re.compile(r"(?<![\w.§/-])(\d+\.\d+(?:\.\d+){0,2}(?:\.[xX*])?|\d+\.[xX*])(?![\w.]*\d)")
@@ -93,6 +94,9 @@ class ReleaseReading:
     unknown: str | None = None  # a named version no readable document has
     series: bool = False
     others: tuple[str, ...] = ()  # further releases the question names (a change between two)
+    # a name the question gives the release's product that is no product the caller may read
+    # ("Django version 5.0"): the reply names the products, never another product's line
+    unbound: str | None = None
 
 
 def read_release(mentions: list[Mention], declared: list[Version],
@@ -181,12 +185,45 @@ def strip_versions(query: str, matcher: ProductMatcher | None = None) -> str:
     return re.sub(r"\s+([?.!,;:])", r"\1", text).strip(" ,;:") or query
 
 
-def version_list(versions: list[Version], lang: Lang, most: int = 12) -> str:
-    """"0.13.3, 0.14.0, … 0.28.1" (the first and the latest when there are many)."""
+# a name written before the release it asks about ("Django version 5.0", "Django 5.0") or after
+# it ("version 5.0 of Django"): a capitalised word, or one with capitals inside ("NodeJs")
+_NAME = r"([A-Za-z][\w+-]*(?:\.[A-Za-z]\w*)?)"
+
+
+def unbound_name(text: str, said: str | None, matcher: ProductMatcher) -> str | None:
+    """The name the question gives the product of release `said` (or of the versions it asks
+    about, with `said` None) when it is no product `matcher` knows: "Django" in "Does Django
+    version 5.0 exist?" or "How many versions of Django are there?"; None when the words around
+    the release name none (or name a known product)."""
+    num = re.escape(said) if said else _CUE
+    before = re.search(rf"{_NAME}\s+(?:{_CUE}\s*)?(?:{num})(?![\w.]*\d)", text, re.IGNORECASE)
+    after = re.search(rf"(?:{num})\s+(?:of|for|from)\s+(?:the\s+)?{_NAME}", text,
+                      re.IGNORECASE)
+    for m in (before, after):
+        word = m.group(1) if m else None
+        if word and _names_something(word) and not matcher.find(word):
+            return word
+    return None
+
+
+def _names_something(word: str) -> bool:
+    """A word that can name a product: capitalised (or capitals inside), no function word,
+    no word that asks about releases."""
+    return (any(c.isupper() for c in word) and word.casefold() not in STOP_WORDS
+            and re.fullmatch(_CUE, word, re.IGNORECASE) is None)
+
+
+def version_list(versions: list[Version], lang: Lang, most: int = 100) -> str:
+    """Every version, "0.13.3, 0.14.0, 0.15.0"; past `most`, each major series as a range
+    with its count ("0.x: 0.1.0–0.28.1 (77)")."""
     names = [str(v) for v in versions]
-    if len(names) > most:
-        names = [*names[:3], "…", *names[-(most - 4):]]
-    return ", ".join(names)
+    if len(names) <= most:
+        return ", ".join(names)
+    series: dict[int, list[Version]] = {}
+    for v in versions:
+        series.setdefault(v.major, []).append(v)
+    return ", ".join(f"{major}.x: {vs[0]}–{vs[-1]} ({len(vs)})" if len(vs) > 1 else str(vs[0])
+                     for major, vs in series.items())
 
 
 def unknown_text(said: str, line: str, declared: list[Version], lang: Lang) -> str:
@@ -231,4 +268,5 @@ def elsewhere_text(version: str, latest: bool, having: list[Version], lang: Lang
 
 __all__ = ["Mention", "ReleaseReading", "checked_release", "elsewhere_text", "find_mentions",
            "holds", "identifiers", "latest_text", "notes_text",
-           "read_release", "same_text", "strip_versions", "unknown_text", "version_list"]
+           "read_release", "same_text", "strip_versions", "unbound_name", "unknown_text",
+           "version_list"]

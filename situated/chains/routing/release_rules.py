@@ -17,6 +17,7 @@ from situated.chains.read.release import (
 from situated.chains.routing.context import RouteContext
 from situated.chains.routing.decision import Decision, Route
 from situated.chains.routing.rules import Rule
+from situated.chains.say import wording as w
 from situated.chains.state import Question
 from situated.chains.versions.release_steps import ReleaseSteps
 from situated.documents import DocumentMeta
@@ -28,13 +29,29 @@ from situated.settings import UnnamedRelease
 
 def unknown_release(steps: ReleaseSteps, q: Question, v: Validated) -> Decision | None:
     """A question about a release no readable document has: say so, with the nearest (the
-    first rule here, and the first stop of a question about versions)."""
+    first rule here, and the first stop of a question about versions). A release of a product
+    the caller has none of ("Django version 5.0") names the products there are."""
+    if v.release.said or v.release.unknown:
+        unbound = unbound_product(q, v)
+        if unbound is not None:
+            return unbound
     said, product = v.release.unknown, v.situation.product
     if said is None or v.release.version is not None:
         return None
     declared, _ = steps.line(q, product)
     return Decision.no_evidence(unknown_text(said, steps.line_name(q, product), declared,
                                              q.lang) + steps.notes_hint(q, product, said))
+
+
+def unbound_product(q: Question, v: Validated) -> Decision | None:
+    """The question gives its release (or its versions) a product the caller has none of
+    ("Django version 5.0", "the versions of Django"): no evidence naming the products there
+    are, never another product's line."""
+    if v.release.unbound is None:
+        return None
+    return Decision.no_evidence(w.fixed("unbound_product", q.lang, product=v.release.unbound,
+                                        products=w.listing(list(q.matcher.products), q.lang,
+                                                           w.fixed("and", q.lang))))
 
 
 class UnknownRelease(Rule):
@@ -181,4 +198,4 @@ class WhichRelease(Rule):
 
 
 __all__ = ["ElsewhereRelease", "LackingInRelease", "UnknownRelease", "WhichRelease",
-           "unknown_release"]
+           "unbound_product", "unknown_release"]

@@ -75,6 +75,7 @@ TEXTS = {
     "held_unshown": "Versions of the documents have “{x}”, but none shows it being {verb}.",
     "none_has": "No version of the documents you may read has “{x}”.",
     "unknown_version": "Version {v} is not among the versions of {line} ({n}: {versions})",
+    "unbound_product": "No product named “{product}” is among those you may read: {products}. Name one of them to ask about its versions.",
     "unknown_has_notes": "The release notes of {v} are on file: ask “What changed in {v}?”.",
     "nearest_one": "; the nearest is {near}.",
     "nearest_many": "; the nearest are {near}.",

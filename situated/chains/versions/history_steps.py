@@ -10,7 +10,7 @@ from situated.chains.context import StepContext
 from situated.chains.contract import Answer
 from situated.chains.read.intent import Intent
 from situated.chains.routing.decision import Decision
-from situated.chains.routing.release_rules import unknown_release
+from situated.chains.routing.release_rules import unbound_product, unknown_release
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.state import Reading, Subject
@@ -41,7 +41,7 @@ class HistorySteps:
             # a date without its year: asked for before anything is searched
             return Subject(reading, Lines([], Decision.clarify(["year"], w.fixed(
                 "ask_change_year", q.lang, period=next(iter(v.partial.values()))))))
-        unknown = unknown_release(self.releases, q, v)
+        unknown = unbound_product(q, v) or unknown_release(self.releases, q, v)
         readable = self.ctx.readable(q.scope)
         if unknown is not None:
             noted = None if v.intent is not Intent.CHANGES or v.release.unknown is None else \

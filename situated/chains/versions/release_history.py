@@ -151,14 +151,18 @@ def _unknown_number(question: str, reading: ReleaseReading, declared: list[Versi
                  and m.asked.version not in declared), None)
 
 
-def line_answer(question: str, reading: ReleaseReading, declared: list[Version], line: str,
+def line_answer(question: str, reading: ReleaseReading, lines: list[tuple[str, list[Version]]],
                 situation: Situation, lang: Lang, fact: LineFact | None = None,
                 tail: str = "", meant: bool = False) -> Answer:
-    """`tail`: said after the fact (where notes hold a release the line lacks); `meant`: as
-    `line_text`'s."""
-    text, shown = line_text(question, reading, declared, line, lang, fact, meant)
-    return assemble.from_metadata(safe_text(text + tail), situation,
-                                  releases=[str(v) for v in shown])
+    """The fact asked of each line (`lines`: name, its releases; several products' lines one
+    after another); `tail`: said after the fact (where notes hold a release the line lacks);
+    `meant`: as `line_text`'s."""
+    texts, shown = [], []
+    for line, declared in lines:
+        text, own = line_text(question, reading, declared, line, lang, fact, meant)
+        texts.append(text)
+        shown += [str(v) for v in own if str(v) not in shown]
+    return assemble.from_metadata(safe_text(" ".join(texts) + tail), situation, releases=shown)
 
 
 __all__ = ["line_answer", "line_text"]

@@ -18,6 +18,7 @@ from situated.chains.read.release import (
     find_mentions,
     read_release,
     strip_versions,
+    unbound_name,
 )
 from situated.chains.say import wording as w
 from situated.chains.state import Question, Reading
@@ -80,6 +81,11 @@ class ReleaseSteps:
         carried = v.situation.version  # from the client's situation: checked the same way
         if reading.version is None and reading.unknown is None and carried is not None:
             reading = checked_release(carried, declared, ranges)
+        said = reading.said or reading.unknown
+        if v.situation.product is None:
+            unbound = unbound_name(q.text, said, q.matcher)
+            if unbound and q.matcher.products:
+                reading = dataclasses.replace(reading, unbound=unbound)
         situation = v.situation
         if reading.version is not None:
             situation = situation.model_copy(update={"version": reading.version})
@@ -92,20 +98,39 @@ class ReleaseSteps:
         """A question about the release line itself (which versions, the latest, the oldest,
         does X exist) that names no document family: answered from metadata, or None."""
         q, v = reading.question, reading.validated
+        if v.release.unbound is not None:
+            return None  # a product none of the caller's: `unknown_release` names theirs
         # the model's validated proposal (its words gave no cue), or the fact of the line the
         # reading by meaning found where the words said only "versions" (`by_meaning`)
         proposed = q.cue is None or v.meaning is Meaning.FACT
         if q.named or not (proposed or names_nothing(q.matcher.strip(reading.query))
                            or about_the_line(q.matcher.strip(q.text), q.text)):
             return None  # "List the versions of the API reference": that family's listing
-        declared, _ = self.line(q, v.situation.product)
-        if not declared:
+        lines = self.lines_asked(q, v)
+        if not lines:
             return None
         said = v.release.unknown
-        return line_answer(q.text, v.release, declared, self.line_name(q, v.situation.product),
-                           v.situation, q.lang, v.line_fact,
+        return line_answer(q.text, v.release, lines, v.situation, q.lang, v.line_fact,
                            self.notes_hint(q, v.situation.product, said) if said else "",
                            meant=v.meaning is Meaning.WHOLE)
+
+    def lines_asked(self, q: Question, v: Validated) -> list[tuple[str, list[Version]]]:
+        """The release lines a question about the line is answered from, each with its name:
+        the product's; with none named, each readable product's own (a release it names: the
+        products that have it), else the documents' one line."""
+        product = v.situation.product
+        declared, _ = self.line(q, product)
+        if not declared:
+            return []
+        products = sorted({p for m in self.versions.released(self.ctx.readable(q.scope))
+                           if m.version is not None for p in m.product})
+        if product is not None or len(products) < 2:
+            return [(self.line_name(q, product), declared)]
+        lines = [(p, self.line(q, p)[0]) for p in products]
+        lines = [(p, d) for p, d in lines if d]
+        asked = Version(v.release.version) if v.release.version is not None else None
+        holding = [(p, d) for p, d in lines if asked in d]
+        return holding or lines
 
     def noted_release(self, q: Question, product: str | None, said: str) -> str | None:
         """The release `said` names where readable notes hold it and no page was written at it

@@ -1,0 +1,132 @@
+"""Release documentation of several products read as their users ask (issue 81, items 1–3):
+a product written loosely is bound when the question names or asks about releases, a name that
+is no product is answered with the products there are (never from another product's line), a
+notes-only product has a version line, and a listing shows every version."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from conftest import indexed_app, md, write
+from release_corpus import NODE_VERSIONS, write_release_corpus
+
+from situated import build_ask_chain
+from situated.chains.read.products import ProductMatcher
+from situated.errors import DocumentError
+from situated.loaders.corpus import load_corpus
+from situated.situation import Scope
+
+PRODUCTS = ["Apache Spark", "Bootstrap", "Node.js"]
+
+
+@pytest.fixture(scope="module")
+def releases_app(tmp_path_factory, embeddings):
+    root = tmp_path_factory.mktemp("release-products")
+    write_release_corpus(root / "docs")
+    return indexed_app(root, embeddings)
+
+
+def _ask(app, question: str):
+    return build_ask_chain(app, clock=lambda: dt.date(2026, 12, 6)).invoke(
+        {"question": question, "scope": Scope()})
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("question", "product"), [
+    ("Is the system aware of bootstrap version 5.3.4?", "Bootstrap"),
+    ("What changed regarding NumPy in Spark Release 3.4.4?", "Apache Spark"),
+    ("Does NodeJs version 5.2.3 exist?", "Node.js"),
+    ("is node.js 18.20.8 still documented?", "Node.js"),
+    ("Does the Apache version 20.19.0 exist?", "Apache Spark"),
+])
+def test_a_product_written_loosely_is_bound_in_a_question_about_releases(question, product):
+    assert ProductMatcher(PRODUCTS, as_written_loosely=True).find(question) == [product]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question", ["What is the buffer size?", "the spark plug is worn",
+                                      "Does the node restart?"])
+def test_without_a_release_asked_about_the_case_rule_stays(question):
+    """"the buffer size" names no product "Buffer"; a word of a name needs a release cue."""
+    assert ProductMatcher([*PRODUCTS, "Buffer"], as_written_loosely=True).find(question) == []
+
+
+@pytest.mark.unit
+def test_family_names_are_read_as_written():
+    matcher = ProductMatcher(["Bootstrap releases", "Node.js Assert"])
+    assert matcher.find("Does bootstrap version 5.3.4 exist?") == []
+
+
+@pytest.mark.integration
+def test_bootstrap_written_in_lower_case_is_bound_and_its_release_exists(releases_app):
+    """Round 81: "Version 5.3.4 is not among the versions of the documents (13: 11.15.0, …)"
+    — the runtime's versions, with 5.3.4 a Bootstrap release on file."""
+    a = _ask(releases_app, "Is the system aware of bootstrap version 5.3.4?")
+    assert a.answer.startswith("Yes: version 5.3.4 is one of the 3 versions of Bootstrap")
+
+
+@pytest.mark.integration
+def test_spark_alone_is_bound_and_the_numpy_line_is_quoted(releases_app):
+    a = _ask(releases_app,
+             "What change was made regarding the NumPy dependency in Spark Release 3.4.4?")
+    assert a.status.value == "answered" and a.situation.product == "Apache Spark"
+    assert "SPARK-48710" in a.answer and "not among the versions" not in a.answer
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("question", ["Does Django version 5.0 exist?",
+                                      "Does Django 5.3.4 exist?",
+                                      "How many versions of Django are there?"])
+def test_a_name_that_is_no_product_is_answered_with_the_products(releases_app, question):
+    a = _ask(releases_app, question)
+    assert a.status.value == "no_evidence"
+    assert a.answer.startswith("No product named “Django” is among those you may read: "
+                               "Apache Spark, Bootstrap and Node.js.")
+    assert not any(v in a.answer for v in ("20.19.0", "5.3.4 is one"))
+
+
+@pytest.mark.integration
+def test_an_existence_reply_lists_all_13_versions(releases_app):
+    """Round 81: "(13: 11.15.0, 12.22.12, 13.14.0, …, 16.20.2, …)" left out two versions."""
+    a = _ask(releases_app, "Does NodeJs version 13.0.0 exist?")
+    assert a.answer.startswith("No. Version 13.0.0 is not among the versions of Node.js (13: "
+                               + ", ".join(NODE_VERSIONS) + ")")
+    assert "…" not in a.answer and "5.3" not in a.answer and "3.4." not in a.answer
+
+
+@pytest.mark.integration
+def test_a_notes_only_product_has_a_line_and_each_product_is_listed_apart(releases_app):
+    a = _ask(releases_app, "Which versions exist?")
+    assert a.answer == ("Apache Spark has 2 versions, oldest first: 3.4.3, 3.4.4. Bootstrap has 3 "
+                        "versions, oldest first: 5.3.3, 5.3.4, 5.3.5. Node.js has 13 versions, "
+                        "oldest first: " + ", ".join(NODE_VERSIONS) + ".")
+    assert _ask(releases_app, "How many versions of bootstrap are there?").answer == (
+        "Bootstrap has 3 versions, oldest first: 5.3.3, 5.3.4, 5.3.5.")
+
+
+@pytest.mark.integration
+def test_a_declared_alias_names_its_product(tmp_path, embeddings):
+    docs = tmp_path / "docs"
+    write(docs / "a.md", md("PG-16", "## 1 Limits\n\nThe default max_connections is 100.\n",
+                            product="PostgreSQL", aliases="[Postgres, pg]", family="pg-config",
+                            version="16.0"))
+    write(docs / "b.md", md("PG-17", "## 1 Limits\n\nThe default max_connections is 120.\n",
+                            product="PostgreSQL", family="pg-config", version="17.0"))
+    write(docs / "c.md", md("MY-8", "## 1 Limits\n\nThe default max_connections is 151.\n",
+                            product="MySQL", family="my-config", version="8.0"))
+    app = indexed_app(tmp_path, embeddings)
+    a = _ask(app, "What is the default max_connections in Postgres 16.0?")
+    assert a.situation.product == "PostgreSQL" and "100" in a.answer
+
+
+@pytest.mark.unit
+def test_an_alias_of_two_products_or_of_a_document_of_two_products_is_refused(tmp_path):
+    write(tmp_path / "a.md", md("A", product="PostgreSQL", aliases="[pg]"))
+    write(tmp_path / "b.md", md("B", product="Pgpool", aliases="[pg]"))
+    with pytest.raises(DocumentError, match="alias 'pg' names 'Pgpool'.*declares it for "
+                                            "'PostgreSQL'"):
+        load_corpus([tmp_path])
+    write(tmp_path / "b.md", md("B", product="[Pgpool, PostgreSQL]", aliases="[pool]"))
+    with pytest.raises(DocumentError, match="aliases \\['pool'\\] are other names of one product"):
+        load_corpus([tmp_path])
