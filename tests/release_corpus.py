@@ -10,9 +10,13 @@ from pathlib import Path
 
 NODE_VERSIONS = ["11.15.0", "12.22.12", "13.14.0", "14.21.3", "15.14.0", "16.20.2", "17.9.1",
                  "18.20.8", "19.9.0", "20.19.0", "21.7.3", "22.14.0", "23.11.0"]
-BOOTSTRAP = {"5.3.3": "Fixed the selector engine for escaped IDs in data attributes (#39642)",
-             "5.3.4": "Dependency updates: bumped Popper to 2.11.8 and Sass to 1.78 (#40931)",
-             "5.3.5": "Docs: new color mode examples for the navbar (#41001)"}
+BOOTSTRAP = {"5.3.3": ["Fixed the selector engine for escaped IDs in data attributes (#39642)",
+                       "Fixed a tooltip flicker in Safari (#39700)",
+                       "Docs: updated the grid examples (#39710)"],
+             "5.3.4": ["Dependency updates: bumped Popper to 2.11.8 and Sass to 1.78 (#40931)",
+                       "Fixed the dropdown position in RTL layouts (#40950)"],
+             "5.3.5": ["Docs: new color mode examples for the navbar (#41001)",
+                       "Fixed focus rings on floating labels (#41020)"]}
 SPARK = {"3.4.3": "[SPARK-46000] Fix a race in the shuffle service when executors exit",
          "3.4.4": "[SPARK-48710] Use NumPy 2.0 compatible types in PySpark"}
 
@@ -49,12 +53,12 @@ def write_release_corpus(docs: Path) -> Path:
         (docs / f"assert-{v}.md").write_text(_front(
             source_id=f"NODE-ASSERT-{v}", title="Assert | Node.js Documentation",
             product="Node.js", family="Node.js Assert", version=v) + _assert_page(v), "utf-8")
-    for v, line in BOOTSTRAP.items():
+    for v, items in BOOTSTRAP.items():  # as scraped from the release page: chrome around
         (docs / f"bootstrap-{v}.md").write_text(_front(
             source_id=f"BS-{v}", title=f"Release v{v} · twbs/bootstrap", product="Bootstrap",
             family="Bootstrap releases", version=v, kind="notes") +
-            f"twbs / bootstrap\n\nReleases v{v}\n\nCompare\n\n## v{v}\n\n- {line}\n"
-            "- Improved the documentation of the offcanvas component.\n\nAssets\n", "utf-8")
+            f"twbs / bootstrap\n\nReleases v{v}\n\nCompare\n\n## v{v}\n\n" +
+            "".join(f"- {item}\n" for item in items) + "\nAssets\n", "utf-8")
     for v, line in SPARK.items():
         (docs / f"spark-{v}.md").write_text(_front(
             source_id=f"SPARK-{v}", title=f"Spark Release {v}", product="Apache Spark",

@@ -130,3 +130,48 @@ def test_an_alias_of_two_products_or_of_a_document_of_two_products_is_refused(tm
     write(tmp_path / "b.md", md("B", product="[Pgpool, PostgreSQL]", aliases="[pool]"))
     with pytest.raises(DocumentError, match="aliases \\['pool'\\] are other names of one product"):
         load_corpus([tmp_path])
+
+
+CHROME = ("twbs / bootstrap", "Releases v", "Compare", "Assets")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "line"), [
+    ("What dependency updates were included in Bootstrap v5.3.4?", "#40931"),
+    ("What was fixed in the selector engine in v5.3.3?", "#39642"),
+])
+def test_a_notes_question_quotes_the_line_asked_and_never_the_page_chrome(releases_app,
+                                                                          question, line):
+    """Round 81: both quoted "twbs / bootstrap", "Releases v5.3.5", "Compare", "Assets"."""
+    a = _ask(releases_app, question)
+    assert line in a.answer and not any(c in a.answer for c in CHROME)
+    assert a.answer.count("[BS-") == 1  # the line asked, not every line of the release
+
+
+@pytest.mark.integration
+def test_what_changed_lists_every_line_of_the_release_without_chrome(releases_app):
+    a = _ask(releases_app, "What changed in Bootstrap 5.3.3?")
+    assert all(k in a.answer for k in ("#39642", "#39700", "#39710"))
+    assert not any(c in a.answer for c in CHROME)
+
+
+@pytest.mark.integration
+def test_chrome_stays_in_the_document_and_out_of_the_evidence(releases_app):
+    index = releases_app.index
+    text = "\n".join(b.text for b in index.blocks_of("BS-5.3.4"))
+    assert all(c in text for c in CHROME)  # kept in the document
+    versions = releases_app.snapshot().versions
+    content = "\n".join(versions.content(b) for b in index.blocks_of("BS-5.3.4"))
+    assert not any(c in content for c in CHROME) and "#40931" in content
+
+
+@pytest.mark.unit
+def test_template_lines_are_those_most_versions_repeat_with_their_numbers_masked():
+    from situated.index.template import template_lines, without_template
+
+    members = [[f"Intro\ntwbs / bootstrap\nReleases v5.3.{i}\nCompare", f"v5.3.{i}\n- item {i}"]
+               for i in range(3)]
+    template = template_lines(members)
+    assert template == {"twbs / bootstrap", "releases #", "compare"}
+    assert without_template("v5.3.1\nReleases v5.3.1\n- item 1", template) == "v5.3.1\n- item 1"
+    assert template_lines(members[:2]) == frozenset()  # two versions say nothing of a template

@@ -8,7 +8,7 @@ are taken from it, never read again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from situated.chains.contract import Evidence, Flagged, Hit
@@ -27,11 +27,12 @@ class Supplied:
     further: bool = False  # taken beyond the routed blocks (`Settings.fill_blocks`)
 
 
-def pack(blocks: list[Block], budget: Budget) -> list[Supplied]:
+def pack(blocks: list[Block], budget: Budget,
+         content: Callable[[Block], str] = lambda b: b.text) -> list[Supplied]:
     """Whole blocks in the given order within the allowance, labelled S1, S2, … in prompt
-    order; the text the model receives is neutralised (no labels, links or HTML of the
-    document's)."""
-    texts = [neutralise(b.text) for b in blocks]
+    order; the text the model receives is each block's `content` (its page chrome left out:
+    `Versions.content`), neutralised (no labels, links or HTML of the document's)."""
+    texts = [neutralise(content(b)) for b in blocks]
     costs = [budget.count(t) for t in texts]
     return [Supplied(Evidence(label=f"S{n}", block_id=blocks[i].block_id,
                               source_id=blocks[i].source_id, section=blocks[i].section,

@@ -54,7 +54,8 @@ class ReplySteps:
                                    lambda b: b.text, self.ctx.settings.reranker_depth) + [
                     b for b in blocks if b.block_id not in chosen]
             supplied = tuple(dataclasses.replace(s, further=s.block.block_id not in chosen)
-                             for s in pack(blocks, self.ctx.budget_of))
+                             for s in pack(blocks, self.ctx.budget_of,
+                                           self.ctx.versions.content))
             if self.focus is not None:  # a small model reads the best units (`chains.say.focus`)
                 supplied = tuple(self.focus(routed.reading.question.text, list(supplied)))
             log.debug("prompt labels=%s", [(s.evidence.label, s.evidence.block_id)

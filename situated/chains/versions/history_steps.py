@@ -8,6 +8,7 @@ import dataclasses
 
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer
+from situated.chains.read.change_cues import CHANGES
 from situated.chains.read.intent import Intent
 from situated.chains.routing.decision import Decision
 from situated.chains.routing.release_rules import unbound_product, unknown_release
@@ -23,7 +24,7 @@ from situated.chains.versions.history import (
     without_history,
 )
 from situated.chains.versions.listing import answer_versions
-from situated.chains.versions.notes_answer import answer_notes, notes_at
+from situated.chains.versions.notes_answer import Asked, answer_notes, notes_at
 from situated.chains.versions.release_steps import ReleaseSteps
 
 
@@ -98,8 +99,11 @@ class HistorySteps:
         meta = notes_at(self.versions, readable, v.situation.product, release)
         if meta is None:
             return None
+        tokenize = self.ctx.engine.index.tokenizer
+        asked = Asked(frozenset(tokenize(q.matcher.strip(CHANGES.sub(" ", subject.reading.query)))),
+                      tokenize)
         return answer_notes(self.versions, meta, v.situation, q.lang, readable, self.ctx.budget_of,
-                            self.ctx.budget_out([]))
+                            self.ctx.budget_out([]), asked)
 
     def _listing(self, subject: Subject) -> Answer:
         stopped = _history_stop(subject)

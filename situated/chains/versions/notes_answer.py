@@ -6,6 +6,10 @@ text). No model call; only what the caller may read."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from situated.chains.contract import Answer, BudgetOut, Status
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
@@ -34,17 +38,17 @@ def notes_at(versions: Versions, readable: Filter, product: str | None,
 
 
 def answer_notes(versions: Versions, meta: DocumentMeta, situation: Situation, lang: Lang,
-                 readable: Filter, budget: Budget, shown: BudgetOut) -> Answer:
-    """The notes' lines, in their order, each cited."""
-    supplied = pack(versions.blocks_of(meta.source_id, readable), budget)
-    lines: list[str] = []
-    left = 0
-    for s in supplied:
-        for unit in evidence_units(s.evidence.text):
-            if len(lines) < MAX_NOTE_UNITS:
-                lines.append(f"{unit} [{s.evidence.label}]")
-            else:
-                left += 1
+                 readable: Filter, budget: Budget, shown: BudgetOut,
+                 asked: Asked | None = None) -> Answer:
+    """The notes' lines, in their order, each cited; its page chrome never (`index.template`).
+    `asked`: what the question asks about: the lines that match it are quoted (`matching`),
+    all of them when none does."""
+    supplied = pack(versions.blocks_of(meta.source_id, readable), budget, versions.content)
+    units = [(unit, s.evidence.label) for s in supplied
+             for unit in evidence_units(s.evidence.text)]
+    units = matching(units, asked)
+    lines = [f"{unit} [{label}]" for unit, label in units[:MAX_NOTE_UNITS]]
+    left = max(0, len(units) - MAX_NOTE_UNITS)
     if not lines:
         return assemble.unanswered(Status.NO_EVIDENCE, w.no_evidence_text(situation, lang),
                                  situation)
@@ -59,4 +63,29 @@ def answer_notes(versions: Versions, meta: DocumentMeta, situation: Situation, l
                   releases=[meta.version] if meta.version else [])
 
 
-__all__ = ["MAX_NOTE_UNITS", "answer_notes", "notes_at"]
+@dataclass(frozen=True)
+class Asked:
+    """What a notes question asks about: its terms, and the tokenizer that made them (a line's
+    terms are read by the same one)."""
+
+    terms: frozenset[str]
+    tokenize: Callable[[str], list[str]]
+
+
+def matching(units: list[tuple[str, str]], asked: Asked | None) -> list[tuple[str, str]]:
+    """The notes lines about what is asked: each line scored by the question's terms it holds,
+    each weighing log(lines / lines holding it) (a word every line has says nothing); the
+    lines scoring at least half the best, in their order; every line when none scores."""
+    if asked is None or len(units) < 2 or not asked.terms:
+        return units
+    held = [set(asked.tokenize(u)) & asked.terms for u, _ in units]
+    n = len(units)
+    idf = {t: math.log(n / df) for t in asked.terms if (df := sum(t in h for h in held))}
+    scores = [sum(idf.get(t, 0.0) for t in h) for h in held]
+    best = max(scores, default=0.0)
+    if best <= 0:
+        return units
+    return [u for u, sc in zip(units, scores, strict=True) if sc >= best / 2]
+
+
+__all__ = ["MAX_NOTE_UNITS", "Asked", "answer_notes", "matching", "notes_at"]
