@@ -47,12 +47,33 @@ def _assert_page(v: str) -> str:
         "Tests for any deep inequality.\n" + partial)
 
 
+ERROR_VERSIONS = ["17.9.1", "20.19.0"]
+
+
+def _errors_page(v: str) -> str:
+    return (
+        "# Errors\n\nApplications running in Node.js will generally experience four categories "
+        "of errors.\n\n## Class: Error\n\nA generic JavaScript Error object that does not "
+        "denote any specific circumstance of why the error occurred.\n\n"
+        "### new Error(message[, options])\n\n* `message` {string}\n* `options` {Object}\n\n"
+        "Creates a new Error object and sets the error.message property to the provided text "
+        "message.\n\n### error.code\n\n* Type: {string}\n\nThe error.code property is a string "
+        "label that identifies the kind of error.\n\n## Common system errors\n\n### EMFILE\n\n"
+        "Too many open files in system: the maximum number of file descriptors allowable on "
+        "the system has been reached.\n\n### ENOENT\n\nNo such file or directory: the path "
+        f"given does not exist (documented at {v}).\n")
+
+
 def write_release_corpus(docs: Path) -> Path:
     docs.mkdir(parents=True, exist_ok=True)
     for v in NODE_VERSIONS:
         (docs / f"assert-{v}.md").write_text(_front(
             source_id=f"NODE-ASSERT-{v}", title="Assert | Node.js Documentation",
             product="Node.js", family="Node.js Assert", version=v) + _assert_page(v), "utf-8")
+    for v in ERROR_VERSIONS:
+        (docs / f"errors-{v}.md").write_text(_front(
+            source_id=f"NODE-ERRORS-{v}", title="Errors | Node.js Documentation",
+            product="Node.js", family="Node.js Errors", version=v) + _errors_page(v), "utf-8")
     for v, items in BOOTSTRAP.items():  # as scraped from the release page: chrome around
         (docs / f"bootstrap-{v}.md").write_text(_front(
             source_id=f"BS-{v}", title=f"Release v{v} · twbs/bootstrap", product="Bootstrap",

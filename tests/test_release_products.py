@@ -175,3 +175,55 @@ def test_template_lines_are_those_most_versions_repeat_with_their_numbers_masked
     assert template == {"twbs / bootstrap", "releases #", "compare"}
     assert without_template("v5.3.1\nReleases v5.3.1\n- item 1", template) == "v5.3.1\n- item 1"
     assert template_lines(members[:2]) == frozenset()  # two versions say nothing of a template
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "line"), [
+    ("What is the stability level of the assert.partialDeepStrictEqual method in 23.11.0?",
+     "Stability: 1.2 - Release candidate"),
+    ("What is the stability level of the assert.partialDeepStrictEqual method in 22.14.0?",
+     "Stability: 1.0 - Early development"),
+    ("What is the stability of assert.CallTracker in 19.9.0?", "Stability: 1 - Experimental"),
+    ("What is the stability of assert.CallTracker in 20.19.0?", "Stability: 0 - Deprecated"),
+    ("What is the stability rating of the node:assert module?", "Stability: 2 - Stable"),
+    ("How is the assert module imported in 18.20.8?", "require('node:assert')"),
+    ("What is the constructor signature of the Error class in 17.9.1?",
+     "new Error(message[, options])"),
+    ("What type is error.code?", "Type: {string}"),
+    ("Какой уровень стабильности у assert.partialDeepStrictEqual в версии 23.11.0?",
+     "Stability: 1.2 - Release candidate"),
+])
+def test_the_entry_the_question_names_answers_its_property_line_first(releases_app, question,
+                                                                      line):
+    """Round 81: the Stability line of another entry ("Stability: 3 - Legacy: Use
+    assert.notDeepStrictEqual() instead") was quoted for partialDeepStrictEqual."""
+    a = _ask(releases_app, question)
+    first = a.answer.split(" [NODE-", 1)[0]  # the first unit quoted, before its citation
+    assert line in first, a.answer
+    assert "Legacy" not in a.answer
+
+
+@pytest.mark.unit
+def test_entries_are_read_from_structure_on_another_shape():
+    """A Python client's reference (the second shape): `Client.get(url, *, params=None)`
+    entries with `Default:` lines, and an error catalogue with codes."""
+    from situated.chains.say.entries import entry_focus, is_entry_heading, named_things
+    from situated.chains.say.named_codes import focus
+
+    evidence = [
+        ("S1", "Client › Client.get(url, *, params=None, timeout=DEFAULT)\n\n"
+               "Sends a GET request.\n\nDefault: timeout is 5 seconds."),
+        ("S2", "Client › Client.post(url, *, data=None, timeout=DEFAULT)\n\n"
+               "Sends a POST request.\n\nDefault: timeout is 30 seconds."),
+        ("S3", "Overview\n\nThe client keeps connections open between requests."),
+    ]
+    assert named_things("What is the default timeout of Client.get?") == ["Client.get"]
+    assert is_entry_heading(evidence[1][1].split("\n")[0])
+    assert not is_entry_heading("Overview") and not is_entry_heading("2 Battery warranty")
+    chosen = entry_focus("What is the default timeout of Client.get?", evidence)
+    assert chosen.entries == {0} and chosen.others == {1}
+    f = focus("What is the default timeout of Client.get?", evidence)
+    assert f.lead[(0, "Default: timeout is 5 seconds.")] == 3
+    assert (1, "Default: timeout is 30 seconds.") in f.dropped
+    # a question naming no entry changes nothing
+    assert entry_focus("What is the default timeout?", evidence).entries == frozenset()

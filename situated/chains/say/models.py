@@ -33,13 +33,12 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
-from situated.chains.say.named_codes import focus
+from situated.chains.say.named_codes import Focus, focus
 from situated.chains.say.quoting import Quotation, unanswered, with_list
 from situated.errors import ConfigError, ModelError
 from situated.index.sentences import filled
 from situated.index.text import Tokenizer, mostly_latin
 from situated.loaders.neutralise import is_instruction
-from situated.loaders.sentences import evidence_units
 from situated.prompts.answer import read_answer_request
 from situated.settings import ModelKind, Settings
 
@@ -103,10 +102,11 @@ class ExtractiveChatModel(BaseChatModel):
         best one's score, cover the gold span less often, `benchmarks/quote_choice.py`), and
         after the first only those of `min_meaning` or more; a unit that announces a list (ends
         with a colon) brings the list (`with_list`); instruction-like units never."""
-        ranked = self.ranked(question, evidence)
+        named = focus(question, evidence)
+        ranked = self.ranked(question, evidence, named)
         if not ranked:
             return NO_ANSWER
-        units = {rank: evidence_units(body) for rank, (_, body) in enumerate(evidence)}
+        units = {rank: named.units(rank, body) for rank, (_, body) in enumerate(evidence)}
         quoting = Quotation(self.max_sentences)
         for x in ranked:
             if quoting.full:
@@ -119,15 +119,18 @@ class ExtractiveChatModel(BaseChatModel):
             quoting.add(x.rank, taken, text, x.label)
         return quoting.text()
 
-    def ranked(self, question: str, evidence: list[tuple[str, str]]) -> list[Quotable]:
+    def ranked(self, question: str, evidence: list[tuple[str, str]],
+               named: Focus | None = None) -> list[Quotable]:
         """Every unit of `evidence` the model may quote, best first: without embeddings, those
         sharing a word with the question, by the weight of the words (rare ones, a code like
         E-417, weigh more); with them, every unit, by its cosine plus a share of that weight."""
         q_terms = set(self._tok(question))
+        # a code or entry the question names leads, never swapped (`named_codes.focus`)
+        named = named if named is not None else focus(question, evidence)
         units: list[tuple[int, int, str, str, set[str], set[str]]] = []
         for rank, (label, body) in enumerate(evidence):
             heading = set(self._tok(body.split("\n", 1)[0]))  # the section title is context
-            body_units = evidence_units(body)
+            body_units = named.units(rank, body)
             for pos, unit in enumerate(body_units):
                 if not is_instruction(unit) and not unanswered(body_units, pos):
                     units.append((rank, pos, unit, label, set(self._tok(unit)), heading))
@@ -136,7 +139,6 @@ class ExtractiveChatModel(BaseChatModel):
             for t in (terms | heading) & q_terms:
                 df[t] = df.get(t, 0) + 1
         n = len(units)
-        named = focus(question, evidence)  # a code the question names leads, never swapped
         scored: list[tuple[float, int, int, str, str]] = []
         for rank, pos, unit, label, terms, heading in units:
             common = q_terms & terms

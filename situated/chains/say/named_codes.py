@@ -9,17 +9,47 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from situated.chains.say.entries import EntryFocus, entry_focus, own_heading, units_of
 from situated.documents import extract_codes
 from situated.loaders.sentences import evidence_units
 
 
 @dataclass(frozen=True)
 class Focus:
-    """What the named codes decide: the units kept (rank, unit) and how each leads."""
+    """What the named codes and entries decide: the units kept (rank, unit) and how each
+    leads."""
 
-    dropped: frozenset[tuple[int, str]]  # units never quoted: other rows, other codes
-    lead: dict[tuple[int, str], int]  # 2: the unit holds the code; 1: its entry's heading does
+    dropped: frozenset[tuple[int, str]]  # units never quoted: other rows, codes, entries
+    # 3: the line of the named entry that carries the asked property (`chains.say.entries`);
+    # 2: the unit holds the code; 1: its entry's heading does
+    lead: dict[tuple[int, str], int]
     unheld: bool = False  # a long code no unit or heading holds: nothing answers
+    entry: EntryFocus = EntryFocus()
+
+    def units(self, rank: int, body: str) -> list[str]:
+        """The units block `rank` offers (its title too where that is the answer)."""
+        return units_of(rank, body, self.entry)
+
+
+def focus(question: str, evidence: list[tuple[str, str]]) -> Focus:
+    """What the codes (`coded`) and the entries (`chains.say.entries`) the question names
+    decide of `evidence`: the named entry leads, its property line first; other entries'
+    units are never quoted in its place."""
+    coded = _coded(question, evidence)
+    entry = entry_focus(question, evidence)
+    if not entry.entries:
+        return coded
+    dropped, lead = set(coded.dropped), dict(coded.lead)
+    for rank, (_, body) in enumerate(evidence):
+        if rank in entry.entries:
+            for u in units_of(rank, body, entry):
+                heading = body.split("\n", 1)[0]
+                first = entry.carries(u) or entry.titled(rank, heading) and \
+                    u == own_heading(heading)
+                lead[(rank, u)] = max(lead.get((rank, u), 0), 3 if first else 1)
+        elif rank in entry.others:
+            dropped |= {(rank, u) for u in evidence_units(body)}
+    return Focus(frozenset(dropped), lead, coded.unheld, entry)
 
 
 def _kind(code: str) -> str | None:
@@ -29,7 +59,7 @@ def _kind(code: str) -> str | None:
     return head if head != code and len(code) > 6 else None
 
 
-def focus(question: str, evidence: list[tuple[str, str]]) -> Focus:
+def _coded(question: str, evidence: list[tuple[str, str]]) -> Focus:
     """The units of `evidence` — (label, body) pairs — the question's codes keep, drop and
     put first. A code leads only where it picks units out: one most units name (a product's
     name) leads nothing."""

@@ -1,0 +1,55 @@
+"""The words that ask for a property of an API entry (`chains.say.entries`): its stability, its
+signature, a default, a type, how it is imported, its history, its deprecation, an example —
+in each language the product reads; and the words that say what kind of thing a name is ("the
+Error class", «модуль assert»). The lines that carry each property are the documents' own
+structure ("Stability: 1.2 - …", "Default: 30", "History: added in …") and are in
+`chains.say.entries`."""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+
+
+class Property(Enum):
+    STABILITY = "stability"
+    SIGNATURE = "signature"
+    DEFAULT = "default"
+    TYPE = "type"
+    IMPORT = "import"
+    HISTORY = "history"
+    DEPRECATION = "deprecation"
+    EXAMPLE = "example"
+
+
+ASKED = {  # property -> the question's words for it (English, then Russian)
+    Property.STABILITY: r"\bstabilit\w*|\bstable\b|стабильн\w*",
+    Property.SIGNATURE: r"\bsignatures?\b|\bconstructor\b|\bparameters\b|\barguments\b|"
+                        r"сигнатур\w*|конструктор\w*|параметр\w*|аргумент\w*",
+    Property.DEFAULT: r"\bdefaults?\b|по\s+умолчанию",
+    Property.TYPE: r"\bwhat\s+type\b|\btype\s+of\b|\breturn\s+type\b|\bкакого\s+типа\b|\bтип\b",
+    Property.IMPORT: r"\bimport\w*|\brequire\w*|импорт\w*|подключ\w*",
+    Property.HISTORY: r"\bhistory\b|\badded\b|\bintroduced\b|истори\w*|добавлен\w*|появил\w*",
+    Property.DEPRECATION: r"\bdeprecat\w*|устаре\w*",
+    Property.EXAMPLE: r"\bexamples?\b|\bsample\s+code\b|пример\w*",
+}
+# a name said to be a kind of thing: "the Error class", "class Error", "the assert module",
+# "method partialDeepStrictEqual", «класс Error», «модуль assert»
+_KIND = r"(?:class|method|function|module|property|event|option|setting|класс\w*|метод\w*|" \
+        r"функци\w*|модул\w*|свойств\w*|событи\w*|параметр\w*)"
+_NAME = r"([A-Za-z_$][\w$:.]*)"
+KIND_NAMED = (re.compile(rf"\b{_NAME}\s+{_KIND}\b", re.IGNORECASE),
+              re.compile(rf"\b{_KIND}\s+{_NAME}", re.IGNORECASE))
+# words the kind patterns catch that name nothing ("the new method", "this class")
+NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "which", "what", "new", "its", "each",
+                       "every", "of", "in", "is", "does"})
+
+
+def asked_property(question: str) -> Property | None:
+    """The property the question asks of an entry (the first the question names)."""
+    found = [(m.start(), p) for p, pattern in ASKED.items()
+             if (m := re.search(pattern, question, re.IGNORECASE))]
+    return min(found, key=lambda x: x[0])[1] if found else None
+
+
+__all__ = ["ASKED", "KIND_NAMED", "NOT_NAMES", "Property", "asked_property"]
