@@ -164,7 +164,7 @@ def test_the_asker_needing_a_release_is_how_the_question_asks_not_its_subject():
     from situated.chains.versions.appearance import subject_of
 
     q = "What version do I need for zstd content decoding?"
-    assert subject_of(q, q).words == ("zstd", "content", "decoding")
+    assert subject_of(q).words == ("zstd", "content", "decoding")
 
 
 @pytest.mark.unit
@@ -183,4 +183,4 @@ def test_the_asker_needing_a_release_is_how_the_question_asks_not_its_subject():
 def test_a_first_appearance_subject_is_what_is_left_of_how_it_is_asked(question, words):
     from situated.chains.versions.appearance import subject_of
 
-    assert subject_of(question, question).words == words
+    assert subject_of(question).words == words

@@ -227,3 +227,35 @@ def test_entries_are_read_from_structure_on_another_shape():
     assert (1, "Default: timeout is 30 seconds.") in f.dropped
     # a question naming no entry changes nothing
     assert entry_focus("What is the default timeout?", evidence).entries == frozenset()
+
+
+@pytest.mark.integration
+def test_when_was_x_added_takes_the_asked_thing_never_the_product(releases_app):
+    """Round 81: "“partialDeepStrictEqual, Node.js”" was looked for, and no version had it."""
+    a = _ask(releases_app, "When was the assert method partialDeepStrictEqual added to "
+                           "Node.js Assert?")
+    assert a.answer.startswith("“partialDeepStrictEqual” first appears in version 22.14.0")
+    assert "Node.js”" not in a.answer and "11.15.0" not in a.answer
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "said"), [
+    ("When was new sample code for weakmap and weakset comparison added to Node.js Assert?",
+     "“sample code weakmap and weakset comparison”"),
+    ("With what Node.js version were changes about OpenSSL error codes introduced?",
+     "“OpenSSL”"),
+])
+def test_when_nothing_holds_the_asked_thing_the_reply_says_so_plainly(releases_app, question,
+                                                                      said):
+    """Round 81: "“Node.js” first appears in version 11.15.0" — the product's first release."""
+    a = _ask(releases_app, question)
+    assert a.status.value == "no_evidence"
+    assert a.answer == f"No version of the documents you may read has {said}."
+
+
+@pytest.mark.integration
+def test_a_first_appearance_walks_only_the_pages_that_document_it(releases_app):
+    """EMFILE is in the error catalogue: the assert page of 16.20.2 is no "version before"."""
+    a = _ask(releases_app, "In which version was EMFILE added?")
+    assert a.answer.startswith("“EMFILE” first appears in version 17.9.1")
+    assert "NODE-ASSERT" not in a.answer

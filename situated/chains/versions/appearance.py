@@ -143,8 +143,8 @@ class Subject:
             return self._named_in(texts)
         text = " ".join(texts)
         kept = tuple(w for w in self.words if _pattern(w).search(text))
-        if not kept or kept == self.words:
-            return self
+        if not kept or kept == self.words or len(self.words) - len(kept) > 1:
+            return self  # one word is how it asks ("possible"); more are what it asks
         return Subject(words=kept, narrowed=True)
 
     def _named_in(self, texts: list[str]) -> Subject:
@@ -166,7 +166,10 @@ class Subject:
         if self.narrowed:
             return inline(" ".join(self.words))
         said = re.sub(r"\s+", " ", _FRAME.sub(" ", query.replace("`", ""))).strip(" ?.!,;:")
-        return inline(said) or inline(query)
+        words = said.split()
+        while words and words[-1].casefold() in STOP_WORDS:  # "… comparison to" of "added to"
+            words.pop()
+        return inline(" ".join(words)) or inline(query)
 
 
 def _names(text: str, name: str) -> bool:
@@ -178,8 +181,11 @@ def _names(text: str, name: str) -> bool:
     return tail != name and re.search(rf"(?<![\w.]){re.escape(tail)}(?!\w)", text) is not None
 
 
-def subject_of(query: str, question: str) -> Subject:
-    named = tuple(identifiers(question))
+def subject_of(query: str) -> Subject:
+    """What the question asks the first appearance of: the identifiers it names, else its
+    words without how it asks; `query` holds no product or family the question names (where
+    to look, never what: "Node.js" in "… added to Node.js Assert?")."""
+    named = tuple(identifiers(query))
     if named:
         return Subject(identifiers=named)
     words = re.findall(r"[\w][\w./-]*[\w]|\w", _FRAME.sub(" ", query.replace("`", " ")))
@@ -256,7 +262,15 @@ def walk(steps: list[Step], kind: Kind) -> Found | None:
 def axis_steps(versions: Versions, metas: list[DocumentMeta], subject: Subject,
                readable) -> list[Step]:
     """The documents grouped by their release (else their start), in order; per position the
-    first one that carries X (a split page's versions share a release)."""
+    first one that carries X (a split page's versions share a release). Only the families
+    that carry X somewhere are walked: a page that never documents X (the assert page, for
+    an error code) says nothing of when X came."""
+    read = {m.source_id: versions.blocks_of(m.source_id, readable) for m in metas}
+    hit = {sid: next((b for b in blocks if carries(b, subject)), None)
+           for sid, blocks in read.items()}
+    holding = {versions.family_of(m) for m in metas if hit[m.source_id] is not None}
+    if holding:
+        metas = [m for m in metas if versions.family_of(m) in holding]
     groups: dict[tuple[int, int], list[DocumentMeta]] = {}
     for m in sorted(metas, key=versions.order):
         groups.setdefault(versions.order(m), []).append(m)
@@ -264,11 +278,10 @@ def axis_steps(versions: Versions, metas: list[DocumentMeta], subject: Subject,
     for members in groups.values():
         chosen: Step | None = None
         for m in members:
-            blocks = versions.blocks_of(m.source_id, readable)
-            hit = next((b for b in blocks if carries(b, subject)), None)
-            if hit is not None or chosen is None:
-                chosen = Step(m, hit, blocks[0] if blocks else None)
-            if hit is not None:
+            blocks, found = read[m.source_id], hit[m.source_id]
+            if found is not None or chosen is None:
+                chosen = Step(m, found, blocks[0] if blocks else None)
+            if found is not None:
                 break
         if chosen is not None:
             out.append(chosen)
