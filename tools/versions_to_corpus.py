@@ -10,9 +10,9 @@ page at each release becomes one Markdown file with front matter:
     family: NAME PATH (a page is one family; its releases are its versions)
     version: VERSION
 
-and the page's own text, unchanged. A `CHANGELOG.md` beside the manifest becomes one more
-document without a release (it is as of its last release), whose sections are the release
-notes. Nothing is downloaded.
+and the page's own text, unchanged. A `CHANGELOG.md` (or `release-notes.md`) beside the manifest
+becomes one more document without a release (it is as of its last release), whose sections are
+the release notes. Nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -63,15 +63,19 @@ def convert(src: Path, out: Path, product: str | None = None) -> int:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text("\n".join(meta) + text, encoding="utf-8")
             written += 1
-    changelog = src / "CHANGELOG.md"
-    if changelog.exists():
+    changelog = next((src / name for name in NOTES_FILES if (src / name).exists()), None)
+    if changelog is not None:
         meta = ["---", f"source_id: {re.sub(r'[^A-Za-z0-9]+', '-', product)}.changelog",
                 f"title: {_yaml_str(f'{product} changelog')}", f"product: {_yaml_str(product)}",
                 "---", ""]
-        (out / "CHANGELOG.md").write_text("\n".join(meta) + changelog.read_text("utf-8"),
-                                          encoding="utf-8")
+        text = _FRONT_MATTER.sub("", changelog.read_text("utf-8"), count=1)  # MkDocs' own
+        (out / "CHANGELOG.md").write_text("\n".join(meta) + text, encoding="utf-8")
         written += 1
     return written
+
+
+NOTES_FILES = ("CHANGELOG.md", "release-notes.md")  # httpx's, starlette's
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 
 
 def main() -> None:
