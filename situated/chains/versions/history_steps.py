@@ -8,7 +8,6 @@ import dataclasses
 
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer
-from situated.chains.read.change_cues import CHANGES
 from situated.chains.read.intent import Intent
 from situated.chains.routing.decision import Decision
 from situated.chains.routing.release_rules import unbound_product, unknown_release
@@ -24,8 +23,9 @@ from situated.chains.versions.history import (
     without_history,
 )
 from situated.chains.versions.listing import answer_versions
-from situated.chains.versions.notes_answer import Asked, answer_notes, notes_at
+from situated.chains.versions.notes_answer import answer_notes, notes_at
 from situated.chains.versions.release_steps import ReleaseSteps
+from situated.documents import DocKind
 
 
 class HistorySteps:
@@ -86,24 +86,27 @@ class HistorySteps:
 
     def _from_notes(self, subject: Subject) -> Answer | None:
         """What changed in a release, from its release notes: where the question's line is
-        notes (never diffed against itself), or where it names a release and no document, and
-        no one versioned document answers (`notes_answer`)."""
+        notes (never diffed against itself), or where it names a release and no document and
+        no one page describes the release (with many pages, a diff of one of them is not what
+        the release changed; the notes say that) (`notes_answer`)."""
         v, q = subject.reading.validated, subject.reading.question
         lines = subject.lines.lines
         release = v.situation.version
         own = lines and is_notes_line(lines)
-        if not own and (q.named or release is None or lines and any(
-                m.version == release for x in lines for m in x.members)):
-            return None
         readable = self.ctx.readable(q.scope)
+        if not own and (q.named or release is None or self._one_page(readable, v, release)):
+            return None  # a page named, or the one page of the release, is diffed
         meta = notes_at(self.versions, readable, v.situation.product, release)
         if meta is None:
             return None
-        tokenize = self.ctx.engine.index.tokenizer
-        asked = Asked(frozenset(tokenize(q.matcher.strip(CHANGES.sub(" ", subject.reading.query)))),
-                      tokenize)
         return answer_notes(self.versions, meta, v.situation, q.lang, readable, self.ctx.budget_of,
-                            self.ctx.budget_out([]), asked)
+                            self.ctx.budget_out([]), self.releases.asked(q, subject.reading.query))
+
+    def _one_page(self, readable, v, release: str) -> bool:
+        """One page family (of the product) describes `release`: its diff is what changed."""
+        pages = {m.family or m.source_id for m in self.versions.released(
+            readable, v.situation.product) if m.version == release and m.kind is not DocKind.NOTES}
+        return len(pages) == 1
 
     def _listing(self, subject: Subject) -> Answer:
         stopped = _history_stop(subject)

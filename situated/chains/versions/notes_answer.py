@@ -72,6 +72,16 @@ class Asked:
     tokenize: Callable[[str], list[str]]
 
 
+def speaks_of(versions: Versions, meta: DocumentMeta, readable: Filter, asked: Asked) -> bool:
+    """Some line of the notes `meta` (chrome aside) holds most of what is asked (two thirds
+    of its terms: "the proxies argument" both words, never "default" alone for "the default
+    timeout")."""
+    need = max(1, math.ceil(2 * len(asked.terms) / 3))
+    return bool(asked.terms) and any(
+        len(set(asked.tokenize(u)) & asked.terms) >= need for b in versions.blocks_of(
+            meta.source_id, readable) for u in evidence_units(versions.content(b)))
+
+
 def matching(units: list[tuple[str, str]], asked: Asked | None) -> list[tuple[str, str]]:
     """The notes lines about what is asked: each line scored by the question's terms it holds,
     each weighing log(lines / lines holding it) (a word every line has says nothing); the
@@ -88,4 +98,4 @@ def matching(units: list[tuple[str, str]], asked: Asked | None) -> list[tuple[st
     return [u for u, sc in zip(units, scores, strict=True) if sc >= best / 2]
 
 
-__all__ = ["MAX_NOTE_UNITS", "Asked", "answer_notes", "matching", "notes_at"]
+__all__ = ["MAX_NOTE_UNITS", "Asked", "answer_notes", "matching", "notes_at", "speaks_of"]

@@ -12,7 +12,8 @@ from packaging.version import Version
 from situated import releases
 from situated.chains.context import StepContext
 from situated.chains.read.extract import Meaning, Validated
-from situated.chains.read.intent import about_the_line, names_nothing
+from situated.chains.read.change_cues import CHANGES
+from situated.chains.read.intent import Intent, about_the_line, names_nothing
 from situated.chains.read.release import (
     checked_release,
     find_mentions,
@@ -23,6 +24,7 @@ from situated.chains.read.release import (
 from situated.chains.say import wording as w
 from situated.chains.state import Question, Reading
 from situated.chains.versions.release_history import line_answer, plural_line
+from situated.chains.versions.notes_answer import Asked, notes_at, speaks_of
 from situated.chains.versions.release_text import ReleaseText
 from situated.documents import DocKind
 from situated.kept import kept
@@ -86,12 +88,17 @@ class ReleaseSteps:
             unbound = unbound_name(q.text, said, q.matcher)
             if unbound and q.matcher.products:
                 reading = dataclasses.replace(reading, unbound=unbound)
+        intent = v.intent
+        if (intent is Intent.AT and reading.unknown is not None and not about_the_line(
+                q.matcher.strip(q.text), q.text)
+                and self._notes_answer(q, v, reading.unknown)):
+            intent = Intent.CHANGES  # a release only the notes hold, and they speak of it
         situation = v.situation
         if reading.version is not None:
             situation = situation.model_copy(update={"version": reading.version})
         elif reading.unknown is not None:
             situation = situation.model_copy(update={"version": None})
-        return dataclasses.replace(v, situation=situation, release=reading,
+        return dataclasses.replace(v, situation=situation, release=reading, intent=intent,
                                    query=strip_versions(v.query, q.matcher))
 
     def line_listing(self, reading: Reading):
@@ -131,6 +138,22 @@ class ReleaseSteps:
         asked = Version(v.release.version) if v.release.version is not None else None
         holding = [(p, d) for p, d in lines if asked in d]
         return holding or lines
+
+    def _notes_answer(self, q: Question, v: Validated, said: str) -> bool:
+        """The release `said` only the notes hold, and a line of its notes speaks of what
+        the question asks (else the reply says the release is not among the versions)."""
+        noted = self.noted_release(q, v.situation.product, said)
+        readable = self.ctx.readable(q.scope)
+        meta = notes_at(self.versions, readable, v.situation.product, noted) if noted else None
+        return meta is not None and speaks_of(self.versions, meta, readable,
+                                              self.asked(q, strip_versions(v.query, q.matcher)))
+
+    def asked(self, q: Question, query: str) -> Asked:
+        """What a notes question asks about: its terms, without the products it names and
+        how it asks what changed."""
+        tokenize = self.ctx.engine.index.tokenizer
+        return Asked(frozenset(t for t in tokenize(q.matcher.strip(CHANGES.sub(" ", query)))
+                               if not t.isdigit()), tokenize)
 
     def noted_release(self, q: Question, product: str | None, said: str) -> str | None:
         """The release `said` names where readable notes hold it and no page was written at it
