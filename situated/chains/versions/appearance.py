@@ -122,6 +122,7 @@ class Subject:
 
     identifiers: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
+    asked: str = ""  # the part of the question the subject was read from
 
     def __bool__(self) -> bool:
         return bool(self.identifiers or self.words)
@@ -165,6 +166,7 @@ class Subject:
             return inline(", ".join(self.identifiers))
         if self.narrowed:
             return inline(" ".join(self.words))
+        query = self.asked or query
         said = re.sub(r"\s+", " ", _FRAME.sub(" ", query.replace("`", ""))).strip(" ?.!,;:")
         words = said.split()
         while words and words[-1].casefold() in STOP_WORDS:  # "… comparison to" of "added to"
@@ -181,16 +183,31 @@ def _names(text: str, name: str) -> bool:
     return tail != name and re.search(rf"(?<![\w.]){re.escape(tail)}(?!\w)", text) is not None
 
 
+# "… X added to Y", "X introduced in Y": what was added is before the verb, where after it
+_ADDED_TO = re.compile(r"\b(?:added|introduced|included|brought|put|ported|moved|added)\s+"
+                       r"(?:to|in|into|on|for)\b", re.IGNORECASE)
+
+
 def subject_of(query: str) -> Subject:
     """What the question asks the first appearance of: the identifiers it names, else its
     words without how it asks; `query` holds no product or family the question names (where
-    to look, never what: "Node.js" in "… added to Node.js Assert?")."""
+    to look, never what: "Node.js" in "… added to Node.js Assert?"). In "X added to Y" the
+    subject is X (the `client` parameter, not `TestClient` it was added to)."""
+    added = _ADDED_TO.search(query)
+    if added and (before := query[:added.start()]) and _content(before):
+        query = before
     named = tuple(identifiers(query))
     if named:
-        return Subject(identifiers=named)
+        return Subject(identifiers=named, asked=query)
     words = re.findall(r"[\w][\w./-]*[\w]|\w", _FRAME.sub(" ", query.replace("`", " ")))
     return Subject(words=tuple(dict.fromkeys(
-        w.lower() for w in words if w.lower() not in STOP_WORDS and (len(w) > 1 or w.isdigit()))))
+        w.lower() for w in words if w.lower() not in STOP_WORDS and (len(w) > 1 or w.isdigit()))),
+        asked=query)
+
+
+def _content(text: str) -> bool:
+    """`text` holds a word besides how a first-appearance question asks."""
+    return any(w.lower() not in STOP_WORDS for w in re.findall(r"\w+", _FRAME.sub(" ", text)))
 
 
 _EN_ENDING = re.compile(r"(?:ies|es|s|ed|ing|e)$")
