@@ -149,6 +149,13 @@ def _with_references(sentences: list[str]) -> list[str]:
     return out
 
 
+# a list item that defines a term — a parameter, an option, a field — by a dash or a colon
+# after it ("- `max_age` - Sets …", "* timeout: …"): its sentences are one unit, so the
+# default its last sentence states is quoted with the term it is the default of
+_TERM_ITEM = re.compile(r"^[-*+]\s+`?[\w.$\[\]()*-]{1,60}`?\s+[-–—:]\s+\S")
+MAX_TERM_ITEM = 400
+
+
 def evidence_units(block_text: str) -> list[str]:
     """What an answer may quote from a block's text: the sentences of its paragraphs, each
     table row as `Header: cell; ...`, each fenced code block whole (its fences and indentation
@@ -181,6 +188,8 @@ def evidence_units(block_text: str) -> list[str]:
             out.append("; ".join(f"{h}: {c}" for h, c in zip(header, cells, strict=False)))
         elif s.lower().startswith(("scope:", "image:", "page:")):
             continue
+        elif _TERM_ITEM.match(s) and len(s) <= MAX_TERM_ITEM:
+            out.append(s)  # "- `max_age` - Sets … Defaults to `600`.": one thing, said once
         else:
             out += _with_references(split_sentences(s))
     if code is not None:  # a fence the block's cut left open: its lines still one unit
