@@ -152,7 +152,7 @@ def _with_references(sentences: list[str]) -> list[str]:
 # a list item that defines a term — a parameter, an option, a field — by a dash or a colon
 # after it ("- `max_age` - Sets …", "* timeout: …"): its sentences are one unit, so the
 # default its last sentence states is quoted with the term it is the default of
-_TERM_ITEM = re.compile(r"^[-*+]\s+`?[\w.$\[\]()*-]{1,60}`?\s+[-–—:]\s+\S")
+TERM_ITEM = re.compile(r"^[-*+]\s+`?[\w.$\[\]()*-]{1,60}`?\s+[-–—:]\s+\S")
 MAX_TERM_ITEM = 400
 
 
@@ -188,7 +188,7 @@ def evidence_units(block_text: str) -> list[str]:
             out.append("; ".join(f"{h}: {c}" for h, c in zip(header, cells, strict=False)))
         elif s.lower().startswith(("scope:", "image:", "page:")):
             continue
-        elif _TERM_ITEM.match(s) and len(s) <= MAX_TERM_ITEM:
+        elif TERM_ITEM.match(s) and len(s) <= MAX_TERM_ITEM:
             out.append(s)  # "- `max_age` - Sets … Defaults to `600`.": one thing, said once
         else:
             out += _with_references(split_sentences(s))

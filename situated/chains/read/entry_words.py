@@ -40,6 +40,9 @@ _KIND = r"(?:class|method|function|module|property|event|option|setting|клас
 _NAME = r"([A-Za-z_$][\w$:.]*)"
 KIND_NAMED = (re.compile(rf"\b{_NAME}\s+{_KIND}\b", re.IGNORECASE),
               re.compile(rf"\b{_KIND}\s+{_NAME}", re.IGNORECASE))
+# a name said to be a module: "the assert module", "the node:assert module", «модуль assert»
+MODULE_NAMED = re.compile(r"\b([A-Za-z_$][\w$:.]*)\s+module\b|модул\w*\s+([A-Za-z_$][\w$:.]*)",
+                          re.IGNORECASE)
 # words the kind patterns catch that name nothing ("the new method", "this class")
 NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "which", "what", "new", "its", "each",
                        "every", "of", "in", "is", "does"})
@@ -52,4 +55,4 @@ def asked_property(question: str) -> Property | None:
     return min(found, key=lambda x: x[0])[1] if found else None
 
 
-__all__ = ["ASKED", "KIND_NAMED", "NOT_NAMES", "Property", "asked_property"]
+__all__ = ["ASKED", "KIND_NAMED", "MODULE_NAMED", "NOT_NAMES", "Property", "asked_property"]

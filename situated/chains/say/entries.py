@@ -13,10 +13,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from situated.chains.read.entry_words import KIND_NAMED, NOT_NAMES, Property, asked_property
+from situated.chains.read.entry_words import (
+    KIND_NAMED,
+    MODULE_NAMED,
+    NOT_NAMES,
+    Property,
+    asked_property,
+)
 from situated.chains.read.release import holds, identifiers
 from situated.documents import extract_codes
-from situated.loaders.sentences import evidence_units
+from situated.loaders.sentences import TERM_ITEM, evidence_units
 
 _SIGNATURE = re.compile(r"^(?:new\s+)?[A-Za-z_$][\w$.]*\s*\(.*\)\s*$")
 _KIND_HEAD = re.compile(r"^(?:Class|Event|Module|Interface|Enum|Namespace):\s*(\S.*)$")
@@ -62,6 +68,11 @@ def _own(heading: str) -> str:
     return _path(heading)[-1]
 
 
+def modules_named(question: str) -> list[str]:
+    """The names the question says are modules ("the node:assert module": `assert`)."""
+    return [(m.group(1) or m.group(2)).split(":")[-1] for m in MODULE_NAMED.finditer(question)]
+
+
 def is_entry_heading(heading: str) -> bool:
     """A title that names an identifier: a call signature, `Class: X`, `X.y`, an error
     code (the block's own heading, the last of its path)."""
@@ -69,7 +80,7 @@ def is_entry_heading(heading: str) -> bool:
     if not heading or len(heading) > MAX_ENTRY_HEADING:
         return False
     return bool(_SIGNATURE.match(heading) or _KIND_HEAD.match(heading)
-                or identifiers(heading) or _CAPS.search(heading) or extract_codes(heading))
+                or identifiers(heading) or _CAPS.fullmatch(heading) or extract_codes(heading))
 
 
 def _subject(heading: str) -> str:
@@ -89,6 +100,8 @@ def _heads(heading: str, name: str) -> bool:
     is in Error's entry), is headed by the code (`E-417 Battery fault`), or is the module's own
     title ("Assert")."""
     for part in _path(heading):
+        if not is_entry_heading(part) and part.casefold() != name.casefold():
+            continue  # "CORS preflight requests" is prose about CORS, not its entry
         subject = _subject(part)
         if subject == name or subject.endswith("." + name) or part.casefold() == \
                 name.casefold() or (extract_codes(name) and holds(part, name)):
@@ -124,10 +137,11 @@ def entry_focus(question: str, evidence: list[tuple[str, str]]) -> EntryFocus:
         return EntryFocus()
     headings = [body.split("\n", 1)[0] for _, body in evidence]
     entries = frozenset(r for r, h in enumerate(headings) if any(_heads(h, n) for n in names))
-    if not entries:  # a module's entry is its page's opening, titled by no name of its own
+    modules = modules_named(question)
+    if not entries and modules:  # a module's entry is its page's opening, with no name
         entries = frozenset(r for r, (h, (_, body)) in enumerate(zip(headings, evidence,
                                                                      strict=True))
-                            if not is_entry_heading(h) and any(holds(body, n) for n in names))
+                            if not is_entry_heading(h) and any(holds(body, n) for n in modules))
     if not entries:
         return EntryFocus()
     others = frozenset(r for r, h in enumerate(headings)
@@ -143,10 +157,21 @@ def units_of(rank: int, body: str, entry: EntryFocus) -> list[str]:
     return [_own(heading), *units] if entry.titled(rank, heading) else units
 
 
+_DEFINED = re.compile(r"^[-*+]\s+`?([\w.$]+)")
+
+
+def defines(unit: str, names: list[str]) -> bool:
+    """The unit is a list item defining one of `names` ("- max_age - Sets … Defaults to
+    600."): the named thing's own definition, wherever its entry is."""
+    m = _DEFINED.match(unit)
+    return m is not None and TERM_ITEM.match(unit) is not None and any(
+        m.group(1) == n or m.group(1).endswith("." + n) for n in names)
+
+
 def own_heading(heading: str) -> str:
     """The block's own heading (`_own`): the title a signature question quotes."""
     return _own(heading)
 
 
-__all__ = ["EntryFocus", "entry_focus", "is_entry_heading", "named_things", "own_heading",
-           "units_of"]
+__all__ = ["EntryFocus", "defines", "entry_focus", "is_entry_heading", "named_things",
+           "own_heading", "units_of"]

@@ -9,8 +9,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from situated.chains.say.entries import EntryFocus, entry_focus, own_heading, units_of
+from situated.chains.say.entries import (
+    EntryFocus,
+    defines,
+    entry_focus,
+    named_things,
+    own_heading,
+    units_of,
+)
 from situated.documents import extract_codes
+from situated.index.text import STOP_WORDS
 from situated.loaders.sentences import evidence_units
 
 
@@ -37,9 +45,19 @@ def focus(question: str, evidence: list[tuple[str, str]]) -> Focus:
     units are never quoted in its place."""
     coded = _coded(question, evidence)
     entry = entry_focus(question, evidence)
-    if not entry.entries:
+    names = named_things(question)
+    defined = {(r, u) for r, (_, body) in enumerate(evidence) for u in evidence_units(body)
+               if names and defines(u, names)}
+    if not entry.entries and not defined:
         return coded
     dropped, lead = set(coded.dropped), dict(coded.lead)
+    words = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", question)
+             if w.casefold() not in STOP_WORDS}
+    for rank, unit in defined:  # the named thing's definition item leads, wherever it stands;
+        # first where its section is the one the question names ("CORS" in CORSMiddleware)
+        heading = evidence[rank][1].split("\n", 1)[0].casefold()
+        own = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", unit.split(" - ", 1)[0])}
+        lead[(rank, unit)] = 3 if any(w in heading for w in words - own) else 2
     for rank, (_, body) in enumerate(evidence):
         if rank in entry.entries:
             for u in units_of(rank, body, entry):
