@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from situated.chains.read.entry_words import (
+    ASKED,
     KIND_NAMED,
     MODULE_NAMED,
     NOT_NAMES,
@@ -22,6 +23,7 @@ from situated.chains.read.entry_words import (
 )
 from situated.chains.read.release import holds, identifiers
 from situated.documents import extract_codes
+from situated.index.text import STOP_WORDS
 from situated.loaders.sentences import TERM_ITEM, evidence_units
 
 _SIGNATURE = re.compile(r"^(?:new\s+)?[A-Za-z_$][\w$.]*\s*\(.*\)\s*$")
@@ -30,7 +32,9 @@ _CAPS = re.compile(r"\b[A-Z][A-Z0-9_]{2,}\b")
 # the line of an entry that carries each property
 _CARRIES = {
     Property.STABILITY: re.compile(r"^\s*(?:[-*]\s*)?Stability\s*:", re.IGNORECASE),
-    Property.DEFAULT: re.compile(r"^\s*(?:[-*]\s*)?Default\s*:|\bdefaults?\s+(?:is|to)\b",
+    Property.DEFAULT: re.compile(r"^\s*(?:[-*]\s*)?Default\s*:|\bdefaults?\s+(?:is|to)\s+"
+                                 r"(?:[`'\"\[\d]|True\b|False\b|None\b)|"
+                                 r"\bdefault\b[^.;]{0,80}?\b\d|\(defaults?\s+[^)]+\)",
                                  re.IGNORECASE),
     Property.TYPE: re.compile(r"^\s*(?:[-*]\s*)?(?:Type|Returns)\s*:|^\s*\{[\w|<>\[\]. ]+\}"),
     Property.IMPORT: re.compile(r"\brequire\(|^\s*(?:import|from)\s+\S", re.IGNORECASE),
@@ -129,6 +133,20 @@ class EntryFocus:
                 and _SIGNATURE.match(_own(heading)) is not None)
 
 
+def property_lines(question: str, evidence: list[tuple[str, str]]) -> set[tuple[int, str]]:
+    """Without an entry named: the units that state the property the question asks (a default,
+    a type) of the thing it asks about — they carry the property and share a word of the
+    question besides the property's own ("after 5 seconds" for "the default timeout")."""
+    asked = asked_property(question)
+    if asked not in (Property.DEFAULT, Property.TYPE):
+        return set()
+    pattern = _CARRIES[asked]
+    words = {w.casefold()[:5] for w in re.findall(r"[^\W\d_]{4,}", question)
+             if w.casefold() not in STOP_WORDS and not re.fullmatch(ASKED[asked], w, re.I)}
+    return {(r, u) for r, (_, body) in enumerate(evidence) for u in evidence_units(body)
+            if pattern.search(u) and any(w in u.casefold() for w in words)}
+
+
 def entry_focus(question: str, evidence: list[tuple[str, str]]) -> EntryFocus:
     """The entries of `evidence` — (label, body) pairs, the title first — the question's
     named things have; nothing when it names none or no block is its entry."""
@@ -173,5 +191,5 @@ def own_heading(heading: str) -> str:
     return _own(heading)
 
 
-__all__ = ["EntryFocus", "defines", "entry_focus", "is_entry_heading", "named_things",
+__all__ = ["EntryFocus", "defines", "property_lines", "entry_focus", "is_entry_heading", "named_things",
            "own_heading", "units_of"]

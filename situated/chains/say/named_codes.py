@@ -15,6 +15,7 @@ from situated.chains.say.entries import (
     entry_focus,
     named_things,
     own_heading,
+    property_lines,
     units_of,
 )
 from situated.documents import extract_codes
@@ -48,9 +49,12 @@ def focus(question: str, evidence: list[tuple[str, str]]) -> Focus:
     names = named_things(question)
     defined = {(r, u) for r, (_, body) in enumerate(evidence) for u in evidence_units(body)
                if names and defines(u, names)}
-    if not entry.entries and not defined:
+    stating = property_lines(question, evidence) if not entry.entries else set()
+    if not entry.entries and not defined and not stating:
         return coded
     dropped, lead = set(coded.dropped), dict(coded.lead)
+    for key in stating:  # "after 5 seconds" for "the default timeout"
+        lead[key] = max(lead.get(key, 0), 2)
     words = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", question)
              if w.casefold() not in STOP_WORDS}
     for rank, unit in defined:  # the named thing's definition item leads, wherever it stands;
