@@ -25,7 +25,7 @@ finding is given beside it (docs/design.md "Releases").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -33,7 +33,7 @@ from packaging.version import InvalidVersion, Version
 
 from situated.chains.read.release import holds, identifiers
 from situated.chains.read.since_cues import DEBUT_WORDS
-from situated.documents import Block, DocumentMeta
+from situated.documents import Block, DocumentMeta, squashed
 from situated.index.text import STOP_WORDS
 from situated.index.versions import Versions
 from situated.loaders.neutralise import inline
@@ -188,15 +188,19 @@ _ADDED_TO = re.compile(r"\b(?:added|introduced|included|brought|put|ported|moved
                        r"(?:to|in|into|on|for)\b", re.IGNORECASE)
 
 
-def subject_of(query: str) -> Subject:
+def subject_of(query: str, context: Collection[str] = ()) -> Subject:
     """What the question asks the first appearance of: the identifiers it names, else its
-    words without how it asks; `query` holds no product or family the question names (where
-    to look, never what: "Node.js" in "… added to Node.js Assert?"). In "X added to Y" the
-    subject is X (the `client` parameter, not `TestClient` it was added to)."""
+    words without how it asks. The products and families the question names (`context`) are
+    where to look, never what ("Node.js" in "… added to Node.js Assert?"), though they stay
+    inside an identifier (`httpx.AsyncHTTPTransport`). In "X added to Y" the subject is X (the
+    `client` parameter, not `TestClient` it was added to)."""
     added = _ADDED_TO.search(query)
     if added and (before := query[:added.start()]) and _content(before):
         query = before
-    named = tuple(identifiers(query))
+    names = {squashed(c) for n in context for c in (n, *n.split())}
+    named = tuple(i for i in identifiers(query) if squashed(i) not in names)
+    for name in sorted(context, key=len, reverse=True):  # the words: without them
+        query = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w.])", " ", query, flags=re.IGNORECASE)
     if named:
         return Subject(identifiers=named, asked=query)
     words = re.findall(r"[\w][\w./-]*[\w]|\w", _FRAME.sub(" ", query.replace("`", " ")))

@@ -8,7 +8,6 @@ from packaging.version import InvalidVersion, Version
 
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status
-from situated.chains.read.products import ProductMatcher
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.say.citations import parse_citations
@@ -58,9 +57,9 @@ class AppearanceSteps:
 
     def answer(self, reading: Reading) -> Answer:
         q, v = reading.question, reading.validated
+        query = reading.query
         # the families and products the question names are where to look, not what
-        query = q.matcher.strip(ProductMatcher(q.named).strip(reading.query))
-        subject = subject_of(query)
+        subject = subject_of(query, [*q.named, *q.matcher.products])
         readable = self.ctx.readable(q.scope)
         product = v.situation.product
         every = readable.model_copy(update={"situation": Situation(product=product)})

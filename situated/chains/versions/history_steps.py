@@ -94,13 +94,28 @@ class HistorySteps:
         release = v.situation.version
         own = lines and is_notes_line(lines)
         readable = self.ctx.readable(q.scope)
-        if not own and (q.named or release is None or self._one_page(readable, v, release)):
+        if not own and (q.named or release is None or self._one_page(readable, v, release)
+                        or self._page_asked(subject, release)):
             return None  # a page named, or the one page of the release, is diffed
         meta = notes_at(self.versions, readable, v.situation.product, release)
         if meta is None:
             return None
         return answer_notes(self.versions, meta, v.situation, q.lang, readable, self.ctx.budget_of,
                             self.ctx.budget_out([]), self.releases.asked(q, subject.reading.query))
+
+    def _page_asked(self, subject: Subject, release: str) -> bool:
+        """A page the search found at `release` is the one the question asks about: its
+        title's words (the product's aside) stand in the question ("What changed in the
+        Requests Compatibility Guide in 0.14.3?"), not just the release."""
+        tokenize = self.ctx.engine.index.tokenizer
+        q = subject.reading.question
+        asked = set(tokenize(q.matcher.strip(subject.reading.query)))
+        for line in subject.lines.lines:
+            at = [m for m in line.members if m.version == release and m.title]
+            words = {t for m in at[:1] for t in tokenize(q.matcher.strip(m.title or ""))}
+            if words and len(words & asked) * 2 >= len(words):
+                return True
+        return False
 
     def _one_page(self, readable, v, release: str) -> bool:
         """One page family (of the product) describes `release`: its diff is what changed."""
