@@ -104,7 +104,8 @@ def print_answer(out, answer) -> None:
         table = Table(title="Sources")
         for col in ("label", "source", "section", "link"):
             table.add_column(col)
-        for c in answer.citations:
+        # in label order (S1, S2, …), as the evidence was given, not as the answer cites them
+        for c in sorted(answer.citations, key=lambda c: (len(c.label), c.label)):
             table.add_row(*(term(x) for x in (c.label, c.source_id, c.section or "", c.link)))
         out.print(table)
     print_changes(out, answer)

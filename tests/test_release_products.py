@@ -211,10 +211,10 @@ def test_entries_are_read_from_structure_on_another_shape():
     from situated.chains.say.named_codes import focus
 
     evidence = [
-        ("S1", "Client › Client.get(url, *, params=None, timeout=DEFAULT)\n\n"
-               "Sends a GET request.\n\nDefault: timeout is 5 seconds."),
-        ("S2", "Client › Client.post(url, *, data=None, timeout=DEFAULT)\n\n"
-               "Sends a POST request.\n\nDefault: timeout is 30 seconds."),
+        ("S1", ("Client › Client.get(url, *, params=None, timeout=DEFAULT)\n\n"
+                "Sends a GET request.\n\nDefault: timeout is 5 seconds.")),
+        ("S2", ("Client › Client.post(url, *, data=None, timeout=DEFAULT)\n\n"
+                "Sends a POST request.\n\nDefault: timeout is 30 seconds.")),
         ("S3", "Overview\n\nThe client keeps connections open between requests."),
     ]
     assert named_things("What is the default timeout of Client.get?") == ["Client.get"]
@@ -240,8 +240,8 @@ def test_when_was_x_added_takes_the_asked_thing_never_the_product(releases_app):
 
 @pytest.mark.integration
 @pytest.mark.parametrize(("question", "said"), [
-    ("When was new sample code for weakmap and weakset comparison added to Node.js Assert?",
-     "“sample code weakmap and weakset comparison”"),
+    (("When was new sample code for weakmap and weakset comparison added to Node.js "
+      "Assert?"), "“sample code weakmap and weakset comparison”"),
     ("With what Node.js version were changes about OpenSSL error codes introduced?",
      "“OpenSSL”"),
 ])
@@ -259,3 +259,36 @@ def test_a_first_appearance_walks_only_the_pages_that_document_it(releases_app):
     a = _ask(releases_app, "In which version was EMFILE added?")
     assert a.answer.startswith("“EMFILE” first appears in version 17.9.1")
     assert "NODE-ASSERT" not in a.answer
+
+
+@pytest.mark.integration
+def test_a_name_in_the_singular_is_held_by_its_plural(tmp_path, embeddings):
+    """Issue 84: "How long do I get to keep a DVD?" got "No document you may read mentions
+    “DVD”" where the rules say "DVDs and Blu-ray discs are lent for 1 week"."""
+    write(tmp_path / "docs" / "lending.md", md(
+        "MPL-LEND", "## 1 Loan periods\n\nBooks are lent for 3 weeks. DVDs and Blu-ray discs "
+        "are lent for 1 week.\n", title="Maple library lending rules"))
+    app = indexed_app(tmp_path, embeddings)
+    a = _ask(app, "How long do I get to keep a DVD?")
+    assert a.status.value == "answered" and "1 week" in a.answer
+
+
+@pytest.mark.unit
+def test_the_cli_prints_sources_in_label_order(tmp_path):
+    from io import StringIO
+
+    from rich.console import Console
+
+    from situated.chains.contract import Answer, Citation, Status
+    from situated.cli_print import print_answer
+    from situated.situation import Situation
+
+    cites = [Citation(label=lab, source_id=f"D{lab}", section="1", link=f"/documents/D{lab}")
+             for lab in ("S2", "S10", "S1", "S3")]
+    out = StringIO()
+    print_answer(Console(file=out, width=120), Answer.model_construct(
+        status=Status.ANSWERED, answer="x", situation=Situation(), citations=cites, missing=[],
+        changes=[], budget=None, versions=[], releases=[], appearance=None))
+    text = out.getvalue()
+    assert [text.index(f"DS{n} ") for n in (1, 2, 3, 10)] == sorted(
+        text.index(f"DS{n} ") for n in (1, 2, 3, 10))

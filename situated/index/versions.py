@@ -22,10 +22,10 @@ from packaging.version import Version
 from situated import releases
 from situated.documents import (
     OPEN_END,
-    DocKind,
     OPEN_START,
     PRODUCT,
     Block,
+    DocKind,
     DocumentMeta,
     FilterFields,
 )

@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from situated.loaders.forms import Figure, Paragraph, Section, Table
-from situated.loaders.reading import decoded
 from situated.loaders.meta import (
     MAX_HEADING_CHARS,
     MAX_META_BYTES,
     MetaProblems,
     load_yaml_mapping,
 )
+from situated.loaders.reading import decoded
 
 
 def _stringify(raw: Any) -> Any:
@@ -131,13 +131,13 @@ def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def parse_json(path: Path, raw: bytes, side_raw: bytes | None,
+def parse_json(path: Path, content: bytes, side_raw: bytes | None,
                ) -> tuple[dict, str | None, list[Section], list[str]]:
-    """(raw metadata, title, sections, warnings) from the file's bytes `raw` and its sidecar's
-    `side_raw` (None: none), each read once by the caller; raises `MetaProblems` naming the
-    bad element."""
+    """(raw metadata, title, sections, warnings) from the file's bytes `content` and its
+    sidecar's `side_raw` (None: none), each read once by the caller; raises `MetaProblems`
+    naming the bad element."""
     try:
-        data = json.loads(decoded(raw, path), object_pairs_hook=_once)
+        data = json.loads(decoded(content, path), object_pairs_hook=_once)
     except _Repeated as exc:
         raise MetaProblems([f"{path}: key {exc.key[:80]!r} is given twice in one object; keep "
                             "one (JSON readers would silently use the last)"]) from None

@@ -144,8 +144,12 @@ MIN_NAME_STEM = 5  # shorter stems are left alone ("appl" is Apple, not "apply")
 
 
 def name_forms(term: str) -> set[str]:
-    """`term` (a tokenizer stem of a name) and its forms one place-or-people ending away."""
-    forms = {term}
+    """`term` (a tokenizer stem of a name), its plural or singular ("DVD" and "DVDs": the
+    stemmer leaves an acronym's plural as written) and its forms one place-or-people ending
+    away."""
+    forms = {term, term + "s", term + "es"}
+    if term.endswith("s") and len(term) > MIN_NAME_STEM:
+        forms.add(term[:-1])
     for cut in range(4):
         stem, rest = term[:len(term) - cut], term[len(term) - cut:]
         if len(stem) < MIN_NAME_STEM:

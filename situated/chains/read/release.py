@@ -21,12 +21,11 @@ from packaging.version import Version
 from situated import releases
 from situated.chains.read.dates import quoted_spans
 from situated.chains.read.products import ProductMatcher
+from situated.chains.read.version_cue import CUE as _CUE
+from situated.chains.read.version_cue import NUM as _NUM
 from situated.chains.say import wording as w
 from situated.chains.say.wording import Lang
 from situated.index.text import STOP_WORDS
-
-from situated.chains.read.version_cue import CUE as _CUE
-from situated.chains.read.version_cue import NUM as _NUM
 
 _CUED = re.compile(rf"(?<!\w){_CUE}\s*(?:№|#|:)?\s*({_NUM})(?![\w.]*\d)", re.IGNORECASE)
 _V = re.compile(r"(?<![\w.])v(\d+(?:\.\d+){0,3}(?:\.[xX*])?)(?![\w.]*\d)")

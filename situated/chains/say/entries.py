@@ -142,7 +142,7 @@ def property_lines(question: str, evidence: list[tuple[str, str]]) -> set[tuple[
         return set()
     pattern = _CARRIES[asked]
     words = {w.casefold()[:5] for w in re.findall(r"[^\W\d_]{4,}", question)
-             if w.casefold() not in STOP_WORDS and not re.fullmatch(ASKED[asked], w, re.I)}
+             if w.casefold() not in STOP_WORDS and not re.fullmatch(ASKED[asked], w, re.IGNORECASE)}
     return {(r, u) for r, (_, body) in enumerate(evidence) for u in evidence_units(body)
             if pattern.search(u) and any(w in u.casefold() for w in words)}
 
@@ -191,5 +191,13 @@ def own_heading(heading: str) -> str:
     return _own(heading)
 
 
-__all__ = ["EntryFocus", "defines", "property_lines", "entry_focus", "is_entry_heading", "named_things",
-           "own_heading", "units_of"]
+__all__ = [
+    "EntryFocus",
+    "defines",
+    "entry_focus",
+    "is_entry_heading",
+    "named_things",
+    "own_heading",
+    "property_lines",
+    "units_of",
+]

@@ -7,7 +7,7 @@ SPARK-31967?" never quotes SPARK-50987)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from situated.chains.say.entries import (
     EntryFocus,
@@ -33,7 +33,7 @@ class Focus:
     # 2: the unit holds the code; 1: its entry's heading does
     lead: dict[tuple[int, str], int]
     unheld: bool = False  # a long code no unit or heading holds: nothing answers
-    entry: EntryFocus = EntryFocus()
+    entry: EntryFocus = field(default_factory=EntryFocus)
 
     def units(self, rank: int, body: str) -> list[str]:
         """The units block `rank` offers (its title too where that is the answer)."""

@@ -11,8 +11,8 @@ from packaging.version import Version
 
 from situated import releases
 from situated.chains.context import StepContext
-from situated.chains.read.extract import Meaning, Validated
 from situated.chains.read.change_cues import CHANGES
+from situated.chains.read.extract import Meaning, Validated
 from situated.chains.read.intent import Intent, about_the_line, names_nothing
 from situated.chains.read.release import (
     checked_release,
@@ -23,8 +23,8 @@ from situated.chains.read.release import (
 )
 from situated.chains.say import wording as w
 from situated.chains.state import Question, Reading
-from situated.chains.versions.release_history import line_answer, plural_line
 from situated.chains.versions.notes_answer import Asked, notes_at, speaks_of
+from situated.chains.versions.release_history import line_answer, plural_line
 from situated.chains.versions.release_text import ReleaseText
 from situated.documents import DocKind
 from situated.kept import kept
