@@ -144,12 +144,8 @@ MIN_NAME_STEM = 5  # shorter stems are left alone ("appl" is Apple, not "apply")
 
 
 def name_forms(term: str) -> set[str]:
-    """`term` (a tokenizer stem of a name), its plural or singular ("DVD" and "DVDs": the
-    stemmer leaves an acronym's plural as written) and its forms one place-or-people ending
-    away."""
-    forms = {term, term + "s", term + "es"}
-    if term.endswith("s") and len(term) > MIN_NAME_STEM:
-        forms.add(term[:-1])
+    """`term` (a tokenizer stem of a name) and its forms one place-or-people ending away."""
+    forms = {term}
     for cut in range(4):
         stem, rest = term[:len(term) - cut], term[len(term) - cut:]
         if len(stem) < MIN_NAME_STEM:
@@ -173,7 +169,12 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
         return np.unique(np.concatenate(rows)) if rows else np.zeros(0, dtype=np.int64)
 
     def held(term: str, word: str) -> bool:
-        if len(holds(name_forms(term))):
+        forms = name_forms(term)
+        if term == word.casefold():  # a word the stemmer leaves as written ("DVD"): its
+            forms |= {term + "s", term + "es"}  # plural is written so ("DVDs")
+            if term.endswith("s") and len(term) > MIN_NAME_STEM:
+                forms.add(term[:-1])
+        if len(holds(forms)):
             return True
         near = near_terms(term, cover.known, cover.accents)
         return bool(near) and _writes(index, holds(near), lambda w: within_a_slip(word, w))
