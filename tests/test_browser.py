@@ -124,7 +124,8 @@ def test_sign_in_ask_cite_clarify_and_be_refused_without_the_cookie(server, brow
     assert _ask(browser, HEADLINE) == "answered"
     assert browser.find_element(By.ID, "status").text == "Answered"  # words, not the contract's
     assert browser.find_element(By.ID, "considered").text.startswith("Documents read: WARR-R2")
-    assert "for C-3, bought 2026-03-15" in browser.find_element(By.ID, "considered").text
+    assert "for C-3, bought 15 March 2026" in browser.find_element(By.ID, "considered").text
+    assert "for as of" not in browser.find_element(By.ID, "considered").text
     answer = browser.find_element(By.ID, "answer").text
     assert "36 months" in answer and "For a purchase on 15 March 2026" in answer
     assert "[" not in answer.replace("[S", "")  # links drawn as links, not Markdown

@@ -122,3 +122,17 @@ def test_a_full_disk_under_the_cache_says_the_disk_is_full_and_keeps_the_cache(t
     db = sqlite3.connect(tmp_path / "embeddings.sqlite")
     assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     assert db.execute("SELECT count(*) FROM vec").fetchone() == (1,)
+
+
+def test_a_documents_validity_reads_as_words():
+    """Issue 84: the page said "valid from 2025-09-01, by as of"."""
+    import datetime as dt
+
+    from situated.documents import DocumentMeta, ValidFor
+    from situated.web import _validity
+
+    meta = DocumentMeta(source_id="L", path="l.md", valid_from=dt.date(2025, 9, 1),
+                        valid_for=ValidFor.AS_OF)
+    assert _validity(meta) == "valid from 2025-09-01, on the date asked about"
+    bought = meta.model_copy(update={"valid_for": ValidFor.PURCHASE_DATE})
+    assert _validity(bought).endswith("by the date of purchase")

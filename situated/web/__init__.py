@@ -17,6 +17,7 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from situated.documents import ValidFor
 from situated.web.sessions import COOKIE, CSRF_HEADER, BrowserSessions
 
 PAGE_HEADERS = {
@@ -125,7 +126,13 @@ def _validity(meta) -> str:
     start = f" from {meta.valid_from}" if meta.valid_from is not None else ""
     end = "" if meta.valid_to is None else (
         f" {'to' if start else 'until'} {meta.valid_to} (exclusive)")
-    return f"valid{start}{end}, by {meta.valid_for.value.replace('_', ' ')}"
+    return f"valid{start}{end}, {_BY[meta.valid_for]}"
+
+
+# which date of the asker's a version's period is read against, as a person says it
+_BY = {ValidFor.PURCHASE_DATE: "by the date of purchase",
+       ValidFor.REQUEST_DATE: "by the date of the request",
+       ValidFor.AS_OF: "on the date asked about"}
 
 
 def document_page(meta, blocks) -> str:

@@ -134,17 +134,28 @@ const STATUS_WORDS = {
 // answer comes from, so a reader sees which version applied
 function considered(answer) {
   const s = answer.situation || {};
-  const facts = [];
-  if (s.product) facts.push(s.product);
-  if (s.version) facts.push("version " + s.version);
-  for (const [name, value] of Object.entries(s.facets || {})) facts.push(name + " " + value);
-  if (s.purchase_date) facts.push("bought " + s.purchase_date);
-  if (s.request_date) facts.push("requested " + s.request_date);
-  if (s.as_of) facts.push("as of " + s.as_of);
-  if (s.known_on) facts.push("as known on " + s.known_on);
+  const who = [];  // what the answer is for: "for C-3, version 2.0"
+  if (s.product) who.push(s.product);
+  if (s.version) who.push("version " + s.version);
+  for (const [name, value] of Object.entries(s.facets || {})) who.push(name + " " + value);
+  const when = [];  // and when: "bought 15 March 2026", "as of 12 March 2025"
+  if (s.purchase_date) when.push("bought " + day(s.purchase_date));
+  if (s.request_date) when.push("requested " + day(s.request_date));
+  if (s.as_of) when.push("as of " + day(s.as_of));
+  if (s.known_on) when.push("as known on " + day(s.known_on));
   const sources = [...new Set(answer.evidence.map((e) => e.source_id))];
   const read = sources.length ? "Documents read: " + sources.join(", ") : "No document was read";
-  return read + (facts.length ? " — for " + facts.join(", ") : "") + ".";
+  const facts = [...(who.length ? ["for " + who.join(", ")] : []), ...when];
+  return read + (facts.length ? " — " + facts.join(", ") : "") + ".";
+}
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+                "September", "October", "November", "December"];
+
+// "2025-03-12" as people write it: "12 March 2025"
+function day(iso) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return m ? Number(m[3]) + " " + MONTHS[Number(m[2]) - 1] + " " + m[1] : iso;
 }
 
 function render(answer) {
