@@ -19,9 +19,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from _provenance import write_result
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from neutralise_worst import before_beside_now
 
 from situated.loaders import markdown as module
 
@@ -74,21 +72,10 @@ def main() -> None:
     ap.add_argument("--chars", type=int, nargs="+", default=[40_000, 80_000, 160_000])
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
-    table = Table(title="Markdown loader, worst HTML shapes: before beside now")
-    for col in ("shape", "characters", "before s", "now s", "ratio", "same text"):
-        table.add_column(col, justify="right")
-    rows = []
-    for name, make in SHAPES.items():
-        for n in args.chars:
-            text = "---\nsource_id: W\n---\n\n# Worst\n\nIntro.\n\n" + make(n)
-            before, old = timed(text, True)
-            now, new = timed(text, False)
-            rows.append({"shape": name, "chars": n, "before_s": round(before, 4),
-                         "now_s": round(now, 4), "ratio": round(before / now, 1),
-                         "same_text": old == new})
-            table.add_row(escape(name), f"{n:,}", f"{before:.3f}", f"{now:.3f}",
-                          f"{before / now:.1f}×", str(old == new))
-    Console().print(table)
+    shapes = {name: (lambda n, make=make: "---\nsource_id: W\n---\n\n# Worst\n\nIntro.\n\n"
+                     + make(n)) for name, make in SHAPES.items()}
+    rows = before_beside_now("Markdown loader, worst HTML shapes: before beside now", shapes,
+                             args.chars, timed)
     write_result(args.out / "loader_worst.json", rows)
 
 

@@ -50,26 +50,34 @@ def timed(text: str, patterns: dict | None) -> tuple[float, str]:
             setattr(module, k, v)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--chars", type=int, nargs="+", default=[1_000, 2_000, 4_000])
-    ap.add_argument("--out", type=Path, default=HERE / "results")
-    args = ap.parse_args()
-    table = Table(title="neutralise, worst shapes: before beside now")
+def before_beside_now(title: str, shapes: dict, sizes: list[int], timed) -> list[dict]:
+    """Each shape at each size timed before and now (`timed(text, before) -> (seconds,
+    output)`), printed as a table; the rows (shared by `loader_worst.py`)."""
+    table = Table(title=title)
     for col in ("shape", "characters", "before s", "now s", "ratio", "same text"):
         table.add_column(col, justify="right")
     rows = []
-    for name, make in SHAPES.items():
-        for n in args.chars:
+    for name, make in shapes.items():
+        for n in sizes:
             text = make(n)
-            before, old = timed(text, BEFORE)
-            now, new = timed(text, None)
+            before, old = timed(text, True)
+            now, new = timed(text, False)
             rows.append({"shape": name, "chars": n, "before_s": round(before, 4),
                          "now_s": round(now, 4), "ratio": round(before / now, 1),
                          "same_text": old == new})
             table.add_row(escape(name), f"{n:,}", f"{before:.3f}", f"{now:.3f}",
                           f"{before / now:.1f}×", str(old == new))
     Console().print(table)
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chars", type=int, nargs="+", default=[1_000, 2_000, 4_000])
+    ap.add_argument("--out", type=Path, default=HERE / "results")
+    args = ap.parse_args()
+    rows = before_beside_now("neutralise, worst shapes: before beside now", SHAPES, args.chars,
+                             lambda text, before: timed(text, BEFORE if before else None))
     write_result(args.out / "neutralise_worst.json", rows)
 
 
