@@ -164,7 +164,8 @@ function render(answer) {
   $("status").dataset.status = answer.status;
   $("missing").textContent = answer.missing.length ? "(needs: " + answer.missing.join(", ") + ")" : "";
   $("considered").textContent = considered(answer);
-  renderAnswer($("answer"), answer.answer, answer.citations);
+  // a clarification is shown once, in the box above the question that answers it
+  renderAnswer($("answer"), answer.status === "clarify" ? "" : answer.answer, answer.citations);
   show("cited", answer.citations.length > 0);
   renderList("citations", answer.citations, (li, c) => {
     const href = safeHref(c.link);
