@@ -111,6 +111,7 @@ def summary(rows: list[dict]) -> dict:
                               "wrong_product": round(sum(r["wrong_product"] for r in every)
                                                      / len(every), 3),
                               "p50_ms": round(statistics.median(r["ms"] for r in every), 1)}
+    out["all"] = {"cases": len(rows), "p50_ms": round(statistics.median(r["ms"] for r in rows), 1)}
     return out
 
 
@@ -156,13 +157,15 @@ def _print(results: dict) -> None:
             ("baseline right", "baseline wrong") if "baseline" in results else ())):
         table.add_column(col, justify="right")
     for key, s in results["now"].items():
+        if key == "all":
+            continue
         base = results.get("baseline", {}).get(key)
         table.add_row(key, str(s["cases"]), f"{s['right']:.3f}", f"{s['wrong_product']:.3f}",
                       *((f"{base['right']:.3f}", f"{base['wrong_product']:.3f}") if base else ()))
     Console(width=160).print(table)
-    for half in ("dev", "test"):
-        now = results["now"][f"{half}/all"]["p50_ms"]
-        base = results.get("baseline", {}).get(f"{half}/all", {}).get("p50_ms")
+    for half in ("dev/all", "test/all", "all"):
+        now = results["now"][half]["p50_ms"]
+        base = results.get("baseline", {}).get(half, {}).get("p50_ms")
         ratio = f", baseline {base:.0f} ms ({now / base:.2f}×)" if base else ""
         print(f"{half}: answer p50 {now:.0f} ms{ratio}")
 
