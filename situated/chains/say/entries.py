@@ -133,24 +133,27 @@ class EntryFocus:
                 and _SIGNATURE.match(_own(heading)) is not None)
 
 
-def property_lines(question: str, evidence: list[tuple[str, str]]) -> set[tuple[int, str]]:
-    """Without an entry named: the units that state the property the question asks (a default,
-    a type) of the thing it asks about — they carry the property and share a word of the
-    question besides the property's own ("after 5 seconds" for "the default timeout")."""
+def property_lines(question: str, units: list[list[str]]) -> set[tuple[int, str]]:
+    """Without an entry named: the units (`units`: each evidence block's) that state the
+    property the question asks (a default, a type) of the thing it asks about — they carry the
+    property and share a word of the question besides the property's own ("after 5 seconds"
+    for "the default timeout")."""
     asked = asked_property(question)
     if asked not in (Property.DEFAULT, Property.TYPE):
         return set()
     pattern = _CARRIES[asked]
     words = {w.casefold()[:5] for w in re.findall(r"[^\W\d_]{4,}", question)
              if w.casefold() not in STOP_WORDS and not re.fullmatch(ASKED[asked], w, re.IGNORECASE)}
-    return {(r, u) for r, (_, body) in enumerate(evidence) for u in evidence_units(body)
+    return {(r, u) for r, block in enumerate(units) for u in block
             if pattern.search(u) and any(w in u.casefold() for w in words)}
 
 
-def entry_focus(question: str, evidence: list[tuple[str, str]]) -> EntryFocus:
+def entry_focus(question: str, evidence: list[tuple[str, str]],
+                names: list[str] | None = None) -> EntryFocus:
     """The entries of `evidence` — (label, body) pairs, the title first — the question's
-    named things have; nothing when it names none or no block is its entry."""
-    names = named_things(question)
+    named things (`names`, read here when not given) have; nothing when it names none or no
+    block is its entry."""
+    names = named_things(question) if names is None else names
     if not names:
         return EntryFocus()
     headings = [body.split("\n", 1)[0] for _, body in evidence]
@@ -184,6 +187,40 @@ def defines(unit: str, names: list[str]) -> bool:
     m = _DEFINED.match(unit)
     return m is not None and TERM_ITEM.match(unit) is not None and any(
         m.group(1) == n or m.group(1).endswith("." + n) for n in names)
+
+
+@dataclass(frozen=True)
+class EntryLeads:
+    """What the entries and definitions a question names decide of its evidence: the units
+    that lead (3: the asked property's line or a definition in the section asked; 2: a stated
+    default or another definition; 1: the entry's other units) and those never quoted."""
+
+    entry: EntryFocus
+    lead: dict[tuple[int, str], int]
+    dropped: frozenset[tuple[int, str]]
+
+
+def entry_leads(question: str, evidence: list[tuple[str, str]],
+                units: list[list[str]]) -> EntryLeads:
+    """`EntryLeads` of `evidence`, each block's units (`units`) read once by the caller."""
+    names = named_things(question)
+    entry = entry_focus(question, evidence, names)
+    lead: dict[tuple[int, str], int] = {}
+    if not entry.entries:
+        lead |= dict.fromkeys(property_lines(question, units), 2)
+    words = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", question)
+             if w.casefold() not in STOP_WORDS}
+    for rank, block in enumerate(units):  # the named thing's definition item leads; first
+        heading = evidence[rank][1].split("\n", 1)[0]  # in the section the question names
+        for u in (u for u in block if names and defines(u, names)):
+            own = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", u.split(" - ", 1)[0])}
+            lead[(rank, u)] = 3 if any(w in heading.casefold() for w in words - own) else 2
+        if rank in entry.entries:
+            for u in units_of(rank, evidence[rank][1], entry):
+                first = entry.carries(u) or entry.titled(rank, heading) and u == _own(heading)
+                lead[(rank, u)] = max(lead.get((rank, u), 0), 3 if first else 1)
+    dropped = frozenset((r, u) for r in entry.others for u in units[r])
+    return EntryLeads(entry, lead, dropped)
 
 
 def own_heading(heading: str) -> str:

@@ -9,17 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from situated.chains.say.entries import (
-    EntryFocus,
-    defines,
-    entry_focus,
-    named_things,
-    own_heading,
-    property_lines,
-    units_of,
-)
+from situated.chains.say.entries import EntryFocus, entry_leads, units_of
 from situated.documents import extract_codes
-from situated.index.text import STOP_WORDS
 from situated.loaders.sentences import evidence_units
 
 
@@ -45,33 +36,13 @@ def focus(question: str, evidence: list[tuple[str, str]]) -> Focus:
     decide of `evidence`: the named entry leads, its property line first; other entries'
     units are never quoted in its place."""
     coded = _coded(question, evidence)
-    entry = entry_focus(question, evidence)
-    names = named_things(question)
-    defined = {(r, u) for r, (_, body) in enumerate(evidence) for u in evidence_units(body)
-               if names and defines(u, names)}
-    stating = property_lines(question, evidence) if not entry.entries else set()
-    if not entry.entries and not defined and not stating:
+    leads = entry_leads(question, evidence, [evidence_units(body) for _, body in evidence])
+    if not leads.lead and not leads.dropped:
         return coded
-    dropped, lead = set(coded.dropped), dict(coded.lead)
-    for key in stating:  # "after 5 seconds" for "the default timeout"
-        lead[key] = max(lead.get(key, 0), 2)
-    words = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", question)
-             if w.casefold() not in STOP_WORDS}
-    for rank, unit in defined:  # the named thing's definition item leads, wherever it stands;
-        # first where its section is the one the question names ("CORS" in CORSMiddleware)
-        heading = evidence[rank][1].split("\n", 1)[0].casefold()
-        own = {w.casefold() for w in re.findall(r"[^\W\d_]{3,}", unit.split(" - ", 1)[0])}
-        lead[(rank, unit)] = 3 if any(w in heading for w in words - own) else 2
-    for rank, (_, body) in enumerate(evidence):
-        if rank in entry.entries:
-            for u in units_of(rank, body, entry):
-                heading = body.split("\n", 1)[0]
-                first = entry.carries(u) or entry.titled(rank, heading) and \
-                    u == own_heading(heading)
-                lead[(rank, u)] = max(lead.get((rank, u), 0), 3 if first else 1)
-        elif rank in entry.others:
-            dropped |= {(rank, u) for u in evidence_units(body)}
-    return Focus(frozenset(dropped), lead, coded.unheld, entry)
+    lead = dict(coded.lead)
+    for key, level in leads.lead.items():
+        lead[key] = max(lead.get(key, 0), level)
+    return Focus(coded.dropped | leads.dropped, lead, coded.unheld, leads.entry)
 
 
 def _kind(code: str) -> str | None:

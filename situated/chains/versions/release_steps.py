@@ -83,6 +83,7 @@ class ReleaseSteps:
         carried = v.situation.version  # from the client's situation: checked the same way
         if reading.version is None and reading.unknown is None and carried is not None:
             reading = checked_release(carried, declared, ranges)
+        query = strip_versions(v.query, q.matcher)
         said = reading.said or reading.unknown
         if v.situation.product is None:
             unbound = unbound_name(q.text, said, q.matcher)
@@ -91,7 +92,7 @@ class ReleaseSteps:
         intent = v.intent
         if (intent is Intent.AT and reading.unknown is not None and not about_the_line(
                 q.matcher.strip(q.text), q.text)
-                and self._notes_answer(q, v, reading.unknown)):
+                and self._notes_answer(q, v.situation.product, reading.unknown, query)):
             intent = Intent.CHANGES  # a release only the notes hold, and they speak of it
         situation = v.situation
         if reading.version is not None:
@@ -99,7 +100,7 @@ class ReleaseSteps:
         elif reading.unknown is not None:
             situation = situation.model_copy(update={"version": None})
         return dataclasses.replace(v, situation=situation, release=reading, intent=intent,
-                                   query=strip_versions(v.query, q.matcher))
+                                   query=query)
 
     def line_listing(self, reading: Reading):
         """A question about the release line itself (which versions, the latest, the oldest,
@@ -139,14 +140,15 @@ class ReleaseSteps:
         holding = [(p, d) for p, d in lines if asked in d]
         return holding or lines
 
-    def _notes_answer(self, q: Question, v: Validated, said: str) -> bool:
+    def _notes_answer(self, q: Question, product: str | None, said: str, query: str) -> bool:
         """The release `said` only the notes hold, and a line of its notes speaks of what
-        the question asks (else the reply says the release is not among the versions)."""
-        noted = self.noted_release(q, v.situation.product, said)
+        the question (`query`, its versions out) asks (else the reply says the release is not
+        among the versions)."""
+        noted = self.noted_release(q, product, said)
         readable = self.ctx.readable(q.scope)
-        meta = notes_at(self.versions, readable, v.situation.product, noted) if noted else None
+        meta = notes_at(self.versions, readable, product, noted) if noted else None
         return meta is not None and speaks_of(self.versions, meta, readable,
-                                              self.asked(q, strip_versions(v.query, q.matcher)))
+                                              self.asked(q, query))
 
     def asked(self, q: Question, query: str) -> Asked:
         """What a notes question asks about: its terms, without the products it names and
