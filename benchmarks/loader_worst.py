@@ -21,6 +21,7 @@ from pathlib import Path
 from _provenance import write_result
 from neutralise_worst import before_beside_now
 
+from situated.loaders import html
 from situated.loaders import markdown as module
 
 HERE = Path(__file__).resolve().parent
@@ -55,16 +56,16 @@ SHAPES = {"<!-- YAML unclosed": lambda n: "<!-- YAML a\n" * (n // 12),
 
 
 def timed(text: str, before: bool) -> tuple[float, str]:
-    saved = module.html_text, module._yaml_note
+    saved = module.html_text, html._yaml_note
     if before:
-        module.html_text, module._yaml_note = _html_text_before, _note_before
+        module.html_text, html._yaml_note = _html_text_before, _note_before
     try:
         t = time.perf_counter()
         _, _, sections = module.parse_markdown(text, "worst.md")
         return time.perf_counter() - t, " ".join(
             getattr(e, "text", "") for s in sections for e in s.elements)
     finally:
-        module.html_text, module._yaml_note = saved
+        module.html_text, html._yaml_note = saved
 
 
 def main() -> None:

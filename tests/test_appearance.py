@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from conftest import ROUTING_TODAY, indexed_app, md, write
 
-from situated.chains.versions.appearance import Kind, Subject, states
+from situated.chains.versions.appearance import Kind, states
+from situated.chains.versions.appearance_subject import Subject
 from situated.documents import Block, BlockKind, FilterFields
 from situated.situation import Scope
 
@@ -161,7 +162,7 @@ def test_a_subject_keeps_what_picks_candidates_out():
 def test_the_asker_needing_a_release_is_how_the_question_asks_not_its_subject():
     """"What httpx version do I need for zstd content decoding?" looked for "I need zstd
     content decoding" (the eleventh round of version phrasings)."""
-    from situated.chains.versions.appearance import subject_of
+    from situated.chains.versions.appearance_subject import subject_of
 
     q = "What version do I need for zstd content decoding?"
     assert subject_of(q).words == ("zstd", "content", "decoding")
@@ -181,6 +182,6 @@ def test_the_asker_needing_a_release_is_how_the_question_asks_not_its_subject():
     ("Когда появился доступ по ключу?", ("доступ", "ключу")),
 ])
 def test_a_first_appearance_subject_is_what_is_left_of_how_it_is_asked(question, words):
-    from situated.chains.versions.appearance import subject_of
+    from situated.chains.versions.appearance_subject import subject_of
 
     assert subject_of(question).words == words

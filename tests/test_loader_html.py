@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from situated.loaders import markdown
-from situated.loaders.markdown import history_note, html_text, parse_markdown
+from situated.loaders.html import MAX_NOTE_CHARS, history_note, html_text
+from situated.loaders.markdown import parse_markdown
 
 HEAD = "---\nsource_id: W\n---\n\n# Worst\n\nIntro.\n\n"
 
@@ -32,7 +32,7 @@ def test_a_history_note_is_found_past_other_comments_and_an_unclosed_one_is_none
         "History: added in v2.1."
     assert history_note("<!-- YAML\nadded: v2.1\n") is None
     assert history_note("<!-- YAMLish added: v2.1 -->") is None
-    far = "<!-- YAML\nadded: v2.1\n" + "x" * markdown.MAX_NOTE_CHARS + "-->"
+    far = "<!-- YAML\nadded: v2.1\n" + "x" * MAX_NOTE_CHARS + "-->"
     assert history_note(far) is None  # past the searched window: no note, its text kept
 
 

@@ -17,6 +17,13 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from situated.documents import Block, DocKind
+from situated.kept import kept
+
+if TYPE_CHECKING:  # the versions read this module's `Templates`; it reads them back
+    from situated.index.versions import Versions
 
 MIN_TEMPLATE_MEMBERS = 3
 TEMPLATE_SHARE = 2 / 3
@@ -54,5 +61,36 @@ def without_template(text: str, template: frozenset[str]) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join([title, *kept])).rstrip()
 
 
-__all__ = ["MIN_TEMPLATE_MEMBERS", "TEMPLATE_SHARE", "line_key", "template_lines",
-           "without_template"]
+class Templates:
+    """The template lines of each notes family among the members that share a reader,
+    computed when a block of it is first read and kept for the generation."""
+
+    def __init__(self, versions: Versions):
+        self.versions = versions
+        self._kept: dict[object, frozenset[str]] = {}
+
+    def content(self, block: Block) -> str:
+        """The block's text without its family's template lines."""
+        return without_template(block.text, self.of(block.source_id))
+
+    def of(self, source_id: str) -> frozenset[str]:
+        v = self.versions
+        meta = v.meta(source_id)
+        family = meta.family
+        if meta.kind is not DocKind.NOTES or not family:
+            return frozenset()
+        f = v.fields_of(source_id)
+        return kept(self._kept, (family, f.roles, f.assets), lambda: template_lines(
+            [b.text for b in v.catalogue.blocks_of(m.source_id)]
+            for m in v.members(family) if m.kind is DocKind.NOTES
+            and (g := v.fields_of(m.source_id)).roles == f.roles and g.assets == f.assets))
+
+
+__all__ = [
+    "MIN_TEMPLATE_MEMBERS",
+    "TEMPLATE_SHARE",
+    "Templates",
+    "line_key",
+    "template_lines",
+    "without_template",
+]

@@ -25,11 +25,10 @@ from situated.documents import (
     OPEN_START,
     PRODUCT,
     Block,
-    DocKind,
     DocumentMeta,
     FilterFields,
 )
-from situated.index.template import template_lines, without_template
+from situated.index.template import Templates
 from situated.kept import kept
 from situated.loaders.axes import superseded
 from situated.loaders.notes import pages_first
@@ -117,7 +116,7 @@ class Versions:
         self._family = lru_cache(maxsize=4096)(self._read_family)
         self._released: list[DocumentMeta] | None = None
         self._superseded: dict[object, frozenset[str]] = {}
-        self._template: dict[object, frozenset[str]] = {}
+        self.templates = Templates(self)  # each notes family's page chrome, kept
 
     # -- documents ----------------------------------------------------------------------------
 
@@ -240,21 +239,7 @@ class Versions:
     def content(self, block: Block) -> str:
         """The block's text without its family's page chrome (`index.template`): what a model
         reads and an answer may quote."""
-        return without_template(block.text, self.template(block.source_id))
-
-    def template(self, source_id: str) -> frozenset[str]:
-        """The template lines of a notes document's family, among the members that share its
-        readers; kept per family and readers for this generation."""
-        meta = self.meta(source_id)
-        family = meta.family
-        if meta.kind is not DocKind.NOTES or not family:
-            return frozenset()
-        f = self.fields_of(source_id)
-        key = (family, f.roles, f.assets)
-        return kept(self._template, key, lambda: template_lines(
-            [b.text for b in self.catalogue.blocks_of(m.source_id)]
-            for m in self.members(family) if m.kind is DocKind.NOTES
-            and (g := self.fields_of(m.source_id)).roles == f.roles and g.assets == f.assets))
+        return self.templates.content(block)
 
     def blocks_of(self, source_id: str, readable: Admits) -> list[Block]:
         """A document's blocks the caller may read, in document order."""

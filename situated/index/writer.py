@@ -20,10 +20,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import bm25s
 import numpy as np
 
 from situated.errors import IndexError_, SituatedError
+from situated.index.bm25_files import write_bm25
 from situated.index.cache import EmbeddingCache
 from situated.index.columns import FilterColumns, IdTable
 from situated.index.docstore import STORE_FILE, DocStore, DocumentTable, write_store
@@ -47,7 +47,6 @@ from situated.index.sentences import (
 from situated.index.store import (
     GRAPH_SYNC,
     HNSW,
-    PUBLIC_BM25,
     SAMPLE_STAMP,
     SCHEMA_VERSION,
     Manifest,
@@ -60,7 +59,6 @@ from situated.index.store import (
     sample_docs_dir,
     sample_stamp,
 )
-from situated.index.text import Tokenizer
 from situated.loaders.corpus import Corpus
 from situated.settings import Settings
 
@@ -203,7 +201,7 @@ def _write_generation(
     history = corpus.history or tuple(history_record(d) for d in corpus.documents)
     with open(out / "history.jsonl", "w", encoding="utf-8") as fh:
         fh.writelines(json.dumps(h, ensure_ascii=False) + "\n" for h in history)
-    _write_bm25(corpus, out)
+    write_bm25(corpus, out)
     progress("bm25", len(pieces), len(pieces))
     col, todo = _open_vector_store(corpus, out, settings, base)
     _add_vectors(col, todo, embeddings, settings, progress, cache)
@@ -257,46 +255,6 @@ def _write_multilingual(out: Path, pieces: list, units: list[str], embeddings: E
                               lambda batch: cache.encode(model, batch),
                               batch=settings.chroma_write_batch,
                               progress=lambda done, total: progress("multilingual", done, total))
-
-
-def _write_bm25(corpus: Corpus, out: Path) -> None:
-    """The pieces' bm25s index, and the block field: one text per block (document title +
-    block), scored beside the pieces."""
-    tokenizer = Tokenizer()
-    retriever = bm25s.BM25()
-    retriever.index([tokenizer(p.search_text) for d in corpus.documents for p in d.pieces],
-                    show_progress=False)
-    retriever.save(str(out / "bm25"), show_progress=False)
-    titles = {d.meta.source_id: d.meta.title or "" for d in corpus.documents}
-    block_field = bm25s.BM25()
-    block_field.index([tokenizer(f"{titles[b.source_id]} {b.text}")
-                       for d in corpus.documents for b in d.blocks], show_progress=False)
-    block_field.save(str(out / "bm25-blocks"), show_progress=False)
-    _write_public_bm25(corpus, out, tokenizer)
-
-
-def _write_public_bm25(corpus: Corpus, out: Path, tokenizer: Tokenizer) -> None:
-    """Beside an index holding restricted pieces, the pieces' bm25s index over the public ones
-    alone (`bm25-public`, with each row's piece position): a public caller's BM25 scores, their
-    idf and average length, come from what the public reads, so a restricted document moves no
-    public reply. A caller with a role reads the whole index's."""
-    fields = [d.blocks[0].fields for d in corpus.documents]
-    if all(not f.roles and not f.assets for f in fields):
-        return  # every piece is public: the whole index is the public one
-    rows: list[int] = []
-    texts: list[list[str]] = []
-    at = 0
-    for d, f in zip(corpus.documents, fields, strict=True):
-        if not f.roles and not f.assets:
-            rows += range(at, at + len(d.pieces))
-            texts += [tokenizer(p.search_text) for p in d.pieces]
-        at += len(d.pieces)
-    if not rows:
-        return  # nothing public: a public caller is admitted no piece to score
-    public = bm25s.BM25()
-    public.index(texts, show_progress=False)
-    public.save(str(out / PUBLIC_BM25), show_progress=False)
-    np.save(out / PUBLIC_BM25 / "rows.npy", np.asarray(rows, dtype=np.int64))
 
 
 def _open_vector_store(corpus: Corpus, out: Path, settings: Settings,

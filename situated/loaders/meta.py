@@ -12,6 +12,7 @@ import yaml
 
 from situated import releases
 from situated.documents import KNOWN_KEYS, DocKind, DocumentMeta, ValidFor, instant
+from situated.loaders.meta_keys import key_problems
 from situated.loaders.neutralise import BIDI_CONTROLS
 from situated.situation import FIRST_DAY, LAST_DAY
 
@@ -232,7 +233,7 @@ def parse_meta(raw: dict[str, Any], path: str,
         )
     valid_from, valid_to = _period(raw, path, problems)
     valid_for, kind, recorded_at = _kinds(raw, path, problems)
-    problems += _key_problems(raw, path)
+    problems += key_problems(raw, path)
     product = _as_list(raw.get("product"), "product", path, problems)
     aliases = _as_list(raw.get("aliases"), "aliases", path, problems)
     if aliases and len(product) != 1:
@@ -350,53 +351,3 @@ def _kinds(raw: dict[str, Any], path: str, problems: list[str]):
                 "write e.g. 2026-05-04T09:30:00"
             )
     return valid_for, kind, recorded_at
-
-
-def _distance(a: str, b: str) -> int:
-    """Edit distance (insertions, deletions, substitutions)."""
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, start=1):
-        prev, row[0] = row[0], i
-        for j, cb in enumerate(b, start=1):
-            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
-    return row[-1]
-
-
-_DATE_KEYS = frozenset({"valid_from", "valid_to", "applies_through", "recorded_at"})
-_DATE_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def near_key(key: str, value: Any = None) -> str | None:
-    """The known key an unknown one looks like a misspelling of: the same after folding case,
-    spaces, hyphens and underscores, or within edit distance 2 of it (1 for a key of five
-    letters or fewer, so that `lang` stays `lang` and is not read as `link`). Among the keys
-    that near, one whose values look like `value` comes first: `valid_form: 2026-01-01` means
-    `valid_from` (a date), `valid_form: as_of` means `valid_for`."""
-    folded = re.sub(r"[\s\-]+", "_", key.strip().lower())
-    if folded in KNOWN_KEYS:
-        return folded
-    near = sorted((k for k in KNOWN_KEYS if _distance(folded, k) <= (2 if len(k) > 5 else 1)),
-                  key=lambda k: (_distance(folded, k), k))
-    if value is None or not near:
-        return near[0] if near else None
-    dated = bool(_DATE_VALUE.match(str(value).strip()))
-    return next((k for k in near if (k in _DATE_KEYS) is dated), near[0])
-
-
-def _key_problems(raw: dict[str, Any], path: str) -> list[str]:
-    """Keys that look like a known key spelt otherwise (`Access`, `acess`, `asets`,
-    `valid_form`, `products`). Kept as ordinary metadata such a key would be silently ignored —
-    a misspelt `access` would make a restricted document public — so it is refused, naming the
-    key meant. Unknown keys far from every known key stay as ordinary metadata."""
-    problems: list[str] = []
-    for key in raw:
-        if not isinstance(key, str) or key in KNOWN_KEYS:
-            continue
-        meant = near_key(key, raw[key])
-        if meant is not None and key.strip().lower() == meant:
-            problems.append(f"{path}: key {key!r} is not {meant!r}; keys are lower case: "
-                            f"write `{meant}:`")
-        elif meant is not None:
-            problems.append(f"{path}: key {key!r} looks like a misspelt {meant!r}; write "
-                            f"`{meant}:` (or rename the key so it is not mistaken for it)")
-    return problems

@@ -131,6 +131,23 @@ def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def _metadata(path: Path, data: dict, side_raw: bytes | None) -> dict:
+    """The document's raw metadata: its `metadata` object, else its sidecar's (`side_raw`)."""
+    side = path.with_name(path.name + ".meta.yaml")
+    if isinstance(data.get("metadata"), dict):
+        size = len(json.dumps(data["metadata"], ensure_ascii=False).encode("utf-8"))
+        if size > MAX_META_BYTES:
+            raise MetaProblems([f"{path}: metadata is {size:,} bytes, over the "
+                                f"{MAX_META_BYTES:,} allowed; metadata holds keys, not content"])
+        return _stringify(data["metadata"])
+    if side_raw is not None:
+        return load_yaml_mapping(decoded(side_raw, side), str(side))
+    raise MetaProblems([
+        (f"{path}: no metadata; add a `metadata` object with at least `source_id` or a "
+        f"sidecar {side.name}")
+    ])
+
+
 def parse_json(path: Path, content: bytes, side_raw: bytes | None,
                ) -> tuple[dict, str | None, list[Section], list[str]]:
     """(raw metadata, title, sections, warnings) from the file's bytes `content` and its
@@ -148,20 +165,7 @@ def parse_json(path: Path, content: bytes, side_raw: bytes | None,
             (f"{path}: parsed JSON must be an object with a `sections` list (see docs/reference.md "
             "'Parsed JSON schema')")
         ])
-    side = path.with_name(path.name + ".meta.yaml")
-    if isinstance(data.get("metadata"), dict):
-        size = len(json.dumps(data["metadata"], ensure_ascii=False).encode("utf-8"))
-        if size > MAX_META_BYTES:
-            raise MetaProblems([f"{path}: metadata is {size:,} bytes, over the "
-                                f"{MAX_META_BYTES:,} allowed; metadata holds keys, not content"])
-        raw_meta = _stringify(data["metadata"])
-    elif side_raw is not None:
-        raw_meta = load_yaml_mapping(decoded(side_raw, side), str(side))
-    else:
-        raise MetaProblems([
-            (f"{path}: no metadata; add a `metadata` object with at least `source_id` or a "
-            f"sidecar {side.name}")
-        ])
+    raw_meta = _metadata(path, data, side_raw)
     problems: list[str] = []
     warnings: list[str] = []
     sections: list[Section] = []

@@ -281,10 +281,9 @@ def validate_extraction(
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
     intent = validate_intent(proposed.intent, cue, notes, question)
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
-                     query=matcher.canonical(strip_dates(question, mentions)),
-                     unplaced=unplaced, periods=periods,
-                     intent=intent, line_fact=validate_line_fact(proposed.line_fact, intent,
-                                                                 notes))
+                     query=matcher.canonical(strip_dates(question, mentions)), unplaced=unplaced,
+                     periods=periods, intent=intent,
+                     line_fact=validate_line_fact(proposed.line_fact, intent, notes))
 
 
 def _grounded_product(proposed: str | None, question: str, matcher: ProductMatcher,

@@ -25,53 +25,20 @@ finding is given beside it (docs/design.md "Releases").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from packaging.version import InvalidVersion, Version
 
-from situated.chains.read.release import holds, identifiers
-from situated.chains.read.since_cues import DEBUT_WORDS
-from situated.documents import Block, DocumentMeta, squashed
-from situated.index.text import STOP_WORDS
+from situated.chains.versions.appearance_subject import (
+    Subject,
+    carries,
+    carries_line,
+)
+from situated.documents import Block, DocumentMeta
 from situated.index.versions import Versions
-from situated.loaders.neutralise import inline
 from situated.modes import Mode
-
-_FRAME = re.compile(
-    rf"\b(?:{DEBUT_WORDS})\b|"
-    r"\b(?:in|since|from|with|which|what|when|was|were|did|does|do|is|are|has|have|had|the|a|an|"
-    r"version|versions|release|releases|build|builds|first|minimum|lowest|least|added|add|"
-    r"introduced|include|includes|included|rolled\s+out|"
-    r"introduce|removed|remove|"
-    r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
-    r"get|got|new|of|for|it|they|been|arrived?|land(?:ed)?|ship(?:ped)?|came|come|gain(?:ed)?|"
-    r"there|(?<=been\s)around|accessible|at\s+least(?:\s+to)?|as\s+a\s+minimum(?:\s+to)?|"
-    r"(?:(?<=need\s)|(?<=needs\s)|(?<=require\s)|(?<=requires\s))to|"
-    r"on|can|could|use|using|start|starting|started|starts|show|showed|shown|up|"
-    r"supporting|supports|brought|brings|bring|begin|began|begins|offering|offers|offer|"
-    r"providing|provides|provide|having|i|we|you|need|needs|needed|require|requires|required|"
-    r"made|makes|possible|enabled|unlocked|part\s+of|(?<=version\s)where|(?<=release\s)where|"
-    r"works?(?=\s*[?.!]?\s*$)|"
-    # there from the start, or added later ("Was X in quickq from day one, or added later?")
-    r"day\s+one|(?<=the\s)(?:start|beginning|outset)|"
-    r"or(?=\s+(?:was\s+it\s+|were\s+they\s+)?(?:added|introduced|came|arrived|shipped)\b)|"
-    r"later(?=\s*[?.!]?\s*$)|"
-    # … or arrived only in a later one, which ("Is it true that X only arrived in a later
-    # version? Which one?"), and "What's" ("What's the version where X debuted?")
-    r"only|(?<=\sa\s)later|(?<=which\s)one|(?<=what)['’]s|"
-    r"arguments?|parameters?|options?|methods?|functions?|"
-    r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
-    r"(?<!\w)(?:в|с|со|на|какой|какая|каком|"
-    r"когда|был|была|было|были|версии|версия|релиз\w*|выпуск\w*|"
-    r"сборк\w*|сборок|появил\w*|"
-    r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*|"
-    r"начал\w*|поддержива\w*|поддерж\w*|получил\w*|добавил\w*|принес\w*|принёс|принесл\w*|"
-    r"ввел\w*|ввёл|представил\w*|сделал\w*|частью|котор\w*|есть|перв\w*|доступн\w*|"
-    # «с первого дня или его добавили позже?»
-    r"дня|самого|(?<=\sили\s)его|или(?=\s+(?:его|её|их)\s+добав)|позже|позднее)(?!\w)",
-    re.IGNORECASE)
 
 
 class Kind(Mode):
@@ -112,140 +79,6 @@ def kind_of(question: str) -> Kind:
     if says_kind(question, Kind.REMOVED):
         return Kind.REMOVED
     return Kind.ADDED
-
-
-@dataclass(frozen=True)
-class Subject:
-    """What the question asks about: the identifiers it names, looked for as written (case
-    included: `proxies` is not `proxy`), else its words, lower case, each in the forms people
-    write it (`_pattern`)."""
-
-    identifiers: tuple[str, ...] = ()
-    words: tuple[str, ...] = ()
-    asked: str = ""  # the part of the question the subject was read from
-
-    def __bool__(self) -> bool:
-        return bool(self.identifiers or self.words)
-
-    @property
-    def terms(self) -> tuple[str, ...]:
-        return self.identifiers or self.words
-
-    narrowed: bool = False  # words no candidate block holds were left out (`held_by`)
-
-    def held_by(self, blocks: list[Block]) -> Subject:
-        """The subject without the plain words none of `blocks` (the candidates a search for
-        it ranked) holds in any form: those are how the question asks ("possible", "arrive"),
-        not what it asks about; when no word is held, all stay. Identifiers: `_named_in`."""
-        if not blocks or not self.identifiers and not self.words:
-            return self
-        texts = [f"{' '.join(b.path)} {b.title} {b.text}" for b in blocks]
-        if self.identifiers:
-            return self._named_in(texts)
-        text = " ".join(texts)
-        kept = tuple(w for w in self.words if _pattern(w).search(text))
-        if not kept or kept == self.words or len(self.words) - len(kept) > 1:
-            return self  # one word is how it asks ("possible"); more are what it asks
-        return Subject(words=kept, narrowed=True)
-
-    def _named_in(self, texts: list[str]) -> Subject:
-        """Of several identifiers, those that pick candidates out: one most candidate blocks
-        name ("Node.js" beside `partialDeepStrictEqual`) is the context, not the subject."""
-        if len(self.identifiers) < 2:
-            return self
-        counts = {i: sum(_names(t, i) for t in texts) for i in self.identifiers}
-        kept = tuple(i for i, n in counts.items() if 0 < n < max(2, len(texts) / 2))
-        if not kept or len(kept) == len(self.identifiers):
-            return self
-        return Subject(identifiers=kept, narrowed=True)
-
-    def said(self, query: str) -> str:
-        """What was looked for as an answer says it: the identifiers as the question writes
-        them, else its words without how it asks; neutralised, one line."""
-        if self.identifiers:
-            return inline(", ".join(self.identifiers))
-        if self.narrowed:
-            return inline(" ".join(self.words))
-        query = self.asked or query
-        said = re.sub(r"\s+", " ", _FRAME.sub(" ", query.replace("`", ""))).strip(" ?.!,;:")
-        words = said.split()
-        while words and words[-1].casefold() in STOP_WORDS:  # "… comparison to" of "added to"
-            words.pop()
-        return inline(" ".join(words)) or inline(query)
-
-
-def _names(text: str, name: str) -> bool:
-    """`text` names `name` as the question writes it (`httpx.ReadTimeout`), or its last part
-    unqualified (`ReadTimeout` alone, not `httpcore.ReadTimeout`)."""
-    if holds(text, name):
-        return True
-    tail = name.rsplit(".", 1)[-1]
-    return tail != name and re.search(rf"(?<![\w.]){re.escape(tail)}(?!\w)", text) is not None
-
-
-# "… X added to Y", "X introduced in Y": what was added is before the verb, where after it
-_ADDED_TO = re.compile(r"\b(?:added|introduced|included|brought|put|ported|moved|added)\s+"
-                       r"(?:to|in|into|on|for)\b", re.IGNORECASE)
-
-
-def subject_of(query: str, context: Collection[str] = ()) -> Subject:
-    """What the question asks the first appearance of: the identifiers it names, else its
-    words without how it asks. The products and families the question names (`context`) are
-    where to look, never what ("Node.js" in "… added to Node.js Assert?"), though they stay
-    inside an identifier (`httpx.AsyncHTTPTransport`). In "X added to Y" the subject is X (the
-    `client` parameter, not `TestClient` it was added to)."""
-    added = _ADDED_TO.search(query)
-    if added and (before := query[:added.start()]) and _content(before):
-        query = before
-    names = {squashed(c) for n in context for c in (n, *n.split())}
-    named = tuple(i for i in identifiers(query) if squashed(i) not in names)
-    for name in sorted(context, key=len, reverse=True):  # the words: without them
-        query = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w.])", " ", query, flags=re.IGNORECASE)
-    if named:
-        return Subject(identifiers=named, asked=query)
-    words = re.findall(r"[\w][\w./-]*[\w]|\w", _FRAME.sub(" ", query.replace("`", " ")))
-    return Subject(words=tuple(dict.fromkeys(
-        w.lower() for w in words if w.lower() not in STOP_WORDS and (len(w) > 1 or w.isdigit()))),
-        asked=query)
-
-
-def _content(text: str) -> bool:
-    """`text` holds a word besides how a first-appearance question asks."""
-    return any(w.lower() not in STOP_WORDS for w in re.findall(r"\w+", _FRAME.sub(" ", text)))
-
-
-_EN_ENDING = re.compile(r"(?:ies|es|s|ed|ing|e)$")
-_RU_ENDING = re.compile(r"[аеёиийоуыьэюя]{1,2}$")
-
-
-@lru_cache(maxsize=4096)
-def _pattern(word: str) -> re.Pattern:
-    """A plain word of the question in the forms people write it ("schedule tasks" finds
-    "scheduled task"): its stem and a short ending. A word with digits, dots or underscores
-    (a name, a number) stands as written."""
-    stem = word
-    if re.fullmatch(r"[a-z]{4,}", word):
-        stem = _EN_ENDING.sub("", word)
-        if len(stem) >= 3:
-            return re.compile(rf"(?<![\w-]){re.escape(stem)}(?:e|es|s|ed|d|ing|ies)?(?![\w-])",
-                              re.IGNORECASE)
-    elif re.fullmatch(r"[а-яё]{5,}", word):
-        stem = _RU_ENDING.sub("", word)
-        return re.compile(rf"(?<![\w-]){re.escape(stem)}[а-яё]{{0,3}}(?![\w-])",
-                          re.IGNORECASE)
-    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
-
-
-def carries(block: Block, subject: Subject) -> bool:
-    """Every term of the subject stands in the block (its heading path included)."""
-    return carries_line(f"{' '.join(block.path)} {block.title} {block.text}", subject)
-
-
-def carries_line(text: str, subject: Subject) -> bool:
-    """Every term of the subject stands in `text`."""
-    if subject.identifiers:
-        return all(_names(text, t) for t in subject.identifiers)
-    return bool(subject.words) and all(_pattern(t).search(text) for t in subject.words)
 
 
 @dataclass(frozen=True)
@@ -429,16 +262,12 @@ __all__ = [
     "Found",
     "Kind",
     "Step",
-    "Subject",
     "axis_steps",
-    "carries",
-    "carries_line",
     "heads",
     "kind_of",
     "noted",
     "page_notes",
     "sentences_of",
     "states",
-    "subject_of",
     "walk",
 ]

@@ -19,7 +19,6 @@ from situated.chains.versions.appearance import (
     Found,
     Kind,
     axis_steps,
-    carries_line,
     heads,
     kind_of,
     noted,
@@ -27,9 +26,9 @@ from situated.chains.versions.appearance import (
     says_kind,
     sentences_of,
     states,
-    subject_of,
     walk,
 )
+from situated.chains.versions.appearance_subject import carries_line, subject_of
 from situated.chains.versions.listing import when
 from situated.documents import DocKind, DocumentMeta
 from situated.loaders.notes import notes_release, path_release
