@@ -8,60 +8,16 @@ from pathlib import Path
 
 import typer
 from pydantic import ValidationError
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
+from situated.cli_common import _day, _fail, _settings, err, out
 from situated.cli_print import print_answer, print_ingest, print_thresholds, term
+from situated.cli_serve import keys_app, serve
 from situated.errors import SituatedError
-from situated.settings import Settings
 from situated.situation import Scope, Situation
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=__doc__)
-err = Console(stderr=True, soft_wrap=True)
-out = Console()
-
-
-def _fail(message: str, code: int = 1) -> None:
-    err.print(f"[bold red]error:[/] {term(message)}", highlight=False)
-    raise typer.Exit(code)
-
-
-def _day(text: str, option: str):
-    import datetime as dt
-
-    from situated.errors import ConfigError
-
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise ConfigError(f"{option} {text!r} is not a date; write it as 2026-11-29") from None
-
-
-def _settings(index: Path | None, **flags) -> Settings:
-    """The settings, `--index` (and other flags given) over `SITUATED_*` variables (an absent
-    flag leaves the variable's value, or the default)."""
-    given = {"index_dir": index, **flags}
-    try:
-        return Settings(**{k: v for k, v in given.items() if v is not None})
-    except ValidationError as exc:
-        _fail("invalid settings: " + "; ".join(_setting_error(e) for e in exc.errors()))
-        raise
-
-
-def _setting_error(error) -> str:
-    """One setting's error naming the setting, its variable and the value given
-    ("multilingual_leg (SITUATED_MULTILINGUAL_LEG) = '': Input should be a valid boolean");
-    a check of several settings at once has no single name and says its own message."""
-    msg = error["msg"].removeprefix("Value error, ")
-    field = ".".join(str(p) for p in error.get("loc", ()))
-    if not field:
-        return msg
-    given = repr(error.get("input"))  # no setting holds a credential (keys stay in the env)
-    if len(given) > 80:
-        given = given[:77] + "..."
-    return (f"{field} (SITUATED_{field.upper()}, or its flag) = {given}: {msg}; "
-            "set a valid value or unset the variable")
 
 
 @app.command()
@@ -336,75 +292,8 @@ def schema() -> None:
     sys.stdout.write(answer_schema_text())
 
 
-keys_app = typer.Typer(help="Manage API keys (stored hashed) for `situated serve`.")
 app.add_typer(keys_app, name="keys")
-
-
-@keys_app.command("new")
-def keys_new(
-    name: str = typer.Argument(..., help="Principal name, e.g. technician-p2"),
-    keys: Path = typer.Option(Path("keys.yaml"), "--keys", help="Keys file to add to"),
-    role: list[str] = typer.Option([], "--role", help="Role (repeatable)"),
-    asset: list[str] = typer.Option([], "--asset", help="Asset (repeatable)"),
-    replace: bool = typer.Option(False, "--replace", help="Give an existing principal a new "
-                                 "key (and these roles and assets); its old key stops working"),
-) -> None:
-    """Create a principal with a fresh API key; the key is printed once and stored hashed."""
-    from situated.auth import add_principal
-
-    try:
-        key = add_principal(keys, name, role, asset, replace=replace)
-    except SituatedError as exc:
-        _fail(str(exc))
-        return
-    err.print(f"added {name} to {keys}; the key is shown only now:", highlight=False)
-    sys.stdout.write(key + "\n")
-
-
-@app.command()
-def serve(
-    host: str = typer.Option("127.0.0.1", "--host"),
-    port: int = typer.Option(8000, "--port"),
-    keys: Path = typer.Option(Path("keys.yaml"), "--keys", help="API keys file"),
-    index: Path | None = typer.Option(None, "--index", help="Index dir (default: sample)"),
-    workers: int = typer.Option(1, "--workers", min=1, help="Worker processes; each opens "
-                                "the index and follows its published generation"),
-) -> None:
-    """Serve the page at /, /ask (LangServe), /documents/{source_id} and /health with uvicorn."""
-    import uvicorn
-
-    from situated.app import App
-    from situated.auth import KeyStore
-    from situated.server import create_app
-    from situated.settings import WorkerHandoff
-    from situated.web.sessions import new_secret
-
-    try:
-        store = KeyStore.load(keys)
-        settings = _settings(index)
-        application = App(settings)
-        if workers == 1:
-            api = create_app(application, store)
-        else:  # workers import the app by name: hand them the keys and the index by path
-            # the sample is built once; one browser-session secret for all
-            WorkerHandoff(keys.resolve(), application.root.resolve(), new_secret()).export()
-    except SituatedError as exc:
-        _fail(str(exc))
-        return
-    from situated.server import TimelyH11Protocol
-
-    http = TimelyH11Protocol  # slow request heads are cut off; idle keep-alive after 5 s
-    shown = f"[{host}]" if ":" in host else host
-    err.print(term(f"serving http://{shown}:{port}/ (the page: sign in with a key), "
-                   f"/ask/invoke, /ask/stream, /documents/ID, /health ({workers} worker(s)); "
-                   "API clients send `Authorization: Bearer KEY`"), highlight=False)
-    if workers == 1:
-        uvicorn.run(api, host=host, port=port, log_level="warning", http=http,
-                    timeout_keep_alive=5)
-    else:
-        uvicorn.run("situated.server:app_from_env", factory=True, workers=workers, host=host,
-                    port=port, log_level="warning", http=http, timeout_keep_alive=5,
-                    timeout_worker_healthcheck=settings.worker_start_s)
+app.command()(serve)
 
 
 def main() -> None:  # pragma: no cover

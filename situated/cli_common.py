@@ -1,0 +1,61 @@
+"""What every `situated` command shares: the consoles, one-line failures, and the settings
+read from flags over `SITUATED_*` variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+
+from situated.cli_print import term
+from situated.settings import Settings
+
+err = Console(stderr=True, soft_wrap=True)
+out = Console()
+
+
+def _fail(message: str, code: int = 1) -> None:
+    err.print(f"[bold red]error:[/] {term(message)}", highlight=False)
+    raise typer.Exit(code)
+
+
+def _day(text: str, option: str):
+    import datetime as dt
+
+    from situated.errors import ConfigError
+
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise ConfigError(f"{option} {text!r} is not a date; write it as 2026-11-29") from None
+
+
+def _settings(index: Path | None, **flags) -> Settings:
+    """The settings, `--index` (and other flags given) over `SITUATED_*` variables (an absent
+    flag leaves the variable's value, or the default)."""
+    given = {"index_dir": index, **flags}
+    try:
+        return Settings(**{k: v for k, v in given.items() if v is not None})
+    except ValidationError as exc:
+        _fail("invalid settings: " + "; ".join(_setting_error(e) for e in exc.errors()))
+        raise
+
+
+def _setting_error(error) -> str:
+    """One setting's error naming the setting, its variable and the value given
+    ("multilingual_leg (SITUATED_MULTILINGUAL_LEG) = '': Input should be a valid boolean");
+    a check of several settings at once has no single name and says its own message."""
+    msg = error["msg"].removeprefix("Value error, ")
+    field = ".".join(str(p) for p in error.get("loc", ()))
+    if not field:
+        return msg
+    given = repr(error.get("input"))  # no setting holds a credential (keys stay in the env)
+    if len(given) > 80:
+        given = given[:77] + "..."
+    return (f"{field} (SITUATED_{field.upper()}, or its flag) = {given}: {msg}; "
+            "set a valid value or unset the variable")
+
+
+__all__ = ["_day", "_fail", "_settings", "err", "out"]
