@@ -18,7 +18,6 @@ from situated.chains.read.change_cues import CHANGES, CHANGES_OF, MAKING_CHANGES
 from situated.chains.read.since_cues import HELD_SINCE, LEAST_RELEASE, SINCE_Q
 from situated.chains.read.version_words import (
     ASKING_EN,
-    ASKING_RU,
     LISTING_ORDER,
     NEWEST_WORDS,
     OLDEST_WORDS,
@@ -26,6 +25,7 @@ from situated.chains.read.version_words import (
     RU_OLDEST_WORDS,
     RU_RELEASE_NOUNS,
 )
+from situated.chains.read.version_words_ru import ASKING_RU
 from situated.modes import Mode
 
 
