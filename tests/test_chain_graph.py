@@ -207,7 +207,8 @@ LAYERS = [
      "kept"},
     {"loaders"}, {"index"}, {"retrievers"}, {"app"}, {"chains"},
     # calibration writes and runs questions like an evaluation (ingest takes it as a hook)
-    {"eval", "calibration", "guard", "auth", "server", "cli", "cli_print", "cli_chat",
+    {"eval", "calibration", "guard", "auth", "server", "cli", "cli_print", "cli_chat", "cli_common",
+     "cli_serve",
      "web"},
 ]
 
