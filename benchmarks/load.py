@@ -9,9 +9,9 @@ a free 127.0.0.1 port, sends one warm-up request per worker, then a bounded numb
 with at most `concurrency` in flight, and stops the server. Without `--index` it serves the
 sample corpus with a few sample questions; with `--index` (e.g. the genai-eu index built by
 `benchmarks/temporal_probe.py`) it asks the questions of a cases file (default: that index's
-probe cases). `--baseline` runs every configuration a second time with the evidence sentences
-encoded at question time (`SITUATED_SENTENCE_VECTORS=false`, the earlier code path) and reports
-the throughput ratio. Prints a table and writes JSON (`load.json`, or `load-<index name>.json`).
+probe cases). `--baseline` runs every configuration a second time with every worker's thread
+pools on every core (each thread variable set to the core count: what `serve` did before it
+gave each worker its share) and reports the throughput ratio. Prints a table and writes JSON (`load.json`, or `load-<index name>.json`).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from rich.console import Console
 from rich.table import Table
 
 from situated.auth import hash_key
+from situated.process import THREAD_VARIABLES
 
 HERE = Path(__file__).resolve().parent
 QUESTIONS = [
@@ -57,11 +58,12 @@ def free_port() -> int:
 def start(workers: int, keys: Path, env: dict[str, str],
           index: Path | None = None, port: int | None = None) -> tuple[subprocess.Popen, str]:
     port = port or free_port()
+    clean = {k: v for k, v in os.environ.items() if k not in THREAD_VARIABLES}
     proc = subprocess.Popen([sys.executable, "-m", "situated.cli", "serve", "--workers",
                              str(workers), "--port", str(port), "--keys", str(keys),
                              *(["--index", str(index.resolve())] if index else [])],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, **env})
+                            env={**clean, **env})
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 300
     pids: set[int] = set()
@@ -112,7 +114,7 @@ def main() -> None:
     ap.add_argument("--cases", type=Path, default=None,
                     help="questions to ask (default with --index: its probe-test.yaml beside it)")
     ap.add_argument("--baseline", action="store_true",
-                    help="also run with SITUATED_SENTENCE_VECTORS=false, same run")
+                    help="also run with each worker's thread pools on every core, same run")
     ap.add_argument("--port", type=int, default=None,
                     help="serve on this 127.0.0.1 port (default: a free one)")
     ap.add_argument("--out", type=Path, default=HERE / "results")
@@ -126,9 +128,9 @@ def main() -> None:
 
         cases = args.cases or args.index.parent / "cases" / "probe-test.yaml"
         questions = [c.question for c in load_cases(cases)]
-    variants = {"sentence vectors": {}}
+    variants: dict[str, dict[str, str]] = {"defaults": {}}
     if args.baseline:
-        variants["baseline"] = {"SITUATED_SENTENCE_VECTORS": "false"}
+        variants["baseline"] = dict.fromkeys(THREAD_VARIABLES, str(os.cpu_count() or 1))
     rows = []
     for variant, extra in variants.items():
         for workers in args.workers:

@@ -32,6 +32,8 @@ def ingest(
     negatives: Path | None = typer.Option(None, "--negatives", help="YAML file of questions "
                                           "no document answers (`en:`/`ru:` lists), instead "
                                           "of the shipped ones"),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Every count, and the "
+                                 "relevance rule with its thresholds and figures"),
 ) -> None:
     """Validate documents and publish them as a new index generation (all or nothing).
 
@@ -66,7 +68,7 @@ def ingest(
     except SituatedError as exc:
         _fail(str(exc))
         return
-    print_ingest(out, err, index, report)
+    print_ingest(out, err, index, report, verbose)
 
 
 @app.command()

@@ -22,8 +22,10 @@ def term(text: str) -> str:
     return escape(_CONTROLS.sub("", text))
 
 
-def print_ingest(out, err, index, report) -> None:
-    """What `situated ingest` published: counts, split sections, warnings, thresholds."""
+def print_ingest(out, err, index, report, verbose: bool = False) -> None:
+    """What `situated ingest` published, in at most three lines (warnings apart, on stderr):
+    the counts, the relevance rule in one line, split sections. `verbose`: a table of every
+    count and the relevance rule with its thresholds and figures."""
     if not report.published:
         out.print(f"{index}: nothing changed ({len(report.unchanged)} documents unchanged); "
                   "no new generation published", highlight=False)
@@ -31,6 +33,41 @@ def print_ingest(out, err, index, report) -> None:
     if report.repaired:
         err.print(term(f"the published generation was damaged ({report.repaired}); rebuilt "
                        "from the documents"), highlight=False)
+    manifest = report.manifest
+    for w in manifest.warnings:
+        err.print(f"[yellow]warning:[/] {term(w)}", highlight=False)
+    if verbose:
+        _ingest_table(out, index, report)
+        print_thresholds(out, manifest.relevance, manifest.embedding_model)
+        return
+    out.print(term(f"{index}: {manifest.documents} documents published ({len(report.added)} "
+                   f"added, {len(report.changed)} changed, {len(report.unchanged)} unchanged, "
+                   f"{len(report.removed)} removed); {manifest.blocks} blocks, "
+                   f"{manifest.pieces} pieces, {report.embedded} embedded"
+                   + (f", {len(manifest.warnings)} warnings" if manifest.warnings else "")),
+              highlight=False, soft_wrap=True)  # one line each, whatever the width
+    if manifest.split_sections:
+        out.print(f"{manifest.split_sections} sections were larger than the block limit "
+                  f"({manifest.block_limit} tokens) and were split at their own structure",
+                  highlight=False, soft_wrap=True)
+    out.print(relevance_line(manifest.relevance, manifest.embedding_model), highlight=False,
+              soft_wrap=True)
+
+
+def relevance_line(th, embedding_model: str | None = None) -> str:
+    """The relevance rule in one line: calibrated (with its held-out figures) or the package
+    default (the index too small to calibrate); `--verbose` shows the thresholds."""
+    from situated.index.store import ThresholdSource, Thresholds
+
+    th = th or Thresholds.default(embedding_model)
+    if th.source is ThresholdSource.CALIBRATED:
+        held = f" (held-out: {_rates(th.held_out)})" if th.held_out else ""
+        return f"relevance: calibrated on this index's own questions{held}"
+    return ("relevance: the package default (too few documents to calibrate on their own "
+            "questions; --verbose shows why)")
+
+
+def _ingest_table(out, index, report) -> None:
     manifest = report.manifest
     table = Table(title=f"Indexed into {index}")  # one row per count: fits any width
     table.add_column("", no_wrap=True)
@@ -45,13 +82,6 @@ def print_ingest(out, err, index, report) -> None:
             ("split sections", manifest.split_sections)):
         table.add_row(name, str(value))
     out.print(table)
-    if manifest.split_sections:
-        out.print(f"{manifest.split_sections} sections were larger than the block limit "
-                  f"({manifest.block_limit} tokens) and were split at their own structure",
-                  highlight=False)
-    for w in manifest.warnings:
-        err.print(f"[yellow]warning:[/] {term(w)}", highlight=False)
-    print_thresholds(out, manifest.relevance, manifest.embedding_model)
 
 
 def print_thresholds(out, th, embedding_model: str | None = None) -> None:

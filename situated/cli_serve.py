@@ -49,8 +49,8 @@ def serve(
 
     from situated.app import App
     from situated.auth import KeyStore
+    from situated.process import WorkerHandoff, share_cores
     from situated.server import create_app
-    from situated.settings import WorkerHandoff
     from situated.web.sessions import new_secret
 
     try:
@@ -62,6 +62,7 @@ def serve(
         else:  # workers import the app by name: hand them the keys and the index by path
             # the sample is built once; one browser-session secret for all
             WorkerHandoff(keys.resolve(), application.root.resolve(), new_secret()).export()
+            share_cores(workers)  # each worker's thread pools get its share, unless set
     except SituatedError as exc:
         _fail(str(exc))
         return

@@ -53,7 +53,8 @@ def app_from_env() -> FastAPI:
     process): the keys file and the index directory come from the parent through the
     environment, every other setting from the usual `SITUATED_*` variables."""
     from situated.app import App
-    from situated.settings import Settings, WorkerHandoff
+    from situated.process import WorkerHandoff
+    from situated.settings import Settings
 
     handed = WorkerHandoff.received()
     settings = Settings(index_dir=handed.index) if handed.index else Settings()

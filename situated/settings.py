@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -343,47 +342,3 @@ class Settings(_IndexSettings, _RetrievalSettings, _AnswerSettings, _ServingSett
         model = "" if self.embedding_model is EmbeddingModel.MINILM else \
             f"-{self.embedding_model.value}"
         return self.cache_dir / f"sample-index-{install_key()}{model}"
-
-
-# -- the process environment: this module is the one that reads or writes it ----------------
-_OFFLINE = {
-    "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False",
-    "HF_HUB_DISABLE_PROGRESS_BARS": "1", "TOKENIZERS_PARALLELISM": "false",
-}
-
-
-def offline_environment() -> None:
-    """Nothing downloads and nothing phones home: the hub libraries offline, Chroma's telemetry
-    off (a value the user set is kept). Called before a model or a Chroma client is made, never
-    at import."""
-    for key, value in _OFFLINE.items():
-        os.environ.setdefault(key, value)
-
-
-WORKER_KEYS, WORKER_INDEX = "SERVE_SITUATED_KEYS", "SERVE_SITUATED_INDEX"
-WORKER_SECRET = "SERVE_SITUATED_SESSION_SECRET"
-
-
-@dataclass(frozen=True)
-class WorkerHandoff:
-    """What `situated serve --workers N` hands each worker process (uvicorn imports the app by
-    name, so through the environment): the keys file, the index, one browser-session secret."""
-
-    keys: Path
-    index: Path | None
-    session_secret: str | None
-
-    def export(self) -> None:
-        os.environ[WORKER_KEYS] = str(self.keys)
-        for name, value in ((WORKER_INDEX, self.index), (WORKER_SECRET, self.session_secret)):
-            if value is not None:
-                os.environ[name] = str(value)
-
-    @classmethod
-    def received(cls) -> WorkerHandoff:
-        keys = os.environ.get(WORKER_KEYS)
-        if not keys:
-            raise ValueError(f"{WORKER_KEYS} is not set: a worker is started by `situated serve "
-                             "--workers N`, which sets it")
-        index = os.environ.get(WORKER_INDEX)
-        return cls(Path(keys), Path(index) if index else None, os.environ.get(WORKER_SECRET))

@@ -83,6 +83,18 @@ def test_a_small_index_keeps_the_default_and_says_so(tmp_path, monkeypatch):
     th = Manifest.model_validate_json(
         (current_generation(index) / "manifest.json").read_text("utf-8")).relevance
     assert th.source is ThresholdSource.DEFAULT and "too small to calibrate" in th.note
+    # the summary: three lines at most (was an 11-row table and a 6-line paragraph); the
+    # counts, and the rule in words; --verbose shows the thresholds and why
+    lines = done.stdout.strip().splitlines()
+    assert len(lines) <= 3, done.stdout
+    assert "3 documents published (3 added" in lines[0] and "package default" in lines[-1]
+    assert "min_cosine" not in done.stdout
+    (docs / "doc0.md").write_text((docs / "doc0.md").read_text("utf-8") + "\nOne more line.\n",
+                                  "utf-8")
+    verbose = CliRunner().invoke(app, ["ingest", str(docs), "--index", str(index), "--verbose"])
+    assert verbose.exit_code == 0, verbose.output
+    assert "too small to calibrate" in verbose.stdout and "min_cosine" in verbose.stdout
+    assert "unchanged" in verbose.stdout and "Indexed into" in verbose.stdout
 
 
 @pytest.mark.integration

@@ -203,7 +203,8 @@ def _imports(path: Path) -> set[str]:
 
 # the layers, lowest first; a module may import its own layer and the ones below it
 LAYERS = [
-    {"errors", "modes", "situation", "settings", "documents", "prompts", "months", "releases",
+    {"errors", "modes", "situation", "settings", "process", "documents", "prompts", "months",
+     "releases",
      "kept"},
     {"loaders"}, {"index"}, {"retrievers"}, {"app"}, {"chains"},
     # calibration writes and runs questions like an evaluation (ingest takes it as a hook)

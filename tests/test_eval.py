@@ -13,7 +13,7 @@ from situated.chains.contract import Answer, Evidence, Status
 from situated.cli import app
 from situated.errors import ConfigError
 from situated.eval.cases import CaseError, load_cases
-from situated.eval.metrics import score_case
+from situated.eval.metrics import CaseResult, aggregate, percentile, score_case
 from situated.eval.runner import Gate
 
 SITUATION = {"product": None, "purchase_date": None, "request_date": None, "as_of": None}
@@ -57,6 +57,18 @@ def test_metrics_on_a_known_answer():
     r = score_case(case, a, 12.0)
     assert r.evidence_recall == 1.0 and r.noise == 10 / 40 and r.stale is True
     assert r.fact_accuracy == 1.0 and r.support == 1.0 and r.leaks == 0
+
+
+@pytest.mark.unit
+def test_latency_percentiles_come_from_the_cases_given():
+    """Four cases, one slow: its 806 ms is the p95 (an index floor reported the second
+    slowest, so p95 = p50 = 307 ms); every percentile is one case's own figure."""
+    cases = [c for c in load_cases()][:4]
+    results = [CaseResult(c.id, "answer", ms) for c, ms in zip(cases, (300, 307, 806, 290))]
+    got = aggregate(results, cases)
+    assert got["latency_p95_ms"] == 806 and got["latency_p50_ms"] == 300
+    assert aggregate(results[:1], cases)["latency_p95_ms"] == 300
+    assert percentile([float(i) for i in range(1, 101)], 95) == 95.0
 
 
 @pytest.mark.unit

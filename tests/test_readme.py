@@ -127,6 +127,22 @@ def test_your_own_documents_runs_as_written(tmp_path, warm_vectors):
     assert (tmp_path / "myreport" / "report.html").is_file()
 
 
+@pytest.mark.integration
+def test_the_key_line_run_twice_stops_with_the_fix(tmp_path):
+    """Re-running the README's serve block once left KEY empty and curl met a 401: the key
+    line for a name already in keys.yaml exits non-zero with the fix on stderr, and the block
+    stops there (`|| exit 1`)."""
+    steps = [c for b in bash_blocks(section(README, "Your own documents")) for c in commands(b)]
+    (line,) = [c for c, _ in steps if "keys new" in c]
+    script = "\n".join([line, "echo first:$KEY", line, "echo never reached"])
+    env = {**os.environ, "COLUMNS": "200"}
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    assert done.returncode == 1 and "never reached" not in done.stdout
+    assert re.search(r"first:\S{20,}", done.stdout)
+    assert "already exists" in done.stderr and "--replace" in done.stderr
+
+
 def _sample_counts() -> tuple[int, int]:
     from situated.eval.cases import load_cases
     from situated.index.store import sample_docs_dir

@@ -1,5 +1,5 @@
 """What `situated serve --workers N` hands its workers through the environment
-(`settings.WorkerHandoff`), and the error when a worker is started without it."""
+(`process.WorkerHandoff`), and the error when a worker is started without it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from situated.settings import WORKER_INDEX, WORKER_KEYS, WORKER_SECRET, WorkerHandoff
+from situated.process import WORKER_INDEX, WORKER_KEYS, WORKER_SECRET, WorkerHandoff
 
 
 @pytest.mark.unit

@@ -20,7 +20,9 @@ from situated.auth import hash_key
 from situated.cli import app
 from situated.index.ingest import ingest
 from situated.index.store import current_generation
-from situated.settings import WORKER_INDEX, WORKER_KEYS, WORKER_SECRET, Settings
+from situated.process import (THREAD_VARIABLES, WORKER_INDEX, WORKER_KEYS, WORKER_SECRET,
+                              share_cores)
+from situated.settings import Settings
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 BODY = "## 1 Valve\n\nThe Orbit inject valve opens at 4 bar.\n"
@@ -51,6 +53,35 @@ def test_workers_get_the_configured_time_to_start(tmp_path, sample_root, monkeyp
     result = CliRunner().invoke(app, ["serve", "--workers", "2", "--keys", str(keys),
                                       "--index", str(sample_root)])
     assert result.exit_code == 1 and "SITUATED_WORKER_START_S" in result.output
+
+
+def test_each_worker_gets_its_share_of_the_cores_unless_the_user_chose(tmp_path, sample_root,
+                                                                        monkeypatch):
+    """Two workers whose numeric libraries each took every core served a third of what one
+    worker does (issue 84): `serve --workers N` sets each thread variable the user left unset
+    to cores // N before uvicorn starts the workers; a value the user set is kept, and one
+    worker leaves the libraries their defaults."""
+    keys = tmp_path / "keys.yaml"
+    keys.write_text(yaml.safe_dump({"principals": [
+        {"name": "nobody", "key_sha256": hash_key("k0")}]}), encoding="utf-8")
+    for name in (WORKER_KEYS, WORKER_INDEX, WORKER_SECRET, *THREAD_VARIABLES):
+        monkeypatch.setenv(name, "unset")  # restored after the test
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    seen: list[dict] = []
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: seen.append(dict(os.environ)))
+    for workers in ("1", "2"):
+        result = CliRunner().invoke(app, ["serve", "--workers", workers, "--keys", str(keys),
+                                          "--index", str(sample_root)])
+        assert result.exit_code == 0, result.output
+    one, two = seen
+    assert "OMP_NUM_THREADS" not in one and one["MKL_NUM_THREADS"] == "3"
+    assert two["OMP_NUM_THREADS"] == two["OPENBLAS_NUM_THREADS"] == "2"
+    assert two["RAYON_NUM_THREADS"] == "2" and two["MKL_NUM_THREADS"] == "3"
+    for name in THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    assert share_cores(8, cores=2) == dict.fromkeys(THREAD_VARIABLES, "1")  # at least one
 
 
 def test_two_workers_serve_and_follow_a_permission_change(tmp_path, embeddings):

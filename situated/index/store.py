@@ -276,7 +276,7 @@ class Manifest(BaseModel):
 def chroma_client(path: Path, url: str | None = None):
     """The embedded store in the generation directory, or a Chroma server (`chroma run`) when
     `url` (settings `chroma_url`) is given."""
-    from situated.settings import offline_environment
+    from situated.process import offline_environment
 
     offline_environment()  # before chromadb reads its telemetry setting
     import chromadb
