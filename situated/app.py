@@ -19,6 +19,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,6 +33,9 @@ from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch
 from situated.retrievers.rerank import Reranker, make_reranker
 from situated.retrievers.retriever import SituatedRetriever
+
+if TYPE_CHECKING:
+    from situated.index.writer import Progress
 from situated.settings import Settings
 from situated.situation import Scope, Situation
 
@@ -83,6 +87,8 @@ class Snapshot:
 @dataclass(eq=False)
 class App:
     settings: Settings
+    # hears the sample index's first build (`writer.ensure_sample_index`): the CLI shows it
+    progress: Progress | None = field(default=None, repr=False)
     _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     _snap: Snapshot | None = field(default=None, repr=False)
 
@@ -108,7 +114,7 @@ class App:
                 return sample
         from situated.index.writer import ensure_sample_index  # the writer only to build it
 
-        return ensure_sample_index(self.settings, self.embeddings)
+        return ensure_sample_index(self.settings, self.embeddings, self.progress)
 
     def _published(self) -> str | None:
         try:

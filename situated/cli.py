@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from situated.cli_common import _day, _fail, _settings, err, out
+from situated.cli_common import _day, _fail, _settings, err, first_use, out
 from situated.cli_print import print_answer, print_ingest, print_thresholds, term
 from situated.cli_serve import keys_app, serve
 from situated.errors import SituatedError
@@ -158,7 +158,9 @@ def ask(
         return
     scope = Scope(roles=frozenset(role), assets=frozenset(asset))
     try:
-        application = App(settings)
+        with first_use() as hear:  # the sample's first build says what it does
+            application = App(settings, progress=hear)
+            application.root  # noqa: B018 (built here, under the progress)
         answer = build_ask_chain(application).invoke(
             {"question": question, "situation": sit, "scope": scope, "follows": follows})
     except SituatedError as exc:
@@ -185,7 +187,10 @@ def chat(
 
     settings = _settings(index)
     try:
-        chain = build_ask_chain(App(settings))
+        with first_use() as hear:
+            application = App(settings, progress=hear)
+            application.root  # noqa: B018 (the sample built here, under the progress)
+        chain = build_ask_chain(application)
     except SituatedError as exc:
         _fail(str(exc))
         return
@@ -224,7 +229,9 @@ def evaluate(
         gates = [Gate.parse(g) for g in [*DEFAULT_GATES, *gate]]
         clock_day = _day(today, "--today") if today else None
         loaded = load_cases(cases)
-        application = App(_settings(index, model=model))
+        with first_use() as hear:
+            application = App(_settings(index, model=model), progress=hear)
+            application.root  # noqa: B018 (the sample built here, under the progress)
         compared = systems(application, baselines,
                            clock=(lambda: clock_day) if clock_day else None)
         summary, per_case = run(compared, loaded, console=err)

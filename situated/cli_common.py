@@ -3,11 +3,14 @@ read from flags over `SITUATED_*` variables."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
 from pydantic import ValidationError
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from situated.cli_print import term
 from situated.settings import Settings
@@ -43,6 +46,30 @@ def _settings(index: Path | None, **flags) -> Settings:
         raise
 
 
+# what each build stage is called on the first use's progress bar
+_STAGES = {"embed": "embedding", "sentences": "sentence vectors", "titled sentences":
+           "sentence vectors", "multilingual": "multilingual leg", "calibrate": "calibrating"}
+
+
+@contextmanager
+def first_use() -> Iterator[Callable[[str, int, int], None]]:
+    """What `App.progress` is given by a command that may build the sample index: a line
+    saying what is happening when the first build starts, then a bar per stage on a terminal
+    (rich draws nothing elsewhere); nothing at all when the sample is already built."""
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  console=err, transient=True) as bar:
+        task = bar.add_task("", total=None, visible=False)
+
+        def hear(stage: str, done: int, total: int) -> None:
+            if stage == "sample":
+                err.print(f"indexing the sample corpus ({total} documents) on first use, "
+                          "once: later asks reuse it (about half a minute)", highlight=False)
+            elif stage in _STAGES:
+                bar.update(task, description=_STAGES[stage], completed=done, total=total,
+                           visible=True)
+        yield hear
+
+
 def _setting_error(error) -> str:
     """One setting's error naming the setting, its variable and the value given
     ("multilingual_leg (SITUATED_MULTILINGUAL_LEG) = '': Input should be a valid boolean");
@@ -58,4 +85,4 @@ def _setting_error(error) -> str:
             "set a valid value or unset the variable")
 
 
-__all__ = ["_day", "_fail", "_settings", "err", "out"]
+__all__ = ["_day", "_fail", "_settings", "err", "first_use", "out"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from situated.cli_common import _fail, _settings, err
+from situated.cli_common import _fail, _settings, err, first_use
 from situated.cli_print import term
 from situated.errors import SituatedError
 
@@ -56,7 +56,9 @@ def serve(
     try:
         store = KeyStore.load(keys)
         settings = _settings(index)
-        application = App(settings)
+        with first_use() as hear:
+            application = App(settings, progress=hear)
+            application.root  # noqa: B018 (the sample built here, under the progress)
         if workers == 1:
             api = create_app(application, store)
         else:  # workers import the app by name: hand them the keys and the index by path

@@ -584,6 +584,12 @@ def test_two_installs_asking_the_sample_at_once_both_answer(tmp_path, warm_vecto
     assert not any("another process is building" in err for _, err in outs)
     built = sorted(d.name for d in (tmp_path / "cache" / "situated").glob("sample-index-*"))
     assert len(built) == 2, built
+    # a first ask says what it is doing (it printed nothing for a minute); a later one is quiet
+    assert all(re.search(r"indexing the sample corpus \(\d+ documents\) on first use", err)
+               for _, err in outs), outs
+    again = subprocess.run(cmd, env=base, capture_output=True, text=True, cwd=tmp_path,
+                           timeout=600, check=True)
+    assert again.stdout.splitlines()[0] == "answered" and "indexing" not in again.stderr
 
 
 @pytest.mark.unit

@@ -311,8 +311,11 @@ def _add_vectors(col, todo: list, embeddings: Embedder, settings: Settings,
             pending.result()
 
 
-def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
-    """Index the built-in sample corpus on first use (or after it changed) into the cache dir."""
+def ensure_sample_index(settings: Settings, embeddings: Embedder,
+                        progress: Progress | None = None) -> Path:
+    """Index the built-in sample corpus on first use (or after it changed) into the cache dir;
+    `progress` hears ("sample", 0, documents) when it starts building, then the build's
+    stages (a first `situated ask` says what it is doing instead of a silent minute)."""
     from situated.loaders.corpus import load_corpus
     from situated.loaders.sizing import BlockLimit
 
@@ -323,7 +326,9 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder) -> Path:
                          max_mb=settings.max_file_mb, facets=settings.facets)
     with _sample_turn(root):  # another process building it: wait, then use what it built
         if not _sample_current(root, corpus, settings, embeddings):
-            build_index(corpus, root, embeddings, settings)
+            if progress is not None:
+                progress("sample", 0, len(corpus.documents))
+            build_index(corpus, root, embeddings, settings, progress)
         _write_stamp(root, settings, embeddings)
     return root
 
