@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -295,11 +296,14 @@ def chain(args) -> None:
     results = {}
     for name, half in small_corpora(args.corpora).items():
         folder = HERE / "questions" / "small" / name
-        ask = build_ask_chain(chain_app(name, args.work, args.within_product))
+        brand = brand_of(folder) if args.name_product else None
+        ask = build_ask_chain(chain_app(name, args.work, args.within_product, brand))
         data = yaml.safe_load((folder / args.questions).read_text("utf-8"))
         within = {"situation": {"product": name}} if args.within_product else {}
-        pos = [(a, ask.invoke({"question": a["q"], **within})) for a in data["answerable"]]
-        neg = [(t, ask.invoke({"question": t, **within})) for t in data["off_topic"]]
+        said = (lambda q: f"At {brand}, {q[0].lower()}{q[1:]}") if brand else (lambda q: q)
+        pos = [(a, ask.invoke({"question": said(a["q"]), **within}))
+               for a in data["answerable"]]
+        neg = [(t, ask.invoke({"question": said(t), **within})) for t in data["off_topic"]]
         st = lambda xs, s: sum(x.status.value == s for _, x in xs)
         cites = sum(any(c.source_id == a["source"] for c in x.citations) for a, x in pos)
         row = {"half": half, "answerable": len(pos), "answered": st(pos, "answered"),
@@ -320,18 +324,35 @@ def chain(args) -> None:
         for m in row["misses"] + row["wrongly_answered"]:
             print(name, json.dumps(m, ensure_ascii=False))
     suffix = ("_product" if args.within_product else "") + (
+        "_named" if args.name_product else "") + (
         "" if args.questions == "questions.yaml" else "_" + Path(args.questions).stem)
     write_result(args.out / f"relevance_rule_chain{suffix}.json", results)
 
 
-def chain_app(name: str, work: Path, within_product: bool) -> App:
+def brand_of(folder: Path) -> str:
+    """The name a corpus's titles share ("Oakfield Library" of "Oakfield Library charges")."""
+    titles = [re.search(r"^title: (.+)$", d.read_text("utf-8"), re.M).group(1).split()
+              for d in sorted(folder.glob("*.md"))]
+    shared = []
+    for words in zip(*titles, strict=False):
+        if len(set(words)) > 1:
+            break
+        shared.append(words[0])
+    while shared and not any(ch.isalnum() for ch in shared[-1]):
+        shared.pop()  # "tasq guide —"
+    return " ".join(shared)
+
+
+def chain_app(name: str, work: Path, within_product: bool, brand: str | None = None) -> App:
     """The small corpus `name` built as `situated ingest` builds it (calibration included: too
     small, so the package floors decide), its documents of one product when `within_product`."""
     from situated.calibration.fit import index_calibrator
 
     folder = HERE / "questions" / "small" / name
-    index = work / f"chain-{name}{'-product' if within_product else ''}"
+    index = work / f"chain-{name}{'-product' if within_product else ''}{'-named' if brand else ''}"
     docs = _as_product(folder, work / f"docs-{name}-product", name) if within_product else folder
+    if brand:  # the documents declare the brand as their product; questions name it
+        docs = _as_product(folder, work / f"docs-{name}-named", brand)
     app = App(Settings(index_dir=index))
     ingest([docs], index, app.embeddings, app.settings, recalibrate=True,
            calibrator=index_calibrator(app.settings, app.embeddings, None))
@@ -389,6 +410,9 @@ def main() -> None:
                    help="only these corpora (default: every pair already asked)")
     c.add_argument("--questions", default="questions.yaml", help="the corpus's questions file "
                    "(questions_ru.yaml: Russian questions over the English documents)")
+    c.add_argument("--name-product", action="store_true", help="each corpus's documents "
+                   "declare its brand (the titles' shared words) as their product, and every "
+                   "question names it (\"At Oakfield Library, …\")")
     c.add_argument("--within-product", action="store_true", help="each corpus's documents "
                    "declare one product and every question is asked within it")
     for p in (g, s, c):

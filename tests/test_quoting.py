@@ -20,6 +20,17 @@ STREAMING = ("4 Streaming\n\nYou can stream the body:\n```python\n"
              "Streaming keeps memory flat.")
 
 
+def test_the_product_named_is_not_what_makes_a_block_answer(ask):
+    """Nothing in quickq's docs says how to install it: "How do I install quickq?" was
+    answered with the 1.0.0 notes' "First release", because every block of the product holds
+    its name. The product is the question's situation, not its topic (issue 84): refused, and
+    no other release is said to answer it."""
+    a = ask("How do I install quickq?")
+    assert a.status.value == "no_evidence" and "versions" not in a.answer, a.answer
+    assert ask("How many tasks does a quickq worker run in parallel?").status.value == \
+        "answered"
+
+
 @pytest.mark.unit
 @pytest.mark.parametrize("text", [STREAMING, neutralise(STREAMING)])
 def test_a_fenced_code_block_is_one_unit_with_its_lines_and_indentation(text):
@@ -116,7 +127,7 @@ def ask(quickq):
 @pytest.mark.parametrize("question", [
     # the first three were led by another release than the one first cited
     "What is the default task timeout?", "How do I schedule a task for later?",
-    "Tell me about quickq workers", "How do I install quickq?"])
+    "Tell me about quickq workers", "How many times is a failed quickq task retried?"])
 def test_the_release_lead_names_the_release_of_the_first_source_cited(ask, question):
     """"From the release notes of version 1.0.0:" before a quote of the 2.0.0 guide named the
     first block the model was given, not what it quoted."""

@@ -33,7 +33,7 @@ def _app(tmp_path, monkeypatch) -> tuple[App, list]:
     app.__dict__["embeddings"] = _Model()
     calls = []
     monkeypatch.setattr(writer, "ensure_sample_index",
-                        lambda settings, embeddings: calls.append(settings) or tmp_path / "built")
+                        lambda settings, embeddings, *_: calls.append(settings) or tmp_path / "built")
     return app, calls
 
 

@@ -43,10 +43,12 @@ class StepContext:
     def versions(self) -> Versions:
         return self.snap.versions
 
-    def search(self, query: str, flt: Filter, top: int, further: int = 0) -> SearchResult:
+    def search(self, query: str, flt: Filter, top: int, further: int = 0,
+               topic: str | None = None) -> SearchResult:
+        """`topic`: what relevance is judged on where it is not the query (`Reading.topic`)."""
         if self.searcher is not None:
             return self.searcher(query, flt)  # its own depth, no further blocks
-        return self.engine.search(query, flt, top=top, further=further)
+        return self.engine.search(query, flt, top=top, further=further, topic=topic)
 
     def readable(self, scope: Scope) -> Filter:
         """Everything the caller may read, at any date and release."""

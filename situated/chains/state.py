@@ -106,6 +106,14 @@ class Reading:
         parts = (self.question.follows_query, self.validated.query)
         return " ".join(q for q in parts if q) or self.question.text
 
+    @property
+    def topic(self) -> str | None:
+        """What relevance is judged on where it is not `query`: the query without the product
+        its situation names (`extract.topic_of`); None where it is the query."""
+        if not self.validated.topic:
+            return None
+        return " ".join(q for q in (self.question.follows_query, self.validated.topic) if q)
+
 
 @dataclass(frozen=True)
 class Retrieved:

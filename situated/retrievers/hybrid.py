@@ -131,13 +131,14 @@ class HybridSearch:
 
     def search(
         self, query: str, flt: Filter, k: int | None = None, top: int | None = None,
-        further: int = 0,
+        further: int = 0, topic: str | None = None,
     ) -> SearchResult:
         """`k` pieces per leg, then at most `top` blocks that are relevant
         (`Signals.relevant`) and, when `further`, that many of the other fused blocks, in rank
-        order (`SearchResult.further`)."""
+        order (`SearchResult.further`). `topic`: what relevance is judged on where it is not
+        the query (the query without the product its situation names: `_fused`)."""
         k, top = self._depth(k, top)
-        found = self.assess(query, flt, max(k, top))
+        found = self.assess(query, flt, max(k, top), topic)
         if found.missing:  # the question is about something no admitted document holds
             return SearchResult.empty(flt, found.missing)
         reads = self.vector_reads(query)
@@ -188,7 +189,7 @@ class HybridSearch:
             hits=[h for h in found.hits if h.block_id in kept_ids], leg_hits=found.leg_hits,
             admitted=found.admitted)
 
-    def assess(self, query: str, flt: Filter, k: int) -> Assessment:
+    def assess(self, query: str, flt: Filter, k: int, topic: str | None = None) -> Assessment:
         """Every leg's k admitted pieces fused into blocks, each with its relevance signals,
         before any threshold (calibration reads this; `search` decides on it), the question
         read as meant (`Named.as_meant`: "reservaiton" is searched as "reservation")."""
@@ -196,16 +197,44 @@ class HybridSearch:
         query, missing = self.named.as_meant(query, flt)
         if missing:
             return Assessment(missing, [], [], {})
-        return self._fused(query, flt, k)
+        return self._fused(query, flt, k, topic)
 
-    def _fused(self, query: str, flt: Filter, k: int) -> Assessment:
+    def _fused(self, query: str, flt: Filter, k: int, topic: str | None = None) -> Assessment:
+        """The legs rank on the query. Where the question names the product of its situation,
+        a block of a document declaring that product is judged on the `topic` (the query
+        without the name): every block of the product shares the name, which must not make an
+        off-topic question look answered ("What licence is pixpack released under?" over
+        pixpack's docs). A block of a document for any product is judged on the whole query:
+        for it the name is information (the Atlas returns procedure is not about the Старт
+        tariff's return period). The topic's cosine is the vector leg's for the topic (one
+        more encoding and vector search)."""
         mask = flt.mask(self.index.columns)
         results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
-        for b, sig in zip(ranked, self.signals(query, ranked, flt.scope, mask), strict=True):
+        signals = self.signals(query, ranked, flt.scope, mask)
+        product = flt.situation.product
+        if topic and topic != query and product is not None and ranked:
+            fields = self.index.fields_of([b.best_piece for b in ranked])
+            on_topic = self.signals(topic, ranked, flt.scope, mask)
+            cosines = self._block_cosines(topic, flt, mask, k) \
+                if Leg.VECTOR in results else {}
+            signals = [dataclasses.replace(t, cosine=cosines.get(b.block_id))
+                       if product in f.products else q
+                       for b, f, q, t in zip(ranked, fields, signals, on_topic, strict=True)]
+        for b, sig in zip(ranked, signals, strict=True):
             b.signals = sig  # fusion made these blocks for this request
         return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()},
                           int(np.count_nonzero(mask)))
+
+    def _block_cosines(self, text: str, flt: Filter, mask, k: int) -> dict[str, float]:
+        """Each block's best cosine among the vector leg's k pieces for `text`."""
+        hits = self._run_leg(Leg.VECTOR, text, flt, mask, k)
+        block_of = self.index.block_ids({h.pos for h in hits})
+        best: dict[str, float] = {}
+        for h in hits:
+            bid = block_of[h.pos]
+            best[bid] = max(best.get(bid, h.score), h.score)
+        return best
 
     def vector_reads(self, query: str) -> bool:
         """The vector leg runs and its model reads the question's script: all-MiniLM-L6-v2 was

@@ -27,7 +27,7 @@ from situated.chains.read.dates import (
     find_dates,
     strip_dates,
 )
-from situated.chains.read.intent import Intent, LineFact, read_cue, talks_of_versions
+from situated.chains.read.intent import Intent, LineFact, names_nothing, read_cue, talks_of_versions
 from situated.chains.read.products import ProductMatcher
 from situated.chains.read.release import ReleaseReading
 from situated.documents import ValidFor
@@ -93,6 +93,7 @@ class Validated:
     partial: dict[str, str] = field(default_factory=dict)  # role -> text ("15 March")
     notes: list[str] = field(default_factory=list)  # what was dropped and why
     query: str = ""  # the question without its situation: what the search legs see
+    topic: str = ""  # ... without the product it names, where relevance is judged on that
     unplaced: list[str] = field(default_factory=list)  # dates with no role, when several
     # role -> (first day, last day) of a month, quarter or year the question gives for it; the
     # situation holds the last day (the router checks one version covers the whole period)
@@ -281,9 +282,24 @@ def validate_extraction(
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
     intent = validate_intent(proposed.intent, cue, notes, question)
     return Validated(situation=Situation(**base), partial=partial, notes=notes,
-                     query=matcher.canonical(strip_dates(question, mentions)), unplaced=unplaced,
+                     query=matcher.canonical(strip_dates(question, mentions)),
+                     topic=topic_of(strip_dates(question, mentions), matcher, base["product"]),
+                     unplaced=unplaced,
                      periods=periods, intent=intent,
                      line_fact=validate_line_fact(proposed.line_fact, intent, notes))
+
+
+def topic_of(query: str, matcher: ProductMatcher, product: str | None) -> str:
+    """What the relevance rule weighs (the legs rank on the query): the question without its
+    dates and, once a product is its situation, without the product's name standing as a
+    word. The situation is not the topic: "What licence is pixpack released under?" over
+    pixpack's docs must be weighed on "licence", not on the name every block of the product
+    shares. A name inside an identifier stays (`httpx.Client`), and so does a name that is all
+    the question says ("What is pixpack?"). "" where it is the query."""
+    if product is None:
+        return ""
+    unnamed = matcher.strip(query, standalone=True)
+    return "" if names_nothing(unnamed) or unnamed == query else matcher.canonical(unnamed)
 
 
 def _grounded_product(proposed: str | None, question: str, matcher: ProductMatcher,

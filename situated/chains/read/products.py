@@ -25,6 +25,10 @@ _POSSESSIVE = re.compile(r"['’]s?\b")
 MIN_NAME_WORD = 4
 
 
+# a name joined to an identifier's other part: "httpx.Client", "pixpack-cli", "node:assert"
+_ATTACHED = re.compile(r"\w[.\-_/:]\0|\0[.\-_/:]\w")
+
+
 class ProductMatcher:
     def __init__(self, products: Iterable[str], aliases: dict[str, str] | None = None,
                  as_written_loosely: bool = False):
@@ -141,11 +145,17 @@ class ProductMatcher:
         out.append(text[last:])
         return "".join(out)
 
-    def strip(self, text: str, lead: re.Pattern | None = None) -> str:
+    def strip(self, text: str, lead: re.Pattern | None = None, *,
+              standalone: bool = False) -> str:
         """`text` without the names it finds (what is left says what it asks about); `lead`:
-        the words that govern a name, taken out with it ("in the EU")."""
+        the words that govern a name, taken out with it ("in the EU"); `standalone`: only a
+        name standing as a word, never one inside an identifier (`httpx.Client`,
+        `pixpack-cli`, `node:assert`)."""
         out, last = [], 0
         for _, start, end in sorted(self.spans(text), key=lambda s: s[1]):
+            if standalone and _ATTACHED.search(text[max(0, start - 2):start] + "\0"
+                                               + text[end:end + 2]):
+                continue
             if start >= last:
                 m = lead.search(text, last, start) if lead else None
                 out.append(text[last:m.start() if m else start])

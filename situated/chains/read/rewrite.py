@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
+from situated.chains.read.extract import topic_of
 from situated.chains.say.models import model_call
 from situated.chains.state import Reading
 from situated.errors import ModelError
@@ -67,9 +68,11 @@ def one_line_reply(chain: Runnable, inputs: dict, config: RunnableConfig,
 
 
 def searched_as(reading: Reading, text: str) -> Reading:
-    """`reading` with its search text `text`: only what the legs read changes."""
-    return dataclasses.replace(reading,
-                               validated=dataclasses.replace(reading.validated, query=text))
+    """`reading` with its search text `text`: only what the legs read (and the topic relevance
+    weighs, `extract.topic_of`) changes."""
+    v = reading.validated
+    topic = topic_of(text, reading.question.matcher, v.situation.product)
+    return dataclasses.replace(reading, validated=dataclasses.replace(v, query=text, topic=topic))
 
 
 __all__ = ["QuestionRewriter", "one_line_reply", "searched_as"]

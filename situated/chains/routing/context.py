@@ -68,7 +68,7 @@ class RouteContext:
         return self.probe("undated", lambda: self.step.search(
             self.reading.query, self.step.snap.filter(Situation(product=self.situation.product),
                                                       self.question.scope),
-            self.step.settings.top_blocks))
+            self.step.settings.top_blocks, topic=self.reading.topic))
 
     @cached_property
     def unlimited(self) -> SearchResult | None:
@@ -79,7 +79,7 @@ class RouteContext:
         return self.probe("unlimited", lambda: self.step.search(
             self.reading.query, self.step.snap.filter(unlimited, self.question.scope,
                                                       latest_release=True),
-            self.step.settings.top_blocks))
+            self.step.settings.top_blocks, topic=self.reading.topic))
 
     @cached_property
     def unspelt(self) -> tuple[str, ...]:

@@ -28,14 +28,15 @@ class EvidenceSteps:
         flt = self.ctx.snap.filter(reading.validated.situation, q.scope, latest_release=True)
         lead = (top + 1) // 2
         result = self.ctx.search(reading.query, flt, top + lead if q.named else top,
-                                 further=self.ctx.settings.fill_blocks)
+                                 further=self.ctx.settings.fill_blocks, topic=reading.topic)
         if not q.named:
             return self._with_deeper(reading, result, result.head(top))
         found = result.only([b.block_id for b in result.blocks if b.family in q.named][:lead])
         if not found.blocks:
             sources = self.ctx.versions.sources(q.named)
             found = self.ctx.search(reading.query,
-                                    flt.model_copy(update={"sources": sources}), lead)
+                                    flt.model_copy(update={"sources": sources}), lead,
+                                    topic=reading.topic)
         return self._with_deeper(reading, result, result.head(top).led_by(found, top))
 
     def _with_deeper(self, reading: Reading, result: SearchResult,

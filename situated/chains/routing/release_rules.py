@@ -156,7 +156,7 @@ class ElsewhereRelease(Rule):
     def _other(self, ctx: RouteContext):
         top = 3 * ctx.step.settings.top_blocks
         return ctx.probe("every release", lambda: ctx.step.search(
-            ctx.reading.query, _every_release(ctx), top))
+            ctx.reading.query, _every_release(ctx), top, topic=ctx.reading.topic))
 
     def probe(self, ctx: RouteContext) -> None:
         if self._applies(ctx):
