@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import time
 from dataclasses import asdict
 from pathlib import Path
@@ -39,6 +38,7 @@ from _provenance import default_data, write_result
 from natural_questions import halves, questions, write_docs
 from rich.console import Console
 from rich.table import Table
+from small_corpora import SMALL, brand_of, chain_app, small_corpora
 
 from situated.app import App
 from situated.calibration.fit import Observation, _asked_in, observe
@@ -58,24 +58,6 @@ HERE = Path(__file__).resolve().parent
 # ("fresh6") and `allotment`, `music` ("fresh7") at the start of the next, before anything ran;
 # `campsite`, `printshop` ("fresh8") at the start of the session after stop 71, likewise;
 # `storage`, `laundry` ("fresh9") at the start of the session after stop 74, likewise
-SMALL = {"rental": "dev", "dental": "dev", "library": "test", "tasq": "test", "gym": "fresh",
-         "waste": "fresh", "hotel": "fresh2", "cowork": "fresh2", "vet": "fresh3",
-         "ferry": "fresh3", "driving": "fresh4", "pharmacy": "fresh4", "bikeshop": "fresh5",
-         "daycare": "fresh5", "museum": "fresh6", "plumber": "fresh6", "allotment": "fresh7",
-         "music": "fresh7", "campsite": "fresh8", "printshop": "fresh8", "storage": "fresh9",
-         "laundry": "fresh9"}
-# Pairs not asked yet: no loop reaches them unless they are named (`--corpora`), so a default
-# run cannot spend them by accident. A pair leaves this set the day it is asked.
-KEPT: set[str] = set()  # fresh9 was asked at stop 80, at the code of stop 79 (nothing changed)
-
-
-def small_corpora(named: list[str] | None = None) -> dict[str, str]:
-    """The small corpora a run asks: the ones named, else every pair already asked."""
-    if named:
-        return {n: h for n, h in SMALL.items() if n in named}
-    return {n: h for n, h in SMALL.items() if h not in KEPT}
-
-
 CE_DEPTH = 5  # fused blocks the cross-encoder scores
 
 
@@ -300,7 +282,8 @@ def chain(args) -> None:
         ask = build_ask_chain(chain_app(name, args.work, args.within_product, brand))
         data = yaml.safe_load((folder / args.questions).read_text("utf-8"))
         within = {"situation": {"product": name}} if args.within_product else {}
-        said = (lambda q: f"At {brand}, {q[0].lower()}{q[1:]}") if brand else (lambda q: q)
+        def said(q: str, brand: str | None = brand) -> str:
+            return f"At {brand}, {q[0].lower()}{q[1:]}" if brand else q
         pos = [(a, ask.invoke({"question": said(a["q"]), **within}))
                for a in data["answerable"]]
         neg = [(t, ask.invoke({"question": said(t), **within})) for t in data["off_topic"]]
@@ -329,36 +312,6 @@ def chain(args) -> None:
     write_result(args.out / f"relevance_rule_chain{suffix}.json", results)
 
 
-def brand_of(folder: Path) -> str:
-    """The name a corpus's titles share ("Oakfield Library" of "Oakfield Library charges")."""
-    titles = [re.search(r"^title: (.+)$", d.read_text("utf-8"), re.M).group(1).split()
-              for d in sorted(folder.glob("*.md"))]
-    shared = []
-    for words in zip(*titles, strict=False):
-        if len(set(words)) > 1:
-            break
-        shared.append(words[0])
-    while shared and not any(ch.isalnum() for ch in shared[-1]):
-        shared.pop()  # "tasq guide —"
-    return " ".join(shared)
-
-
-def chain_app(name: str, work: Path, within_product: bool, brand: str | None = None) -> App:
-    """The small corpus `name` built as `situated ingest` builds it (calibration included: too
-    small, so the package floors decide), its documents of one product when `within_product`."""
-    from situated.calibration.fit import index_calibrator
-
-    folder = HERE / "questions" / "small" / name
-    index = work / f"chain-{name}{'-product' if within_product else ''}{'-named' if brand else ''}"
-    docs = _as_product(folder, work / f"docs-{name}-product", name) if within_product else folder
-    if brand:  # the documents declare the brand as their product; questions name it
-        docs = _as_product(folder, work / f"docs-{name}-named", brand)
-    app = App(Settings(index_dir=index))
-    ingest([docs], index, app.embeddings, app.settings, recalibrate=True,
-           calibrator=index_calibrator(app.settings, app.embeddings, None))
-    return app
-
-
 def _by_half(results: dict) -> Table:
     """The corpora's rows summed by half (dev, test, fresh, ...): how the rule reads on the
     pairs it was set on, the pairs that were seen, and each pair asked once."""
@@ -373,17 +326,6 @@ def _by_half(results: dict) -> Table:
                       f"{t['off_topic_answered']}/{t['off_topic']}",
                       str(t["clarified"] + t["off_topic_clarified"]))
     return table
-
-
-def _as_product(folder: Path, out: Path, product: str) -> Path:
-    """The corpus's documents with `product: <name>` in their front matter (a question then
-    reads within that product, as an app that knows its customer's product asks)."""
-    out.mkdir(parents=True, exist_ok=True)
-    for doc in folder.glob("*.md"):
-        text = doc.read_text("utf-8")
-        (out / doc.name).write_text(text.replace("---\n", f"---\nproduct: {product}\n", 1),
-                                    "utf-8")
-    return out
 
 
 def main() -> None:

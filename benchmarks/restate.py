@@ -26,9 +26,9 @@ from pathlib import Path
 import yaml
 from _provenance import write_result
 from local_model import Reader, served
-from relevance_rule import HERE, chain_app, small_corpora
 from rich.console import Console
 from rich.table import Table
+from small_corpora import HERE, chain_app, small_corpora
 
 from situated.chains.ask import ask_steps, per_generation
 from situated.chains.read.extract import today_in

@@ -33,11 +33,11 @@ from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch
 from situated.retrievers.rerank import Reranker, make_reranker
 from situated.retrievers.retriever import SituatedRetriever
+from situated.settings import Settings
+from situated.situation import Scope, Situation
 
 if TYPE_CHECKING:
     from situated.index.writer import Progress
-from situated.settings import Settings
-from situated.situation import Scope, Situation
 
 
 @dataclass(eq=False)

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import typer
 from pydantic import ValidationError
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from situated.cli_common import _day, _fail, _settings, err, first_use, out
+from situated.cli_common import _day, _fail, _settings, err, out, stage_bar
 from situated.cli_print import print_answer, print_ingest, print_thresholds, term
 from situated.cli_serve import keys_app, serve
 from situated.errors import SituatedError
@@ -48,22 +47,13 @@ def ingest(
     try:
         settings = _settings(index)
         application = App(settings)
-        with Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err,
-            transient=True,
-        ) as bar:
-            task = bar.add_task("loading", total=None)
-
-            def progress(stage: str, done: int, total: int) -> None:
-                if stage == "embed":
-                    bar.update(task, description="embedding", completed=done, total=total)
-
+        with stage_bar() as progress:
             if negatives is not None:
                 shipped_negatives(negatives)  # a bad file fails before any work
             calibrator = index_calibrator(settings, application.embeddings, negatives) \
                 if calibrate else None
             report = run_ingest(paths, index, application.embeddings, settings, prune,
-                                progress, on_file=lambda f: bar.advance(task),
+                                progress, on_file=progress.file,
                                 calibrator=calibrator)
     except SituatedError as exc:
         _fail(str(exc))
@@ -158,7 +148,7 @@ def ask(
         return
     scope = Scope(roles=frozenset(role), assets=frozenset(asset))
     try:
-        with first_use() as hear:  # the sample's first build says what it does
+        with stage_bar() as hear:  # the sample's first build says what it does
             application = App(settings, progress=hear)
             application.root  # noqa: B018 (built here, under the progress)
         answer = build_ask_chain(application).invoke(
@@ -187,7 +177,7 @@ def chat(
 
     settings = _settings(index)
     try:
-        with first_use() as hear:
+        with stage_bar() as hear:
             application = App(settings, progress=hear)
             application.root  # noqa: B018 (the sample built here, under the progress)
         chain = build_ask_chain(application)
@@ -229,7 +219,7 @@ def evaluate(
         gates = [Gate.parse(g) for g in [*DEFAULT_GATES, *gate]]
         clock_day = _day(today, "--today") if today else None
         loaded = load_cases(cases)
-        with first_use() as hear:
+        with stage_bar() as hear:
             application = App(_settings(index, model=model), progress=hear)
             application.root  # noqa: B018 (the sample built here, under the progress)
         compared = systems(application, baselines,

@@ -3,7 +3,7 @@ read from flags over `SITUATED_*` variables."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -46,28 +46,40 @@ def _settings(index: Path | None, **flags) -> Settings:
         raise
 
 
-# what each build stage is called on the first use's progress bar
+# what each build stage is called on the progress bar
 _STAGES = {"embed": "embedding", "sentences": "sentence vectors", "titled sentences":
            "sentence vectors", "multilingual": "multilingual leg", "calibrate": "calibrating"}
 
 
+class StageBar:
+    """The progress of an index build on stderr: a bar per stage (rich draws nothing where
+    stderr is not a terminal), the files as they load, and a line when the sample corpus is
+    built on first use. Called as the writer's `Progress` (stage, done, total)."""
+
+    def __init__(self, bar: Progress):
+        self.bar, self.task = bar, bar.add_task("", total=None, visible=False)
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage == "sample":
+            err.print(f"indexing the sample corpus ({total} documents) on first use, once: "
+                      "later asks reuse it (about half a minute)", highlight=False)
+        elif stage in _STAGES:
+            self.bar.update(self.task, description=_STAGES[stage], completed=done, total=total,
+                            visible=True)
+
+    def file(self, _path: object) -> None:
+        """One more file read (ingest's `on_file`)."""
+        self.bar.update(self.task, description="loading", visible=True)
+        self.bar.advance(self.task)
+
+
 @contextmanager
-def first_use() -> Iterator[Callable[[str, int, int], None]]:
-    """What `App.progress` is given by a command that may build the sample index: a line
-    saying what is happening when the first build starts, then a bar per stage on a terminal
-    (rich draws nothing elsewhere); nothing at all when the sample is already built."""
+def stage_bar() -> Iterator[StageBar]:
+    """A `StageBar` for the span of a build: `App.progress` for the commands that may build
+    the sample index (nothing shows when it is built already), `ingest`'s progress."""
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   console=err, transient=True) as bar:
-        task = bar.add_task("", total=None, visible=False)
-
-        def hear(stage: str, done: int, total: int) -> None:
-            if stage == "sample":
-                err.print(f"indexing the sample corpus ({total} documents) on first use, "
-                          "once: later asks reuse it (about half a minute)", highlight=False)
-            elif stage in _STAGES:
-                bar.update(task, description=_STAGES[stage], completed=done, total=total,
-                           visible=True)
-        yield hear
+        yield StageBar(bar)
 
 
 def _setting_error(error) -> str:
@@ -85,4 +97,4 @@ def _setting_error(error) -> str:
             "set a valid value or unset the variable")
 
 
-__all__ = ["_day", "_fail", "_settings", "err", "first_use", "out"]
+__all__ = ["_day", "_fail", "_settings", "err", "out", "stage_bar"]

@@ -57,7 +57,7 @@ def print_ingest(out, err, index, report, verbose: bool = False) -> None:
 def relevance_line(th, embedding_model: str | None = None) -> str:
     """The relevance rule in one line: calibrated (with its held-out figures) or the package
     default (the index too small to calibrate); `--verbose` shows the thresholds."""
-    from situated.index.store import ThresholdSource, Thresholds
+    from situated.index.store import Thresholds, ThresholdSource
 
     th = th or Thresholds.default(embedding_model)
     if th.source is ThresholdSource.CALIBRATED:

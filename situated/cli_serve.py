@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from situated.cli_common import _fail, _settings, err, first_use
+from situated.cli_common import _fail, _settings, err, stage_bar
 from situated.cli_print import term
 from situated.errors import SituatedError
 
@@ -56,7 +56,7 @@ def serve(
     try:
         store = KeyStore.load(keys)
         settings = _settings(index)
-        with first_use() as hear:
+        with stage_bar() as hear:
             application = App(settings, progress=hear)
             application.root  # noqa: B018 (the sample built here, under the progress)
         if workers == 1:

@@ -19,10 +19,9 @@
 
 from __future__ import annotations
 
-import math
-
 import html
 import json
+import math
 import re
 from dataclasses import asdict, dataclass, field
 

@@ -135,8 +135,7 @@ class HybridSearch:
     ) -> SearchResult:
         """`k` pieces per leg, then at most `top` blocks that are relevant
         (`Signals.relevant`) and, when `further`, that many of the other fused blocks, in rank
-        order (`SearchResult.further`). `topic`: what relevance is judged on where it is not
-        the query (the query without the product its situation names: `_fused`)."""
+        order (`SearchResult.further`); `topic`: see `_judged_on_topic`."""
         k, top = self._depth(k, top)
         found = self.assess(query, flt, max(k, top), topic)
         if found.missing:  # the question is about something no admitted document holds
@@ -159,8 +158,7 @@ class HybridSearch:
         return dataclasses.replace(result, absent=self.named.absent_codes(query, flt))
 
     def thresholds_of(self, flt: Filter, admitted: int = 0) -> Thresholds:
-        """The thresholds that decide under `flt` over `admitted` pieces
-        (`Thresholds.for_search`): within a product when its situation names one."""
+        """The thresholds under `flt` over `admitted` pieces (`Thresholds.for_search`)."""
         return self.thresholds.for_search(flt.situation.product is not None, admitted)
 
     def rank(
@@ -200,41 +198,17 @@ class HybridSearch:
         return self._fused(query, flt, k, topic)
 
     def _fused(self, query: str, flt: Filter, k: int, topic: str | None = None) -> Assessment:
-        """The legs rank on the query. Where the question names the product of its situation,
-        a block of a document declaring that product is judged on the `topic` (the query
-        without the name): every block of the product shares the name, which must not make an
-        off-topic question look answered ("What licence is pixpack released under?" over
-        pixpack's docs). A block of a document for any product is judged on the whole query:
-        for it the name is information (the Atlas returns procedure is not about the Старт
-        tariff's return period). The topic's cosine is the vector leg's for the topic (one
-        more encoding and vector search)."""
+        """The legs rank on the query; relevance reads the `topic` (`_judged_on_topic`)."""
         mask = flt.mask(self.index.columns)
         results = {leg: self._run_leg(leg, query, flt, mask, k) for leg in Leg if leg in self.legs}
         ranked, hits = fuse(self.index, results, self.weights, self.settings.rrf_k)
         signals = self.signals(query, ranked, flt.scope, mask)
-        product = flt.situation.product
-        if topic and topic != query and product is not None and ranked:
-            fields = self.index.fields_of([b.best_piece for b in ranked])
-            on_topic = self.signals(topic, ranked, flt.scope, mask)
-            cosines = self._block_cosines(topic, flt, mask, k) \
-                if Leg.VECTOR in results else {}
-            signals = [dataclasses.replace(t, cosine=cosines.get(b.block_id))
-                       if product in f.products else q
-                       for b, f, q, t in zip(ranked, fields, signals, on_topic, strict=True)]
+        if topic and topic != query and flt.situation.product is not None and ranked:
+            signals = _judged_on_topic(self, topic, ranked, signals, flt, mask, k)
         for b, sig in zip(ranked, signals, strict=True):
             b.signals = sig  # fusion made these blocks for this request
         return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()},
                           int(np.count_nonzero(mask)))
-
-    def _block_cosines(self, text: str, flt: Filter, mask, k: int) -> dict[str, float]:
-        """Each block's best cosine among the vector leg's k pieces for `text`."""
-        hits = self._run_leg(Leg.VECTOR, text, flt, mask, k)
-        block_of = self.index.block_ids({h.pos for h in hits})
-        best: dict[str, float] = {}
-        for h in hits:
-            bid = block_of[h.pos]
-            best[bid] = max(best.get(bid, h.score), h.score)
-        return best
 
     def vector_reads(self, query: str) -> bool:
         """The vector leg runs and its model reads the question's script: all-MiniLM-L6-v2 was
@@ -280,6 +254,28 @@ class HybridSearch:
 
     def _run_leg(self, leg: Leg, query: str, flt: Filter, mask, k: int) -> list[LegHit]:
         return self._legs.run(leg, self.index, query, flt, mask, k)
+
+
+def _judged_on_topic(search: HybridSearch, topic: str, ranked: list[RankedBlock],
+                     signals: list[Signals], flt: Filter, mask, k: int) -> list[Signals]:
+    """Where the question names the product of its situation, a block of a document declaring
+    that product is judged on the `topic` (the query without the name): every block of the
+    product shares the name, which must not make an off-topic question look answered ("What
+    licence is pixpack released under?" over pixpack's docs). A block of a document for any
+    product keeps its signals of the whole query: for it the name is information (the Atlas
+    returns procedure is not about the Старт tariff's return period). The topic's cosine is
+    the vector leg's for the topic (one more encoding and vector search)."""
+    product = flt.situation.product
+    fields = search.index.fields_of([b.best_piece for b in ranked])
+    on_topic = search.signals(topic, ranked, flt.scope, mask)
+    cosines: dict[str, float] = {}
+    if Leg.VECTOR in search.legs:  # each block's best cosine among the topic's k pieces
+        hits = search._run_leg(Leg.VECTOR, topic, flt, mask, k)
+        block_of = search.index.block_ids({h.pos for h in hits})
+        for h in hits:
+            cosines[block_of[h.pos]] = max(cosines.get(block_of[h.pos], h.score), h.score)
+    return [dataclasses.replace(t, cosine=cosines.get(b.block_id)) if product in f.products else q
+            for b, f, q, t in zip(ranked, fields, signals, on_topic, strict=True)]
 
 
 def _located(index: Index, versions: Versions, blocks: list[RankedBlock]) -> list[RankedBlock]:

@@ -263,8 +263,27 @@ def validate_extraction(
         base["as_of"] = base["as_of"] or clock()  # stands in for every date: "return it now?"
     if base.get("known_on") and not any(base.get(vf.value) for vf in ValidFor):
         base["as_of"] = base["known_on"]  # "as known on D" alone: the rule of D, as known then
+    partial = _partial_dates(proposed.partial_dates, question, mentions, base, notes)
+    unroled = list(dict.fromkeys(m.text for m in single if m.value and m.role is None))
+    unplaced = unroled if len({m.value for m in single if m.value and m.role is None}) > 1 \
+        else []
+    if unplaced:
+        notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
+    intent = validate_intent(proposed.intent, cue, notes, question)
+    undated = strip_dates(question, mentions)
+    return Validated(situation=Situation(**base), partial=partial, notes=notes,
+                     query=matcher.canonical(undated),
+                     topic=topic_of(undated, matcher, base["product"]), unplaced=unplaced,
+                     periods=periods, intent=intent,
+                     line_fact=validate_line_fact(proposed.line_fact, intent, notes))
+
+
+def _partial_dates(proposed: Sequence[str], question: str, mentions: Sequence[DateMention],
+                   base: dict, notes: list[str]) -> dict[str, str]:
+    """The proposed partial dates ("March 2026") the question holds, by the role their words
+    give (as of where none), for roles no whole date filled."""
     partial: dict[str, str] = {}
-    for text in proposed.partial_dates:
+    for text in proposed:
         if not str(text).strip():
             notes.append("an empty partial date was proposed; ignored")
             continue
@@ -275,18 +294,7 @@ def validate_extraction(
         role_name = (mention.role if mention and mention.role else DateRole.AS_OF).value
         if base.get(role_name) is None:
             partial.setdefault(role_name, text)
-    unroled = list(dict.fromkeys(m.text for m in single if m.value and m.role is None))
-    unplaced = unroled if len({m.value for m in single if m.value and m.role is None}) > 1 \
-        else []
-    if unplaced:
-        notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
-    intent = validate_intent(proposed.intent, cue, notes, question)
-    return Validated(situation=Situation(**base), partial=partial, notes=notes,
-                     query=matcher.canonical(strip_dates(question, mentions)),
-                     topic=topic_of(strip_dates(question, mentions), matcher, base["product"]),
-                     unplaced=unplaced,
-                     periods=periods, intent=intent,
-                     line_fact=validate_line_fact(proposed.line_fact, intent, notes))
+    return partial
 
 
 def topic_of(query: str, matcher: ProductMatcher, product: str | None) -> str:
