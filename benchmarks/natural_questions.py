@@ -184,6 +184,9 @@ def ask_all(app: App, qs: list[Question]) -> list[dict]:
             "any_gold_in_top5": any(_in(p, top5) for p in q.any_paragraphs or
                                     (q.gold_paragraph,)),
             "any_span_in_answer": spans_in(q.any_spans or q.gold_spans, answer.answer),
+            # the first quoted unit (before the first citation link) holds a gold span
+            "span_in_first_unit": spans_in(q.any_spans or q.gold_spans,
+                                           answer.answer.split("](/documents/", 1)[0]),
             "answer": answer.answer[:300],
         })
     return rows
@@ -222,6 +225,7 @@ def summary(rows: list[dict]) -> dict:
             "any_gold_in_evidence": share("any_gold_in_evidence"),
             "any_gold_in_top5": share("any_gold_in_top5"),
             "any_span_in_answer": share("any_span_in_answer"),
+            "span_in_first_unit": share("span_in_first_unit"),
             "p50_ms": statistics.median([r["ms"] for r in rows]) if rows else 0.0}
 
 

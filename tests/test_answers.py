@@ -487,3 +487,41 @@ def test_a_named_code_leads_the_answer_wherever_it_stands():
     product = [("S1", "S-2\n\nThe S-2 battery lasts 5 years. The S-2 frame is steel.")]
     assert m.answer("How long does the S-2 battery last?", product).startswith(
         "The S-2 battery lasts 5 years.")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "lead"), [
+    ("What battery warranty applies to a C-3 bought on 15 March 2026?",
+     "The battery is covered for 36 months"),
+    ("How long is the battery warranty of a C-3 bought on 31 December 2025?",
+     "The battery is covered for 24 months")])
+def test_the_answer_opens_with_what_answers_not_with_the_situation(sample_app, question, lead):
+    """The README's headline answer opened with the warranty's coverage sentence, which
+    restates the product and the purchase (issue 84): the quoted unit that answers the
+    question without its situation leads; the same units are quoted."""
+    from situated.chains.ask import build_ask_chain
+
+    a = build_ask_chain(sample_app).invoke({"question": question})
+    assert a.status.value == "answered"
+    assert a.answer.split(": ", 1)[1].startswith(lead), a.answer
+    assert "This warranty covers the lithium-ion battery pack" in a.answer  # still quoted
+
+
+@pytest.mark.unit
+def test_the_topic_is_the_question_without_its_dates_and_fact_values():
+    from situated.chains.say.models import request_topic
+    from situated.prompts.answer import AnswerRequest
+
+    def topic(question: str, facts: str) -> str:
+        return request_topic(AnswerRequest(question, [], facts=facts))
+
+    got = topic("What warranty has a C-3 bought on 15 March 2026 in the EU?",
+                "product C-3; purchase date 2026-03-15; region EU")
+    assert got.startswith("What warranty has a") and "C-3" not in got and "2026" not in got
+    assert "EU" not in got
+    assert topic("Is the c-3 fast?", "product C-3") == "Is the fast?"  # case aside
+    assert topic("How does the C-30 work?", "product C-3") == "How does the C-30 work?"
+    assert topic("When is Oakfield Library open?", "product Oakfield Library") == \
+        "When is open?"
+    # a date is the situation's only where the facts hold one: else it is what is asked
+    assert topic("What happened in March 1990?", "") == "What happened in March 1990?"

@@ -60,6 +60,27 @@ def test_metrics_on_a_known_answer():
 
 
 @pytest.mark.unit
+def test_first_unit_fact_reads_the_text_before_the_first_citation():
+    """The answer opens with what answers (issue 84): the metric is whether the first quoted
+    unit states an expected fact; a fact quoted later, or a refusal, does not count."""
+    (case,) = [c for c in load_cases() if c.id == "warranty-c3-2026"]
+    fact = case.expect.facts[0]
+    link = "[WARR-R2, section 2](/documents/WARR-R2#section-2)"
+    late = _answer(answer=f"For C-3: Covers the battery pack. {link} It is {fact}. {link}",
+                   citations=[{"label": "S1", "source_id": "WARR-R2", "section": "2",
+                               "link": "/x"}])
+    first = _answer(answer=f"For C-3: It is {fact}. {link} Covers the pack. {link}",
+                    citations=[{"label": "S1", "source_id": "WARR-R2", "section": "2",
+                                "link": "/x"}])
+    assert score_case(case, late, 1.0).first_unit_fact is False
+    assert score_case(case, first, 1.0).first_unit_fact is True
+    refused = _answer(status="no_evidence", answer="No document applies.")
+    assert score_case(case, refused, 1.0).first_unit_fact is None
+    got = aggregate([score_case(case, a, 1.0) for a in (late, first, refused)], [case])
+    assert got["first_unit_fact"] == 0.5
+
+
+@pytest.mark.unit
 def test_latency_percentiles_come_from_the_cases_given():
     """Four cases, one slow: its 806 ms is the p95 (an index floor reported the second
     slowest, so p95 = p50 = 307 ms); every percentile is one case's own figure."""

@@ -12,6 +12,8 @@
 * citation support (lexical): each expected fact that the answer states occurs in the text of a
   block the answer cites — a string check, so paraphrases count as unsupported;
 * answer fact accuracy: expected facts present in the answer or explanation (case-insensitive);
+* first unit holds a fact: an answered case's first quoted unit (the text before its first
+  citation link) states one of the expected facts: the answer opens with what answers;
 * change accuracy: every expected pair of versions is among the answer's `changes`, both sides
   cited, and the expected words are among the sentences the pair removed or added;
 * listing accuracy: the answer's `versions` are exactly the expected ones, in order.
@@ -47,6 +49,7 @@ class CaseResult:
     citations_valid: bool | None = None
     support: float | None = None
     fact_accuracy: float | None = None
+    first_unit_fact: bool | None = None  # the first quoted unit states an expected fact
     change_ok: bool | None = None
     listing_ok: bool | None = None
     appearance_ok: bool | None = None
@@ -66,6 +69,10 @@ class CaseResult:
                     or (self.fact_accuracy is not None and self.fact_accuracy < 1)
                     or self.change_ok is False or self.listing_ok is False
                     or self.clarify_ok is False or self.appearance_ok is False)
+
+
+# a citation as the answer writes it: "[WARR-R2, section 2](/documents/WARR-R2#section-2)"
+_CITATION_LINK = re.compile(r"\[[^\]\n]*\]\(/documents/")
 
 
 def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
@@ -103,6 +110,9 @@ def score_case(case: Case, answer: Answer, latency_ms: float) -> CaseResult:
         text = answer.answer.lower()
         stated = [f for f in e.facts if f.lower() in text]
         r.fact_accuracy = len(stated) / len(e.facts)
+        if answer.status is Status.ANSWERED:
+            first = _CITATION_LINK.split(answer.answer, maxsplit=1)[0].lower()
+            r.first_unit_fact = any(f.lower() in first for f in e.facts)
         cited = {c.label for c in answer.citations}
         cited_text = " ".join(ev.text.lower() for ev in answer.evidence if ev.label in cited)
         # the slice ("As of …") is the app's own text: only facts from the evidence need support
@@ -184,6 +194,8 @@ def aggregate(results: list[CaseResult], cases: list[Case]) -> dict[str, float |
                                    for r in results),
         "citation_support": _mean(r.support for r in results),
         "fact_accuracy": _mean(r.fact_accuracy for r in results),
+        "first_unit_fact": _mean(None if r.first_unit_fact is None else float(r.first_unit_fact)
+                                 for r in results),
         "change_accuracy": _mean(None if r.change_ok is None else float(r.change_ok)
                                  for r in results),
         "listing_accuracy": _mean(None if r.listing_ok is None else float(r.listing_ok)

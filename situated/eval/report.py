@@ -10,8 +10,8 @@ from rich.table import Table
 
 SHOWN = ["evidence_recall", "noise", "stale_version_rate", "permission_leaks", "status_accuracy",
          "clarification_precision", "clarification_recall", "no_evidence_accuracy",
-         "citation_validity", "citation_support", "fact_accuracy", "change_accuracy",
-         "listing_accuracy", "latency_p50_ms", "latency_p95_ms"]
+         "citation_validity", "citation_support", "fact_accuracy", "first_unit_fact",
+         "change_accuracy", "listing_accuracy", "latency_p50_ms", "latency_p95_ms"]
 
 
 def fmt(v) -> str:
@@ -100,6 +100,7 @@ def by_tag(per_case: dict[str, list[dict]]) -> dict[str, dict[str, dict]]:
                 "change_accuracy": mean("change_ok"),
                 "listing_accuracy": mean("listing_ok"),
                 "fact_accuracy": mean("fact_accuracy"),
+                "first_unit_fact": mean("first_unit_fact"),
                 "appearance_accuracy": mean("appearance_ok"),
                 "appearance_stated": mean("appearance_noted"),
                 "no_evidence_accuracy": mean("no_evidence_ok"),

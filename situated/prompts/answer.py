@@ -83,6 +83,7 @@ class AnswerRequest:
     question: str
     evidence: list[tuple[str, str]]
     further: frozenset[str] = frozenset()  # labels of the blocks marked further context
+    facts: str = ""  # the known facts as the prompt states them ("product C-3; purchase …")
 
 
 def read_answer_request(messages: list[BaseMessage]) -> AnswerRequest:
@@ -95,11 +96,13 @@ def read_answer_request(messages: list[BaseMessage]) -> AnswerRequest:
     evidence_text = next((t[len(EVIDENCE_PART):] for t in texts if t.startswith(EVIDENCE_PART)),
                          "")
     question = next((t[len(QUESTION_PART):] for t in texts if t.startswith(QUESTION_PART)), "")
+    facts = next((t[len(FACTS_PART):] for t in texts if t.startswith(FACTS_PART)), "").strip()
     heads = list(_HEADER.finditer(evidence_text))
     evidence = [(h.group(1), evidence_text[h.end():nxt.start() if nxt else None].strip())
                 for h, nxt in zip(heads, [*heads[1:], None], strict=False)]
     further = frozenset(h.group(1) for h in heads if h.group(2).endswith(FURTHER))
-    return AnswerRequest(question=question.strip(), evidence=evidence, further=further)
+    return AnswerRequest(question=question.strip(), evidence=evidence, further=further,
+                         facts="" if facts == "none" else facts)
 
 
 def _split(text: str) -> list[str]:

@@ -33,13 +33,14 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
+from situated.chains.read.dates import find_dates, strip_dates
 from situated.chains.say.named_codes import Focus, focus
 from situated.chains.say.quoting import Quotation, unanswered, with_list
 from situated.errors import ConfigError, ModelError
 from situated.index.sentences import filled
 from situated.index.text import Tokenizer, mostly_latin
 from situated.loaders.neutralise import is_instruction
-from situated.prompts.answer import read_answer_request
+from situated.prompts.answer import AnswerRequest, read_answer_request
 from situated.settings import ModelKind, Settings
 
 NO_ANSWER = "The evidence I was given does not answer this question."
@@ -96,12 +97,15 @@ class ExtractiveChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "situated-extractive"
 
-    def answer(self, question: str, evidence: list[tuple[str, str]]) -> str:
+    def answer(self, question: str, evidence: list[tuple[str, str]],
+               topic: str | None = None) -> str:
         """Quote from `evidence` — (label, text) pairs — the units most relevant to `question`
         (`ranked`), the best first (at most `max_sentences`: fewer, or only those near the
         best one's score, cover the gold span less often, `benchmarks/quote_choice.py`), and
         after the first only those of `min_meaning` or more; a unit that announces a list (ends
-        with a colon) brings the list (`with_list`); instruction-like units never."""
+        with a colon) brings the list (`with_list`); instruction-like units never. `topic`: the
+        question without its situation (`request_topic`); where it differs, the quoted unit that
+        answers it best leads (`_topic_best`), unless a named code or entry leads."""
         named = focus(question, evidence)
         ranked = self.ranked(question, evidence, named)
         if not ranked:
@@ -117,7 +121,23 @@ class ExtractiveChatModel(BaseChatModel):
                 # question (unless it goes on from the unit quoted before it in its block)
             text, taken = with_list(x.text, x.pos, units[x.rank])
             quoting.add(x.rank, taken, text, x.label)
+        if topic is not None and topic != " ".join(question.split()) and not named.lead:
+            quoting.lead(self._topic_best(topic, quoting.parts))
         return quoting.text()
+
+    def _topic_best(self, topic: str, parts: list[tuple[str, str]]) -> int:
+        """Which quoted part answers the question without its situation best (its cosine to
+        the topic): the product and the date are where the asker is, not what they ask, and
+        the unit restating them ("… covers the C-3 bought on or after …") must not lead the
+        one that answers ("covered for 36 months …"). Only where MiniLM reads the question and
+        every part (Latin script): the multilingual model's cosines span a fifth of MiniLM's
+        range, too close to tell the lead (the sample's Russian tariff answers lost theirs)."""
+        texts = [text for text, _ in parts]
+        if self.embeddings is None or len(parts) < 2 or not topic or not all(
+                map(mostly_latin, [topic, *texts])):
+            return 0
+        q_vec, vecs, _ = self._meaning(topic, texts)
+        return int(np.argmax(vecs @ q_vec))
 
     def ranked(self, question: str, evidence: list[tuple[str, str]],
                named: Focus | None = None) -> list[Quotable]:
@@ -186,7 +206,8 @@ class ExtractiveChatModel(BaseChatModel):
         # it quotes the blocks the search ranked for the question; the further context is for
         # a model that reads (quoting it displaced the routed blocks' answer in the sample)
         evidence = [e for e in request.evidence if e[0] not in request.further]
-        return self.answer(request.question, evidence) if evidence else NO_ANSWER
+        return self.answer(request.question, evidence, request_topic(request)) \
+            if evidence else NO_ANSWER
 
     def _generate(
         self, messages: list[BaseMessage], stop: list[str] | None = None,
@@ -205,6 +226,27 @@ class ExtractiveChatModel(BaseChatModel):
             if run_manager:
                 run_manager.on_llm_new_token(piece, chunk=chunk)
             yield chunk
+
+
+def request_topic(request: AnswerRequest) -> str:
+    """What the question asks about: the question without the known facts the prompt states
+    ("product C-3; purchase date 2026-03-15"): the values a question may name (product,
+    version, facets) and, where a date is among the facts, the question's dates."""
+    question, dated = request.question, False
+    for fact in request.facts.split(";"):
+        if _ISO_DAY.match(fact.strip().rpartition(" ")[2]):
+            dated = True  # "purchase date 2026-03-15", "as known on …"
+            continue
+        name, _, value = fact.strip().partition(" ")  # "product Oakfield Library"
+        if name and value:
+            question = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", " ", question,
+                              flags=re.IGNORECASE)
+    if dated:
+        question = strip_dates(question, find_dates(question))
+    return " ".join(question.split())
+
+
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def make_chat_model(settings: Settings, embeddings: Any = None,

@@ -103,6 +103,10 @@ class Quotation:
             return
         self.parts.append((text, label))
 
+    def lead(self, i: int) -> None:
+        """The `i`th quoted part first, the others after it in their order."""
+        self.parts.insert(0, self.parts.pop(i))
+
     def text(self) -> str:
         """The answer: each unit with its label after it, a sentence closed by a full stop
         where it had none; after a code block, the label on a line of its own (a fence is
