@@ -101,3 +101,19 @@ def test_russian_prose_is_said_only_in_the_russian_file():
                     .split("'")[0]):
                 found.append(f"{rel}:{tok.start[0]}: {tok.string[:60]}")
     assert not found, found
+
+
+@pytest.mark.unit
+def test_a_pointer_to_other_releases_agrees_in_number():
+    """"Nothing in version 2.0 answers this; versions 1.0 do" (issue 84): one release is
+    "version 1.0 does", several "versions … do", in each language."""
+    from packaging.version import Version
+
+    from situated.chains.read.release import elsewhere_text
+
+    one = elsewhere_text("2.0", False, [Version("1.0")], "en")
+    assert "version 1.0 does" in one and "versions" not in one
+    two = elsewhere_text("2.0", True, [Version("1.0"), Version("1.1")], "en")
+    assert "versions 1.0, 1.1 do." in two, two
+    ru = elsewhere_text("2.0", False, [Version("1.0")], "ru")
+    assert "в версии 1.0." in ru and "версиях" not in ru

@@ -261,8 +261,8 @@ def same_text(first: str, last: str, every: bool, lang: Lang) -> str:
 
 def elsewhere_text(version: str, latest: bool, having: list[Version], lang: Lang) -> str:
     """The asked (or latest) release has nothing on the question; these releases do."""
-    return w.fixed("elsewhere_latest" if latest else "elsewhere", lang, v=version,
-                   versions=version_list(having, lang), last=having[-1])
+    name = ("elsewhere_latest" if latest else "elsewhere") + ("_one" if len(having) == 1 else "")
+    return w.fixed(name, lang, v=version, versions=version_list(having, lang), last=having[-1])
 
 
 __all__ = ["Mention", "ReleaseReading", "checked_release", "elsewhere_text", "find_mentions",

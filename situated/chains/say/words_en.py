@@ -90,6 +90,10 @@ TEXTS = {
                  "them, e.g. “in version {last}”.",
     "elsewhere_latest": "Nothing in the latest version, {v}, answers this; versions {versions} "
                         "do. Ask about one of them, e.g. “in version {last}”.",
+    "elsewhere_one": "Nothing in version {v} answers this; version {versions} does. Ask about it: "
+                     "“in version {last}”.",
+    "elsewhere_latest_one": "Nothing in the latest version, {v}, answers this; version "
+                            "{versions} does. Ask about it: “in version {last}”.",
     "opening": "(opening)",
     "documents": "the documents",
     "no": "No. ",
