@@ -185,3 +185,21 @@ def test_a_first_appearance_subject_is_what_is_left_of_how_it_is_asked(question,
     from situated.chains.versions.appearance_subject import subject_of
 
     assert subject_of(question).words == words
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("question", "text", "held"), [
+    # a flag's dashes are not a word joined to it: "No version … has “--lossless”" was said
+    # of a guide that writes "Pass --lossless to keep every pixel" (issue 84)
+    ("In which version was --lossless added?", "Pass --lossless to keep every pixel.", True),
+    ("In which version was --lossless added?", "- Add `-lossless` to compress.", True),
+    ("When was lossless added?", "Pass --lossless to keep every pixel.", True),
+    # a hyphen joining two words still makes one word: "pre-scheduled" is not "scheduled"
+    ("When were scheduled tasks added?", "Pre-scheduled tasks run first.", False),
+    ("When were scheduled tasks added?", "Scheduled tasks run at night.", True),
+    ("When was lossless added?", "A lossless-only mode.", False),
+])
+def test_a_subject_word_stands_after_a_flags_dashes(question, text, held):
+    from situated.chains.versions.appearance_subject import carries_line, subject_of
+
+    assert carries_line(text, subject_of(question)) is held

@@ -155,6 +155,11 @@ _EN_ENDING = re.compile(r"(?:ies|es|s|ed|ing|e)$")
 _RU_ENDING = re.compile(r"[аеёиийоуыьэюя]{1,2}$")
 
 
+# where a word of the subject starts: not inside a word nor after a hyphen joining it to one
+# ("pre-scheduled"), but after a flag's dashes ("--lossless", "-v")
+_START = r"(?<!\w)(?<!\w-)"
+
+
 @lru_cache(maxsize=4096)
 def pattern_of(word: str) -> re.Pattern:
     """A plain word of the question in the forms people write it ("schedule tasks" finds
@@ -164,13 +169,13 @@ def pattern_of(word: str) -> re.Pattern:
     if re.fullmatch(r"[a-z]{4,}", word):
         stem = _EN_ENDING.sub("", word)
         if len(stem) >= 3:
-            return re.compile(rf"(?<![\w-]){re.escape(stem)}(?:e|es|s|ed|d|ing|ies)?(?![\w-])",
+            return re.compile(rf"{_START}{re.escape(stem)}(?:e|es|s|ed|d|ing|ies)?(?![\w-])",
                               re.IGNORECASE)
     elif re.fullmatch(r"[а-яё]{5,}", word):
         stem = _RU_ENDING.sub("", word)
-        return re.compile(rf"(?<![\w-]){re.escape(stem)}[а-яё]{{0,3}}(?![\w-])",
+        return re.compile(rf"{_START}{re.escape(stem)}[а-яё]{{0,3}}(?![\w-])",
                           re.IGNORECASE)
-    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])", re.IGNORECASE)
+    return re.compile(rf"{_START}{re.escape(word)}(?![\w-])", re.IGNORECASE)
 
 
 def carries(block: Block, subject: Subject) -> bool:
