@@ -122,22 +122,8 @@ class ExtractiveChatModel(BaseChatModel):
             text, taken = with_list(x.text, x.pos, units[x.rank])
             quoting.add(x.rank, taken, text, x.label)
         if topic is not None and topic != " ".join(question.split()) and not named.lead:
-            quoting.lead(self._topic_best(topic, quoting.parts))
+            quoting.lead(_topic_best(self, topic, quoting.parts))
         return quoting.text()
-
-    def _topic_best(self, topic: str, parts: list[tuple[str, str]]) -> int:
-        """Which quoted part answers the question without its situation best (its cosine to
-        the topic): the product and the date are where the asker is, not what they ask, and
-        the unit restating them ("… covers the C-3 bought on or after …") must not lead the
-        one that answers ("covered for 36 months …"). Only where MiniLM reads the question and
-        every part (Latin script): the multilingual model's cosines span a fifth of MiniLM's
-        range, too close to tell the lead (the sample's Russian tariff answers lost theirs)."""
-        texts = [text for text, _ in parts]
-        if self.embeddings is None or len(parts) < 2 or not topic or not all(
-                map(mostly_latin, [topic, *texts])):
-            return 0
-        q_vec, vecs, _ = self._meaning(topic, texts)
-        return int(np.argmax(vecs @ q_vec))
 
     def ranked(self, question: str, evidence: list[tuple[str, str]],
                named: Focus | None = None) -> list[Quotable]:
@@ -226,6 +212,21 @@ class ExtractiveChatModel(BaseChatModel):
             if run_manager:
                 run_manager.on_llm_new_token(piece, chunk=chunk)
             yield chunk
+
+
+def _topic_best(model: ExtractiveChatModel, topic: str, parts: list[tuple[str, str]]) -> int:
+    """Which quoted part answers the question without its situation best (its cosine to
+    the topic): the product and the date are where the asker is, not what they ask, and
+    the unit restating them ("… covers the C-3 bought on or after …") must not lead the
+    one that answers ("covered for 36 months …"). Only where MiniLM reads the question and
+    every part (Latin script): the multilingual model's cosines span a fifth of MiniLM's
+    range, too close to tell the lead (the sample's Russian tariff answers lost theirs)."""
+    texts = [text for text, _ in parts]
+    if model.embeddings is None or len(parts) < 2 or not topic or not all(
+            map(mostly_latin, [topic, *texts])):
+        return 0
+    q_vec, vecs, _ = model._meaning(topic, texts)
+    return int(np.argmax(vecs @ q_vec))
 
 
 def request_topic(request: AnswerRequest) -> str:
