@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from conftest import ROUTING_TODAY, indexed_app, md, write
 
-from situated.chains.versions.appearance import Kind, states
+from situated.chains.read.change_kind import Kind
+from situated.chains.versions.appearance import states
 from situated.chains.versions.appearance_subject import Subject
 from situated.documents import Block, BlockKind, FilterFields
 from situated.situation import Scope

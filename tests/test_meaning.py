@@ -27,6 +27,7 @@ from situated.chains.read.meaning import (
     views,
 )
 from situated.chains.read.release import ReleaseReading
+from situated.chains.read.said import read_said
 from situated.chains.say.wording import Lang
 from situated.chains.versions.release_history import line_text
 from situated.errors import ConfigError
@@ -141,7 +142,7 @@ def test_weights_of_the_wrong_shape_are_refused():
 def test_a_fact_read_by_meaning_wins_over_an_order_word_the_rules_would_take(fact, meant, shown):
     question = "Your last answer only quoted one quickq release. How many do you actually have?"
     declared = [Version(v) for v in LINE]
-    text, releases = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN, fact,
+    text, releases = line_text(read_said(question), ReleaseReading(), declared, "quickq", Lang.EN, fact,
                                meant)
     assert [str(v) for v in releases] == shown, text
 

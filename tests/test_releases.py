@@ -468,11 +468,12 @@ def test_with_that_setting_a_text_every_release_has_needs_no_version(tmp_path, e
 def test_a_listing_of_a_line_of_several_products_reads_as_english():
     from situated.chains.read.release import ReleaseReading
     from situated.chains.say.wording import Lang
+    from situated.chains.read.said import read_said
     from situated.chains.versions.release_history import line_text, plural_line
 
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
-    text, _ = line_text("Which versions exist?", ReleaseReading(), declared, plural_line(Lang.EN),
+    text, _ = line_text(read_said("Which versions exist?"), ReleaseReading(), declared, plural_line(Lang.EN),
                         Lang.EN)
     assert text == "The documents have 3 versions, oldest first: 1.0, 2.0, 3.0."
-    text, _ = line_text("Which versions exist?", ReleaseReading(), declared, "httpx", Lang.EN)
+    text, _ = line_text(read_said("Which versions exist?"), ReleaseReading(), declared, "httpx", Lang.EN)
     assert text.startswith("httpx has 3 versions")

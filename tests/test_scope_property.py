@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from situated.chains.read.release import ReleaseReading, unknown_text
+from situated.chains.read.said import read_said
 from situated.chains.say.wording import Lang
 from situated.chains.versions.release_history import line_text
 from situated.documents import DocumentMeta
@@ -70,7 +71,7 @@ def _seen_by_public(metas: list[DocumentMeta]) -> dict:
         "latest (numpy)": sorted(str(s) for s in cols.source_ids[latest.group_mask(cols)]),
         "latest (chroma)": latest.chroma_where(),
         "line": [str(v) for v in declared],
-        "answers": [line_text(q, ReleaseReading(), declared, "Widget", Lang.EN)[0]
+        "answers": [line_text(read_said(q), ReleaseReading(), declared, "Widget", Lang.EN)[0]
                     for q in QUESTIONS] if declared else [],
         "unknown": unknown_text("5.5", "Widget", declared, Lang.EN) if declared else "",
     }

@@ -13,6 +13,7 @@ from situated.chains.context import StepContext
 from situated.chains.contract import Status
 from situated.chains.read.extract import Validated
 from situated.chains.read.products import ProductMatcher
+from situated.chains.read.said import read_said
 from situated.chains.routing.decision import Probes, Route
 from situated.chains.routing.router import standard
 from situated.chains.say.budget import Budget
@@ -72,7 +73,8 @@ def decide(versions: Versions, found: SearchResult, asked: Validated):
     step = StepContext(Settings(), _Catalogue(versions), budget_of=None)
     question = Question(text="q", follows="", follows_query="", carried=None, scope=Scope(),
                         lang=Lang.EN, mentions=(), matcher=ProductMatcher([]),
-                        named=frozenset(), comparison=None, cue=None)
+                        named=frozenset(), comparison=None, cue=None,
+                        said=read_said("q"))
     router = standard(step, ReleaseSteps(step))
     return router.decide(Reading(question, asked), found,
                          Probes((("undated", None), ("unspelt", ()))))
@@ -276,7 +278,8 @@ def test_the_route_step_never_searches_a_probe_it_was_not_given():
     dated = Validated(situation=Situation(product="C-3", purchase_date=D(2026, 3, 15)))
     question = Question(text="q", follows="", follows_query="", carried=None, scope=Scope(),
                         lang=Lang.EN, mentions=(), matcher=ProductMatcher([]),
-                        named=frozenset(), comparison=None, cue=None)
+                        named=frozenset(), comparison=None, cue=None,
+                        said=read_said("q"))
     found = _found(versions, Filter(situation=dated.situation), "W2")
     with pytest.raises(RuntimeError, match="'undated'"):
         router.decide(Reading(question, dated), found, Probes())
@@ -300,7 +303,8 @@ def test_a_router_without_rules_or_whose_rules_all_pass_is_refused_by_name():
 
     question = Question(text="q", follows="", follows_query="", carried=None, scope=Scope(),
                         lang=Lang.EN, mentions=(), matcher=ProductMatcher([]),
-                        named=frozenset(), comparison=None, cue=None)
+                        named=frozenset(), comparison=None, cue=None,
+                        said=read_said("q"))
     with pytest.raises(RuntimeError, match=r"\('passes',\)"):
         Router(step, (Passes(),)).decide(Reading(question, Validated(situation=Situation())),
                                          SearchResult.empty(Filter()), Probes())

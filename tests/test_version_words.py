@@ -9,6 +9,7 @@ from packaging.version import Version
 
 from situated.chains.read.intent import LineFact, about_the_line, find_intent
 from situated.chains.read.release import ReleaseReading
+from situated.chains.read.said import read_said
 from situated.chains.say.wording import Lang
 from situated.chains.versions.release_history import line_text
 
@@ -748,7 +749,7 @@ def test_a_release_said_to_be_one_end_of_the_line_is_answered_yes_or_no_with_tha
     declared = [Version("1.0.0"), Version("1.1.0"), Version("2.0.0")]
     named = next(v for v in ("1.0.0", "1.1.0", "2.0.0") if v in question)
     lang = Lang.RU if any("а" <= c <= "я" for c in question.lower()) else Lang.EN
-    text, shown = line_text(question, ReleaseReading(version=named, said=named), declared,
+    text, shown = line_text(read_said(question), ReleaseReading(version=named, said=named), declared,
                             "quickq", lang)
     assert text.startswith(said) and shown == [Version(end)]
 
@@ -756,7 +757,7 @@ def test_a_release_said_to_be_one_end_of_the_line_is_answered_yes_or_no_with_tha
 @pytest.mark.unit
 def test_a_release_the_line_lacks_said_to_be_one_end_is_answered_no_with_that_end():
     declared = [Version("0.13.3"), Version("0.14.3"), Version("0.28.1")]
-    text, shown = line_text("Is 1.0 really the first httpx version you have?",
+    text, shown = line_text(read_said("Is 1.0 really the first httpx version you have?"),
                             ReleaseReading(unknown="1.0", said="1.0"), declared, "httpx",
                             Lang.EN)
     assert text.startswith("No. ") and "1.0" in text and "oldest version of httpx is 0.13.3" in text
@@ -771,7 +772,7 @@ def test_a_release_the_line_lacks_said_to_be_one_end_is_answered_no_with_that_en
 def test_at_all_asks_of_one_release_and_all_of_the_line(question, one):
     declared = [Version("1.0.0"), Version("1.1.0"), Version("2.0.0")]
     reading = ReleaseReading(version="1.1.0", said="1.1.0") if one else ReleaseReading()
-    _, shown = line_text(question, reading, declared, "quickq", Lang.EN)
+    _, shown = line_text(read_said(question), reading, declared, "quickq", Lang.EN)
     assert shown == ([Version("1.1.0")] if one else declared)
 
 
@@ -787,7 +788,7 @@ def test_at_all_asks_of_one_release_and_all_of_the_line(question, one):
 ])
 def test_where_the_coverage_ends_or_how_far_back_it_goes_is_one_end_of_the_line(question, end):
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
-    _, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.RU)
+    _, shown = line_text(read_said(question), ReleaseReading(), declared, "quickq", Lang.RU)
     assert shown == [declared[-1] if end == "latest" else declared[0]]
 
 
@@ -801,9 +802,9 @@ def test_where_the_coverage_ends_or_how_far_back_it_goes_is_one_end_of_the_line(
     "Какая версия стоит в конце списка?"])
 def test_a_listing_asked_in_an_order_or_a_place_in_a_list_shows_the_whole_line(question):
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
-    text, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN)
+    text, shown = line_text(read_said(question), ReleaseReading(), declared, "quickq", Lang.EN)
     assert shown == declared and text.startswith("quickq has 3 versions, oldest first")
-    assert line_text("What is the oldest version?", ReleaseReading(), declared, "quickq",
+    assert line_text(read_said("What is the oldest version?"), ReleaseReading(), declared, "quickq",
                      Lang.EN)[1] == [Version("1.0")]
 
 
@@ -841,7 +842,7 @@ _NEWEST = "quickq has 3 versions, newest first: 3.0, 2.0, 1.0."
      "quickq has 3 versions, oldest first: 1.0, 2.0, 3.0.")])
 def test_a_listing_asked_newest_first_runs_backwards_and_says_so(question, lang, said):
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
-    text, shown = line_text(question, ReleaseReading(), declared, "quickq", lang)
+    text, shown = line_text(read_said(question), ReleaseReading(), declared, "quickq", lang)
     assert text == said
     assert [str(v) for v in shown] == said.rstrip(".").split(": ")[1].split(", ")
 
@@ -853,9 +854,9 @@ def test_an_order_the_words_ask_for_is_not_overridden_by_a_fact_read_from_meanin
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
     for question in ("Which quickq versions do you have, oldest first?",
                      "Which quickq versions do you have, newest first?"):
-        _, shown = line_text(question, ReleaseReading(), declared, "quickq", Lang.EN, fact)
+        _, shown = line_text(read_said(question), ReleaseReading(), declared, "quickq", Lang.EN, fact)
         assert sorted(shown) == declared
     # with no order asked, the fact read from meaning still decides a whole-line word
-    _, shown = line_text("Which quickq versions do you have?", ReleaseReading(), declared,
+    _, shown = line_text(read_said("Which quickq versions do you have?"), ReleaseReading(), declared,
                          "quickq", Lang.EN, fact)
     assert shown == [declared[0] if fact is LineFact.OLDEST else declared[-1]]

@@ -42,12 +42,13 @@ def test_a_line_of_several_products_is_named_in_the_askers_language():
     from packaging.version import Version
 
     from situated.chains.read.release import ReleaseReading
+    from situated.chains.read.said import read_said
     from situated.chains.versions.release_history import line_text, plural_line
 
     declared = [Version("1.0"), Version("2.0")]
-    ru, _ = line_text("Какие есть версии?", ReleaseReading(), declared, plural_line(Lang.RU),
+    ru, _ = line_text(read_said("Какие есть версии?"), ReleaseReading(), declared, plural_line(Lang.RU),
                       Lang.RU)
-    en, _ = line_text("Which versions are there?", ReleaseReading(), declared,
+    en, _ = line_text(read_said("Which versions are there?"), ReleaseReading(), declared,
                       plural_line(Lang.EN), Lang.EN)
     assert ru == "Версии документов (2, от ранней к последней): 1.0, 2.0."
     assert en == "The documents have 2 versions, oldest first: 1.0, 2.0."

@@ -24,6 +24,7 @@ from situated.chains.read.extract import Validated
 from situated.chains.read.intent import Intent
 from situated.chains.read.products import ProductMatcher
 from situated.chains.read.proposal import Proposal
+from situated.chains.read.said import Said
 from situated.chains.routing.decision import Decision, Probes
 from situated.chains.say.evidence import Supplied
 from situated.chains.say.wording import Lang
@@ -71,7 +72,7 @@ class AskInput(AskFields):
 class Question:
     """prepare: the question checked once, its dates found once, what it names."""
 
-    text: str  # stripped and length-checked
+    text: str  # stripped and length-checked: read by the model-facing steps only
     follows: str  # the question a clarification reply completes
     follows_query: str  # its words without its dates (its situation is carried)
     carried: Situation | None  # the situation of earlier turns
@@ -82,6 +83,7 @@ class Question:
     named: frozenset[str]  # the document families the question names
     comparison: Comparison | None  # two periods to compare, or None
     cue: Intent | None  # the intent its words give (a comparison's slice: AT), read once
+    said: Said  # its mentions and asking words, read once: no later step reads `text`
 
 
 @dataclass(frozen=True)

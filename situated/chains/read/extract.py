@@ -31,6 +31,7 @@ from situated.chains.read.intent import Intent, LineFact, names_nothing, read_cu
 from situated.chains.read.products import ProductMatcher
 from situated.chains.read.release import ReleaseReading
 from situated.documents import ValidFor
+from situated.modes import Mode
 from situated.months import month_number
 from situated.situation import FIRST_DAY, LAST_DAY, Situation
 
@@ -225,19 +226,25 @@ def validate_line_fact(proposed: str | None, intent: Intent, notes: list[str]
         return None
 
 
+class NotRead(Mode):
+    """A reading not made yet (None is a reading: "the words give no cue")."""
+
+    NOT_READ = "not read"
+
+
 def validate_extraction(
     proposed: ExtractedSituation, question: str, matcher: ProductMatcher, clock: Clock,
     carried: Situation | None = None, *, mentions: Sequence[DateMention] | None = None,
-    cue: Intent | None = None, notes: Sequence[str] = (),
+    cue: Intent | None | NotRead = NotRead.NOT_READ, notes: Sequence[str] = (),
 ) -> Validated:
     """Keep only what the question states and the index knows; merge over the carried turn.
     `mentions`: the question's dates when already found (`find_dates`), so they are read once;
-    `cue`: the intent the question's words give (`intent.read_cue`, read once by the chain;
-    else read here), which wins over the proposal's (`validate_intent`); `notes`: what the
+    `cue`: the intent the question's words give, None where they give none (`intent.read_cue`,
+    read once by the chain; `NOT_READ`: read here), which wins over the proposal's (`validate_intent`); `notes`: what the
     proposal already noted (`chains.read.proposal`), kept first."""
     notes = list(notes)
     mentions = find_dates(question) if mentions is None else list(mentions)
-    cue = read_cue(question, unnamed=matcher.strip) if cue is None else cue
+    cue = read_cue(question, unnamed=matcher.strip) if cue is NotRead.NOT_READ else cue
     base = (carried or Situation()).model_dump()
     product = _grounded_product(proposed.product, question, matcher, notes)
     if product:

@@ -21,6 +21,7 @@ from situated.chains.read.intent import (
 )
 from situated.chains.read.meaning import asks_by_meaning, meaning_reader
 from situated.chains.read.products import ProductMatcher
+from situated.chains.read.said import read_said
 from situated.chains.say.wording import language_of
 from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
 from situated.chains.versions.release_steps import ReleaseSteps
@@ -75,7 +76,8 @@ class QuestionReader:
             # document families the question names ("… Privacy Policy say …"): they lead the
             # evidence (`retrieve`) and decide whether to check what was in force (`route`)
             named=frozenset(self.family_names.find(f"{follows} {text}")), comparison=comparison,
-            cue=Intent.AT if slice_of else read_cue(text, follows, compared, matcher.strip))
+            cue=Intent.AT if slice_of else read_cue(text, follows, compared, matcher.strip),
+            said=read_said(text, matcher, mentions))
 
     def validate(self, proposed: Proposed) -> Reading:
         q, proposal = proposed.question, proposed.proposal

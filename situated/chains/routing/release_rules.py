@@ -11,7 +11,6 @@ from situated.chains.read.release import (
     ask_version_text,
     elsewhere_text,
     holds,
-    identifiers,
     unknown_text,
 )
 from situated.chains.routing.context import RouteContext
@@ -110,7 +109,7 @@ class LackingInRelease(Rule):
     def _applies(self, ctx: RouteContext) -> list[str]:
         if not ctx.release_read or ctx.evidence_route is Route.CLARIFY:
             return []
-        names = identifiers(ctx.question.text)
+        names = list(ctx.question.said.identifiers)
         return names if names and _released(ctx) else []
 
     def _ranked(self, ctx: RouteContext, name: str):

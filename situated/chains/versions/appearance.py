@@ -31,6 +31,7 @@ from functools import lru_cache
 
 from packaging.version import InvalidVersion, Version
 
+from situated.chains.read.change_kind import VERB, Kind, says_kind
 from situated.chains.versions.appearance_subject import (
     Subject,
     carries,
@@ -41,44 +42,11 @@ from situated.index.versions import Versions
 from situated.modes import Mode
 
 
-class Kind(Mode):
-    ADDED = "added"
-    REMOVED = "removed"
-    DEPRECATED = "deprecated"
-
-
 class Basis(Mode):
     """What an appearance answer's release rests on."""
 
     PAGES = "pages"  # the first version on the axis whose pages show the change
     NOTES = "notes"  # a note of the documents that states it (a changelog entry, a history note)
-
-
-# the words of each kind of change, in questions and in notes: the one list of them
-_VERB = {
-    Kind.ADDED: r"add(?:ed|s)?|introduc\w*|new|supports?|supported|expose[sd]?|"
-                r"добавл\w*|добавил\w*|появил\w*|введ[её]н\w*",
-    Kind.REMOVED: r"remov\w*|drop(?:s|ped)?|delet\w*|gone|удал[её]н\w*|удалил\w*|убран\w*|убрал\w*",
-    Kind.DEPRECATED: r"deprecat\w*|(?:объявлен\w*\s+)?устаревш\w*|устарел\w*",
-}
-
-
-@lru_cache(maxsize=8)
-def _kind_words(kind: Kind) -> re.Pattern:
-    return re.compile(rf"(?<!\w)(?:{_VERB[kind]})(?!\w)", re.IGNORECASE)
-
-
-def says_kind(text: str, kind: Kind) -> bool:
-    """`text` uses a word of this kind of change ("deprecated", «удалён», "Added")."""
-    return _kind_words(kind).search(text) is not None
-
-
-def kind_of(question: str) -> Kind:
-    if says_kind(question, Kind.DEPRECATED):
-        return Kind.DEPRECATED
-    if says_kind(question, Kind.REMOVED):
-        return Kind.REMOVED
-    return Kind.ADDED
 
 
 @dataclass(frozen=True)
@@ -207,7 +175,7 @@ def sentences_of(text: str) -> list[str]:
 @lru_cache(maxsize=8)
 def _statement(kind: Kind) -> tuple[re.Pattern, re.Pattern]:
     """(verb first, subject first) forms of a statement of this kind of change."""
-    verb = _VERB[kind]
+    verb = VERB[kind]
     return (re.compile(rf"^\W*(?:{verb})(?!\w)\s+(.*)$", re.IGNORECASE),
             re.compile(rf"^(.{{0,80}}?)\s+{_AUX}(?:{verb})(?!\w)", re.IGNORECASE))
 
@@ -260,11 +228,9 @@ def heads(block: Block, subject: Subject) -> bool:
 __all__ = [
     "Basis",
     "Found",
-    "Kind",
     "Step",
     "axis_steps",
     "heads",
-    "kind_of",
     "noted",
     "page_notes",
     "sentences_of",

@@ -8,6 +8,7 @@ from packaging.version import InvalidVersion, Version
 
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status
+from situated.chains.read.change_kind import Kind, says_kind
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.say.citations import parse_citations
@@ -17,13 +18,10 @@ from situated.chains.state import Reading
 from situated.chains.versions.appearance import (
     Basis,
     Found,
-    Kind,
     axis_steps,
     heads,
-    kind_of,
     noted,
     page_notes,
-    says_kind,
     sentences_of,
     states,
     walk,
@@ -81,7 +79,7 @@ class AppearanceSteps:
                 if m.kind is not DocKind.NOTES]  # notes are read as notes (`_notes`)
         if subject.identifiers and len(line) <= MAX_SCANNED:  # a name is read in every page
             metas = list({m.source_id: m for m in [*metas, *line]}.values())
-        kind = kind_of(q.text)
+        kind = q.said.change_kind
         steps = axis_steps(self.versions, metas, subject, readable) if metas and subject else []
         result = walk(steps, kind)
         pages = page_notes(steps, kind)

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from situated import releases
 from situated.chains.read.dates import DateMention
-from situated.chains.read.intent import since_cue
 from situated.chains.say import wording as w
 from situated.chains.say.wording import Lang
 from situated.chains.versions.listing import Line
@@ -38,7 +37,8 @@ class Window:
 
 
 def change_window(periods: dict[str, tuple[dt.date, dt.date]], mentions: list[DateMention],
-                  question: str, tz: str, lang: Lang, version: str | None = None) -> Window:
+                  since: tuple[bool, ...], tz: str, lang: Lang, version: str | None = None,
+                  ) -> Window:
     if version is not None:
         return Window(WindowKind.RELEASE, said=w.fixed("window_release", lang, v=version),
                       release=releases.key_of(version))
@@ -51,10 +51,10 @@ def change_window(periods: dict[str, tuple[dt.date, dt.date]], mentions: list[Da
     for first, last in periods.values():
         return window(WindowKind.PERIOD, instant(first, tz), end_of_day(last, tz),
                       a=first, b=last)
-    for m in mentions:
+    for m, since_ in zip(mentions, since, strict=True):
         if m.value is None:
             continue
-        if since_cue(question[m.span[0]:m.start]):
+        if since_:
             return window(WindowKind.SINCE, instant(m.value, tz), a=m.value)
         return window(WindowKind.ON, instant(m.value, tz), end_of_day(m.value, tz), a=m.value)
     return window(WindowKind.LATEST)

@@ -76,7 +76,7 @@ class HistorySteps:
                                                                q.lang)
         if stopped is not None:
             return stopped
-        window = change_window(v.periods, list(q.mentions), q.text, self.versions.timezone,
+        window = change_window(v.periods, list(q.mentions), q.said.since, self.versions.timezone,
                                q.lang, v.situation.version)
         line = max(subject.lines.lines, key=lambda x: len(x.members))
         pairs, earlier = pairs_in(self.versions, line, window)

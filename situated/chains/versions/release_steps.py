@@ -13,13 +13,10 @@ from situated import releases
 from situated.chains.context import StepContext
 from situated.chains.read.change_cues import CHANGES
 from situated.chains.read.extract import Meaning, Validated
-from situated.chains.read.intent import Intent, about_the_line, names_nothing
+from situated.chains.read.intent import Intent, names_nothing
 from situated.chains.read.release import (
     checked_release,
-    find_mentions,
-    read_release,
     strip_versions,
-    unbound_name,
 )
 from situated.chains.say import wording as w
 from situated.chains.state import Question, Reading
@@ -78,20 +75,18 @@ class ReleaseSteps:
         declared, ranges = self.line(q, v.situation.product)
         if not declared and not ranges:
             return v
-        reading = read_release(find_mentions(q.text, q.matcher), declared, ranges, proposed,
-                               q.text, self.noted(q, v.situation.product))
+        reading = q.said.release(declared, ranges, proposed, self.noted(q, v.situation.product))
         carried = v.situation.version  # from the client's situation: checked the same way
         if reading.version is None and reading.unknown is None and carried is not None:
             reading = checked_release(carried, declared, ranges)
         query = strip_versions(v.query, q.matcher)
         said = reading.said or reading.unknown
         if v.situation.product is None:
-            unbound = unbound_name(q.text, said, q.matcher)
+            unbound = q.said.unbound_name(said, q.matcher)
             if unbound and q.matcher.products:
                 reading = dataclasses.replace(reading, unbound=unbound)
         intent = v.intent
-        if (intent is Intent.AT and reading.unknown is not None and not about_the_line(
-                q.matcher.strip(q.text), q.text)
+        if (intent is Intent.AT and reading.unknown is not None and not q.said.about_line
                 and self._notes_answer(q, v.situation.product, reading.unknown, query)):
             intent = Intent.CHANGES  # a release only the notes hold, and they speak of it
         situation = v.situation
@@ -112,13 +107,13 @@ class ReleaseSteps:
         # reading by meaning found where the words said only "versions" (`by_meaning`)
         proposed = q.cue is None or v.meaning is Meaning.FACT
         if q.named or not (proposed or names_nothing(q.matcher.strip(reading.query))
-                           or about_the_line(q.matcher.strip(q.text), q.text)):
+                           or q.said.about_line):
             return None  # "List the versions of the API reference": that family's listing
         lines = self.lines_asked(q, v)
         if not lines:
             return None
         said = v.release.unknown
-        return line_answer(q.text, v.release, lines, v.situation, q.lang, v.line_fact,
+        return line_answer(q.said, v.release, lines, v.situation, q.lang, v.line_fact,
                            self.notes_hint(q, v.situation.product, said) if said else "",
                            meant=v.meaning is Meaning.WHOLE)
 

@@ -1,0 +1,81 @@
+"""How a question about a release line asks (docs/design.md "Releases"): the words of its
+order, its end and its whole, read once in `prepare` into `LineWords` (the answer from
+metadata, `chains.versions.release_history`, reads only those)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from situated.chains.read.intent import LineFact
+from situated.chains.read.version_words import (
+    BACKWARD_WORDS,
+    LISTING_ORDER,
+    NEWEST_FIRST,
+    NEWEST_WORDS,
+    OLDEST_WORDS,
+    ORDER_NAMED,
+    RU_NEWEST_WORDS,
+    RU_OLDEST_WORDS,
+)
+
+_EXISTS = re.compile(r"\bexists?\b|\bis\s+there\b|\bare\s+there\b(?!.*\bhow\s+many\b)|"
+                     r"\b(?:include|includes|contain|contains)\b|"
+                     r"(?:есть|существует)\s+ли|(?:есть|существует)\b", re.IGNORECASE)
+_LATEST = re.compile(rf"\b(?:{NEWEST_WORDS}|current|last|final|greatest|biggest|maximum|max|"
+                     rf"top)\b|(?<!\w)(?:{RU_NEWEST_WORDS})", re.IGNORECASE)
+_OLDEST = re.compile(rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|smallest|minimum|"
+                     rf"min)\b|(?<!\w)(?:{RU_OLDEST_WORDS}|перв\w*|ранн\w*)", re.IGNORECASE)
+_IN_ORDER = re.compile(LISTING_ORDER, re.IGNORECASE)
+_NEWEST_FIRST = re.compile(NEWEST_FIRST, re.IGNORECASE)
+_ORDER_NAMED = re.compile(ORDER_NAMED, re.IGNORECASE)
+_BACKWARD = re.compile(BACKWARD_WORDS, re.IGNORECASE)
+_WHICH_END = re.compile(r"\b(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?(?:very\s+)?"
+                        r"(?:oldest|earliest|first|newest|latest|most\s+recent|last)\b|"
+                        r"(?<!\w)как(?:ая|ой|ое)\s+(?:сам\w+\s+(?:стар|ранн|нов|свеж|поздн)\w*|"
+                        r"последн\w*|перв\w*)", re.IGNORECASE)
+# the release named, said to be one end of the line ("Is 1.1.0 the latest version?", "Is 1.0
+# really the first version you have?", «Версия 1.1.0 последняя?»): yes or no, and that end
+_NAMED_END = re.compile(
+    r"(?<![\w.])v?\d+(?:\.\d+)+\s+(?:really\s+|actually\s+|still\s+)?(?:the|your)\s+"
+    r"(?:very\s+)?(?:(?P<new>latest|newest|most\s+recent|last|freshest)|"
+    r"(?P<old>oldest|earliest|first))\b|"
+    r"(?<![\w.])v?\d+(?:\.\d+)+\s+(?:—\s+|-\s+)?(?:это\s+)?(?:и\s+есть\s+)?"
+    r"(?:(?P<ru_new>сам\w+\s+(?:нов|поздн|свеж)\w*|последн\w*|новейш\w*)|"
+    r"(?P<ru_old>сам\w+\s+(?:стар|ранн)\w*|перв\w*|старейш\w*))", re.IGNORECASE)
+# a question about the whole line, not one release: "Which versions …", "How many …"
+# ("Is 1.1.0 documented here at all?" asks of one)
+_WHOLE = re.compile(r"\b(?:which|list|(?<!\bat\s)all|how\s+many|number|count)\b|какие|сколько|"
+                    r"перечисл|список|все\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LineWords:
+    """What a question's words say of a release line (each the search of its pattern above)."""
+
+    exists: bool  # "does … exist", "is there", «есть ли»
+    latest: bool  # an order word for the newest ("latest", "current", «последняя»)
+    oldest: bool  # one for the oldest ("first", "earliest", «самая старая»)
+    in_order: bool  # a listing in an order ("oldest first")
+    newest_first: bool  # … the newest first
+    order_named: bool  # an order named at all
+    backward: bool  # "going back in time"
+    which_end: bool  # "which is the oldest", asked outright
+    whole: bool  # the whole line ("which", "how many", «сколько»)
+    named_end: LineFact | None  # "Is 1.1.0 the latest?": the end the named release is said to be
+
+
+def line_words(text: str) -> LineWords:
+    end = _NAMED_END.search(text)
+    named_end = None if end is None else (
+        LineFact.LATEST if end.group("new") or end.group("ru_new") else LineFact.OLDEST)
+    return LineWords(
+        exists=bool(_EXISTS.search(text)), latest=bool(_LATEST.search(text)),
+        oldest=bool(_OLDEST.search(text)), in_order=bool(_IN_ORDER.search(text)),
+        newest_first=bool(_NEWEST_FIRST.search(text)),
+        order_named=bool(_ORDER_NAMED.search(text)), backward=bool(_BACKWARD.search(text)),
+        which_end=bool(_WHICH_END.search(text)), whole=bool(_WHOLE.search(text)),
+        named_end=named_end)
+
+
+__all__ = ["LineWords", "line_words"]
