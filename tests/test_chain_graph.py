@@ -37,7 +37,8 @@ def test_the_graph_names_every_step(sample_app):
     names = _names(build_ask_chain(sample_app, model=ScriptedChatModel(), clock=lambda: TODAY))
     for step in ("prepare", "extract_by_rules", "validate", "retrieve", "route", "budget",
                  "ChatPromptTemplate", "ScriptedChatModel", "citation_parser", "stop",
-                 "periods", "merge_periods"):
+                 "periods", "merge_periods", "what_is_asked_input", "find_versions",
+                 "diff_versions", "list_versions", "first_appearance"):
         assert step in names, (step, sorted(names))
     drawn = build_ask_chain(sample_app, clock=lambda: TODAY).get_graph().draw_ascii()
     assert "retrieve" in drawn and "ExtractiveChatModel" in drawn

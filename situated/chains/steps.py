@@ -109,10 +109,19 @@ class AskSteps:
             at = at | _step(self.restated, "restate_refused")
         at = at | _step(self.reply.budget, "budget") | _step(answer_or_stop, "answer_or_stop")
         find = _step(self.history.find_versions, "find_versions")
-        by_intent = {Intent.CHANGES: find | _step(self.history.changes, "diff_versions"),
-                     Intent.VERSIONS: find | _step(self.history.listing, "list_versions"),
-                     Intent.SINCE: _step(self.appearance.answer, "first_appearance")}
-        return lambda reading: by_intent.get(reading.validated.intent, at)
+        changes = find | _step(self.history.changes, "diff_versions")
+        listing = find | _step(self.history.listing, "list_versions")
+        first = _step(self.appearance.answer, "first_appearance")
+
+        def what_is_asked(reading: Reading) -> Runnable:
+            """Each branch a Runnable this function names (`get_graph` draws them all)."""
+            intent = reading.validated.intent
+            if intent is Intent.CHANGES:
+                return changes
+            if intent is Intent.VERSIONS:
+                return listing
+            return first if intent is Intent.SINCE else at
+        return what_is_asked
 
     def restated(self, routed: Routed, config: RunnableConfig) -> Routed:
         """A refusal of the relevance rule searched and routed again by the model's
