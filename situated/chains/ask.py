@@ -30,7 +30,7 @@ import logging
 import threading
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
@@ -54,7 +54,13 @@ from situated.prompts.answer import (
     ANSWER_PROMPT,
     ANSWER_PROMPT_PARTS,
 )
-from situated.settings import EvidenceForm, ModelKind, RerankerKind
+from situated.settings import EvidenceForm, ModelKind, RerankerKind, Settings
+
+if TYPE_CHECKING:
+    from langchain_core.runnables.graph import Graph
+
+    from situated.app import App, Snapshot
+    from situated.index.embedder import Embedder
 
 log = logging.getLogger("situated.ask")
 
@@ -63,7 +69,7 @@ ModelFor = BaseChatModel | Callable[[Any], BaseChatModel]  # a model, or one per
 __all__ = ["AskInput", "ModelFor", "ask_steps", "build_ask_chain", "per_generation"]
 
 
-def build_ask_chain(app, model: ModelFor | None = None, clock: Clock | None = None,
+def build_ask_chain(app: App, model: ModelFor | None = None, clock: Clock | None = None,
                     prompt: ChatPromptTemplate | None = None,
                     proposer: BaseChatModel | None = None,
                     ) -> Runnable[AskInput | dict[str, Any], Answer]:
@@ -81,7 +87,7 @@ def build_ask_chain(app, model: ModelFor | None = None, clock: Clock | None = No
                                                       proposer=proposer).chain())
 
 
-def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
+def ask_steps(app: App, snap: Snapshot, model: ModelFor | None, clock: Clock,
               prompt: ChatPromptTemplate | None = None, kind: type[AskSteps] = AskSteps,
               proposer: BaseChatModel | None = None, **extra: Any) -> AskSteps:
     """The steps of one chain over one generation: its chat model (with the offline model
@@ -118,7 +124,7 @@ def ask_steps(app, snap, model: ModelFor | None, clock: Clock,
                 prompt or _answer_prompt(settings), budget, **extra)
 
 
-def _answer_prompt(settings) -> ChatPromptTemplate:
+def _answer_prompt(settings: Settings) -> ChatPromptTemplate:
     """One string by default; content parts for an endpoint that declares it reads them."""
     parts = settings.model is ModelKind.OPENAI and settings.openai_content_parts
     if settings.model_evidence is EvidenceForm.CHOICE:
@@ -126,7 +132,7 @@ def _answer_prompt(settings) -> ChatPromptTemplate:
     return ANSWER_PROMPT_PARTS if parts else ANSWER_PROMPT
 
 
-def _offline(app, snap) -> ExtractiveChatModel:
+def _offline(app: App, snap: Snapshot) -> ExtractiveChatModel:
     model = make_chat_model(app.settings.model_copy(update={"model": ModelKind.EXTRACTIVE}),
                             app.embeddings, snap.sentence_vectors, snap.index.multilingual)
     if not isinstance(model, ExtractiveChatModel):
@@ -134,7 +140,7 @@ def _offline(app, snap) -> ExtractiveChatModel:
     return model
 
 
-def per_generation(app, build: Callable[[Any], Runnable]) -> Runnable:
+def per_generation(app: App, build: Callable[[Any], Runnable]) -> Runnable:
     """A Runnable that runs each input on the generation published when it starts, through the
     chain `build(snapshot)` made for that generation (built once per generation, dropped with
     it; the latest generation's is built now, so a bad model or setting fails here, not on the
@@ -143,7 +149,7 @@ def per_generation(app, build: Callable[[Any], Runnable]) -> Runnable:
     chains: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
     lock = threading.Lock()
 
-    def chain_for(snap) -> Runnable:
+    def chain_for(snap: Snapshot) -> Runnable:
         with lock:
             chain = chains.get(snap)
             if chain is None:
@@ -157,7 +163,7 @@ def per_generation(app, build: Callable[[Any], Runnable]) -> Runnable:
     chain_for(app.snapshot())  # built now for the latest generation: a bad setup fails here
 
     class _Drawn(RunnableLambda):
-        def get_graph(self, config: RunnableConfig | None = None):
+        def get_graph(self, config: RunnableConfig | None = None) -> Graph:
             with app.pinned() as snap:
                 return chain_for(snap).get_graph(config)
 
@@ -165,14 +171,14 @@ def per_generation(app, build: Callable[[Any], Runnable]) -> Runnable:
         input_type=AskInput, output_type=Answer)
 
 
-def _model_for(app, snap, model: ModelFor | None) -> BaseChatModel:
+def _model_for(app: App, snap: Snapshot, model: ModelFor | None) -> BaseChatModel:
     if model is None:
         return make_chat_model(app.settings, app.embeddings, snap.sentence_vectors,
                                snap.index.multilingual)
     return model if isinstance(model, BaseChatModel) else model(snap)
 
 
-def _extraction_model(settings, model: BaseChatModel,
+def _extraction_model(settings: Settings, model: BaseChatModel,
                       proposer: BaseChatModel | None = None) -> BaseChatModel | None:
     """The model that proposes the situation, or None for the offline rules: the `proposer`
     when one is given, else by default the chat model whenever it supports structured
@@ -194,7 +200,7 @@ def _extraction_model(settings, model: BaseChatModel,
     return model if use_model else None
 
 
-def _budget(settings, embeddings, model: BaseChatModel) -> Budget:
+def _budget(settings: Settings, embeddings: Embedder, model: BaseChatModel) -> Budget:
     """A model that declares its tokenizer (`custom_get_token_ids`, as the extractive model
     does) is counted exactly; any other is counted with the index's tokenizer and a margin."""
     count: Callable[[str], int]

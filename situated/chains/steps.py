@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
@@ -50,6 +50,10 @@ from situated.chains.versions.release_steps import ReleaseSteps
 from situated.retrievers.rerank import Reranker
 from situated.situation import Situation
 
+if TYPE_CHECKING:
+    from situated.app import Snapshot
+    from situated.settings import Settings
+
 
 class AskSteps:
     """The components of one chain, bound to one generation (`snap`), and their composition.
@@ -59,7 +63,7 @@ class AskSteps:
     # the router's rules in order (`routing.router.standard`; a baseline wires its own)
     routing: Callable[[StepContext, ReleaseSteps], Router] = staticmethod(standard)
 
-    def __init__(self, settings, snap, model: Runnable, proposer: Runnable, clock: Clock,
+    def __init__(self, settings: Settings, snap: Snapshot, model: Runnable, proposer: Runnable, clock: Clock,
                  prompt: ChatPromptTemplate, budget: Budget, searcher: Searcher | None = None,
                  focus: EvidenceFocus | None = None, reranker: Reranker | None = None,
                  rewriter: QuestionRewriter | None = None,

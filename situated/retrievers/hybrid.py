@@ -252,12 +252,13 @@ class HybridSearch:
         """One leg alone: the k best admitted pieces, best first (`retrievers.parts`)."""
         return self._run_leg(leg, query, flt, flt.mask(self.index.columns), k)
 
-    def _run_leg(self, leg: Leg, query: str, flt: Filter, mask, k: int) -> list[LegHit]:
+    def _run_leg(self, leg: Leg, query: str, flt: Filter, mask: np.ndarray, k: int) -> list[LegHit]:
         return self._legs.run(leg, self.index, query, flt, mask, k)
 
 
 def _judged_on_topic(search: HybridSearch, topic: str, ranked: list[RankedBlock],
-                     signals: list[Signals], flt: Filter, mask, k: int) -> list[Signals]:
+                     signals: list[Signals], flt: Filter, mask: np.ndarray, k: int,
+                     ) -> list[Signals]:
     """Where the question names the product of its situation, a block of a document declaring
     that product is judged on the `topic` (the query without the name): every block of the
     product shares the name, which must not make an off-topic question look answered ("What
@@ -291,7 +292,7 @@ def _located(index: Index, versions: Versions, blocks: list[RankedBlock]) -> lis
     return blocks
 
 
-def _meaning(index, query: str, ranked: list[RankedBlock], depth: int,
+def _meaning(index: Index, query: str, ranked: list[RankedBlock], depth: int,
              mask: np.ndarray) -> tuple[list[float | None], ...]:
     """The first `depth` blocks' readings by meaning, None for the blocks past them: MiniLM's
     best unit cosines, bare and under their titles (`relevance.unit_cosines`), and e5's best

@@ -12,7 +12,8 @@ it (`spelling.near_terms`: without its accents, or one slip of the keyboard away
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +22,9 @@ from situated.months import is_calendar_word
 from situated.retrievers.asked_things import asked_things
 from situated.retrievers.relevance import TermCover
 from situated.retrievers.spelling import near_terms, run_together, within_a_slip
+
+if TYPE_CHECKING:
+    from situated.index.reader import Index
 
 _NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]*[а-яёА-ЯЁ])(?![\w‐‑-])")
 _POSSESSIVE = re.compile(r"['’]s$")
@@ -116,7 +120,7 @@ def compound_names(text: str) -> list[str]:
 PHRASE_BLOCKS = 256  # blocks read to find a compound name; more holding its words: held
 
 
-def unheld_phrases(index, cover: TermCover, text: str, readable: np.ndarray) -> list[str]:
+def unheld_phrases(index: Index, cover: TermCover, text: str, readable: np.ndarray) -> list[str]:
     """The compound names of the question (`compound_names`) that no block the caller may
     read spells out, word after word, in its text, its section title or its document's title
     ("Apple Music" where the documents name Apple and music apart). Reads only blocks that hold
@@ -157,14 +161,14 @@ def name_forms(term: str) -> set[str]:
     return forms
 
 
-def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) -> list[str]:
+def unheld_names(index: Index, cover: TermCover, text: str, admitted_rows: np.ndarray) -> list[str]:
     """The names the question gives that no block the caller may read contains, in any of
     their forms (`name_forms`) or as their asker may have written them (`spelling`). The asker
     asked about something else: answering from a document about another thing would be wrong,
     and the reply is the same whether or not a document the caller may not read names it. A
     name of the asker's circumstance (`circumstance_names`) is not what is asked about: the
     relevance rule decides such a question."""
-    def holds(terms) -> np.ndarray:
+    def holds(terms: Iterable[str]) -> np.ndarray:
         rows = [r[admitted_rows[r]] for r in map(cover.holders, terms)]
         return np.unique(np.concatenate(rows)) if rows else np.zeros(0, dtype=np.int64)
 
@@ -206,13 +210,13 @@ def unheld_names(index, cover: TermCover, text: str, admitted_rows: np.ndarray) 
     return missing
 
 
-def _terms(index, text: str) -> list[tuple[str, str]]:
+def _terms(index: Index, text: str) -> list[tuple[str, str]]:
     """The (stem, word) pairs of `text` the tokenizer keeps (its stop words left out)."""
     return [(term, word) for term, word, _, _ in index.tokenizer.terms(text)
             if term in index.tokenizer(word)]
 
 
-def names_in_unread_scripts(index, names: list[str], admitted_rows: np.ndarray) -> list[str]:
+def names_in_unread_scripts(index: Index, names: list[str], admitted_rows: np.ndarray) -> list[str]:
     """Of the question's `names` (`names_in`, read once by `unheld_names`), those written in a
     script no block the caller may read is mostly written in: a Russian question's «Супербоул»
     over English documents, or "Super Bowl" over Russian ones. No block can hold them as
@@ -232,7 +236,7 @@ def names_in_unread_scripts(index, names: list[str], admitted_rows: np.ndarray) 
 _WORD = re.compile(r"\w+")
 
 
-def _writes(index, rows: np.ndarray, word_ok: Callable[[str], bool] | None = None,
+def _writes(index: Index, rows: np.ndarray, word_ok: Callable[[str], bool] | None = None,
             phrase: re.Pattern | None = None) -> bool:
     """Whether one of the first `PHRASE_BLOCKS` blocks at `rows` writes a word `word_ok`
     accepts, or `phrase`, in its text, its section title or its document's title."""

@@ -21,7 +21,7 @@ taste: see the docstring of `situated.retrievers.hybrid`.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
@@ -38,6 +38,10 @@ from situated.retrievers.hybrid import HybridSearch
 from situated.retrievers.legs import Leg
 from situated.retrievers.retriever import block_document
 from situated.situation import Scope, Situation
+
+if TYPE_CHECKING:
+    from langchain_chroma import Chroma
+    from langchain_classic.retrievers.multi_vector import MultiVectorRetriever
 
 SCOPE_KEY, SITUATION_KEY = "situated_scope", "situated_situation"
 
@@ -116,7 +120,7 @@ def parent_swap(store: BlockStore, id_key: str = "parent_id") -> Runnable[list[D
     return RunnableLambda(swap, name="parent_swap")
 
 
-def pieces_vectorstore(index: Index):
+def pieces_vectorstore(index: Index) -> Chroma:
     """The generation's pieces collection as a `langchain_chroma.Chroma` (queries embedded with
     the index's MiniLM, never Chroma's default embedding function)."""
     from langchain_chroma import Chroma
@@ -125,7 +129,7 @@ def pieces_vectorstore(index: Index):
                   embedding_function=cast(Embeddings, index.embeddings))
 
 
-def parent_retriever(index: Index, flt: Filter, k: int = 20):
+def parent_retriever(index: Index, flt: Filter, k: int = 20) -> MultiVectorRetriever:
     """A stock `MultiVectorRetriever`: the pieces collection searched with the filter compiled
     to a Chroma `where`, pieces swapped for their blocks from the `BlockStore`. Build one per
     request: the stock class takes its `search_kwargs` at construction and ignores them at

@@ -73,12 +73,19 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from situated.documents import without_long_codes
 from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.spelling import accent_map
+
+if TYPE_CHECKING:
+    import bm25s
+
+    from situated.index.reader import Index
+    from situated.settings import Settings
 
 # words that frame a question rather than say what it is about (after the tokenizer's stop
 # words): an index that lacks them is not thereby less relevant
@@ -111,12 +118,12 @@ class TermCover:
     Reads the field through the index on every call and keeps none of its arrays: they are
     memory maps that `Index.close` must be able to release."""
 
-    def __init__(self, index):
+    def __init__(self, index: Index) -> None:
         self._index = index
         self._accents: dict[str, tuple[str, ...]] | None = None
 
     @property
-    def _field(self):
+    def _field(self) -> bm25s.BM25:
         return self._index.bm25_blocks
 
     def terms(self, query: str, readable: np.ndarray, products: frozenset[str]) -> QueryTerms:
@@ -243,7 +250,7 @@ TOPICAL_WEIGHT = 3.0  # e5 beside MiniLM (docs/design.md "e5 reads the topic, Mi
 TOPICAL_CENTRE = 0.825  # ... the cosine at which it neither lifts the unit nor lowers it
 
 
-def unit_cosines(index, query: str, blocks: list) -> tuple[list[float | None],
+def unit_cosines(index: Index, query: str, blocks: list) -> tuple[list[float | None],
                                                           list[float | None]]:
     """Each ranked block's best cosine between the question and one of its quotable units, bare
     (`index.sentences`) and under its section's title (`index.titled`; None there: measured
@@ -269,7 +276,7 @@ def topical_text(query: str) -> str:
     return without_long_codes(query)
 
 
-def topical_cosines(index, query: str, blocks: list, mask: np.ndarray) -> list[float | None]:
+def topical_cosines(index: Index, query: str, blocks: list, mask: np.ndarray) -> list[float | None]:
     """Each block's best multilingual-e5 cosine between the question (`topical_text`) and one
     of its admitted pieces (`index.multilingual`), for a question MiniLM reads: e5 reads a
     block's topic where MiniLM reads its sentences. None for a block that is not mostly Latin
@@ -290,7 +297,7 @@ def topical_cosines(index, query: str, blocks: list, mask: np.ndarray) -> list[f
     return out
 
 
-def standings(index, query: str, multilingual: list[float | None], latin: list[bool],
+def standings(index: Index, query: str, multilingual: list[float | None], latin: list[bool],
               query_latin: bool, mask: np.ndarray) -> list[float | None]:
     """Each block's standing across scripts: its multilingual cosine less the mean cosine of
     the admitted pieces (`mask`) in the block's script, for a block in another script than
@@ -317,7 +324,7 @@ def _best(found_by_row: list, q: np.ndarray) -> list[float | None]:
             for f in found_by_row]
 
 
-def missing_codes(index, codes: list[str], mask: np.ndarray) -> list[str]:
+def missing_codes(index: Index, codes: list[str], mask: np.ndarray) -> list[str]:
     """The codes the question names that no admitted piece carries."""
     missing = []
     for code in codes:
@@ -345,7 +352,7 @@ __all__ = [
 ]
 
 
-def thresholds_for(index, settings) -> Thresholds:
+def thresholds_for(index: Index, settings: Settings) -> Thresholds:
     """The relevance thresholds that decide for this index: the settings' when given, else the
     index's calibration (its manifest), else the package default. A cosine floor from the
     settings is the only MiniLM floor then (the calibrated ones, within a product and on
@@ -354,7 +361,7 @@ def thresholds_for(index, settings) -> Thresholds:
     base = (index.manifest.relevance or package).floored(package)
     if settings.min_cover is None and settings.min_cosine is None:
         return base
-    update = {"source": ThresholdSource.SETTINGS, "dev": None, "held_out": None,
+    update: dict[str, object] = {"source": ThresholdSource.SETTINGS, "dev": None, "held_out": None,
               "note": "set in the settings (SITUATED_MIN_COVER, SITUATED_MIN_COSINE)"}
     if settings.min_cover is not None:
         update["min_cover"] = settings.min_cover

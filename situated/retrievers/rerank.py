@@ -19,7 +19,7 @@ composes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -135,7 +135,8 @@ def make_reranker(settings: Settings) -> Reranker:
     return CrossEncoderReranker(folder, sha, max_tokens=settings.reranker_max_tokens)
 
 
-def reordered(reranker: Reranker, question: str, items: Sequence[Any], text_of,
+def reordered(reranker: Reranker, question: str, items: Sequence[Any],
+              text_of: Callable[[Any], str],
               depth: int) -> list[Any]:
     """`items` with the first `depth` in the reranker's order (ties and the rest as given)."""
     head = list(items[:depth])

@@ -5,6 +5,8 @@ when the releases say different things. Other releases are named, never quoted."
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from situated import releases
 from situated.chains.read.extract import Validated
 from situated.chains.read.release import (
@@ -24,6 +26,9 @@ from situated.loaders.axes import line_of
 from situated.loaders.notes import pages_first
 from situated.retrievers.filter import Filter
 from situated.settings import UnnamedRelease
+
+if TYPE_CHECKING:
+    from situated.retrievers.hybrid import SearchResult
 
 
 def unknown_release(steps: ReleaseSteps, q: Question, v: Validated) -> Decision | None:
@@ -112,7 +117,7 @@ class LackingInRelease(Rule):
         names = list(ctx.question.said.identifiers)
         return names if names and _released(ctx) else []
 
-    def _ranked(self, ctx: RouteContext, name: str):
+    def _ranked(self, ctx: RouteContext, name: str) -> SearchResult:
         top = 3 * ctx.step.settings.top_blocks
         # the ranking alone locates candidates (no relevance decision): each is then checked
         # to name it, word for word, before it counts
@@ -152,7 +157,7 @@ class ElsewhereRelease(Rule):
         return (ctx.release_read and ctx.evidence_route is Route.NO_EVIDENCE
                 and _released(ctx))
 
-    def _other(self, ctx: RouteContext):
+    def _other(self, ctx: RouteContext) -> SearchResult:
         top = 3 * ctx.step.settings.top_blocks
         return ctx.probe("every release", lambda: ctx.step.search(
             ctx.reading.query, _every_release(ctx), top, topic=ctx.reading.topic))

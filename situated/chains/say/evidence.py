@@ -40,7 +40,8 @@ def pack(blocks: list[Block], budget: Budget,
             for n, i in enumerate(fit(costs, budget.allowance, budget.policy), start=1)]
 
 
-def supplied_blocks(result: SearchResult, supply: tuple[str, ...], read,
+def supplied_blocks(result: SearchResult, supply: tuple[str, ...],
+                    read: Callable[[list[str]], dict[str, Block]],
                     deeper: tuple[RankedBlock, ...] = ()) -> list[Block]:
     """The result's blocks the router lets the answer use (`supply`), in rank order, then the
     `deeper` blocks of the same documents (never another document: the router chose the

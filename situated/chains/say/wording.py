@@ -21,7 +21,7 @@ FACT_NAMES = {ValidFor.PURCHASE_DATE: "purchase date", ValidFor.REQUEST_DATE: "r
               ValidFor.AS_OF: "date"}
 
 
-def fixed(name: str, lang: Lang, **values) -> str:
+def fixed(name: str, lang: Lang, **values: object) -> str:
     """One of the catalogue's fixed texts, in `lang`, with its values filled in."""
     return TEXTS[(name, lang)].format(**values)
 

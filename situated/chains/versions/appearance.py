@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from packaging.version import InvalidVersion, Version
 
@@ -40,6 +41,9 @@ from situated.chains.versions.appearance_subject import (
 from situated.documents import Block, DocumentMeta
 from situated.index.versions import Versions
 from situated.modes import Mode
+
+if TYPE_CHECKING:
+    from situated.retrievers.filter import Filter
 
 
 class Basis(Mode):
@@ -82,7 +86,7 @@ def walk(steps: list[Step], kind: Kind) -> Found | None:
 
 
 def axis_steps(versions: Versions, metas: list[DocumentMeta], subject: Subject,
-               readable) -> list[Step]:
+               readable: Filter) -> list[Step]:
     """The documents grouped by their release (else their start), in order; per position the
     first one that carries X (a split page's versions share a release). Only the families
     that carry X somewhere are walked: a page that never documents X (the assert page, for

@@ -4,6 +4,8 @@ show the documents' own notes beside them. No model call."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from packaging.version import InvalidVersion, Version
 
 from situated.chains.context import StepContext
@@ -31,6 +33,12 @@ from situated.chains.versions.listing import when
 from situated.documents import DocKind, DocumentMeta
 from situated.loaders.notes import notes_release, path_release
 from situated.situation import Situation
+
+if TYPE_CHECKING:
+    from situated.chains.versions.appearance_subject import Subject
+    from situated.documents import Block
+    from situated.retrievers.filter import Filter
+    from situated.retrievers.hybrid import SearchResult
 
 MAX_SCANNED = 2000  # release documents read whole to find where a named identifier appears
 
@@ -99,8 +107,8 @@ class AppearanceSteps:
             return self._stated(result, stated, notes, said, v.situation, q.lang, found)
         return self._answer(result, notes, said, v.situation, q.lang, found)
 
-    def _notes_only(self, notes: list, stated, subject: str, kind: Kind,
-                    situation: Situation, lang: Lang, result) -> Answer:
+    def _notes_only(self, notes: list, stated: tuple | None, subject: str, kind: Kind,
+                    situation: Situation, lang: Lang, result: SearchResult) -> Answer:
         """The versions do not show it; the documents' own notes do: say both (the release a
         note states is the answer's)."""
         supplied = pack([b for _, b in notes[:3]], self.ctx.budget_of)
@@ -115,7 +123,7 @@ class AppearanceSteps:
         return self._cited(text, supplied, out, situation, lang, result)
 
     def _stated(self, found: Found, stated: tuple, notes: list, subject: str,
-                situation: Situation, lang: Lang, result) -> Answer:
+                situation: Situation, lang: Lang, result: SearchResult) -> Answer:
         """A note states the change at a release the pages do not show it at: the note leads,
         the pages' own finding follows, all cited."""
         release, note = stated
@@ -152,7 +160,7 @@ class AppearanceSteps:
                        before=before_text)
 
     def _cited(self, text: str, supplied: list, out: AppearanceOut, situation: Situation,
-               lang: Lang, result) -> Answer:
+               lang: Lang, result: SearchResult) -> Answer:
         """The answer's labels made links by the citation parser (an unknown one withholds),
         with the appearance beside it."""
         evidence = evidence_of(supplied)
@@ -161,7 +169,7 @@ class AppearanceSteps:
                               evidence, budget=self.ctx.budget_out(evidence), appearance=out,
                       relevance=self.ctx.relevance(result))
 
-    def _notes(self, ranked: list, subject, readable) -> list:
+    def _notes(self, ranked: list, subject: Subject, readable: Filter) -> list:
         """(release, block) of the notes among the ranked blocks' documents: release notes
         (`loaders.notes`), and the sections of an unversioned document headed by a release."""
         sources = list(dict.fromkeys(b.source_id for b in ranked))
@@ -172,7 +180,7 @@ class AppearanceSteps:
             metas[b.source_id], (*b.path, b.title)) or path_release((*b.path, b.title)))
 
     def _answer(self, found: Found, notes: list, subject: str, situation: Situation, lang: Lang,
-                result) -> Answer:
+                result: SearchResult) -> Answer:
         at, before = found.at, found.before
         cited = [b for b in (at.block or at.first, ((before.block or before.first) if before is not None else None))
                  if b is not None]
@@ -225,12 +233,12 @@ def _notes_text(notes: list, label: dict, agrees: bool | None, lang: Lang) -> st
     return w.fixed("notes_mention", lang, said=said, tail=tail)
 
 
-def _of_kind(notes: list, stating: list, kind: Kind, subject) -> list:
+def _of_kind(notes: list, stating: list, kind: Kind, subject: Subject) -> list:
     """The notes that state the change (`stating`, decided by `states`) or have a line that
     says the subject and this kind of change together ("The deprecated `proxies` argument has
     now been removed" for "removed"); for "added", else every note that carries the
     subject."""
-    def says(block) -> bool:
+    def says(block: Block) -> bool:
         return any(says_kind(line, kind) and carries_line(line, subject)
                    for line in sentences_of(block.text))
     said = [n for n in notes if n in stating or says(n[1])]  # `stating`: decided once

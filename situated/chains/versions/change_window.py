@@ -43,7 +43,8 @@ def change_window(periods: dict[str, tuple[dt.date, dt.date]], mentions: list[Da
         return Window(WindowKind.RELEASE, said=w.fixed("window_release", lang, v=version),
                       release=releases.key_of(version))
 
-    def window(kind: WindowKind, start=None, end=None, **days) -> Window:
+    def window(kind: WindowKind, start: int | None = None, end: int | None = None,
+               **days: dt.date) -> Window:
         said = w.fixed(f"window_{kind.value}", lang, **{k: w.day_text(d, lang)
                                                          for k, d in days.items()})
         return Window(kind, start, end, said)

@@ -191,9 +191,10 @@ def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: i
                 "none_yet", lang, line=name, window=window.said,
                 date=when(line.members[0], lang, tz)), situation)
         if versions.end(started) <= _window_end(window):  # ended: a gap, nothing in force
+            ended = last_day(started)  # it ended (its end is before the window's)
             text = w.fixed("none_then", lang, line=name, window=window.said,
-                           old=started.source_id, date=w.bound_text(
-                               last_day(started), lang, tz))
+                           old=started.source_id,
+                           date=w.bound_text(ended, lang, tz) if ended else "—")
         else:
             text = w.fixed("none_in", lang, line=name, window=window.said,
                            date=when(started, lang, tz), new=started.source_id)

@@ -5,6 +5,7 @@ the model; both read only the versions the caller may read."""
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer
@@ -26,6 +27,10 @@ from situated.chains.versions.listing import answer_versions
 from situated.chains.versions.notes_answer import answer_notes, notes_at
 from situated.chains.versions.release_steps import ReleaseSteps
 from situated.documents import DocKind
+
+if TYPE_CHECKING:
+    from situated.chains.read.extract import Validated
+    from situated.retrievers.filter import Filter
 
 
 class HistorySteps:
@@ -117,7 +122,7 @@ class HistorySteps:
                 return True
         return False
 
-    def _one_page(self, readable, v, release: str) -> bool:
+    def _one_page(self, readable: Filter, v: Validated, release: str) -> bool:
         """One page family (of the product) describes `release`: its diff is what changed."""
         pages = {m.family or m.source_id for m in self.versions.released(
             readable, v.situation.product) if m.version == release and m.kind is not DocKind.NOTES}

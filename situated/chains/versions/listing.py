@@ -28,7 +28,7 @@ class Line:
     members: tuple[DocumentMeta, ...]
 
 
-def last_day(meta: DocumentMeta):
+def last_day(meta: DocumentMeta) -> dt.date | dt.datetime | None:
     """A version's last day (or instant) as an answer says it: `valid_to` is exclusive."""
     end = meta.valid_to
     if isinstance(end, dt.date) and not isinstance(end, dt.datetime):

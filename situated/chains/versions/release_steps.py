@@ -6,6 +6,7 @@ releases is the router's (`routing.release_rules`). Nothing here calls the model
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from packaging.version import Version
 
@@ -25,6 +26,9 @@ from situated.chains.versions.release_history import line_answer, plural_line
 from situated.chains.versions.release_text import ReleaseText
 from situated.documents import DocKind
 from situated.kept import kept
+
+if TYPE_CHECKING:
+    from situated.chains.contract import Answer
 
 
 class ReleaseSteps:
@@ -97,7 +101,7 @@ class ReleaseSteps:
         return dataclasses.replace(v, situation=situation, release=reading, intent=intent,
                                    query=query)
 
-    def line_listing(self, reading: Reading):
+    def line_listing(self, reading: Reading) -> Answer | None:
         """A question about the release line itself (which versions, the latest, the oldest,
         does X exist) that names no document family: answered from metadata, or None."""
         q, v = reading.question, reading.validated
