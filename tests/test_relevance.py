@@ -89,7 +89,7 @@ def test_search_returns_only_relevant_blocks_with_their_signals(sample_app):
     assert on.blocks and all(b.signals is not None for b in on.blocks)
     assert on.blocks[0].block_id.startswith("RET-")
     off = engine.search("Recommend a good science fiction novel.", Filter())
-    assert off.blocks == [] and off.missing == ()
+    assert off.blocks == () and off.missing == ()
 
 
 @pytest.mark.unit
@@ -190,7 +190,7 @@ def test_between_two_days_is_one_period():
     q = "Can I return my C-3 between 1 March 2026 and 15 March 2026?"
     v = validate_extraction(ExtractedSituation(), q, matcher, lambda: TODAY)
     assert v.periods == {"as_of": (dt.date(2026, 3, 1), dt.date(2026, 3, 15))}
-    assert v.situation.as_of == dt.date(2026, 3, 15) and v.unplaced == []
+    assert v.situation.as_of == dt.date(2026, 3, 15) and v.unplaced == ()
     assert "2026" not in v.query
 
 
@@ -330,12 +330,12 @@ def test_a_sentence_floor_admits_a_paraphrase_the_piece_hides(tmp_path, embeddin
     assert found[0].signals.sentence > found[0].signals.cosine + 0.1
     package = engine.thresholds
     engine.thresholds = package.model_copy(update={"sentence_floor": None})
-    assert engine.search(question, Filter()).blocks == []  # no sentence floor: refused
+    assert engine.search(question, Filter()).blocks == ()  # no sentence floor: refused
     engine.thresholds = package
     kept = engine.search(question, Filter()).blocks
     assert [b.block_id for b in kept][:1] == [found[0].block_id]
     assert "Cancellation" in app.index.read_blocks([kept[0].block_id])[kept[0].block_id].text
-    assert engine.search("How do I bake sourdough bread?", Filter()).blocks == []
+    assert engine.search("How do I bake sourdough bread?", Filter()).blocks == ()
     # the cosines come from the generation's block map: they are the block's own units'
     from situated.index.sentences import units_of
     from situated.retrievers.relevance import unit_cosines
@@ -404,7 +404,7 @@ def test_a_question_worded_as_the_heading_is_answered_by_the_titled_unit(tmp_pat
     assert best.signals.titled > best.signals.sentence + 0.1
     kept = engine.search(question, Filter()).blocks
     assert kept and "Sauna" in app.index.read_blocks([kept[0].block_id])[kept[0].block_id].text
-    assert engine.search("How do I bake sourdough bread?", Filter()).blocks == []
+    assert engine.search("How do I bake sourdough bread?", Filter()).blocks == ()
 
 
 @pytest.mark.unit
@@ -450,7 +450,7 @@ def test_e5s_reading_refuses_a_stranger_whose_sentence_clears_the_floor(tmp_path
     best = found.ranked[0].signals
     assert max(best.sentence, best.titled - 0.02) >= th.min_sentence  # the bare rule: answered
     assert best.topical is not None and best.unit() < th.min_sentence
-    assert engine.search(stranger, Filter()).blocks == []
+    assert engine.search(stranger, Filter()).blocks == ()
     kept = engine.search("Until when can I get breakfast on a Sunday?", Filter()).blocks
     assert kept and "Breakfast" in app.index.read_blocks([kept[0].block_id])[kept[0].block_id].text
     # e5's cosine is the best of the block's admitted pieces, and of none where none is admitted

@@ -86,7 +86,7 @@ def test_decide_asks_for_the_date_that_separates_two_versions():
     asked = Validated(situation=Situation(product="C-3"))
     d = decide(versions, _found(versions, Filter(situation=asked.situation), "W2", "W1"),
                asked)
-    assert d.route is Route.CLARIFY and d.missing == ["purchase date"]
+    assert d.route is Route.CLARIFY and d.missing == ("purchase date",)
     assert "1 January 2026" in d.message and d.supply == ()
 
 
@@ -147,7 +147,7 @@ def test_find_lines_asks_which_product_and_which_document():
     versions = _policy_versions()
     product = find_lines(versions, frozenset({"guide"}), None, Filter(), "guide", Lang.EN,
                          search=lambda flt: pytest.fail("no search"))
-    assert product.stop.route is Route.CLARIFY and product.stop.missing == ["product"]
+    assert product.stop.route is Route.CLARIFY and product.stop.missing == ("product",)
     assert "A" in product.stop.message and "B" in product.stop.message
     # the one family with versions is the one a question naming none can mean (issue 53)
     nothing = find_lines(versions, frozenset(), None, Filter(), "What changed?", Lang.EN,
@@ -157,7 +157,7 @@ def test_find_lines_asks_which_product_and_which_document():
                                   valid_from=D(2024 + n, 1, 1)) for n in (1, 2)))
     several = find_lines(two, frozenset(), None, Filter(), "What changed?", Lang.EN,
                          search=lambda flt: pytest.fail("no search"))
-    assert several.stop.missing == ["document"]
+    assert several.stop.missing == ("document",)
     assert "terms" in several.stop.message and "handbook" in several.stop.message
 
 

@@ -66,7 +66,7 @@ def test_the_as_of_date_stands_in_for_every_role_without_its_own():
 def test_two_dates_without_a_role_are_not_guessed_between():
     v = extract("What was the warranty on 15 March 2025 and on 15 March 2026?")
     assert v.situation == Situation()
-    assert v.unplaced == ["15 March 2025", "15 March 2026"]
+    assert v.unplaced == ("15 March 2025", "15 March 2026")
 
 
 @pytest.mark.parametrize("question, query", [

@@ -194,17 +194,32 @@ def _through(name: str, runnable: Runnable, out: Callable[[Any, Any], Any],
 
 
 def _step(fn: Callable, name: str, types: tuple[type, type] | None = None) -> Runnable:
-    """A named step over one record, whose annotations name the records it takes and makes
-    (resolved to the classes, or `types`), so the graph's nodes carry them (`InputType`,
+    """A named step over one record, declaring the records it takes and makes (`types`, else
+    read from `fn`'s annotations), so the graph's nodes carry them (`InputType`,
     `OutputType`). The types stay Python classes: records hold Python objects (search results,
     the product matcher), so their JSON Schemas are never asked for."""
-    target = getattr(fn, "__func__", fn)
-    hints = typing.get_type_hints(target)
-    if types is not None:
+    if types is None:
+        hints = typing.get_type_hints(getattr(fn, "__func__", fn))
         first = next(n for n in inspect.signature(fn).parameters if n != "config")
-        hints.update({first: types[0], "return": types[1]})
-    target.__annotations__ = hints
-    return RunnableLambda(fn, name=name)
+        types = (hints[first], hints["return"])
+    return _Step(fn, name, types)
+
+
+class _Step(RunnableLambda):
+    """A `RunnableLambda` whose record types are declared, not read from the function (whose
+    annotations stay as written)."""
+
+    def __init__(self, fn: Callable, name: str, types: tuple[type, type]):
+        super().__init__(fn, name=name)
+        self._types = types
+
+    @property
+    def InputType(self) -> Any:  # noqa: N802 (the Runnable API's name)
+        return self._types[0]
+
+    @property
+    def OutputType(self) -> Any:  # noqa: N802
+        return self._types[1]
 
 
 __all__ = ["AskSteps"]

@@ -75,7 +75,7 @@ def stock_search(app) -> Searcher:
                                  for d in docs))[: app.settings.top_blocks]
         blocks = [RankedBlock(b, 1.0 / (n + 1), first_piece[b])
                   for n, b in enumerate(ids) if b in index.blocks]
-        return SearchResult(filter=everything, blocks=blocks, hits=[], leg_hits={})
+        return SearchResult(filter=everything, blocks=tuple(blocks), hits=(), leg_hits={})
 
     return _StockSearch(search, folder)
 

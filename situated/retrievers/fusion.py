@@ -19,6 +19,7 @@ eligible and nothing changes.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from situated.documents import FilterFields
@@ -27,13 +28,13 @@ from situated.retrievers.legs import Leg, LegHit
 from situated.retrievers.relevance import Signals
 
 
-@dataclass
+@dataclass(frozen=True)
 class RankedBlock:
     block_id: str
     score: float  # fused
     best_piece: int  # position of the piece that ranked the block highest
-    leg_ranks: dict[str, int] = field(default_factory=dict)
-    leg_scores: dict[str, float] = field(default_factory=dict)  # best raw score per leg
+    leg_ranks: Mapping[str, int] = field(default_factory=dict)
+    leg_scores: Mapping[str, float] = field(default_factory=dict)  # best raw score per leg
     signals: Signals | None = None  # set by the relevance decision (`retrievers.relevance`)
     # where the block comes from, set by the search that returns it (`HybridSearch.locate`):
     # its document, that document's version-family key and stored filter fields
@@ -52,7 +53,11 @@ class PieceHit:
 def fuse(
     index: Index, legs: dict[Leg, list[LegHit]], weights: dict[Leg, float], rrf_k: int,
 ) -> tuple[list[RankedBlock], list[PieceHit]]:
-    blocks: dict[str, RankedBlock] = {}
+    # each block's fused score and its rank and raw score per leg, summed here; the blocks are
+    # made once at the end, frozen
+    scores: dict[str, float] = {}
+    leg_ranks: dict[str, dict[str, int]] = {}
+    leg_scores: dict[str, dict[str, float]] = {}
     piece_scores: dict[int, float] = {}
     block_of = index.block_ids({h.pos for hits in legs.values() for h in hits})
     for leg, hits in legs.items():
@@ -64,9 +69,7 @@ def fuse(
         for piece_rank, hit in enumerate(hits, start=1):
             block_id = block_of[hit.pos]
             piece_scores[hit.pos] = piece_scores.get(hit.pos, 0.0) + w / (rrf_k + piece_rank)
-            rb = blocks.get(block_id)
-            if rb is None:
-                rb = blocks[block_id] = RankedBlock(block_id, 0.0, hit.pos)
+            scores.setdefault(block_id, 0.0)
             if block_id in seen:
                 continue
             seen.add(block_id)
@@ -78,17 +81,17 @@ def fuse(
                 rank -= family_above.get(family, 0) - source_above.get(source, 0)
                 family_above[family] = family_above.get(family, 0) + 1
                 source_above[source] = source_above.get(source, 0) + 1
-            rb.score += w / (rrf_k + rank)
-            rb.leg_ranks[leg.value] = rank
-            rb.leg_scores[leg.value] = hit.score
+            scores[block_id] += w / (rrf_k + rank)
+            leg_ranks.setdefault(block_id, {})[leg.value] = rank
+            leg_scores.setdefault(block_id, {})[leg.value] = hit.score
     best: dict[str, int] = {}  # the best piece is the one with the highest fused piece score
     for p, score in piece_scores.items():
         bid = block_of[p]
         if bid not in best or (score, -p) > (piece_scores[best[bid]], -best[bid]):
             best[bid] = p
-    for rb in blocks.values():
-        rb.best_piece = best[rb.block_id]
-    ranked = sorted(blocks.values(), key=lambda b: (-b.score, b.block_id))
+    blocks = [RankedBlock(bid, score, best[bid], leg_ranks.get(bid, {}), leg_scores.get(bid, {}))
+              for bid, score in scores.items()]
+    ranked = sorted(blocks, key=lambda b: (-b.score, b.block_id))
     piece_hits = sorted(
         (PieceHit(p, block_of[p], s) for p, s in piece_scores.items()),
         key=lambda h: (-h.score, h.pos),

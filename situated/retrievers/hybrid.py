@@ -22,6 +22,7 @@ adapter over it (`SituatedRetriever`, `search_runnable`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -56,9 +57,9 @@ class SearchResult:
     """Blocks that are relevant (best first) and the eligible pieces that ranked them."""
 
     filter: Filter
-    blocks: list[RankedBlock]
-    hits: list[PieceHit]
-    leg_hits: dict[str, int]  # how many pieces each leg returned (for traces and benchmarks)
+    blocks: tuple[RankedBlock, ...]
+    hits: tuple[PieceHit, ...]
+    leg_hits: Mapping[str, int]  # how many pieces each leg returned (for traces and benchmarks)
     admitted: int = 0  # pieces the filter admitted (the candidates the thresholds were sized to)
     missing: tuple[str, ...] = ()  # codes and names the question gives that nothing admitted holds
     # codes the question gives that readable documents hold, but none the situation admits
@@ -70,14 +71,15 @@ class SearchResult:
 
     @classmethod
     def empty(cls, flt: Filter, missing: tuple[str, ...] = ()) -> SearchResult:
-        return cls(filter=flt, blocks=[], hits=[], leg_hits={}, missing=missing)
+        return cls(filter=flt, blocks=(), hits=(), leg_hits={}, missing=missing)
 
     def only(self, block_ids: list[str]) -> SearchResult:
         """These blocks of the result (in the given order) and their hits."""
         by_id = {b.block_id: b for b in self.blocks}
-        blocks = [by_id[i] for i in block_ids if i in by_id]
+        blocks = tuple(by_id[i] for i in block_ids if i in by_id)
         kept = {b.block_id for b in blocks}
-        return replace(self, blocks=blocks, hits=[h for h in self.hits if h.block_id in kept])
+        return replace(self, blocks=blocks,
+                       hits=tuple(h for h in self.hits if h.block_id in kept))
 
     def head(self, top: int) -> SearchResult:
         """The first `top` blocks and their hits."""
@@ -86,10 +88,10 @@ class SearchResult:
     def led_by(self, first: SearchResult, top: int) -> SearchResult:
         """`first`'s blocks (a search narrowed within this one's filter), then this one's."""
         seen = {b.block_id for b in first.blocks}
-        blocks = [*first.blocks, *(b for b in self.blocks if b.block_id not in seen)][:top]
+        blocks = (*first.blocks, *(b for b in self.blocks if b.block_id not in seen))[:top]
         kept = {b.block_id for b in blocks}
         hits = {h.pos: h for h in [*first.hits, *self.hits] if h.block_id in kept}
-        return SearchResult(filter=self.filter, blocks=blocks, hits=list(hits.values()),
+        return SearchResult(filter=self.filter, blocks=blocks, hits=tuple(hits.values()),
                             leg_hits=self.leg_hits, missing=self.missing)
 
 
@@ -183,8 +185,8 @@ class HybridSearch:
     def _result(self, flt: Filter, kept: list[RankedBlock], found: Assessment) -> SearchResult:
         kept_ids = {b.block_id for b in kept}
         return SearchResult(
-            filter=flt, blocks=_located(self.index, self.versions, kept),
-            hits=[h for h in found.hits if h.block_id in kept_ids], leg_hits=found.leg_hits,
+            filter=flt, blocks=tuple(_located(self.index, self.versions, kept)),
+            hits=tuple(h for h in found.hits if h.block_id in kept_ids), leg_hits=found.leg_hits,
             admitted=found.admitted)
 
     def assess(self, query: str, flt: Filter, k: int, topic: str | None = None) -> Assessment:
@@ -205,8 +207,8 @@ class HybridSearch:
         signals = self.signals(query, ranked, flt.scope, mask)
         if topic and topic != query and flt.situation.product is not None and ranked:
             signals = _judged_on_topic(self, topic, ranked, signals, flt, mask, k)
-        for b, sig in zip(ranked, signals, strict=True):
-            b.signals = sig  # fusion made these blocks for this request
+        ranked = [dataclasses.replace(b, signals=sig)
+                  for b, sig in zip(ranked, signals, strict=True)]
         return Assessment((), ranked, hits, {leg.value: len(h) for leg, h in results.items()},
                           int(np.count_nonzero(mask)))
 
@@ -285,11 +287,10 @@ def _located(index: Index, versions: Versions, blocks: list[RankedBlock]) -> lis
     if not blocks:
         return blocks
     positions = [b.best_piece for b in blocks]
-    for b, sid, fields in zip(blocks, index.block_sources(positions), index.fields_of(positions),
-                              strict=True):
-        b.source_id, b.fields = sid, fields  # made for this request
-        b.family = versions.family_key(sid)
-    return blocks
+    return [dataclasses.replace(b, source_id=sid, fields=fields,
+                                family=versions.family_key(sid))
+            for b, sid, fields in zip(blocks, index.block_sources(positions),
+                                      index.fields_of(positions), strict=True)]
 
 
 def _meaning(index: Index, query: str, ranked: list[RankedBlock], depth: int,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -86,19 +86,19 @@ class Meaning(Enum):
     FACT = "fact"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Validated:
     """A validated situation plus what the router needs to know about what was not usable."""
 
     situation: Situation
-    partial: dict[str, str] = field(default_factory=dict)  # role -> text ("15 March")
-    notes: list[str] = field(default_factory=list)  # what was dropped and why
+    partial: Mapping[str, str] = field(default_factory=dict)  # role -> text ("15 March")
+    notes: tuple[str, ...] = ()  # what was dropped and why
     query: str = ""  # the question without its situation: what the search legs see
     topic: str = ""  # ... without the product it names, where relevance is judged on that
-    unplaced: list[str] = field(default_factory=list)  # dates with no role, when several
+    unplaced: tuple[str, ...] = ()  # dates with no role, when several
     # role -> (first day, last day) of a month, quarter or year the question gives for it; the
     # situation holds the last day (the router checks one version covers the whole period)
-    periods: dict[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
+    periods: Mapping[str, tuple[dt.date, dt.date]] = field(default_factory=dict)
     intent: Intent = Intent.AT  # the question's own cue, else the model's valid proposal
     line_fact: LineFact | None = None  # the model's, for a question about versions its words
     # leave open ("Up to which version does your coverage extend?"); the words decide first
@@ -278,11 +278,12 @@ def validate_extraction(
         notes.append(f"dates without a role: {', '.join(unplaced)}; none was guessed")
     intent = validate_intent(proposed.intent, cue, notes, question)
     undated = strip_dates(question, mentions)
-    return Validated(situation=Situation(**base), partial=partial, notes=notes,
+    line_fact = validate_line_fact(proposed.line_fact, intent, notes)
+    return Validated(situation=Situation(**base), partial=partial, notes=tuple(notes),
                      query=matcher.canonical(undated),
-                     topic=topic_of(undated, matcher, base["product"]), unplaced=unplaced,
-                     periods=periods, intent=intent,
-                     line_fact=validate_line_fact(proposed.line_fact, intent, notes))
+                     topic=topic_of(undated, matcher, base["product"]),
+                     unplaced=tuple(unplaced), periods=periods, intent=intent,
+                     line_fact=line_fact)
 
 
 def _partial_dates(proposed: Sequence[str], question: str, mentions: Sequence[DateMention],

@@ -116,8 +116,8 @@ class QuestionReader:
         return dataclasses.replace(  # an intent proposed by no one carries no line fact
             validated, intent=meant.intent, line_fact=meant.line_fact,
             meaning=Meaning.FACT if refine else Meaning.WHOLE,
-            notes=[*validated.notes, (f"read by its meaning as {meant.kind} "
-                                     f"({meant.probability:.2f})")])
+            notes=(*validated.notes, (f"read by its meaning as {meant.kind} "
+                                     f"({meant.probability:.2f})")))
 
     def without_a_line(self, q: Question, validated: Validated) -> bool:
         """A question about first appearance or change asked where the caller reads no line
@@ -154,8 +154,8 @@ class QuestionReader:
             elif len(found) > 1:
                 notes.append(f"{name}: {', '.join(found)} all named; none was chosen")
         if dict(v.situation.facets) == given:
-            return v if notes == v.notes else dataclasses.replace(v, notes=notes)
-        return dataclasses.replace(v, query=query, notes=notes, situation=v.situation.model_copy(
+            return v if notes == list(v.notes) else dataclasses.replace(v, notes=tuple(notes))
+        return dataclasses.replace(v, query=query, notes=tuple(notes), situation=v.situation.model_copy(
             update={"facets": tuple(sorted(given.items()))}))
 
     def _facet_matcher(self, scope: Scope, name: str) -> ProductMatcher:

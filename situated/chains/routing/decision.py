@@ -4,6 +4,7 @@ versions (`chains.versions.history`) use the named constructors."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +20,7 @@ class Route(Mode):
 @dataclass(frozen=True)
 class Decision:
     route: Route
-    missing: list[str]
+    missing: tuple[str, ...]
     message: str = ""
     supply: tuple[str, ...] = ()  # block ids the answer may be built from, best first
     notes: tuple[str, ...] = ()  # said after the answer: what was left out, same-day versions
@@ -30,15 +31,15 @@ class Decision:
 
     @classmethod
     def no_evidence(cls, message: str, unheld: tuple[str, ...] = ()) -> Decision:
-        return cls(Route.NO_EVIDENCE, [], message, unheld=unheld)
+        return cls(Route.NO_EVIDENCE, (), message, unheld=unheld)
 
     @classmethod
-    def clarify(cls, missing: list[str], message: str) -> Decision:
-        return cls(Route.CLARIFY, list(missing), message)
+    def clarify(cls, missing: Sequence[str], message: str) -> Decision:
+        return cls(Route.CLARIFY, tuple(missing), message)
 
     @classmethod
     def answer(cls, supply: tuple[str, ...], notes: tuple[str, ...] = ()) -> Decision:
-        return cls(Route.ANSWER, [], supply=tuple(supply), notes=tuple(notes))
+        return cls(Route.ANSWER, (), supply=tuple(supply), notes=tuple(notes))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from zoneinfo import ZoneInfo
 
@@ -106,7 +107,7 @@ def _boundaries(versions: Versions, members: list[DocumentMeta], lang: Lang,
 
 
 def period_change(versions: Versions, supply: list[DocumentMeta], situation: Situation,
-                   periods: dict[str, tuple[dt.date, dt.date]], flt: Filter,
+                   periods: Mapping[str, tuple[dt.date, dt.date]], flt: Filter,
                    lang: Lang) -> Decision | None:
     """A month, quarter or year was asked about and the version that applies at its end did
     not apply at its start: the rule changed inside the period. Ask which side, naming the
@@ -137,7 +138,7 @@ def period_change(versions: Versions, supply: list[DocumentMeta], situation: Sit
 
 
 def clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filter,
-             lang: Lang, partial: dict[str, str], unplaced: list[str]) -> Decision:
+             lang: Lang, partial: Mapping[str, str], unplaced: Sequence[str]) -> Decision:
     members = versions.admitted(best, flt)
     facets = facets_of(versions, best)
     asks = [w.ask_facet(f, facet_candidates(versions, members, f), lang) for f in facts
@@ -147,7 +148,7 @@ def clarify(versions: Versions, best: DocumentMeta, facts: list[str], flt: Filte
         if FACT_NAMES[vf] not in facts:
             continue
         if unplaced:
-            asks.append(w.fixed("ask_unplaced", lang, dates=w.listing(unplaced, lang)))
+            asks.append(w.fixed("ask_unplaced", lang, dates=w.listing(list(unplaced), lang)))
             continue
         same_case = [m for m in members  # a facet asked too: its versions' dates may differ
                      if not asked_facet and versions.same_case(m, best, facets)]

@@ -28,7 +28,7 @@ def stopped(decision: Decision, situation: Situation, **extra: Any) -> Answer:
     may quote metadata: neutralised like evidence)."""
     status = Status.CLARIFY if decision.route is Route.CLARIFY else Status.NO_EVIDENCE
     return Answer.unanswered(status, neutralise(decision.message), situation,
-                             missing=decision.missing, **extra)
+                             missing=list(decision.missing), **extra)
 
 
 def cited(status: Status, text: str, citations: list[Citation],

@@ -5,6 +5,7 @@ never left to the model, so it is the same whatever model answers."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 
 from situated.chains.read.lang import (  # noqa: F401 - said through `wording` everywhere
     Lang,
@@ -91,7 +92,7 @@ def clarify_lead(missing: list[str], lang: Lang) -> str:
 
 
 def slice_text(situation: Situation, lang: Lang,
-               periods: dict[str, tuple[dt.date, dt.date]] | None = None) -> str:
+               periods: Mapping[str, tuple[dt.date, dt.date]] | None = None) -> str:
     """"As of 15 March 2026, for Старт: " — the situation the answer applied, or "" if none;
     a date that stands for a period the asker gave ("in March 2026") is said as that period."""
     periods = periods or {}

@@ -5,6 +5,7 @@ release (the change to it from the release before), or none (the latest change).
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from situated import releases
@@ -36,7 +37,7 @@ class Window:
     release: int | None = None  # RELEASE: the release's key (`releases.key`)
 
 
-def change_window(periods: dict[str, tuple[dt.date, dt.date]], mentions: list[DateMention],
+def change_window(periods: Mapping[str, tuple[dt.date, dt.date]], mentions: list[DateMention],
                   since: tuple[bool, ...], tz: str, lang: Lang, version: str | None = None,
                   ) -> Window:
     if version is not None:
