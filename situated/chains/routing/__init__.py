@@ -1,5 +1,5 @@
 """The one router of the ask path (docs/design.md "The router"): an ordered list of rules, each
-`decide(context) -> Decision | None`, the first that decides wins (`router.RULES`). A rule that
+`decide(context) -> Decision | None`, the first that decides wins (`router.standard`). A rule that
 needs a search of its own declares it as a probe, run by the retrieve step
 (`router.Router.probe`), so the route step searches nothing.
 

@@ -57,6 +57,14 @@ class RouteContext:
 
     # -- the probes ---------------------------------------------------------------------------
 
+    PROBES = ("undated", "unlimited", "unspelt")  # what a rule may declare (`Rule.probes`)
+
+    def run_probe(self, name: str) -> None:
+        """Run the declared probe `name` (and what it depends on) now."""
+        if name not in self.PROBES:
+            raise ValueError(f"no probe {name!r}; a rule declares one of {self.PROBES}")
+        getattr(self, name)
+
     @cached_property
     def undated(self) -> SearchResult | None:
         """The same search without the situation's dates, when dates were given and the dated

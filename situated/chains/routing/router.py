@@ -62,7 +62,7 @@ class Router:
 
 
 def standard(step: StepContext, releases: ReleaseSteps) -> Router:
-    """The product's rules in their order (`RULES`)."""
+    """The product's rules in their order (docs/design.md "The router" prints it)."""
     return Router(step, (
         UnknownRelease(releases),
         NotRecorded(),

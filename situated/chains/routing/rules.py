@@ -1,6 +1,6 @@
 """The router's rules about the search itself (docs/design.md "The router"), one class each: a
-rule reads the `RouteContext` and decides, or passes (None). `router.RULES` gives their order;
-the rules about releases are in `release_rules`."""
+rule reads the `RouteContext` and decides, or passes (None). `router.standard` gives their
+order; the rules about releases are in `release_rules`."""
 
 from __future__ import annotations
 
@@ -17,9 +17,14 @@ class Rule:
     `decide` returns a decision or None to pass to the next rule."""
 
     name: ClassVar[str]
+    # the `RouteContext` probes `decide` reads, by name (`RouteContext.PROBES`)
+    probes: ClassVar[tuple[str, ...]] = ()
 
     def probe(self, ctx: RouteContext) -> None:
-        """Read what `decide` reads that is a search (`RouteContext`'s probes)."""
+        """Run the searches `decide` will read: the declared `probes` (a rule whose searches
+        depend on the question declares them here instead)."""
+        for name in self.probes:
+            ctx.run_probe(name)
 
     def decide(self, ctx: RouteContext) -> Decision | None:
         raise NotImplementedError
@@ -29,9 +34,7 @@ class NotRecorded(Rule):
     """"As known on D" about a record made after D (`evidence.not_yet_recorded`)."""
 
     name = "not yet recorded"
-
-    def probe(self, ctx: RouteContext) -> None:
-        ctx.unlimited  # noqa: B018 - the search without "as known on"
+    probes = ("unlimited",)  # the search without "as known on"
 
     def decide(self, ctx: RouteContext) -> Decision | None:
         return ev.not_yet_recorded(ctx.versions, ctx.unlimited, ctx.found, ctx.situation,
@@ -42,9 +45,7 @@ class NotInForce(Rule):
     """The question is about a family none of whose versions applies on the asked day."""
 
     name = "not in force"
-
-    def probe(self, ctx: RouteContext) -> None:
-        ctx.undated  # noqa: B018 - the search without the dates
+    probes = ("undated",)  # the search without the dates
 
     def decide(self, ctx: RouteContext) -> Decision | None:
         return ctx.gone
@@ -70,9 +71,7 @@ class AboutSomethingElse(Rule):
     Germany" for "East German") is for the relevance rule."""
 
     name = "about something else"
-
-    def probe(self, ctx: RouteContext) -> None:
-        ctx.unspelt  # noqa: B018 - the names no readable document spells out
+    probes = ("unspelt",)  # the names no readable document spells out
 
     def decide(self, ctx: RouteContext) -> Decision | None:
         if not (ctx.evidence_clarifies and ctx.unspelt):

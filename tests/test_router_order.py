@@ -1,0 +1,57 @@
+"""The router's rules decide alone: each reads the `RouteContext` (facts computed once from the
+search and its probes), never another rule's outcome. So swapping two rules changes the
+router's decision only for a question both of them decide; every other question keeps its
+decision and the rule that made it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from situated.chains.ask import build_ask_chain
+from situated.chains.routing.context import RouteContext
+from situated.chains.routing.evidence_steps import EvidenceSteps
+from situated.chains.routing.router import Router
+from situated.chains.state import Retrieved, Routed
+from situated.eval.cases import load_cases
+
+
+def _routed_questions(app, monkeypatch) -> list[tuple[Router, object]]:
+    """(the chain's router, the `Retrieved` record it routed) for every sample case."""
+    seen: list[tuple[Router, object]] = []
+    route = EvidenceSteps.route
+
+    def spy(self: EvidenceSteps, retrieved: Retrieved) -> Routed:
+        seen.append((self.router, retrieved))
+        return route(self, retrieved)
+
+    monkeypatch.setattr(EvidenceSteps, "route", spy)
+    chain = build_ask_chain(app, clock=lambda: dt.date(2026, 11, 29))
+    for case in load_cases():
+        chain.invoke({"question": case.question, "situation": case.situation,
+                      "follows": case.follows, "scope": case.scope})
+    return seen
+
+
+@pytest.mark.integration
+def test_two_rules_swapped_change_only_the_questions_both_decide(sample_app, monkeypatch):
+    routed = _routed_questions(sample_app, monkeypatch)
+    assert len(routed) >= 40
+    kept = changed = 0
+    for router, r in routed:
+        rules = list(router.rules)
+        before = router.decide(r.reading, r.found, r.probes)
+        ctx = RouteContext(router.step, r.reading, r.found, r.probes)
+        alone = [rule.decide(ctx) is not None for rule in rules]
+        for i in range(len(rules) - 1):  # every pair of neighbours, swapped
+            order = (*rules[:i], rules[i + 1], rules[i], *rules[i + 2:])
+            after = Router(router.step, order).decide(r.reading, r.found, r.probes)
+            if alone[i] and alone[i + 1]:
+                changed += after != before
+                continue
+            assert after == before, (r.reading.question.text, rules[i].name, rules[i + 1].name)
+            kept += 1
+    assert kept > 10 * len(routed) // 2  # most swaps leave the decision as it was
+    # the swaps that can change a decision are exactly those where both rules decide
+    assert changed <= len(routed) * (len(routed[0][0].rules) - 1) - kept
