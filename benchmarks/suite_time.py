@@ -9,7 +9,7 @@ each: what "a loaded machine" means in the README).
 With `--baseline REV` the same runs go first over that commit's tree (`git archive`, its own
 tests and settings, imported through PYTHONPATH on this interpreter), in the same run, and each
 of today's runs carries its ratio to the baseline's. Prints a table and writes
-`suite_time.json` (or `suite_time_loaded.json` with `--load`); `tests/test_readme.py` holds the
+`suite_time.json` (or `suite_time_loaded.json` with `--load`); `tests/cli/test_readme.py` holds the
 README's test-time figures to them.
 """
 

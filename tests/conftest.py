@@ -25,6 +25,13 @@ from situated.loaders.corpus import load_corpus
 from situated.settings import Settings
 
 
+def app_over(settings: Settings, embeddings: MiniLMEmbeddings) -> App:
+    """An `App` with `settings` that shares the session's loaded model (`embeddings`): the one
+    way a test gives an app its embedder."""
+    app = App(settings)
+    app.__dict__["embeddings"] = embeddings  # the App's cached_property slot
+    return app
+
 @pytest.fixture(scope="session")
 def embeddings() -> MiniLMEmbeddings:
     return MiniLMEmbeddings()
@@ -87,8 +94,7 @@ def sample_root(tmp_path_factory, embeddings, warm_vectors) -> Path:
 
 @pytest.fixture(scope="session")
 def sample_app(sample_root, embeddings) -> App:
-    app = App(Settings(index_dir=sample_root, cache_dir=sample_root / "cache"))
-    app.__dict__["embeddings"] = embeddings  # share the loaded model (cached_property slot)
+    app = app_over(Settings(index_dir=sample_root, cache_dir=sample_root / "cache"), embeddings)
     return app
 
 
@@ -218,8 +224,7 @@ def indexed_app(root: Path, embeddings, now=None, **overrides) -> App:
 
     settings = Settings(index_dir=root / "index", cache_dir=root / "cache", **overrides)
     ingest([root / "docs"], settings.index_dir, embeddings, settings, now=now)
-    app = App(settings)
-    app.__dict__["embeddings"] = embeddings
+    app = app_over(settings, embeddings)
     return app
 
 
@@ -288,3 +293,41 @@ def quickq(tmp_path_factory, embeddings):
     root = tmp_path_factory.mktemp("quickq")
     quickq_corpus(root)
     return indexed_app(root, embeddings)
+
+
+def region_app(root, embeddings) -> App:
+    """An `App` over `root / "docs"` with `region` declared, sharing the session's model."""
+    from situated.index.ingest import ingest
+
+    settings = Settings(index_dir=root / "index", cache_dir=root / "cache", facets=("region",))
+    ingest([root / "docs"], settings.index_dir, embeddings, settings)
+    return app_over(settings, embeddings)
+
+
+def minimal_pdf(pages: list[list[str]]) -> bytes:
+    """A minimal valid PDF (Helvetica text, one line per string), for loader tests."""
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", None,
+               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    kids = []
+    for lines in pages:
+        ops = ["BT /F1 9 Tf 11 TL 40 800 Td"]
+        escaped = (ln.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+                   for ln in lines)
+        ops += [f"({line}) Tj T*" for line in escaped]
+        stream = "\n".join(ops + ["ET"])
+        objects.append(f"<< /Length {len(stream.encode())} >>\nstream\n{stream}\nendstream")
+        content = len(objects)
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] "
+                       f"/Resources << /Font << /F1 3 0 R >> >> /Contents {content} 0 R >>")
+        kids.append(f"{len(objects)} 0 R")
+    objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>"
+    out, offsets = b"%PDF-1.4\n", []
+    for i, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{i} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
+    out += (f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n"
+            ).encode()
+    return out

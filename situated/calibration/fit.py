@@ -298,7 +298,7 @@ def worth_searching(engine: HybridSearch, questions: list[Question]) -> list[Que
     package floors stand whatever the searches find: the on-topic questions are searched for
     the report, and the off-topic ones only where the multilingual floors read them
     (`_multilingual_reads`), so the thresholds are those searching every question gives
-    (`tests/test_calibration.py`)."""
+    (`tests/index/test_calibration.py`)."""
     fits = sum(q.positive and q.half is Half.DEV and engine.vector_reads(_query(q))
                for q in questions) >= MIN_POSITIVES
     if fits:

@@ -69,7 +69,7 @@ class MiniLMEmbeddings(QueryVectors):
     (`encode_query`, `encode_few`), a batch under `NUMPY_BATCH_PIECES` word pieces while torch
     is not loaded, and word-piece counts go through `NumpyMiniLM`, so a process that only asks,
     or ingests a few documents, never imports torch (~7–10 s here). They agree to float32
-    rounding (`tests/test_minilm_numpy.py`)."""
+    rounding (`tests/index/test_minilm_numpy.py`)."""
 
     model_id: str = MODEL_ID
     multilingual = False  # trained on English: other scripts get high cosines between strangers

@@ -6,7 +6,7 @@ Importing torch and sentence-transformers costs ~5–8 s on these machines, whil
 ~20 word pieces through six 384-wide layers: a few milliseconds of matrix products. So a process
 that only asks never imports torch; ingest (thousands of passages) still encodes through
 sentence-transformers (`MiniLMEmbeddings.encode`). The two agree to float32 rounding
-(`tests/test_minilm_numpy.py` holds them to 1e-5 on every text it tries).
+(`tests/index/test_minilm_numpy.py` holds them to 1e-5 on every text it tries).
 
 The network is BERT as `transformers.BertModel` computes it (post-norm layers, exact-erf GELU,
 absolute positions, token type 0), then the sentence-transformers head of this model: the mean

@@ -1,7 +1,7 @@
 """Every fixed text the app says, by (name, language): `wording.fixed` fills one in. Code passes
 names and values. Each language is one file (`words_en`, `words_ru`: its texts and the words put
 into them); a third language is a third file and an entry in `LANGUAGES`
-(`tests/test_wording.py` checks every file has every name, with the same values)."""
+(`tests/chains/say/test_wording.py` checks every file has every name, with the same values)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Every fixed text the app says in English, by name (`catalogue` joins the languages;
-`wording` fills them in). A language is one such file; `tests/test_wording.py` checks that every
+`wording` fills them in). A language is one such file; `tests/chains/say/test_wording.py` checks that every
 file has every name with the same values."""
 
 TEXTS = {
