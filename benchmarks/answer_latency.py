@@ -24,21 +24,22 @@ import contextlib
 import os
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-from _provenance import write_result
 from langchain_core.callbacks import BaseCallbackHandler
 from latency import percentile
+from lib.provenance import write_result
 from rich.console import Console
 from rich.table import Table
-from sentence_cost import left_out
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
 from situated.chains.say.models import ExtractiveChatModel
 from situated.eval.cases import load_cases
+from situated.retrievers import hybrid
 from situated.settings import Settings
 
 HERE = Path(__file__).resolve().parent
@@ -70,6 +71,23 @@ class StageTimer(BaseCallbackHandler):
         if run_id in self.started:
             name, t = self.started.pop(run_id)
             self.spent[name] += (time.perf_counter() - t) * 1e3
+
+
+def left_out(signal: str):
+    """A context factory under which searches leave `signal` out: `sentence`, MiniLM's unit
+    cosines; `topical`, e5's reading of the first blocks (the unit score as before it)."""
+    @contextlib.contextmanager
+    def leaving() -> Iterator[None]:
+        units, topical = hybrid.unit_cosines, hybrid.topical_cosines
+        if signal == "sentence":
+            hybrid.unit_cosines = lambda index, query, blocks: ([None] * len(blocks),) * 2
+        else:
+            hybrid.topical_cosines = lambda index, query, blocks, mask: [None] * len(blocks)
+        try:
+            yield
+        finally:
+            hybrid.unit_cosines, hybrid.topical_cosines = units, topical
+    return leaving
 
 
 def run(chain, cases) -> tuple[dict[str, list[float]], list[str]]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import httpx
 import yaml
-from _provenance import write_result
+from lib.provenance import write_result
 from load import KEY, start
 from rich.console import Console
 from rich.table import Table

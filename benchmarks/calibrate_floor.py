@@ -31,7 +31,7 @@ from collections import Counter
 from pathlib import Path
 
 import yaml
-from _provenance import default_data, write_result
+from lib.provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 

@@ -25,8 +25,8 @@ import sys
 import time
 from pathlib import Path
 
-from _provenance import REPO, write_result
 from ingest_scale import baseline_source, ingest_s, readme_corpus
+from lib.provenance import REPO, write_result
 from rich.console import Console
 from rich.table import Table
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from _provenance import default_data, write_result
+from lib.provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 from sklearn.linear_model import LogisticRegression  # with sentence-transformers

@@ -32,7 +32,7 @@ import time
 from io import BytesIO
 from pathlib import Path
 
-from _provenance import REPO, default_data, write_result
+from lib.provenance import REPO, default_data, write_result
 from rich.console import Console
 from rich.table import Table
 
@@ -49,7 +49,7 @@ def readme_corpus(out: Path) -> None:
 
 def policyqa_corpus(out: Path, data: Path) -> None:
     sys.path.insert(0, str(HERE))
-    from natural_questions import write_docs
+    from lib.natural import write_docs
 
     write_docs(json.loads(data.read_text("utf-8"))["data"], out, "PQA", with_product=True)
 

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _provenance import write_result
+from lib.provenance import write_result
 from rich.console import Console
 from rich.table import Table
 

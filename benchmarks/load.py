@@ -29,7 +29,7 @@ from pathlib import Path
 
 import httpx
 import yaml
-from _provenance import write_result
+from lib.provenance import write_result
 from rich.console import Console
 from rich.table import Table
 

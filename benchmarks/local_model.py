@@ -53,7 +53,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from _provenance import write_result
+from lib.provenance import write_result
 from rich.console import Console
 from rich.table import Table
 
@@ -235,7 +235,7 @@ def run_policyqa(base_url: str, reader: Reader, path: Path, index: Path, limit: 
                  out: Path, half: str = "test") -> None:
     """PolicyQA's test half through the offline model and a local model on one index (module
     doc)."""
-    from natural_questions import halves, questions, spans_in
+    from lib.natural import halves, questions, spans_in
 
     from situated.app import App
     from situated.chains.ask import build_ask_chain
@@ -352,7 +352,7 @@ def _reader(args, ap) -> Reader:
                       args.units, args.system)
     if args.server_bin is None:
         ap.error(f"{args.model} runs in llama.cpp's llama-server: pass --server-bin")
-    from qwen_gguf import join
+    from lib.qwen_gguf import join
 
     work = HERE / "cache" / "qwen"
     work.mkdir(parents=True, exist_ok=True)

@@ -20,8 +20,8 @@ import json
 import re
 from pathlib import Path
 
-from _provenance import default_data, write_result
-from natural_questions import _in, halves, questions
+from lib.natural import _in, halves, questions
+from lib.provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 

@@ -23,8 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import yaml
-from _provenance import default_data, write_result
-from natural_questions import HERE, questions
+from lib.natural import HERE, questions
+from lib.provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 

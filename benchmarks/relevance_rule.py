@@ -34,11 +34,11 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from _provenance import default_data, write_result
-from natural_questions import halves, questions, write_docs
+from lib.natural import halves, questions, write_docs
+from lib.provenance import default_data, write_result
+from lib.small_corpora import SMALL, brand_of, chain_app, small_corpora
 from rich.console import Console
 from rich.table import Table
-from small_corpora import SMALL, brand_of, chain_app, small_corpora
 
 from situated.app import App
 from situated.calibration.fit import Observation, _asked_in, observe

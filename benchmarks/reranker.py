@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _provenance import default_data, write_result
-from natural_questions import _in, halves, questions, spans_in
+from lib.natural import _in, halves, questions, spans_in
+from lib.provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 

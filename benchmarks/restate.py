@@ -24,11 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
-from _provenance import write_result
+from lib.provenance import write_result
+from lib.small_corpora import HERE, chain_app, small_corpora
 from local_model import Reader, served
 from rich.console import Console
 from rich.table import Table
-from small_corpora import HERE, chain_app, small_corpora
 
 from situated.chains.ask import ask_steps, per_generation
 from situated.chains.read.extract import today_in
@@ -133,7 +133,7 @@ def main() -> None:
     with contextlib.ExitStack() as stack:
         base = args.base_url
         if base is None:
-            from qwen_gguf import join
+            from lib.qwen_gguf import join
 
             reader = Reader(args.model, join(args.model.removeprefix("qwen-"),
                                              HERE / "cache" / "qwen"), args.server_bin, 2)

@@ -2,6 +2,7 @@
 
     python benchmarks/same_answers.py dump --index DIR --cases FILE... --out A.jsonl
     python benchmarks/same_answers.py compare A.jsonl B.jsonl
+    python benchmarks/same_answers.py cases [--policyqa FILE] [--xquad DIR] [--work DIR]
 
 `dump` runs each case (eval case files: the built-in sample set when --index is left out, or
 `situated probe-versions` output) through the product chain with the offline model and a fixed
@@ -60,7 +61,7 @@ def dump(args) -> None:
 
 def compare(args) -> None:
     sys.path.insert(0, str(HERE))
-    from _provenance import write_result
+    from lib.provenance import write_result
 
     def read(p: Path) -> dict[str, dict]:
         return {r["id"]: r for r in map(json.loads, p.read_text(encoding="utf-8").splitlines())}
@@ -82,6 +83,13 @@ def compare(args) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["cases"]:  # the natural-question sets as case files (`lib.natural_cases`)
+        sys.path.insert(0, str(HERE))
+        from lib import natural_cases
+
+        sys.argv.pop(1)
+        natural_cases.main()
+        return
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("dump")

@@ -41,7 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from _provenance import write_result
+from lib.provenance import write_result
 
 
 def dir_mb(path: Path) -> float:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import bm25s
 import numpy as np
-from _provenance import default_data, write_result
+from lib.provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 

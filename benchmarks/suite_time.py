@@ -27,7 +27,7 @@ import time
 from io import BytesIO
 from pathlib import Path
 
-from _provenance import REPO, stamp, write_result
+from lib.provenance import REPO, stamp, write_result
 from rich.console import Console
 from rich.table import Table
 

@@ -23,7 +23,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from _provenance import default_data, write_result
+from lib.provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 

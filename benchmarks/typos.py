@@ -26,9 +26,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import yaml
-from _provenance import default_data, write_result
-from natural_questions import HERE, questions, spans_in
-from relevance_rule import small_corpora
+from lib.natural import HERE, questions, spans_in
+from lib.provenance import default_data, write_result
+from lib.small_corpora import small_corpora
 from rich.console import Console
 from rich.table import Table
 

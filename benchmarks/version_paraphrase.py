@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
-from _provenance import default_data, write_result
+from lib.provenance import default_data, write_result
 from rich.console import Console
 from rich.table import Table
 from typos import correcting, slipped

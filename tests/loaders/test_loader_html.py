@@ -1,7 +1,7 @@
 """HTML inside Markdown (issue 83, G1): comments and history notes are read in one linear
 pass. An unclosed comment is text, kept; a history note is found past other comments; an
 unclosed note is no note, and its end is searched for within a window. How long the worst
-shapes take, before beside now, is `benchmarks/loader_worst.py` (tests never time)."""
+shapes take, before beside now, is `benchmarks/worst_cases.py loader` (tests never time)."""
 
 from __future__ import annotations
 

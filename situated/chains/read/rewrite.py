@@ -3,7 +3,7 @@
 
 The offline chain answers a Russian question over English documents 0.12 of the time on
 XQuAD's test half, its English twin 0.91; Qwen2.5-Coder-1.5B's rewrite lifts it to 0.63
-(`benchmarks/crosslang_rewrite.py`). So, when the operator says which language the documents
+(`crosslang_rewrite.py` (docs/experiments.md)). So, when the operator says which language the documents
 are in and a chat model that writes is configured, a question that is not mostly in Latin script
 is rewritten into that language, and only its search text changes (`Validated.query`, which the
 legs read): its situation, dates and language (the reply's) are read from the question as

@@ -75,7 +75,7 @@ class ExtractiveChatModel(BaseChatModel):
     max_sentences: int = 4
     # a unit after the first is quoted only at this cosine with the question or more: below it
     # ("- First release." for "How do I install quickq?", 0.16) it reads as unrelated; higher
-    # floors drop answering units (PolicyQA dev, `benchmarks/quote_choice.py --floors`). The
+    # floors drop answering units (PolicyQA dev, `quote_choice.py --floors` (docs/experiments.md)). The
     # multilingual model's cosines (~0.75 for strangers) never fall below it. The unit right
     # after one quoted from its block goes on from it and is kept ("The dealer confirms within
     # 5 working days." after how a return is filed)
@@ -101,7 +101,7 @@ class ExtractiveChatModel(BaseChatModel):
                topic: str | None = None) -> str:
         """Quote from `evidence` — (label, text) pairs — the units most relevant to `question`
         (`ranked`), the best first (at most `max_sentences`: fewer, or only those near the
-        best one's score, cover the gold span less often, `benchmarks/quote_choice.py`), and
+        best one's score, cover the gold span less often, `quote_choice.py` (docs/experiments.md)), and
         after the first only those of `min_meaning` or more; a unit that announces a list (ends
         with a colon) brings the list (`with_list`); instruction-like units never. `topic`: the
         question without its situation (`request_topic`); where it differs, the quoted unit that

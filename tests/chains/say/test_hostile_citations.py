@@ -150,7 +150,7 @@ def test_a_label_after_an_exclamation_mark_is_a_link_never_an_image():
                                   "[a](" + "b" * 100_000, "a@" * 20_000])
 def test_backtracking_shapes_are_neutralised_and_make_no_link(text):
     """Shapes that made the neutraliser's patterns backtrack once per position (their time:
-    benchmarks/neutralise_worst.py) still come out with no link a renderer would make."""
+    benchmarks/worst_cases.py neutralise) still come out with no link a renderer would make."""
     from markdown_it import MarkdownIt
 
     from situated.loaders.neutralise import neutralise

@@ -173,7 +173,7 @@ def test_the_diff_of_two_reordered_2000_section_versions_does_bounded_work(monke
     """The attack of round 5 (F2): two versions of 2,000 sections in another order, every
     sentence edited (43.5 s before). The sections are grouped once and every word alignment of
     one diff shares one budget, so the work is bounded whatever the shape (its time:
-    benchmarks/diff_worst.py --reordered)."""
+    benchmarks/worst_cases.py diff --reordered)."""
     import difflib
 
     from situated.chains.versions import changes

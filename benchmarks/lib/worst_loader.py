@@ -3,7 +3,7 @@ the file in CommonMark, so no paragraph cap bounds it, and the history-note rege
 (`<!--\\s*YAML\\b(.*?)-->`, DOTALL) and `html.parser` were quadratic over many unclosed
 openings (`<!-- YAML`, `<!--`, `<?`).
 
-    python benchmarks/loader_worst.py [--chars 40000 80000 160000] [--out benchmarks/results]
+    python benchmarks/worst_cases.py loader [--chars 40000 80000 160000] [--out benchmarks/results]
 
 Each shape at each size through `parse_markdown` as it is, beside the same loader with the
 two readers as they were before (in the same run), and whether both keep the same text.
@@ -18,13 +18,12 @@ import time
 from html.parser import HTMLParser
 from pathlib import Path
 
-from _provenance import write_result
-from neutralise_worst import before_beside_now
-
+from lib.provenance import write_result
+from lib.worst_neutralise import before_beside_now
 from situated.loaders import html
 from situated.loaders import markdown as module
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 _YAML_NOTE = re.compile(r"<!--\s*YAML\b(.*?)-->", re.DOTALL)
 
 

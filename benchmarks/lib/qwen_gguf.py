@@ -25,7 +25,7 @@ from pathlib import Path
 
 from situated.index.integrity import file_sha256
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 PINS = json.loads((HERE / "qwen_parts.json").read_text("utf-8"))
 Q4_K_M = 15  # llama.cpp's file type of a Q4_K_M model (`general.file_type`)
 

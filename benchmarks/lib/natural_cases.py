@@ -2,7 +2,7 @@
 with its website as the product) and XQuAD (English and Russian, each over its own language's
 index), both halves, over indexes built and calibrated as `natural_questions.py` builds them.
 
-    python benchmarks/natural_cases.py [--policyqa FILE] [--xquad DIR] [--work DIR]
+    python benchmarks/same_answers.py cases [--policyqa FILE] [--xquad DIR] [--work DIR]
 
 Writes WORK/{policyqa,xquad-en,xquad-ru}-index and WORK/{policyqa,xquad-en,xquad-ru}.jsonl (one
 case per question, tagged with its half); then e.g.
@@ -17,10 +17,10 @@ import argparse
 import json
 from pathlib import Path
 
-from _provenance import default_data
-from natural_questions import _built, halves, questions, write_docs
+from lib.natural import _built, halves, questions, write_docs
+from lib.provenance import default_data
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 
 
 def _write(path: Path, name: str, qs, with_product: bool) -> int:

@@ -1,8 +1,8 @@
 """The worst case of the change diff: two long versions over a tiny vocabulary, where a full
 alignment (`difflib`, autojunk off) is quadratic.
 
-    python benchmarks/diff_worst.py [--kb 280 140 70] [--out benchmarks/results]
-    python benchmarks/diff_worst.py --reordered 2000 1000 [--out benchmarks/results]
+    python benchmarks/worst_cases.py diff [--kb 280 140 70] [--out benchmarks/results]
+    python benchmarks/worst_cases.py diff --reordered 2000 1000 [--out benchmarks/results]
 
 Each size is two versions of `Check passed.` / `Check failed.` sentences (about 14 bytes each,
 in a seeded random order) where one in ten flips — many short partial matches, the alignment's
@@ -25,14 +25,14 @@ import random
 import time
 from pathlib import Path
 
-from _provenance import write_result
 from rich.console import Console
 from rich.table import Table
 
+from lib.provenance import write_result
 from situated.chains.versions import changes
 from situated.documents import Block, BlockKind, FilterFields
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 
 
 def version(sid: str, lines: list[str]) -> list[Block]:

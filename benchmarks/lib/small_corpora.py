@@ -11,7 +11,7 @@ from situated.app import App
 from situated.index.ingest import ingest
 from situated.settings import Settings
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 
 SMALL = {"rental": "dev", "dental": "dev", "library": "test", "tasq": "test", "gym": "fresh",
          "waste": "fresh", "hotel": "fresh2", "cowork": "fresh2", "vet": "fresh3",

@@ -3,7 +3,7 @@ that made its regular expressions backtrack once per position — a long word wi
 e-mail pattern), a line of `[` or of `[a](` never closed (the Markdown-link pattern). Every
 answer neutralises its evidence, so one such paragraph cost every answer that quoted it.
 
-    python benchmarks/neutralise_worst.py [--chars 1000 2000 4000] [--out benchmarks/results]
+    python benchmarks/worst_cases.py neutralise [--chars 1000 2000 4000] [--out benchmarks/results]
 
 Each shape at each size through `neutralise` as it is, beside the same function with the two
 patterns as they were before (in the same run), and whether both give the same text. Prints a
@@ -17,14 +17,14 @@ import re
 import time
 from pathlib import Path
 
-from _provenance import write_result
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from lib.provenance import write_result
 from situated.loaders import neutralise as module
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # benchmarks/
 BEFORE = {
     "_GFM_ADDRESS": re.compile(r"(?:(?:https?|ftp)://|www\.)[^\s<>()\[\]]+(?<![.,;:!?'\"])|"
                                r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.IGNORECASE),
