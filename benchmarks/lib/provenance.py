@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _git(*args: str) -> str | None:
