@@ -18,15 +18,16 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 STATUSES = ("answered", "clarify", "no_evidence", "withheld")
 
 
-def section(text: str, title: str) -> str:
-    """The lines from `## title` to the next `## ` heading outside a code fence."""
+def section(text: str, title: str, level: int = 2) -> str:
+    """The lines from the heading `title` (of `level`) to the next heading of that level or
+    above, outside a code fence."""
     lines = text.splitlines()
-    start = lines.index(f"## {title}")
+    start = lines.index(f"{'#' * level} {title}")
     fenced = False
     for end in range(start + 1, len(lines)):
         if lines[end].startswith("```"):
             fenced = not fenced
-        elif not fenced and lines[end].startswith("## "):
+        elif not fenced and re.match(rf"#{{1,{level}}} ", lines[end]):
             break
     else:
         end = len(lines)
@@ -96,10 +97,10 @@ def test_the_walkthrough_parses_into_commands_with_outcomes():
     assert any("situated eval" in c for c, _ in steps)
 
 
-@pytest.mark.slow
-@pytest.mark.integration
-def test_your_own_documents_runs_as_written(tmp_path, warm_vectors):
-    steps = [c for b in bash_blocks(section(README, "Your own documents")) for c in commands(b)]
+def run_as_written(steps: list[tuple[str, list[str]]], tmp_path: Path,
+                   warm_vectors: Path) -> list[str]:
+    """`steps` run in order in one shell under `tmp_path` (a free port for 8000), each
+    command's commented outcome checked; their outputs."""
     port = str(free_port())
     script = ["set -euo pipefail"]
     for n, (cmd, _) in enumerate(steps):
@@ -120,6 +121,14 @@ def test_your_own_documents_runs_as_written(tmp_path, warm_vectors):
                 (cmd, output[:500])
         for fragment in fragments:
             assert fragment in flat, (cmd, fragment, output[:800])
+    return outputs
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+def test_your_own_documents_runs_as_written(tmp_path, warm_vectors):
+    steps = [c for b in bash_blocks(section(README, "Your own documents")) for c in commands(b)]
+    outputs = run_as_written(steps, tmp_path, warm_vectors)
     public = outputs[next(i for i, (c, _) in enumerate(steps)
                           if "alarm code" in c and "--role" not in c)]
     assert "4711" not in public and "GYM-STAFF" not in public and "handbook" not in public
@@ -240,3 +249,15 @@ def test_every_time_the_readme_states_is_a_benchmarks_with_its_conditions():
     untied = [m.group(0) for m in TIME.finditer(flat)
               if not any(m.start() in span for span in tied)]
     assert not untied, f"times in the README with no benchmark behind them: {untied}"
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+def test_the_release_example_of_the_reference_runs_as_written(tmp_path, warm_vectors):
+    """The guide at two releases beside its changelog (docs/reference.md, "A guide and its
+    changelog"): each ask prints what its comment says."""
+    reference = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+    block = section(reference, "A guide and its changelog", level=4)
+    steps = [c for b in bash_blocks(block) for c in commands(b)]
+    assert sum(1 for c, _ in steps if c.startswith("situated ask")) >= 4
+    run_as_written(steps, tmp_path, warm_vectors)
