@@ -61,8 +61,8 @@ class StageBar:
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if stage == "sample":
-            err.print(f"indexing the sample corpus ({total} documents) on first use, once: "
-                      "later asks reuse it (about half a minute)", highlight=False)
+            err.print(f"indexing the sample corpus ({total} documents) on first use, once, "
+                      "from its shipped vectors: later asks reuse it", highlight=False)
         elif stage in _STAGES:
             self.bar.update(self.task, description=_STAGES[stage], completed=done, total=total,
                             visible=True)

@@ -116,6 +116,11 @@ class EmbeddingCache:
         as_queries = _Queries(encoder)
         return dict(zip(texts, self.encode(as_queries, list(texts)))) if texts else {}
 
+    def items(self) -> list[tuple[str, np.ndarray]]:
+        """Every cached (key, vector), in key order."""
+        return [(k, np.frombuffer(v, dtype=np.float32))
+                for k, v in self._db.execute("SELECT key, v FROM vec ORDER BY key")]
+
     @property
     def misses(self) -> int:
         """Texts embedded because no cached vector had them, by every model."""

@@ -25,6 +25,7 @@ import numpy as np
 from situated.errors import IndexError_, SituatedError
 from situated.index.bm25_files import write_bm25
 from situated.index.cache import EmbeddingCache
+from situated.index.sample_vectors import seed_cache
 from situated.index.columns import FilterColumns, IdTable
 from situated.index.docstore import STORE_FILE, DocStore, DocumentTable, write_store
 from situated.index.embeddings import Embedder
@@ -328,7 +329,12 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder,
         if not _sample_current(root, corpus, settings, embeddings):
             if progress is not None:
                 progress("sample", 0, len(corpus.documents))
-            build_index(corpus, root, embeddings, settings, progress)
+            cache = EmbeddingCache.of(settings)
+            try:  # the sample's shipped vectors: nothing embedded that they hold
+                seed_cache(cache)
+                build_index(corpus, root, embeddings, settings, progress, cache=cache)
+            finally:
+                cache.close()
         _write_stamp(root, settings, embeddings)
     return root
 
