@@ -25,7 +25,6 @@ import numpy as np
 from situated.errors import IndexError_, SituatedError
 from situated.index.bm25_files import write_bm25
 from situated.index.cache import EmbeddingCache
-from situated.index.sample_vectors import seed_cache
 from situated.index.columns import FilterColumns, IdTable
 from situated.index.docstore import STORE_FILE, DocStore, DocumentTable, write_store
 from situated.index.embeddings import Embedder
@@ -38,6 +37,7 @@ from situated.index.publisher import (
     publish,
     writer_lock,
 )
+from situated.index.sample_vectors import seed_cache
 from situated.index.sentences import (
     TITLED,
     under_title,

@@ -30,8 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from packaging.version import InvalidVersion, Version
-
+from situated import releases
 from situated.chains.read.change_kind import VERB, Kind, says_kind
 from situated.chains.versions.appearance_subject import (
     Subject,
@@ -132,8 +131,8 @@ def page_notes(steps: list[Step], kind: Kind) -> list[tuple[str, Block]]:
         for what, release in _HISTORY_ITEM.findall(line):
             if what == kind.value:
                 try:
-                    out.append((str(Version(release)), block))
-                except InvalidVersion:
+                    out.append((str(releases.parse(release)), block))
+                except releases.ReleaseError:
                     continue
     return out
 
@@ -149,8 +148,8 @@ def noted(blocks: list[Block], subject: Subject,
         if release is None or not carries(b, subject):
             continue
         try:
-            out.append((Version(release), b))
-        except InvalidVersion:
+            out.append((releases.parse(release), b))
+        except releases.ReleaseError:
             continue
     return [(str(v), b) for v, b in sorted(out, key=lambda x: x[0])]
 

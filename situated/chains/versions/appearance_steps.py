@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from packaging.version import InvalidVersion, Version
-
+from situated import releases
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status
 from situated.chains.read.change_kind import Kind, says_kind
@@ -203,7 +202,7 @@ class AppearanceSteps:
 def _earliest(notes: list) -> tuple | None:
     """The (release, block) of the earliest release among the notes that state the change
     (their releases are versions already: `noted`, `page_notes`)."""
-    return min(notes, key=lambda n: Version(n[0])) if notes else None
+    return min(notes, key=lambda n: releases.parse(n[0])) if notes else None
 
 
 def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
@@ -211,15 +210,15 @@ def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
             for r, b in notes]
 
 
-def _agrees(found: Found, releases: list[str]) -> bool:
-    """A note agrees when its release lies after the version before and up to the version
-    found (the pages exist at some releases only)."""
+def _agrees(found: Found, stated: list[str]) -> bool:
+    """A note agrees when its release (`stated`) lies after the version before and up to the
+    version found (the pages exist at some releases only)."""
+    before = found.before.meta.version if found.before else None
     try:
-        hi = Version(found.at.meta.version) if found.at.meta.version else None
-        lo = Version(found.before.meta.version) if found.before and found.before.meta.version \
-            else None
-        named = [Version(r) for r in releases]
-    except InvalidVersion:
+        hi = releases.parse(found.at.meta.version) if found.at.meta.version else None
+        lo = releases.parse(before) if before else None
+        named = [releases.parse(r) for r in stated]
+    except releases.ReleaseError:
         return False
     if hi is None:
         return False

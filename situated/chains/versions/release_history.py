@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from packaging.version import Version
 
+from situated import releases
 from situated.chains.contract import Answer
 from situated.chains.read.intent import LineFact
 from situated.chains.read.line_words import LineWords
@@ -36,7 +37,7 @@ def line_text(said: Said, reading: ReleaseReading, declared: list[Version], line
     n = len(declared)
     # a release exists when a document declares it; one a range only covers (2.0.7 under
     # ">=2.0,<3.0") is not among the versions
-    missing = reading.unknown or (reading.version if reading.version is not None and Version(
+    missing = reading.unknown or (reading.version if reading.version is not None and releases.parse(
         reading.version) not in declared else None) or _unknown_number(said, reading, declared)
     facts = {"line": line, "n": n, "first": declared[0], "last": declared[-1]}
     end = said.line.named_end if reading.version is not None or missing is not None else None
@@ -49,10 +50,11 @@ def line_text(said: Said, reading: ReleaseReading, declared: list[Version], line
     asked = fact if fact is not None and (meant or yields) else words
     if end is not None:  # "Is 1.1.0 the latest?": "No. The latest version of quickq is 2.0.0 …"
         at = facts["last"] if end is LineFact.LATEST else facts["first"]
-        yes_no = w.fixed("yes" if Version(str(reading.version)) == at else "no", lang)
+        yes_no = w.fixed("yes" if releases.parse(str(reading.version)) == at else "no", lang)
         return _end_text(yes_no, end, facts, lang)
     if reading.version is not None and asked is LineFact.EXISTS:
-        return w.fixed("line_has", lang, v=reading.version, **facts), [Version(reading.version)]
+        shown = [releases.parse(reading.version)]
+        return w.fixed("line_has", lang, v=reading.version, **facts), shown
     if asked is LineFact.LATEST:
         return w.fixed("line_latest", lang, **facts), [declared[-1]]
     if asked is LineFact.OLDEST:

@@ -69,7 +69,8 @@ class ReleaseSteps:
         release document, else "the documents"."""
         if product:
             return product
-        products = {p for m in self.versions.released(self.ctx.readable(q.scope)) for p in m.product}
+        readable = self.ctx.readable(q.scope)
+        products = {p for m in self.versions.released(readable) for p in m.product}
         if len(products) == 1:
             return next(iter(products))
         return plural_line(q.lang)
@@ -135,7 +136,7 @@ class ReleaseSteps:
             return [(self.line_name(q, product), declared)]
         lines = [(p, self.line(q, p)[0]) for p in products]
         lines = [(p, d) for p, d in lines if d]
-        asked = Version(v.release.version) if v.release.version is not None else None
+        asked = releases.parse(v.release.version) if v.release.version is not None else None
         holding = [(p, d) for p, d in lines if asked in d]
         return holding or lines
 
