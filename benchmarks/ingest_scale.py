@@ -75,7 +75,7 @@ def baseline_source(rev: str, work: Path) -> Path:
             tar.extractall(dest, filter="data")
     where = subprocess.run([sys.executable, "-c", "import situated; print(situated.__file__)"],
                            env={**os.environ, "PYTHONPATH": str(dest)}, capture_output=True,
-                           text=True, check=True).stdout.strip()
+                           text=True, check=True, cwd=dest).stdout.strip()
     if not where.startswith(str(dest)):
         raise SystemExit(f"the baseline's package is not the one imported ({where})")
     return dest
@@ -87,7 +87,7 @@ def ingest_s(source: Path, docs: Path, index: Path, cache: Path) -> float:
     t = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "situated.cli", "ingest", str(docs),
                            "--index", str(index)], env=env, capture_output=True, text=True,
-                          check=False)
+                          check=False, cwd=index.parent)  # not the repository: `-m` reads cwd first
     if done.returncode:
         raise SystemExit(f"ingest failed ({source}):\n{done.stdout[-1500:]}{done.stderr[-1500:]}")
     return time.perf_counter() - t
