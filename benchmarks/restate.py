@@ -1,6 +1,6 @@
 """Does a chat model's restatement of a refused question lift the small corpora's paraphrases
 without answering their strangers (issue 51; `Settings.restate_refused`,
-`chains.read.restate`)? Each small corpus built as `situated ingest` builds it, every question
+`chains.routing.restate`)? Each small corpus built as `situated ingest` builds it, every question
 asked through the offline chain twice in one run: as today, and with the product's restate
 step (Qwen2.5-Coder-1.5B restating, the offline model still answering, so the figures are the
 relevance rule's alone).
@@ -32,7 +32,7 @@ from rich.table import Table
 
 from situated.chains.ask import ask_steps, per_generation
 from situated.chains.read.extract import today_in
-from situated.chains.read.restate import QuestionRestater
+from situated.chains.routing.restate import QuestionRestater
 
 
 @dataclass(frozen=True)

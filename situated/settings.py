@@ -220,7 +220,7 @@ class _AnswerSettings(BaseModel):
         default=False, description="With a chat model that writes, a question the relevance "
         "rule refused is restated by the model in plain, general words and searched once more; "
         "the relevance rule decides again, and the second search stands only where it answers "
-        "(`chains.read.restate`).")
+        "(`chains.routing.restate`).")
     model_fallback: bool = Field(
         default=False, description="When the chat model fails (unreachable, timeout, error), "
         "answer with the offline extractive model instead of reporting the error.")

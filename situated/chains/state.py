@@ -18,6 +18,7 @@ from langchain_core.messages import BaseMessage
 from pydantic import BaseModel, ConfigDict, Field
 
 from situated.chains.contract import Answer
+from situated.chains.decision import Decision, Probes
 from situated.chains.read.compare import Comparison
 from situated.chains.read.dates import DateMention
 from situated.chains.read.extract import Validated
@@ -25,7 +26,6 @@ from situated.chains.read.intent import Intent
 from situated.chains.read.products import ProductMatcher
 from situated.chains.read.proposal import Proposal
 from situated.chains.read.said import Said
-from situated.chains.routing.decision import Decision, Probes
 from situated.chains.say.evidence import Supplied
 from situated.chains.say.wording import Lang
 from situated.chains.versions.history import Lines

@@ -21,18 +21,19 @@ from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 
 from situated.chains.context import Searcher, StepContext
 from situated.chains.contract import Answer, Status
-from situated.chains.read.compare import Comparison, Period, ask_year, merge, slice_situation
+from situated.chains.decision import Route
+from situated.chains.read.compare import Comparison, Period, slice_situation
 from situated.chains.read.extract import Clock
 from situated.chains.read.intent import Intent
 from situated.chains.read.reader import QuestionReader
-from situated.chains.read.restate import QuestionRestater
 from situated.chains.read.rewrite import QuestionRewriter
-from situated.chains.routing.decision import Route
 from situated.chains.routing.evidence_steps import EvidenceSteps
+from situated.chains.routing.restate import QuestionRestater
 from situated.chains.routing.router import Router, standard
 from situated.chains.say import assemble
 from situated.chains.say.budget import Budget
 from situated.chains.say.focus import EvidenceFocus
+from situated.chains.say.periods import ask_year, merge
 from situated.chains.say.reply_steps import ReplySteps
 from situated.chains.state import (
     AskInput,
@@ -109,7 +110,7 @@ class AskSteps:
             return reply if answers else stop
 
         at = _step(self.evidence.retrieve, "retrieve") | _step(self.evidence.route, "route")
-        if self.restater is not None:  # a refusal searched once more (`chains.read.restate`)
+        if self.restater is not None:  # a refusal searched once more (`chains.routing.restate`)
             at = at | _step(self.restated, "restate_refused")
         at = at | _step(self.reply.budget, "budget") | _step(answer_or_stop, "answer_or_stop")
         find = _step(self.history.find_versions, "find_versions")

@@ -37,10 +37,10 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from situated.chains.say.wording import Lang, day_text
-from situated.chains.versions.changes import DATES
 from situated.documents import LoadedDocument, end_of_day
 from situated.eval.cases import Case, Expect
 from situated.loaders.sentences import split_sentences
+from situated.substance import DATES
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _NOISE = re.compile(r"https?://|\|")

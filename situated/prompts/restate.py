@@ -1,4 +1,4 @@
-"""The restate prompt (`chains.read.restate`): a question the relevance rule refused, put in the
+"""The restate prompt (`chains.routing.restate`): a question the relevance rule refused, put in the
 plain, general words documents use, for one more search. It carries the caller's own question and
 nothing else: no evidence, no document's words. Its examples are of a domain no shipped or
 measured corpus is about (a bank), so they teach the form, not any corpus's words."""

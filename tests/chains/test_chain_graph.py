@@ -205,7 +205,7 @@ def _imports(path: Path) -> set[str]:
 # the layers, lowest first; a module may import its own layer and the ones below it
 LAYERS = [
     {"errors", "modes", "situation", "settings", "process", "documents", "prompts", "months",
-     "releases",
+     "releases", "substance",
      "kept"},
     {"loaders"}, {"index"}, {"retrievers"}, {"app"}, {"chains"},
     # calibration writes and runs questions like an evaluation (ingest takes it as a hook)
@@ -231,6 +231,43 @@ def test_imports_run_one_way_through_the_layers():
             if imported != "situated" and _layer(imported) > _layer(rel):
                 upward.append(f"{rel} -> {imported}")
     assert upward == []
+
+
+# inside chains/, the subpackages in the order a question's reading is built on: the question
+# read (read) ← the words and answers every later part writes (say) ← the decisions that stop
+# or answer (routing) ← the version components that route and write (versions)
+CHAIN_LAYERS = ("read", "say", "routing", "versions")
+
+
+def chain_imports_upward(chains: Path) -> list[str]:
+    """Each import of a chains subpackage by one lower in `CHAIN_LAYERS`, "module -> imported"."""
+    upward = []
+    for sub in CHAIN_LAYERS:
+        for path in sorted((chains / sub).glob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.ImportFrom) or not node.module:
+                    continue
+                parts = node.module.split(".")
+                if (parts[:2] == ["situated", "chains"] and len(parts) > 2
+                        and parts[2] in CHAIN_LAYERS
+                        and CHAIN_LAYERS.index(parts[2]) > CHAIN_LAYERS.index(sub)):
+                    upward.append(f"{sub}/{path.name} -> {node.module}")
+    return upward
+
+
+@pytest.mark.unit
+def test_the_chains_subpackages_import_one_way():
+    assert chain_imports_upward(ROOT / "situated" / "chains") == []
+
+
+@pytest.mark.unit
+def test_the_chains_layer_check_finds_an_import_back_up(tmp_path):
+    for sub in CHAIN_LAYERS:
+        (tmp_path / sub).mkdir()
+    (tmp_path / "read" / "r.py").write_text(
+        "from situated.chains.say import wording\nfrom situated.chains.read import lang\n")
+    (tmp_path / "versions" / "v.py").write_text("from situated.chains.routing import rules\n")
+    assert chain_imports_upward(tmp_path) == ["read/r.py -> situated.chains.say"]
 
 
 @pytest.mark.unit

@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from situated.chains.read.release import ReleaseReading, unknown_text
+from situated.chains.read.release import ReleaseReading
 from situated.chains.read.said import read_said
+from situated.chains.say.release_words import unknown_text
 from situated.chains.say.wording import Lang
 from situated.chains.versions.release_history import line_text
 from situated.documents import DocumentMeta

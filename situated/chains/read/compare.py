@@ -21,7 +21,6 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from situated.chains.contract import Answer, SliceOut, Status
 from situated.chains.read.dates import (
     DateMention,
     DateRole,
@@ -29,8 +28,7 @@ from situated.chains.read.dates import (
     strip_dates,
 )
 from situated.chains.read.intent import compares
-from situated.chains.say import assemble
-from situated.chains.say import wording as w
+from situated.chains.read.lang import Lang, day_text, language_of
 from situated.months import RU_MONTHS, month_number
 from situated.situation import Situation
 
@@ -55,8 +53,8 @@ class Comparison:
 
 
 
-def _month_label(month: int, year: int, lang: w.Lang) -> str:
-    if lang is w.Lang.RU:
+def _month_label(month: int, year: int, lang: Lang) -> str:
+    if lang is Lang.RU:
         return f"{RU_MONTHS[month - 1][0]} {year}"
     return f"{calendar.month_name[month]} {year}"
 
@@ -73,7 +71,7 @@ def find_comparison(question: str, mentions: list[DateMention] | None = None,
         return None
     mentions = [m for m in (find_dates(question) if mentions is None else mentions)
                 if not m.invalid]
-    lang = w.language_of(question)
+    lang = language_of(question)
     if len(mentions) != 2:
         return None
     roles = {m.role for m in mentions if m.role is not None}
@@ -86,7 +84,7 @@ def find_comparison(question: str, mentions: list[DateMention] | None = None,
         if role is DateRole.KNOWN:
             return None  # "as known on" is not a period of the rule
         if m.value is not None:
-            periods.append(Period(w.day_text(m.value, lang), m.value, role))
+            periods.append(Period(day_text(m.value, lang), m.value, role))
             continue
         month = next((n for tok in re.findall(r"[^\W\d_]+\.?", m.text)
                       if (n := month_number(tok)) is not None), None)
@@ -115,42 +113,4 @@ def slice_situation(carried: Situation | None, period: Period) -> Situation:
     return Situation(**base)
 
 
-def ask_year(comparison: Comparison, lang: w.Lang) -> str:
-    return w.fixed("ask_year", lang, period=comparison.missing_year)
-
-
-def merge(periods: tuple[Period, Period], answers: list[Answer], lang: w.Lang) -> Answer:
-    """Two slice answers → one: evidence and citations relabelled S1… across both, each
-    slice's text under its period, `slices` listing the periods and their labels."""
-    if any(a.status is Status.CLARIFY for a in answers):
-        return next(a for a in answers if a.status is Status.CLARIFY)
-    evidence, citations, hits, flagged, slices, texts = [], [], [], [], [], []
-    offset = 0
-    for period, a in zip(periods, answers, strict=True):
-        relabel = {e.label: f"S{offset + i}" for i, e in enumerate(a.evidence, start=1)}
-        evidence += [e.model_copy(update={"label": relabel[e.label]}) for e in a.evidence]
-        citations += [c.model_copy(update={"label": relabel[c.label]}) for c in a.citations
-                      if c.label in relabel]
-        flagged += [f.model_copy(update={"label": relabel[f.label]}) for f in a.flagged
-                    if f.label in relabel]
-        hits += [h for h in a.hits if h not in hits]
-        offset += len(a.evidence)
-        slices.append(SliceOut(label=period.label, status=a.status,
-                               situation=a.situation, evidence=list(relabel.values()),
-                               citations=[relabel[c.label] for c in a.citations
-                                          if c.label in relabel]))
-        texts.append(f"{period.label}: {a.answer}")
-    answered = [a for a in answers if a.status is Status.ANSWERED]
-    status = Status.ANSWERED if answered else answers[0].status
-    budget = answered[0].budget if answered else None
-    if budget is not None:  # one prompt per slice, each within the allowance
-        budget = budget.model_copy(update={"used": max(a.budget.used for a in answered
-                                                       if a.budget is not None)})
-    situation = answers[0].situation.model_copy(update={
-        k: None for k in ("purchase_date", "request_date", "as_of")})
-    return assemble.cited(status, "\n\n".join(texts), citations, situation, evidence,
-                          evidence_always=True, hits=hits, budget=budget, flagged=flagged,
-                          slices=slices)
-
-
-__all__ = ["Comparison", "Period", "ask_year", "find_comparison", "merge", "slice_situation"]
+__all__ = ["Comparison", "Period", "find_comparison", "slice_situation"]

@@ -24,6 +24,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda, RunnablePassthrough
 from pydantic import ValidationError
 
+from situated.chains.endpoint import is_unreachable
 from situated.chains.read.extract import (
     Clock,
     ExtractedSituation,
@@ -32,7 +33,6 @@ from situated.chains.read.extract import (
     validate_extraction,
 )
 from situated.chains.read.products import ProductMatcher
-from situated.chains.say.models import is_unreachable
 from situated.prompts.extraction import EXTRACTION_PROMPT
 
 log = logging.getLogger("situated.extract")

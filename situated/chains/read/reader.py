@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any
+from typing import Any, Protocol
 
 from situated.chains.context import StepContext
 from situated.chains.read.compare import find_comparison
@@ -19,12 +19,11 @@ from situated.chains.read.intent import (
     names_nothing,
     read_cue,
 )
+from situated.chains.read.lang import language_of
 from situated.chains.read.meaning import asks_by_meaning, meaning_reader
 from situated.chains.read.products import ProductMatcher
 from situated.chains.read.said import read_said
-from situated.chains.say.wording import language_of
 from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
-from situated.chains.versions.release_steps import ReleaseSteps
 from situated.kept import kept
 from situated.situation import Scope, Situation
 
@@ -33,11 +32,18 @@ _FACET_LEAD = re.compile(r"(?:\b(?:in|for|at|from|of|within)\s+(?:the\s+)?|(?<!\
                          r"\s+)$", re.IGNORECASE)
 
 
+class ReleaseValidator(Protocol):
+    """What the reader asks of the release steps (`versions.release_steps.ReleaseSteps`, wired
+    in by `chains.steps`): the release a question names, read against the index's lines."""
+
+    def validate(self, q: Question, v: Validated, proposed: str | None) -> Validated: ...
+
+
 class QuestionReader:
     """Bound to one chain's `StepContext`, its clock, and its release steps (which read the
     release a question names)."""
 
-    def __init__(self, ctx: StepContext, clock: Clock, releases: ReleaseSteps):
+    def __init__(self, ctx: StepContext, clock: Clock, releases: ReleaseValidator):
         self.ctx, self.clock, self.releases = ctx, clock, releases
         # what the chain derives from its generation once: the family names a question may
         # say, and per caller the products and facet values it may read

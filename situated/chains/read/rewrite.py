@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
+from situated.chains.endpoint import model_call
 from situated.chains.read.extract import topic_of
-from situated.chains.say.models import model_call
 from situated.chains.state import Reading
 from situated.errors import ModelError
 from situated.index.text import mostly_latin

@@ -16,8 +16,8 @@ from functools import cached_property
 from typing import Any
 
 from situated.chains.context import StepContext
+from situated.chains.decision import Decision, Probes, Route
 from situated.chains.routing import evidence as ev
-from situated.chains.routing.decision import Decision, Probes, Route
 from situated.chains.state import Reading
 from situated.documents import DocumentMeta, ValidFor
 from situated.retrievers.hybrid import SearchResult

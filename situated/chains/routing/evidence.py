@@ -30,16 +30,16 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from zoneinfo import ZoneInfo
 
-from situated.chains.routing.decision import Decision
+from situated.chains.decision import Decision
+from situated.chains.routing.same_text import same_in_every_version
 from situated.chains.say import wording as w
 from situated.chains.say.wording import FACT_NAMES, Lang
-from situated.chains.versions.changes import section_key
-from situated.chains.versions.same_text import same_in_every_version
 from situated.documents import DocumentMeta, ValidFor, end_of_day, instant
 from situated.index.versions import Versions
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
+from situated.substance import section_key
 
 
 def deciding(versions: Versions, meta: DocumentMeta, situation: Situation,

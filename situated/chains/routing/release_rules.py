@@ -5,22 +5,20 @@ when the releases say different things. Other releases are named, never quoted."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
+
+from packaging.version import Version
 
 from situated import releases
+from situated.chains.decision import Decision, Route
 from situated.chains.read.extract import Validated
-from situated.chains.read.release import (
-    ask_version_text,
-    elsewhere_text,
-    holds,
-    unknown_text,
-)
+from situated.chains.read.release import holds
 from situated.chains.routing.context import RouteContext
-from situated.chains.routing.decision import Decision, Route
 from situated.chains.routing.rules import Rule
 from situated.chains.say import wording as w
+from situated.chains.say.release_text import ReleaseText
+from situated.chains.say.release_words import ask_version_text, elsewhere_text, unknown_text
 from situated.chains.state import Question
-from situated.chains.versions.release_steps import ReleaseSteps
 from situated.documents import DocumentMeta
 from situated.loaders.axes import line_of
 from situated.loaders.notes import pages_first
@@ -31,7 +29,21 @@ if TYPE_CHECKING:
     from situated.retrievers.hybrid import SearchResult
 
 
-def unknown_release(steps: ReleaseSteps, q: Question, v: Validated) -> Decision | None:
+class ReleaseLines(Protocol):
+    """What the release rules read of the release steps (`versions.release_steps.ReleaseSteps`,
+    wired in by `chains.steps`): the caller's line of a product, its name, the hint that notes
+    hold a release, and how far back a release text stands."""
+
+    text: ReleaseText
+
+    def line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]: ...
+
+    def line_name(self, q: Question, product: str | None) -> str: ...
+
+    def notes_hint(self, q: Question, product: str | None, said: str) -> str: ...
+
+
+def unknown_release(steps: ReleaseLines, q: Question, v: Validated) -> Decision | None:
     """A question about a release no readable document has: say so, with the nearest (the
     first rule here, and the first stop of a question about versions). A release of a product
     the caller has none of ("Django version 5.0") names the products there are."""
@@ -63,7 +75,7 @@ class UnknownRelease(Rule):
 
     name = "unknown release"
 
-    def __init__(self, steps: ReleaseSteps):
+    def __init__(self, steps: ReleaseLines):
         self.steps = steps
 
     def decide(self, ctx: RouteContext) -> Decision | None:
@@ -182,7 +194,7 @@ class WhichRelease(Rule):
 
     name = "which release"
 
-    def __init__(self, steps: ReleaseSteps):
+    def __init__(self, steps: ReleaseLines):
         self.steps = steps
 
     def decide(self, ctx: RouteContext) -> Decision | None:
@@ -201,5 +213,5 @@ class WhichRelease(Rule):
         return None  # no release document, or the same text in every release
 
 
-__all__ = ["ElsewhereRelease", "LackingInRelease", "UnknownRelease", "WhichRelease",
+__all__ = ["ElsewhereRelease", "LackingInRelease", "ReleaseLines", "UnknownRelease", "WhichRelease",
            "unbound_product", "unknown_release"]

@@ -8,11 +8,12 @@ from __future__ import annotations
 import dataclasses
 
 from situated.chains.context import StepContext
+from situated.chains.decision import Decision, Probes
 from situated.chains.routing.context import RouteContext
-from situated.chains.routing.decision import Decision, Probes
 from situated.chains.routing.release_rules import (
     ElsewhereRelease,
     LackingInRelease,
+    ReleaseLines,
     UnknownRelease,
     WhichRelease,
 )
@@ -28,7 +29,6 @@ from situated.chains.routing.rules import (
     WhichOne,
 )
 from situated.chains.state import Reading
-from situated.chains.versions.release_steps import ReleaseSteps
 from situated.retrievers.hybrid import SearchResult
 
 
@@ -61,7 +61,7 @@ class Router:
         raise RuntimeError(f"no rule of {self.order} decided; the last rule must always decide")
 
 
-def standard(step: StepContext, releases: ReleaseSteps) -> Router:
+def standard(step: StepContext, releases: ReleaseLines) -> Router:
     """The product's rules in their order (docs/design.md "The router" prints it)."""
     return Router(step, (
         UnknownRelease(releases),

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from situated.chains.decision import Decision
 from situated.chains.routing import evidence as ev
 from situated.chains.routing.context import RouteContext
-from situated.chains.routing.decision import Decision
 from situated.chains.say import wording as w
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from situated.chains.contract import Answer, Citation, SituationOut, Status, situation_out
-from situated.chains.routing.decision import Decision, Route
+from situated.chains.decision import Decision, Route
 from situated.loaders.neutralise import neutralise
 from situated.situation import Situation
 

@@ -11,7 +11,8 @@ from langchain_core.runnables import Runnable, RunnableConfig
 
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer, Status
-from situated.chains.routing.decision import Route
+from situated.chains.decision import Route
+from situated.chains.endpoint import model_call
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.say.citations import CitationParser
@@ -24,9 +25,9 @@ from situated.chains.say.evidence import (
     supplied_blocks,
 )
 from situated.chains.say.focus import EvidenceFocus
-from situated.chains.say.models import NO_ANSWER, model_call
+from situated.chains.say.models import NO_ANSWER
+from situated.chains.say.release_text import ReleaseText
 from situated.chains.state import Packed, Replied, Routed
-from situated.chains.versions.release_text import ReleaseText
 from situated.loaders.neutralise import neutralise
 from situated.prompts.answer import evidence_label_line
 from situated.retrievers.rerank import Reranker, reordered

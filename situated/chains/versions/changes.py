@@ -29,25 +29,7 @@ from situated.documents import Block
 from situated.loaders.neutralise import neutralise
 from situated.loaders.sentences import evidence_units
 from situated.modes import Mode
-
-DATES = re.compile(  # the date forms a version prints ("Last updated: March 3, 2025")
-    r"\b\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?\b|"
-    r"\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|"
-    r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?[A-Za-zА-Яа-яЁё]{3,}\.?,?\s+\d{4}\b|"
-    r"\b[A-Za-z]{3,}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|"
-    r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{4}\b",
-    re.IGNORECASE)
-# a word or number, with what joins one inside it ("aup_exceptions@meta.com", "e-mail", "3.5")
-_WORDS = re.compile(r"[^\W_]+(?:[-_.@/][^\W_]+)*", re.UNICODE)
-
-
-def substance(text: str) -> tuple[str, ...]:
-    """The words and numbers of `text` without its dates: what a change must touch to count.
-    A line that is a date and a label ("Last updated: 3 March 2025", "Effective date: …") has
-    none."""
-    undated, dates = DATES.subn(" ", text.replace("\\", ""))  # Markdown escapes are format
-    words = tuple(_WORDS.findall(undated.lower()))
-    return () if dates and len(words) <= 3 else words
+from situated.substance import section_key, substance
 
 
 class ChangeKind(Mode):
@@ -77,12 +59,6 @@ class _Unit:
     key: tuple[str, ...]
     block: Block
     section: tuple[str, ...]  # `section_key(block.path)`, read once per block
-
-
-def section_key(path: tuple[str, ...]) -> tuple[str, ...]:
-    """A section's identity across versions: its headings' substance ("Last updated: 3 March
-    2025" as a heading names no section)."""
-    return tuple(" ".join(k) for p in path if (k := substance(p)))
 
 
 _PART = re.compile(r"\s*\(part \d+ of \d+\)$")  # `loaders.forms`: a split section's parts
@@ -261,5 +237,4 @@ def word_change(old: str, new: str, context: int = 3) -> str:
     return " ".join(parts)
 
 
-__all__ = ["DATES", "ChangeKind", "SectionChange", "diff_blocks", "section_key", "substance",
-           "word_change"]
+__all__ = ["ChangeKind", "SectionChange", "diff_blocks", "word_change"]

@@ -31,8 +31,8 @@ from situated.chains.contract import (
     SectionChangeOut,
     Status,
 )
+from situated.chains.decision import Decision
 from situated.chains.read.intent import names_nothing
-from situated.chains.routing.decision import Decision
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.say.budget import Budget

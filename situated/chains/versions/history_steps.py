@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer
+from situated.chains.decision import Decision
 from situated.chains.read.intent import Intent
-from situated.chains.routing.decision import Decision
 from situated.chains.routing.release_rules import unbound_product, unknown_release
 from situated.chains.say import assemble
 from situated.chains.say import wording as w

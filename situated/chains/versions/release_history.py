@@ -11,11 +11,12 @@ from situated import releases
 from situated.chains.contract import Answer
 from situated.chains.read.intent import LineFact
 from situated.chains.read.line_words import LineWords
-from situated.chains.read.release import ReleaseReading, unknown_text
+from situated.chains.read.release import ReleaseReading
 from situated.chains.read.said import Said
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.say.citations import safe_text
+from situated.chains.say.release_words import unknown_text
 from situated.chains.say.wording import Lang
 from situated.situation import Situation
 

@@ -20,10 +20,10 @@ from situated.chains.read.release import (
     strip_versions,
 )
 from situated.chains.say import wording as w
+from situated.chains.say.release_text import ReleaseText
 from situated.chains.state import Question, Reading
 from situated.chains.versions.notes_answer import Asked, notes_at, speaks_of
 from situated.chains.versions.release_history import line_answer, plural_line
-from situated.chains.versions.release_text import ReleaseText
 from situated.documents import DocKind
 from situated.kept import kept
 

@@ -1,5 +1,5 @@
 """A question the relevance rule refused is searched once more by a chat model's restatement of
-it in plain words (`Settings.restate_refused`, `chains.read.restate`): the rule decides again,
+it in plain words (`Settings.restate_refused`, `chains.routing.restate`): the rule decides again,
 the second search stands only where it answers, the request carries the question alone, a
 question answered as asked is never restated, and the offline model cannot be asked to."""
 

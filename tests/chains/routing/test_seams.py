@@ -11,10 +11,10 @@ import pytest
 
 from situated.chains.context import StepContext
 from situated.chains.contract import Status
+from situated.chains.decision import Probes, Route
 from situated.chains.read.extract import Validated
 from situated.chains.read.products import ProductMatcher
 from situated.chains.read.said import read_said
-from situated.chains.routing.decision import Probes, Route
 from situated.chains.routing.router import standard
 from situated.chains.say.budget import Budget
 from situated.chains.say.evidence import flagged_of, pack

@@ -110,7 +110,7 @@ def test_a_pointer_to_other_releases_agrees_in_number():
     "version 1.0 does", several "versions … do", in each language."""
     from packaging.version import Version
 
-    from situated.chains.read.release import elsewhere_text
+    from situated.chains.say.release_words import elsewhere_text
 
     one = elsewhere_text("2.0", False, [Version("1.0")], "en")
     assert "version 1.0 does" in one and "versions" not in one

@@ -15,10 +15,11 @@ from fakes import FakeOpenAIServer, ScriptedChatModel
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status, shipped_answer_schema
 from situated.chains.read.intent import Intent, find_intent, names_nothing, read_cue
-from situated.chains.versions.changes import diff_blocks, substance, word_change
+from situated.chains.versions.changes import diff_blocks, word_change
 from situated.eval.cases import load_cases
 from situated.settings import ModelKind
 from situated.situation import Scope
+from situated.substance import substance
 
 SCHEMA = shipped_answer_schema()
 TODAY = dt.date(2026, 11, 29)

@@ -433,7 +433,7 @@ def test_a_setting_asks_which_version_instead_of_reading_the_latest(pump, model)
     assert not {"PM-1", "PM-3"} & {e.source_id for e in a.evidence}
     from packaging.version import Version
 
-    from situated.chains.read.release import ask_version_text
+    from situated.chains.say.release_words import ask_version_text
     from situated.chains.say.wording import Lang
 
     assert ask_version_text("pump-manual", [Version("1.0"), Version("2.0")], Lang.RU).endswith(

@@ -10,11 +10,11 @@ punctuation or markup), and a section is identified across versions by its headi
 
 from __future__ import annotations
 
-from situated.chains.versions.changes import section_key, substance
 from situated.documents import Block, DocumentMeta
 from situated.index.versions import Versions
 from situated.loaders.sentences import evidence_units
 from situated.retrievers.filter import Filter
+from situated.substance import section_key, substance
 
 
 def _section_substance(blocks: list[Block], key: tuple[str, ...]) -> tuple[str, ...] | None:

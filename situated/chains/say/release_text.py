@@ -9,7 +9,7 @@ import dataclasses
 from collections.abc import Callable
 
 from situated import releases
-from situated.chains.read.release import latest_text, notes_text, same_text
+from situated.chains.say.release_words import latest_text, notes_text, same_text
 from situated.chains.say.wording import Lang
 from situated.chains.state import Question
 from situated.documents import DocKind, DocumentMeta
