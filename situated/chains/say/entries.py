@@ -223,6 +223,19 @@ def entry_leads(question: str, evidence: list[tuple[str, str]],
     return EntryLeads(entry, lead, dropped)
 
 
+def entry_of(heading: str) -> str | None:
+    """The identifier a block's own heading names ("`NO_PROXY`", "Client.post(url)"), as the
+    heading writes it, or None where it names none."""
+    own = heading.split("›")[-1].strip()
+    return own if own and is_entry_heading(own) else None
+
+
+def names_entry(text: str, entry: str) -> bool:
+    """`text` names what the entry documents (its subject, as written)."""
+    subject = _subject(entry).strip("`,")
+    return bool(subject) and subject in text
+
+
 def own_heading(heading: str) -> str:
     """The block's own heading (`_own`): the title a signature question quotes."""
     return _own(heading)
@@ -232,8 +245,10 @@ __all__ = [
     "EntryFocus",
     "defines",
     "entry_focus",
+    "entry_of",
     "is_entry_heading",
     "named_things",
+    "names_entry",
     "own_heading",
     "property_lines",
     "units_of",
