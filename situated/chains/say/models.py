@@ -32,7 +32,6 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from pydantic import ConfigDict, PrivateAttr
 
-from situated.chains.read.asked_parts import asked_parts
 from situated.chains.read.dates import find_dates, strip_dates
 from situated.chains.say.entries import entry_of, names_entry
 from situated.chains.say.named_codes import Focus, focus
@@ -111,9 +110,6 @@ class ExtractiveChatModel(BaseChatModel):
         ranked = self.ranked(question, evidence, named)
         if not ranked:
             return NO_ANSWER
-        parts = asked_parts(question)
-        if len(parts) > 1 and not named.lead:  # each thing asked gets its own best unit
-            ranked = _parts_first(self, parts, evidence, named, ranked)
         units = {rank: named.units(rank, body) for rank, (_, body) in enumerate(evidence)}
         quoting = Quotation(self.max_sentences)
         for x in ranked:
@@ -126,8 +122,7 @@ class ExtractiveChatModel(BaseChatModel):
             text, taken = with_list(x.text, x.pos, units[x.rank])
             quoting.add(x.rank, taken, _in_its_entry(text, evidence[x.rank][1], question),
                         x.label)
-        if (topic is not None and topic != " ".join(question.split()) and not named.lead
-                and len(parts) == 1):  # a question of parts is answered in their order
+        if topic is not None and topic != " ".join(question.split()) and not named.lead:
             quoting.lead(_topic_best(self, topic, quoting.parts))
         return quoting.text()
 
@@ -228,20 +223,6 @@ def _in_its_entry(text: str, body: str, question: str) -> str:
     if entry is None or names_entry(text, entry) or names_entry(question, entry):
         return text
     return f"{entry}: {text}"
-
-
-def _parts_first(model: ExtractiveChatModel, parts: list[str], evidence: list[tuple[str, str]],
-                 named: Focus, ranked: list[Quotable]) -> list[Quotable]:
-    """A question that asks two things ("Which variables … and how do I exclude hosts?",
-    `asked_parts`): each part's best unit first, in the question's order, then the rest as the
-    whole question ranks them."""
-    firsts: list[Quotable] = []
-    for part in parts:
-        best = model.ranked(part, evidence, named)
-        if best and all((best[0].rank, best[0].pos) != (x.rank, x.pos) for x in firsts):
-            firsts.append(best[0])
-    taken = {(x.rank, x.pos) for x in firsts}
-    return firsts + [x for x in ranked if (x.rank, x.pos) not in taken]
 
 
 def _topic_best(model: ExtractiveChatModel, topic: str, parts: list[tuple[str, str]]) -> int:

@@ -1,7 +1,6 @@
-"""A question that asks two things gets each part's best unit (`read.asked_parts`,
-`say.models._parts_first`), and a unit quoted from an entry that does not name it carries the
-entry's name (`say.models._in_its_entry`): "Valid values: a list of hosts" says nothing
-without "`SKIP_PROXY`"."""
+"""A unit quoted from an entry that does not name it carries the entry's name
+(`say.models._in_its_entry`): "Valid values: a list of hosts" says nothing without
+"`SKIP_PROXY`"."""
 
 from __future__ import annotations
 
@@ -11,34 +10,7 @@ import pytest
 from conftest import indexed_app, md, write
 
 from situated.chains.ask import build_ask_chain
-from situated.chains.read.asked_parts import asked_parts
 from situated.situation import Scope
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize(("question", "parts"), [
-    ("Which environment variables does it use for proxies and how do I exclude hosts?",
-     ["Which environment variables does it use for proxies", "how do I exclude hosts"]),
-    ("In starlette, what does ServerErrorMiddleware do and where does it sit?",
-     ["In starlette, what does ServerErrorMiddleware do", "where does it sit"]),
-    ("Is it free? What does it cost?", ["Is it free", "What does it cost"]),
-    ("Сколько стоит аренда и как её оплатить?", ["Сколько стоит аренда", "как её оплатить"]),
-])
-def test_a_question_of_two_asks_is_read_as_its_parts(question, parts):
-    assert asked_parts(question) == parts
-
-
-@pytest.mark.unit
-@pytest.mark.parametrize("question", [
-    "What are the default allow_methods and max_age of the CORS middleware?",  # one ask, a list
-    "How do I set the proxy and the timeout on a client?",
-    "How long do I get to keep a DVD?",
-    "Quick one: what is the default timeout?",
-    "… and why?",
-])
-def test_a_question_of_one_ask_is_one_part(question):
-    assert asked_parts(question) == [question]
-
 
 TOOL = """# Configuration
 
@@ -85,7 +57,7 @@ def _ask(app, question: str):
 
 
 @pytest.mark.integration
-def test_each_part_of_a_question_of_two_asks_is_answered(tool_app):
+def test_both_entries_a_question_asks_of_are_named(tool_app):
     a = _ask(tool_app, "Which variable sends downloads through a relay, and how do I keep "
                        "some hosts off the relay?")
     assert a.status.value == "answered", a.answer
