@@ -5,6 +5,7 @@ checked and rebuilt by the writer when anything in it differs."""
 from __future__ import annotations
 
 import pytest
+from conftest import app_over
 
 from situated.app import App
 from situated.index import writer
@@ -29,8 +30,7 @@ def test_the_stamp_follows_every_input_it_names():
 
 
 def _app(tmp_path, monkeypatch) -> tuple[App, list]:
-    app = App(Settings(cache_dir=tmp_path))
-    app.__dict__["embeddings"] = _Model()
+    app = app_over(Settings(cache_dir=tmp_path), _Model())
     calls = []
     monkeypatch.setattr(writer, "ensure_sample_index",
                         lambda settings, embeddings, *_: calls.append(settings) or tmp_path / "built")

@@ -25,18 +25,16 @@ from situated.situation import Situation
 
 
 class RouteContext:
-    """One question's reading and search, read by every rule (built twice per question: in
-    the retrieve step to run the probes, in the route step to decide)."""
+    """One question's reading and search, read by every rule (built in the retrieve step to
+    run the probes and in the route step to decide)."""
 
     def __init__(self, step: StepContext, reading: Reading, found: SearchResult,
                  probes: Probes = Probes(), searching: bool = False):
         self.step, self.reading, self.found = step, reading, found
-        self.versions = step.versions
+        self.versions, self.lang = step.versions, reading.question.lang
         self.question, self.validated = reading.question, reading.validated
         self.situation: Situation = reading.validated.situation
-        self.lang = reading.question.lang
-        self._ran = list(probes.ran)
-        self._searching = searching
+        self._ran, self._searching = list(probes.ran), searching
 
     @property
     def probes(self) -> Probes:
@@ -55,20 +53,18 @@ class RouteContext:
         self._ran.append((name, value))
         return value
 
-    # -- the probes ---------------------------------------------------------------------------
+    # -- the probes (`PROBES`: what a rule may declare, `Rule.probes`) ------------------------
 
-    PROBES = ("undated", "unlimited", "unspelt")  # what a rule may declare (`Rule.probes`)
+    PROBES = ("undated", "unlimited", "unspelt")
 
     def run_probe(self, name: str) -> None:
-        """Run the declared probe `name` (and what it depends on) now."""
         if name not in self.PROBES:
             raise ValueError(f"no probe {name!r}; a rule declares one of {self.PROBES}")
-        getattr(self, name)
+        getattr(self, name)  # run now, with what it depends on
 
     @cached_property
     def undated(self) -> SearchResult | None:
-        """The same search without the situation's dates, when dates were given and the dated
-        result does not already hold every family the question names."""
+        """The search without the dates given, unless its result holds every family named."""
         named = self.question.named
         if not any(self.situation.given(vf) for vf in ValidFor) or (
                 named and named <= {b.family for b in self.found.blocks}):
@@ -91,8 +87,7 @@ class RouteContext:
 
     @cached_property
     def unspelt(self) -> tuple[str, ...]:
-        """Names the question gives, in more than one word, that nothing readable spells out
-        (`HybridSearch.unspelt`); asked only where the evidence would have the router ask."""
+        """Names of several words nothing readable spells out, where the router would ask."""
         if not self.evidence_clarifies:
             return ()
         return tuple(self.probe("unspelt", lambda: self.step.engine.named.unspelt(
@@ -101,8 +96,7 @@ class RouteContext:
     # -- what the version rules derive ---------------------------------------------------------
 
     @cached_property
-    def release_read(self) -> bool:
-        """The search read one release (named, or the latest)."""
+    def release_read(self) -> bool:  # the search read one release (named, or the latest)
         return self.found.filter.release is not None or self.found.filter.latest_only
 
     @cached_property
@@ -117,8 +111,7 @@ class RouteContext:
 
     @cached_property
     def dependent(self) -> set[str]:
-        """The facts the best block depends on, with those of its family's other versions
-        found (empty: the best block applies whatever is missing)."""
+        """The facts the best block and its family's versions found depend on (empty: none)."""
         if not self.found.blocks or not self.facts_of[0]:
             return set()
         best = self.found.blocks[0].family
@@ -176,8 +169,7 @@ class RouteContext:
 
     @cached_property
     def answer(self) -> Decision:
-        """The answer the search supports: the same text's, or the blocks that depend on
-        nothing missing (`evidence.answer_from`)."""
+        """The same text's answer, or the blocks that depend on nothing missing."""
         if self.same_text is not None:
             return self.same_text
         return ev.answer_from(self.versions, self._supply, self.metas, self.facts_of,

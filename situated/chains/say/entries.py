@@ -223,11 +223,20 @@ def entry_leads(question: str, evidence: list[tuple[str, str]],
     return EntryLeads(entry, lead, dropped)
 
 
+_CODE_SPANS = re.compile(r"`[^`\n]+`(?:\s*,\s*`[^`\n]+`)*")
+
+
 def entry_of(heading: str) -> str | None:
-    """The identifier a block's own heading names ("`NO_PROXY`", "Client.post(url)"), as the
-    heading writes it, or None where it names none."""
+    """The identifier a block's own heading is nothing but ("`NO_PROXY`", "`A`, `B`",
+    "Client.post(url)", "Class: Error", "MAX_SIZE"), as the heading writes it; None for a
+    heading of words ("Why does xAI use cookies?", "Introduction (part 2 of 2)", "DEFINITIONS")."""
     own = heading.split("›")[-1].strip()
-    return own if own and is_entry_heading(own) else None
+    signature = _SIGNATURE.match(own) and "`" not in own  # a link's address is no argument
+    constant = _CAPS.fullmatch(own) and re.search(r"[_\d]", own)  # not a heading in capitals
+    if (_CODE_SPANS.fullmatch(own) or _KIND_HEAD.match(own) or constant
+            or (signature and identifiers(re.sub(r"^new\s+", "", own).split("(", 1)[0]))):
+        return own
+    return None
 
 
 def names_entry(text: str, entry: str) -> bool:

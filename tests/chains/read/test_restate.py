@@ -6,7 +6,7 @@ question answered as asked is never restated, and the offline model cannot be as
 from __future__ import annotations
 
 import pytest
-from conftest import indexed_app, md, write
+from conftest import app_over, indexed_app, md, write
 from fakes import DownChatModel, ScriptedChatModel
 from langchain_core.messages import HumanMessage
 
@@ -34,9 +34,8 @@ def gym(tmp_path_factory, embeddings):
 
 def _ask(gym, restate: bool, replies: list[str], question: str = ASKED, model=None,
          **settings):
-    app = type(gym[1])(gym[1].settings.model_copy(update={"restate_refused": restate,
-                                                          **settings}))
-    app.__dict__["embeddings"] = gym[1].embeddings
+    app = app_over(gym[1].settings.model_copy(update={"restate_refused": restate, **settings}),
+                   gym[1].embeddings)
     model = model or ScriptedChatModel(replies=replies)
     return build_ask_chain(app, model=model).invoke({"question": question}), model.calls
 
@@ -88,7 +87,7 @@ def test_an_empty_restatement_or_a_failing_endpoint_leaves_the_refusal_or_is_an_
 
 @pytest.mark.integration
 def test_the_offline_model_cannot_be_asked_to_restate(gym):
-    app = type(gym[1])(gym[1].settings.model_copy(update={"restate_refused": True}))
-    app.__dict__["embeddings"] = gym[1].embeddings
+    app = app_over(gym[1].settings.model_copy(update={"restate_refused": True}),
+                   gym[1].embeddings)
     with pytest.raises(ConfigError, match="SITUATED_RESTATE_REFUSED=true.*SITUATED_MODEL=openai"):
         build_ask_chain(app)
