@@ -80,12 +80,12 @@ def test_history_questions_work_from_the_cli():
     r = CliRunner().invoke(app, ["ask", "How did the return period of Старт change between "
                                  "March and May 2026?", "--json"])
     assert r.exit_code == 0, r.output
-    body = json.loads(r.output)
+    body = json.loads(r.stdout)  # the first use says on stderr that it builds the sample
     assert [s["label"] for s in body["slices"]] == ["March 2026", "May 2026"]
     r = CliRunner().invoke(app, ["ask", "What did service ticket 4711 report about pump P-2, as "
                                  "known on 1 May 2026?", "--role", "technician", "--asset",
                                  "P-2", "--json"])
-    body = json.loads(r.output)
+    body = json.loads(r.stdout)
     assert body["situation"]["known_on"] == "2026-05-01"
     assert "TCK-4711" not in {e["source_id"] for e in body["evidence"]}
 

@@ -290,7 +290,7 @@ def test_the_cli_shows_the_changes_as_a_diff():
     assert "TAR-START-1 → TAR-START-2" in r.output
     assert "- Клиент тарифа «Старт» может вернуть" in r.output and "+ Клиент" in r.output
     j = CliRunner().invoke(app, ["ask", "List the versions of the Старт tariff", "--json"])
-    body = json.loads(j.output)
+    body = json.loads(j.stdout)
     jsonschema.validate(body, SCHEMA)
     assert [v["source_id"] for v in body["versions"]] == ["TAR-START-1", "TAR-START-2"]
 
