@@ -36,12 +36,12 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 
+from situated.chains.budget import Budget, margin_counter
 from situated.chains.contract import Answer
 from situated.chains.read.extract import Clock, supports_structured_output, today_in
 from situated.chains.read.proposal import proposal_runnable
 from situated.chains.read.rewrite import QuestionRewriter
 from situated.chains.routing.restate import QuestionRestater
-from situated.chains.say.budget import Budget, margin_counter
 from situated.chains.say.focus import EvidenceFocus
 from situated.chains.say.models import ExtractiveChatModel, make_chat_model
 from situated.chains.state import AskInput

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from situated.chains.budget import Budget
 from situated.chains.contract import BudgetOut, RelevanceOut
-from situated.chains.say.budget import Budget
 from situated.retrievers.filter import Filter
 from situated.retrievers.hybrid import HybridSearch, SearchResult
 from situated.situation import Scope, Situation

@@ -6,6 +6,9 @@ steps hand on, each naming what the next step may read.
     Reading ─find_versions→ Subject ─diff_versions | list_versions→ Answer
     Question ─periods→ [Question, Question] ─(one question each)→ Compared ─merge→ Answer
 
+The question's own records (`AskInput` … `Reading`) are made in `chains.read.question`, below
+every later step, and listed here with the rest; a block packed for the prompt (`Supplied`) and
+a release line (`Line`, `Lines`) are here so the parts that make and read them import downward.
 The pinned index generation is not in any record: each chain is built for one generation
 (`chains.ask`), so traces show each step's inputs without the index.
 """
@@ -15,106 +18,45 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage
-from pydantic import BaseModel, ConfigDict, Field
 
-from situated.chains.contract import Answer
+from situated.chains.contract import Answer, Evidence
 from situated.chains.decision import Decision, Probes
-from situated.chains.read.compare import Comparison
-from situated.chains.read.dates import DateMention
-from situated.chains.read.extract import Validated
-from situated.chains.read.intent import Intent
-from situated.chains.read.products import ProductMatcher
-from situated.chains.read.proposal import Proposal
-from situated.chains.read.said import Said
-from situated.chains.say.evidence import Supplied
-from situated.chains.say.wording import Lang
-from situated.chains.versions.history import Lines
-from situated.errors import QuestionError
+from situated.chains.read.question import (
+    AskFields,
+    AskInput,
+    Proposed,
+    Question,
+    Reading,
+    check_question,
+)
+from situated.documents import Block, DocumentMeta
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import SearchResult
-from situated.situation import Scope, Situation
-
-
-def check_question(text: str, max_chars: int, name: str = "question") -> str:
-    """The one question check (CLI, server, chain): the text stripped, or a `QuestionError`
-    naming what is wrong and the fix."""
-    stripped = text.strip()
-    if not stripped and name == "question":
-        raise QuestionError("the question is empty or only spaces; ask something")
-    if len(stripped) > max_chars:
-        raise QuestionError(f"the {name} has {len(stripped)} characters, more than the "
-                            f"{max_chars} allowed; shorten it")
-    return stripped
-
-
-class AskFields(BaseModel):
-    """What a client sends: one question, the situation carried from a previous
-    clarification, the question that clarification was about. The server's request model is
-    derived from this (`server.make_request_model`)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    question: str = Field(min_length=1)
-    situation: Situation | None = None
-    follows: str | None = Field(
-        default=None, description="The question this turn answers a clarification of: a reply "
-        "such as \"X\" or «1 апреля 2026» is searched together with it.")
-
-
-class AskInput(AskFields):
-    """The chain's input: what a client sends plus the caller scope, which must come from
-    authentication (CLI flags, the server's API key), never from the question."""
-
-    scope: Scope = Field(default_factory=Scope)
 
 
 @dataclass(frozen=True)
-class Question:
-    """prepare: the question checked once, its dates found once, what it names."""
-
-    text: str  # stripped and length-checked: read by the model-facing steps only
-    follows: str  # the question a clarification reply completes
-    follows_query: str  # its words without its dates (its situation is carried)
-    carried: Situation | None  # the situation of earlier turns
-    scope: Scope  # from authentication, never from the question
-    lang: Lang  # the language replies are written in
-    mentions: tuple[DateMention, ...]  # the question's dates
-    matcher: ProductMatcher  # the products the scope may read
-    named: frozenset[str]  # the document families the question names
-    comparison: Comparison | None  # two periods to compare, or None
-    cue: Intent | None  # the intent its words give (a comparison's slice: AT), read once
-    said: Said  # its mentions and asking words, read once: no later step reads `text`
+class Supplied:
+    evidence: Evidence  # what the model receives and the contract shows
+    block: Block  # the stored block it was made from (original text, link)
+    further: bool = False  # taken beyond the routed blocks (`Settings.fill_blocks`)
 
 
 @dataclass(frozen=True)
-class Proposed:
-    """extract: what a model or the rules propose for the question."""
+class Line:
+    """The versions of one family for one product that the caller may read, oldest first."""
 
-    question: Question
-    proposal: Proposal
+    family: str  # `Versions.family_of` key
+    name: str
+    products: tuple[str, ...]
+    members: tuple[DocumentMeta, ...]
 
 
 @dataclass(frozen=True)
-class Reading:
-    """validate: what of the proposal the question grounds; the intent is decided here."""
+class Lines:
+    """The lines a question about versions is about, or why it cannot be answered yet."""
 
-    question: Question
-    validated: Validated
-
-    @property
-    def query(self) -> str:
-        """What the legs see: the question without its situation (dates and their cues
-        removed), after the words of the question a reply completes."""
-        parts = (self.question.follows_query, self.validated.query)
-        return " ".join(q for q in parts if q) or self.question.text
-
-    @property
-    def topic(self) -> str | None:
-        """What relevance is judged on where it is not `query`: the query without the product
-        its situation names (`extract.topic_of`); None where it is the query."""
-        if not self.validated.topic:
-            return None
-        return " ".join(q for q in (self.question.follows_query, self.validated.topic) if q)
+    lines: list[Line]
+    stop: Decision | None = None  # clarify or no evidence instead of an answer
 
 
 @dataclass(frozen=True)
@@ -169,5 +111,5 @@ class Compared:
     answers: tuple[Answer, ...]
 
 
-__all__ = ["AskFields", "AskInput", "Compared", "Packed", "Proposed", "Question", "Reading",
-           "Replied", "Retrieved", "Routed", "Subject", "check_question"]
+__all__ = ["AskFields", "AskInput", "Compared", "Line", "Lines", "Packed", "Proposed", "Question",
+           "Reading", "Replied", "Retrieved", "Routed", "Subject", "Supplied", "check_question"]

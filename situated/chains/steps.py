@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 
+from situated.chains.budget import Budget
 from situated.chains.context import Searcher, StepContext
 from situated.chains.contract import Answer, Status
 from situated.chains.decision import Route
@@ -31,7 +32,6 @@ from situated.chains.routing.evidence_steps import EvidenceSteps
 from situated.chains.routing.restate import QuestionRestater
 from situated.chains.routing.router import Router, standard
 from situated.chains.say import assemble
-from situated.chains.say.budget import Budget
 from situated.chains.say.focus import EvidenceFocus
 from situated.chains.say.periods import ask_year, merge
 from situated.chains.say.reply_steps import ReplySteps

@@ -261,6 +261,23 @@ def test_the_chains_subpackages_import_one_way():
 
 
 @pytest.mark.unit
+def test_the_chains_records_import_downward():
+    """The records and the context every step reads sit below the steps that make them:
+    `state.py` reads only `read/` (the question's records), the rest no subpackage."""
+    allowed = {"state.py": {"read"}, "context.py": set(), "decision.py": set(),
+               "contract.py": set(), "budget.py": set(), "endpoint.py": set()}
+    found = {}
+    for name, ok in allowed.items():
+        tree = ast.parse((ROOT / "situated" / "chains" / name).read_text(encoding="utf-8"))
+        subs = {n.module.split(".")[2] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                and n.module and n.module.startswith("situated.chains.")
+                and n.module.split(".")[2] in CHAIN_LAYERS}
+        if subs - ok:
+            found[name] = sorted(subs - ok)
+    assert found == {}
+
+
+@pytest.mark.unit
 def test_the_chains_layer_check_finds_an_import_back_up(tmp_path):
     for sub in CHAIN_LAYERS:
         (tmp_path / sub).mkdir()

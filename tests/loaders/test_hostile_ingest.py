@@ -82,7 +82,7 @@ def test_dates_outside_the_supported_range_are_refused_naming_the_file(tmp_path,
 
 @pytest.mark.unit
 def test_a_word_too_long_for_wordpiece_counts_by_its_characters(embeddings):
-    from situated.chains.say.budget import Budget
+    from situated.chains.budget import Budget
     from situated.chains.say.evidence import pack
     from situated.documents import Block, BlockKind, FilterFields
 

@@ -22,8 +22,8 @@ from situated.chains.read.intent import (
 from situated.chains.read.lang import language_of
 from situated.chains.read.meaning import asks_by_meaning, meaning_reader
 from situated.chains.read.products import ProductMatcher
+from situated.chains.read.question import AskInput, Proposed, Question, Reading, check_question
 from situated.chains.read.said import read_said
-from situated.chains.state import AskInput, Proposed, Question, Reading, check_question
 from situated.kept import kept
 from situated.situation import Scope, Situation
 

@@ -21,7 +21,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 
 from situated.chains.endpoint import model_call
 from situated.chains.read.extract import topic_of
-from situated.chains.state import Reading
+from situated.chains.read.question import Reading
 from situated.errors import ModelError
 from situated.index.text import mostly_latin
 from situated.prompts.rewrite import REWRITE_PROMPT

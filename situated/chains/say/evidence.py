@@ -9,22 +9,15 @@ are taken from it, never read again.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
+from situated.chains.budget import Budget, fit
 from situated.chains.contract import Evidence, Flagged, Hit
-from situated.chains.say.budget import Budget, fit
+from situated.chains.state import Supplied
 from situated.documents import Block
 from situated.index.reader import Index
 from situated.loaders.neutralise import findings, instruction_sentences, neutralise
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import SearchResult
-
-
-@dataclass(frozen=True)
-class Supplied:
-    evidence: Evidence  # what the model receives and the contract shows
-    block: Block  # the stored block it was made from (original text, link)
-    further: bool = False  # taken beyond the routed blocks (`Settings.fill_blocks`)
 
 
 def pack(blocks: list[Block], budget: Budget,

@@ -26,10 +26,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from situated.chains.say.budget import Budget
-from situated.chains.say.evidence import Supplied
+from situated.chains.budget import Budget
 from situated.chains.say.models import NO_ANSWER, ExtractiveChatModel
 from situated.chains.say.quoting import with_list
+from situated.chains.state import Supplied
 from situated.loaders.sentences import evidence_units
 
 _LABEL = re.compile(r"\b[Ss](\d+)\b")

@@ -12,7 +12,7 @@ from situated import releases
 from situated.chains.read.dates import DateMention
 from situated.chains.say import wording as w
 from situated.chains.say.wording import Lang
-from situated.chains.versions.listing import Line
+from situated.chains.state import Line
 from situated.documents import OPEN_END, OPEN_START, DocumentMeta, end_of_day, instant
 from situated.index.versions import Versions
 from situated.modes import Mode

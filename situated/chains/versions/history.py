@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from itertools import zip_longest
 
+from situated.chains.budget import Budget
 from situated.chains.contract import (
     Answer,
     BudgetOut,
@@ -35,13 +35,13 @@ from situated.chains.decision import Decision
 from situated.chains.read.intent import names_nothing
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
-from situated.chains.say.budget import Budget
 from situated.chains.say.citations import parse_citations, safe_text
-from situated.chains.say.evidence import Supplied, evidence_of, links_of, pack
+from situated.chains.say.evidence import evidence_of, links_of, pack
 from situated.chains.say.wording import Lang
+from situated.chains.state import Line, Lines, Supplied
 from situated.chains.versions.change_window import Pair, Window, WindowKind
 from situated.chains.versions.changes import ChangeKind, SectionChange, diff_blocks, word_change
-from situated.chains.versions.listing import Line, last_day, listing_lines, versions_out, when
+from situated.chains.versions.listing import last_day, listing_lines, versions_out, when
 from situated.documents import (
     OPEN_END,
     PRODUCT,
@@ -57,14 +57,6 @@ from situated.situation import Situation
 
 MAX_PAIRS = 50  # changes diffed for one answer (the latest); earlier ones are counted
 _SHOWN = 3  # differing units quoted per section
-
-
-@dataclass(frozen=True)
-class Lines:
-    """The lines a question about versions is about, or why it cannot be answered yet."""
-
-    lines: list[Line]
-    stop: Decision | None = None  # clarify or no evidence instead of an answer
 
 
 def without_history(found: Lines, situation: Situation, lang: Lang) -> Answer | None:

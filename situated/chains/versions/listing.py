@@ -5,27 +5,17 @@ no model."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from situated.chains.contract import Answer, VersionOut
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.say.citations import link_text, safe_text
 from situated.chains.say.wording import Lang
+from situated.chains.state import Line
 from situated.documents import OPEN_START, DocumentMeta
 from situated.index.versions import Versions
 from situated.loaders.neutralise import inline
 from situated.situation import Situation
-
-
-@dataclass(frozen=True)
-class Line:
-    """The versions of one family for one product that the caller may read, oldest first."""
-
-    family: str  # `Versions.family_of` key
-    name: str
-    products: tuple[str, ...]
-    members: tuple[DocumentMeta, ...]
 
 
 def last_day(meta: DocumentMeta) -> dt.date | dt.datetime | None:

@@ -10,10 +10,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from situated.chains.budget import Budget
 from situated.chains.contract import Answer, BudgetOut, Status
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
-from situated.chains.say.budget import Budget
 from situated.chains.say.citations import parse_citations
 from situated.chains.say.evidence import evidence_of, links_of, pack
 from situated.chains.say.wording import Lang

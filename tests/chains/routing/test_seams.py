@@ -9,6 +9,7 @@ import datetime as dt
 
 import pytest
 
+from situated.chains.budget import Budget
 from situated.chains.context import StepContext
 from situated.chains.contract import Status
 from situated.chains.decision import Probes, Route
@@ -16,7 +17,6 @@ from situated.chains.read.extract import Validated
 from situated.chains.read.products import ProductMatcher
 from situated.chains.read.said import read_said
 from situated.chains.routing.router import standard
-from situated.chains.say.budget import Budget
 from situated.chains.say.evidence import flagged_of, pack
 from situated.chains.say.wording import Lang
 from situated.chains.state import Question, Reading

@@ -14,8 +14,8 @@ from fakes import FakeOpenAIServer, ScriptedChatModel
 from pydantic import ValidationError
 
 from situated.chains.ask import build_ask_chain
+from situated.chains.budget import fit as pack
 from situated.chains.contract import Status, shipped_answer_schema
-from situated.chains.say.budget import fit as pack
 from situated.chains.say.models import ExtractiveChatModel, make_chat_model
 from situated.errors import ConfigError
 from situated.prompts.answer import ANSWER_PROMPT, read_answer_request

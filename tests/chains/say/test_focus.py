@@ -12,11 +12,11 @@ from pydantic import ValidationError
 
 from situated.app import App
 from situated.chains.ask import build_ask_chain
+from situated.chains.budget import Budget
 from situated.chains.contract import Evidence, Status
-from situated.chains.say.budget import Budget
-from situated.chains.say.evidence import Supplied
 from situated.chains.say.focus import EvidenceFocus
 from situated.chains.say.models import ExtractiveChatModel
+from situated.chains.state import Supplied
 from situated.loaders.sentences import evidence_units
 from situated.prompts.answer import read_answer_request
 from situated.settings import EvidenceForm, Settings
