@@ -54,7 +54,12 @@ def ask_s(source: Path, cache: Path) -> float:
 def drop_caches() -> None:
     """The kernel's page cache emptied (root only), so files are read from disk again."""
     subprocess.run(["sync"], check=True)
-    Path("/proc/sys/vm/drop_caches").write_text("3\n")
+    try:
+        Path("/proc/sys/vm/drop_caches").write_text("3\n")
+    except OSError as exc:
+        raise SystemExit(f"--drop-caches cannot empty the page cache ({exc}); run as root, or "
+                         "leave --drop-caches out (the model files are then read once "
+                         "beforehand for both sides)") from None
 
 
 def measure(source: Path, work: Path, asks: int, dropped: bool = False) -> dict:

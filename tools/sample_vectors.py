@@ -15,9 +15,7 @@ from pathlib import Path
 from situated.app import App
 from situated.index import sample_vectors
 from situated.index.cache import EmbeddingCache
-from situated.index.writer import build_index
-from situated.loaders.corpus import load_corpus
-from situated.loaders.sizing import BlockLimit
+from situated.index.writer import build_index, sample_corpus
 from situated.settings import Settings
 
 
@@ -25,10 +23,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         settings = Settings(index_dir=Path(tmp) / "index", cache_dir=Path(tmp) / "cache")
         embeddings = App(settings).embeddings
-        limit = BlockLimit(settings.block_limit, embeddings.count_tokens,
-                           piece_tokens=embeddings.max_tokens)
-        corpus = load_corpus([sample_vectors.sample_docs_dir()], timezone=settings.timezone,
-                             limit=limit, max_mb=settings.max_file_mb, facets=settings.facets)
+        corpus = sample_corpus(settings, embeddings)
         cache = EmbeddingCache.of(settings)
         build_index(corpus, settings.index_dir, embeddings, settings, cache=cache)
         sha = sample_vectors.write_vectors(cache)

@@ -29,8 +29,8 @@ SHA256 = "897fcbd58caf298c4693f26e089a169a9e428495ae52a4b78173c60e53a37c86"
 
 
 def seed_cache(cache: EmbeddingCache, path: Path = SAMPLE_VECTORS, sha256: str = SHA256) -> int:
-    """The shipped vectors the cache lacks, put into it; how many. None when the file is
-    missing or is not the one shipped (its hash differs)."""
+    """The shipped vectors the cache lacks, put into it; how many (0 when the file is missing
+    or is not the one shipped: its hash differs)."""
     if not path.is_file():
         return 0
     found = file_sha256(path)

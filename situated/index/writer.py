@@ -317,14 +317,8 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder,
     """Index the built-in sample corpus on first use (or after it changed) into the cache dir;
     `progress` hears ("sample", 0, documents) when it starts building, then the build's
     stages (a first `situated ask` says what it is doing instead of a silent minute)."""
-    from situated.loaders.corpus import load_corpus
-    from situated.loaders.sizing import BlockLimit
-
     root = settings.sample_index_dir()
-    limit = BlockLimit(settings.block_limit, embeddings.count_tokens,
-                       piece_tokens=embeddings.max_tokens)
-    corpus = load_corpus([sample_docs_dir()], timezone=settings.timezone, limit=limit,
-                         max_mb=settings.max_file_mb, facets=settings.facets)
+    corpus = sample_corpus(settings, embeddings)
     with _sample_turn(root):  # another process building it: wait, then use what it built
         if not _sample_current(root, corpus, settings, embeddings):
             if progress is not None:
@@ -337,6 +331,18 @@ def ensure_sample_index(settings: Settings, embeddings: Embedder,
                 cache.close()
         _write_stamp(root, settings, embeddings)
     return root
+
+
+def sample_corpus(settings: Settings, embeddings: Embedder) -> Corpus:
+    """The built-in sample corpus, loaded as its index is built (the first use, and
+    `tools/sample_vectors.py`, which writes its shipped vectors)."""
+    from situated.loaders.corpus import load_corpus
+    from situated.loaders.sizing import BlockLimit
+
+    limit = BlockLimit(settings.block_limit, embeddings.count_tokens,
+                       piece_tokens=embeddings.max_tokens)
+    return load_corpus([sample_docs_dir()], timezone=settings.timezone, limit=limit,
+                       max_mb=settings.max_file_mb, facets=settings.facets)
 
 
 @contextlib.contextmanager

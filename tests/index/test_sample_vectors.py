@@ -12,20 +12,10 @@ import pytest
 
 from situated.index import sample_vectors
 from situated.index.cache import EmbeddingCache, text_key
-from situated.index.store import sample_docs_dir
-from situated.index.writer import build_index
-from situated.loaders.corpus import load_corpus
-from situated.loaders.sizing import BlockLimit
+from situated.index.writer import build_index, sample_corpus
 from situated.settings import Settings
 
 FIX = "python tools/sample_vectors.py"
-
-
-def _sample(settings: Settings, embeddings):
-    limit = BlockLimit(settings.block_limit, embeddings.count_tokens,
-                       piece_tokens=embeddings.max_tokens)
-    return load_corpus([sample_docs_dir()], timezone=settings.timezone, limit=limit,
-                       max_mb=settings.max_file_mb, facets=settings.facets)
 
 
 @pytest.mark.slow
@@ -35,7 +25,7 @@ def test_the_sample_builds_from_its_shipped_vectors_alone(tmp_path, embeddings):
     cache = EmbeddingCache.of(settings)
     seeded = sample_vectors.seed_cache(cache)
     assert seeded > 100
-    corpus = _sample(settings, embeddings)
+    corpus = sample_corpus(settings, embeddings)
     build_index(corpus, settings.index_dir, embeddings, settings, cache=cache)
     assert cache.misses == 0, (f"the sample's build embedded {cache.misses_by_model} texts "
                                f"its shipped vectors lack: run `{FIX}`")
