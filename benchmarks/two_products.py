@@ -22,6 +22,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -92,9 +93,21 @@ def judged(case: dict, got: dict) -> dict:
     right &= all(s.casefold() in text for s in case.get("all", []))
     right &= not case.get("any") or any(s.casefold() in text for s in case["any"])
     other = [p for p in PRODUCTS if case.get("product") and p != case["product"]]
+    # another product's page cited, or its name in what the reply says itself; a quote of the
+    # right product's page that mentions the other ("Test client built on httpx", starlette's
+    # feature list) is the right product's text
+    said = _unquoted(text, case.get("product"))
     wrong = any(s.startswith(f"{p}.") for p in other for s in got["sources"]) or any(
-        p in text for p in other)
+        p in said or text.startswith(f"for {p}") for p in other)
     return {**case, **got, "right": bool(right), "wrong_product": bool(wrong)}
+
+
+def _unquoted(text: str, product: str | None) -> str:
+    """The reply without the passages it cites from `product`'s pages: each passage ends with
+    its link ("… [starlette.index.v0.47.3](/documents/starlette.index.v0.47.3#s1)")."""
+    if not product:
+        return text
+    return re.sub(rf"[^\[\]]*\[{re.escape(product)}\.[^\]]*\]\([^)]*\)", " ", text)
 
 
 def summary(rows: list[dict]) -> dict:

@@ -59,6 +59,19 @@ _ASKS = re.compile(r"(?<!\w)(?:what\w*|which|who\w*|where\w*|when\w*|why|how|whe
                    r"почему|зачем|ли)(?!\w)", re.IGNORECASE)
 
 
+# a question asking how to do something ("How do I turn on HTTP/2?", «Как включить HTTP/2?»):
+# its answer is a procedure, which a document often gives as code
+_HOW_TO = re.compile(r"\bhow\s+(?:do|can|could|should|would|may|might|does|to)\b|"
+                     r"\bwhat(?:'s|\s+is)\s+the\s+way\s+to\b|"
+                     r"(?<!\w)как(?:им\s+образом)?\s+(?:мне\s+|нам\s+)?(?:можно\s+|нужно\s+|"
+                     r"надо\s+)?[а-яё]+(?:ть|ти|ться)(?!\w)", re.IGNORECASE)
+
+
+def asks_how(text: str) -> bool:
+    """The question asks how to do something (`_HOW_TO`)."""
+    return bool(_HOW_TO.search(text))
+
+
 @dataclass(frozen=True)
 class Meant:
     """What the question asks by its meaning, and how sure the reading is."""

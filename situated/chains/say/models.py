@@ -35,7 +35,14 @@ from pydantic import ConfigDict, PrivateAttr
 from situated.chains.read.dates import find_dates, strip_dates
 from situated.chains.say.entries import entry_of, names_entry
 from situated.chains.say.named_codes import Focus, focus
-from situated.chains.say.quoting import Quotation, unanswered, with_list
+from situated.chains.read.meaning import asks_how
+from situated.chains.say.quoting import (
+    Quotation,
+    announces_code,
+    brings_code,
+    unanswered,
+    with_list,
+)
 from situated.errors import ConfigError
 from situated.index.sentences import filled
 from situated.index.text import Tokenizer, mostly_latin
@@ -44,6 +51,7 @@ from situated.prompts.answer import AnswerRequest, read_answer_request
 from situated.settings import ModelKind, Settings
 
 NO_ANSWER = "The evidence I was given does not answer this question."
+CODE_STEPS = 2  # code steps a how-to answer brings from its section (`_with_code`)
 
 
 @dataclass(frozen=True)
@@ -122,6 +130,8 @@ class ExtractiveChatModel(BaseChatModel):
             text, taken = with_list(x.text, x.pos, units[x.rank])
             quoting.add(x.rank, taken, _in_its_entry(text, evidence[x.rank][1], question),
                         x.label)
+        if asks_how(question):
+            _with_code(quoting, ranked, units, evidence, question, self.min_meaning)
         if topic is not None and topic != " ".join(question.split()) and not named.lead:
             quoting.lead(_topic_best(self, topic, quoting.parts))
         return quoting.text()
@@ -213,6 +223,31 @@ class ExtractiveChatModel(BaseChatModel):
             if run_manager:
                 run_manager.on_llm_new_token(piece, chunk=chunk)
             yield chunk
+
+
+def _with_code(quoting: Quotation, ranked: list[Quotable], units: dict[int, list[str]],
+               evidence: list[tuple[str, str]], question: str, floor: float) -> None:
+    """A question asking how to do something, answered from a section that gives the way as
+    code ("How do I turn on HTTP/2?": `pip install httpx[http2]`, then `httpx.AsyncClient(
+    http2=True)`): the section's steps are quoted, in the section's order — its best
+    `CODE_STEPS` units that are, or lead into, code (a procedure is its steps; the prose around
+    them says why, and ranked above them). Only from the best quoted block that has such a
+    unit, and only units related to the question (`floor`)."""
+    steps: dict[int, Quotable] = {}
+    for x in ranked:
+        if (x.rank not in quoting.ranks or (steps and x.rank != next(iter(steps.values())).rank)
+                or not brings_code(units[x.rank], x.pos) or x.unrelated(floor)):
+            continue
+        steps.setdefault(x.pos - 1 if x.pos and announces_code(units[x.rank], x.pos - 1)
+                         else x.pos, x)
+        if len(steps) == CODE_STEPS:
+            break
+    for at, x in sorted(steps.items()):
+        if quoting.took(x.rank, at):
+            continue
+        text, taken = with_list(units[x.rank][at], at, units[x.rank])
+        quoting.add(x.rank, taken, _in_its_entry(text, evidence[x.rank][1], question), x.label,
+                    step=True)
 
 
 def _in_its_entry(text: str, body: str, question: str) -> str:

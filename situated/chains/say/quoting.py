@@ -37,10 +37,10 @@ def with_list(text: str, pos: int, units: list[str]) -> tuple[str, list[int]]:
         return with_list(units[lead], lead, units)
     if _is_question(text) and pos + 1 < len(units) and not is_instruction(units[pos + 1]):
         return joined([text, units[pos + 1]]), [pos, pos + 1]
+    if announces_code(units, pos):
+        return joined([text, units[pos + 1]]), [pos, pos + 1]
     if not text.rstrip().endswith(":"):
         return text, taken
-    if pos + 1 < len(units) and is_code(units[pos + 1]):
-        return joined([text, units[pos + 1]]), [pos, pos + 1]
     items = []
     for at in range(pos + 1, min(len(units), pos + 1 + MAX_LIST_ITEMS)):
         if not _LIST_ITEM.match(units[at]) or is_instruction(units[at]):
@@ -48,6 +48,19 @@ def with_list(text: str, pos: int, units: list[str]) -> tuple[str, list[int]]:
         items.append(units[at])
         taken.append(at)
     return " ".join([text, *items]), taken
+
+
+def announces_code(units: list[str], pos: int) -> bool:
+    """The unit at `pos` leads into the code block right after it: it ends with a colon or an
+    ellipsis ("You can do so by first making sure to install the optional HTTP/2
+    dependencies..." before `pip install httpx[http2]`)."""
+    return (pos + 1 < len(units) and is_code(units[pos + 1])
+            and units[pos].rstrip().endswith((":", "...", "…")))
+
+
+def brings_code(units: list[str], pos: int) -> bool:
+    """The unit at `pos` is a code block or leads into one."""
+    return is_code(units[pos]) or announces_code(units, pos)
 
 
 def _lead_of(units: list[str], pos: int) -> int | None:
@@ -87,6 +100,7 @@ class Quotation:
     def __init__(self, most: int):
         self.most = most
         self.parts: list[tuple[str, str]] = []  # (text, label)
+        self._at: list[tuple[int, int]] = []  # each part's (block rank, first unit)
         self._taken: set[tuple[int, int]] = set()
 
     @property
@@ -96,16 +110,29 @@ class Quotation:
     def took(self, rank: int, pos: int) -> bool:
         return (rank, pos) in self._taken
 
-    def add(self, rank: int, taken: list[int], text: str, label: str) -> None:
+    def add(self, rank: int, taken: list[int], text: str, label: str, step: bool = False) -> None:
+        """Quote `text`, unless it was quoted or it is a second code block; `step`: one of a
+        procedure's code steps from one section, which may follow another and goes before a
+        quoted part of its section that comes after it there."""
         self._taken.update((rank, p) for p in taken)
-        if any(text == said for said, _ in self.parts) or (
+        if any(text == said for said, _ in self.parts) or (not step and
                 _holds_code(text) and any(_holds_code(said) for said, _ in self.parts)):
             return
-        self.parts.append((text, label))
+        at = (rank, min(taken))
+        i = next((i for i, (r, p) in enumerate(self._at) if step and r == rank and p > at[1]),
+                 len(self.parts))
+        self.parts.insert(i, (text, label))
+        self._at.insert(i, at)
+
+    @property
+    def ranks(self) -> set[int]:
+        """The blocks (by rank) a quoted unit comes from."""
+        return {rank for rank, _ in self._taken}
 
     def lead(self, i: int) -> None:
         """The `i`th quoted part first, the others after it in their order."""
         self.parts.insert(0, self.parts.pop(i))
+        self._at.insert(0, self._at.pop(i))
 
     def text(self) -> str:
         """The answer: each unit with its label after it, a sentence closed by a full stop
@@ -116,4 +143,5 @@ class Quotation:
                        for text, label in self.parts])
 
 
-__all__ = ["MAX_LIST_ITEMS", "Quotation", "joined", "unanswered", "with_list"]
+__all__ = ["MAX_LIST_ITEMS", "Quotation", "announces_code", "brings_code", "joined", "unanswered",
+           "with_list"]

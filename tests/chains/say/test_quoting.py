@@ -10,6 +10,7 @@ import pytest
 
 from situated.chains.say.citations import safe_text
 from situated.chains.say.models import ExtractiveChatModel
+from situated.chains.say.quoting import announces_code, with_list
 from situated.loaders.neutralise import defang_links, neutralise
 from situated.loaders.sentences import evidence_units, is_code
 from situated.situation import Scope
@@ -179,3 +180,35 @@ def test_a_bracketed_reference_alone_ends_the_sentence_before_it():
                            "httpx[zstd]. (#3139)\n- Fix the app type (#3109)\n(a) b.")
     assert units == ["- Support for zstd is added.", "Installable using httpx[zstd]. (#3139)",
                      "- Fix the app type (#3109)", "(a) b."]
+
+
+HTTP2 = ("2 Enabling HTTP/2\n\nWhen using the client, HTTP/2 support is not enabled by default, "
+         "because HTTP/1.1 is a mature transport layer. It is possible that a future version "
+         "may enable HTTP/2 support by default.\n\nIf you issue highly concurrent requests you "
+         "might want to try our HTTP/2 support. You can do so by first making sure to install "
+         "the optional HTTP/2 dependencies...\n\n```shell\n$ pip install httpx[http2]\n```\n\n"
+         "And then instantiating a client with HTTP/2 support enabled:\n\n```python\n"
+         "client = httpx.AsyncClient(http2=True)\n```\n\nHTTP/2 support is available on both "
+         "Client and AsyncClient.")
+
+
+@pytest.mark.unit
+def test_a_unit_ending_in_an_ellipsis_brings_the_code_it_leads_into():
+    units = evidence_units(HTTP2)
+    at = next(i for i, u in enumerate(units) if u.endswith("dependencies..."))
+    text, taken = with_list(units[at], at, units)
+    assert taken == [at, at + 1] and "pip install httpx[http2]" in text, text
+    assert not announces_code(units, 0)
+
+
+def test_a_how_to_question_brings_the_code_steps_of_the_section_it_quotes(embeddings):
+    """"How do I turn on HTTP/2?" was answered with why HTTP/2 is off by default and not how
+    to turn it on: the section's two steps (install the extra, then the client argument) were
+    ranked below the prose around them. A how-to question brings a quoted section's code
+    steps, in the section's order."""
+    m = ExtractiveChatModel(embeddings=embeddings, max_sentences=2)
+    got = m.answer("How do I turn on HTTP/2?", [("S1", HTTP2)])
+    assert "pip install httpx[http2]" in got and "http2=True" in got, got
+    assert got.index("pip install") < got.index("http2=True")
+    said = m.answer("Why is HTTP/2 not enabled by default?", [("S1", HTTP2)])
+    assert "```" not in said, said  # a question that asks no way brings no steps
