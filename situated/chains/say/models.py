@@ -33,9 +33,9 @@ from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResu
 from pydantic import ConfigDict, PrivateAttr
 
 from situated.chains.read.dates import find_dates, strip_dates
+from situated.chains.read.meaning import asks_how
 from situated.chains.say.entries import entry_of, names_entry
 from situated.chains.say.named_codes import Focus, focus
-from situated.chains.read.meaning import asks_how
 from situated.chains.say.quoting import (
     Quotation,
     announces_code,
