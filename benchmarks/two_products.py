@@ -44,10 +44,12 @@ def half_of(question: str) -> str:
     return "dev" if hashlib.sha256(question.encode()).digest()[0] % 2 == 0 else "test"
 
 
-def cases() -> list[dict]:
-    data = yaml.safe_load(QUESTIONS.read_text("utf-8"))
-    return [{**c, "kind": kind, "half": half_of(c["q"])} for kind, items in data.items()
-            for c in items]
+def cases(path: Path = QUESTIONS) -> list[dict]:
+    """The cases of `path`, each with its kind and half: dev/test by a hash of its text for the
+    kept set, "fresh" for any other file (written to check one rule, all held out)."""
+    data = yaml.safe_load(path.read_text("utf-8"))
+    return [{**c, "kind": kind, "half": half_of(c["q"]) if path == QUESTIONS else "fresh"}
+            for kind, items in data.items() for c in items]
 
 
 def build(work: Path, httpx: Path, starlette: Path) -> Path:
@@ -67,7 +69,7 @@ def build(work: Path, httpx: Path, starlette: Path) -> Path:
     return index
 
 
-def answers(index: Path) -> list[dict]:
+def answers(index: Path, path: Path = QUESTIONS) -> list[dict]:
     """Every case asked through the code on `sys.path`: the answer, cited sources, status and
     milliseconds."""
     from situated import build_ask_chain
@@ -78,7 +80,7 @@ def answers(index: Path) -> list[dict]:
     chain = build_ask_chain(App(Settings(index_dir=index)), clock=lambda: TODAY)
     chain.invoke({"question": "warm up", "scope": Scope()})
     out = []
-    for c in cases():
+    for c in cases(path):
         started = time.perf_counter()
         a = chain.invoke({"question": c["q"], "scope": Scope()})
         out.append({"q": c["q"], "answer": a.answer, "status": a.status.value,
@@ -112,7 +114,7 @@ def _unquoted(text: str, product: str | None) -> str:
 
 def summary(rows: list[dict]) -> dict:
     out: dict = {}
-    for half in ("dev", "test"):
+    for half in dict.fromkeys(r["half"] for r in rows):
         for kind in dict.fromkeys(r["kind"] for r in rows):
             mine = [r for r in rows if r["half"] == half and r["kind"] == kind]
             out[f"{half}/{kind}"] = {
@@ -128,11 +130,12 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
-def _baseline(src: Path, work: Path, httpx: Path, starlette: Path) -> list[dict]:
+def _baseline(src: Path, work: Path, httpx: Path, starlette: Path, path: Path) -> list[dict]:
     """The same questions through the code at `src`, in a subprocess (its own index)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     done = subprocess.run([sys.executable, __file__, "--answers-only", "--work", str(work),
-                           "--httpx", str(httpx), "--starlette", str(starlette)],
+                           "--httpx", str(httpx), "--starlette", str(starlette),
+                           "--questions", str(path)],
                           cwd=src, env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -143,25 +146,30 @@ def main() -> None:
     ap.add_argument("--starlette", type=Path, default=default_data("data/starlette-versions"))
     ap.add_argument("--work", type=Path, default=HERE / "cache" / "two-products")
     ap.add_argument("--baseline", type=Path, help="a checkout of the code to compare with")
+    ap.add_argument("--questions", type=Path, default=QUESTIONS,
+                    help="a question file (default: the kept dev/test set)")
     ap.add_argument("--answers-only", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
     if args.httpx is None or args.starlette is None:
         ap.error("pass --httpx DIR and --starlette DIR (documentation per release)")
     index = build(args.work, args.httpx, args.starlette)
-    got = answers(index)
+    path = args.questions if args.questions.is_absolute() else HERE / args.questions
+    got = answers(index, path)
     if args.answers_only:
         print(json.dumps(got))
         return
-    rows = [judged(c, g) for c, g in zip(cases(), got, strict=True)]
+    rows = [judged(c, g) for c, g in zip(cases(path), got, strict=True)]
     results = {"now": summary(rows), "failed": [r for r in rows if not r["right"]]}
     if args.baseline:
-        base = [judged(c, g) for c, g in zip(cases(), _baseline(
+        base = [judged(c, g) for c, g in zip(cases(path), _baseline(
             args.baseline, args.work.with_name(args.work.name + "-baseline"), args.httpx,
-            args.starlette), strict=True)]
+            args.starlette, path), strict=True)]
         results["baseline"] = summary(base)
     _print(results)
-    write_result(args.out / "two_products.json", results)
+    name = "two_products" + ("" if path == QUESTIONS else "_" + path.stem.removeprefix(
+        "two_products_"))
+    write_result(args.out / f"{name}.json", results)
 
 
 def _print(results: dict) -> None:
@@ -176,7 +184,7 @@ def _print(results: dict) -> None:
         table.add_row(key, str(s["cases"]), f"{s['right']:.3f}", f"{s['wrong_product']:.3f}",
                       *((f"{base['right']:.3f}", f"{base['wrong_product']:.3f}") if base else ()))
     Console(width=160).print(table)
-    for half in ("dev/all", "test/all", "all"):
+    for half in [k for k in results["now"] if k.endswith("all")]:
         now = results["now"][half]["p50_ms"]
         base = results.get("baseline", {}).get(half, {}).get("p50_ms")
         ratio = f", baseline {base:.0f} ms ({now / base:.2f}×)" if base else ""

@@ -25,6 +25,12 @@ _POSSESSIVE = re.compile(r"['’]s?\b")
 MIN_NAME_WORD = 4
 
 
+def _opens_sentence(text: str, start: int) -> bool:
+    """The word at `start` is the first of a sentence (or of a quote, or after a colon)."""
+    before = text[:start].rstrip(" \t\"'«“(")
+    return not before or before[-1] in ".!?:\n"
+
+
 # a name joined to an identifier's other part: "httpx.Client", "pixpack-cli", "node:assert"
 _ATTACHED = re.compile(r"\w[.\-_/:]\0|\0[.\-_/:]\w")
 
@@ -63,12 +69,15 @@ class ProductMatcher:
         return tuple(t for t, *_ in self._tok.terms(name))
 
     @staticmethod
-    def _case_ok(name: str, surface: str, text: str, end: int) -> bool:
+    def _case_ok(name: str, surface: str, text: str, start: int, end: int) -> bool:
         if len(name) == 1:  # "X": exactly, and not the start of "X-ray" or "X2"
             return surface == name and not (end < len(text) and text[end] in "-‐‑")
         if name[:1].isupper():
             return surface[:1].isupper()
-        return surface == name  # a name written in lower case ("npm") is matched as written
+        # a name written in lower case ("npm", "starlette") is matched as written, or
+        # capitalised inside a sentence ("… in Starlette?", "install HTTPX"), where capitals
+        # mark a name; a sentence's first word is capitalised whatever it is ("Buffer size?")
+        return surface == name or (surface[:1].isupper() and not _opens_sentence(text, start))
 
     def spans(self, text: str) -> list[tuple[str, int, int]]:
         """(product, start, end) of every product named in `text`, longest matches kept.
@@ -94,7 +103,7 @@ class ProductMatcher:
                 end = terms[i + n - 1][3]
                 name = product if (product, key) in self._keys.items() else surface
                 if single_word and not (loose and len(name) > 1) and not self._case_ok(
-                        name, surface, text, end):
+                        name, surface, text, start, end):
                     continue
                 found.append((product, start, end))
         if self._loosely:

@@ -102,6 +102,20 @@ def test_products_match_by_normalised_name_without_ordinary_words(text, found):
     assert ProductMatcher(PRODUCTS).find(text) == found
 
 
+@pytest.mark.parametrize("text, found", [
+    ("How can I redirect all traffic to HTTPS in Starlette?", ["starlette"]),
+    ("How do I install HTTPX with HTTP/2 support?", ["httpx"]),
+    ("does starlette have sessions", ["starlette"]),
+    ("Starlette sessions?", []),  # a sentence's first word is capitalised whatever it is
+    ("Buffer size? Is it full?", []),
+    ("Which size does Buffer use?", ["buffer"]),
+])
+def test_a_name_written_in_lower_case_is_read_capitalised_inside_a_sentence(text, found):
+    """"… in Starlette?" named no product where the index writes it "starlette": the reply fell
+    back to httpx's pages. Capitals inside a sentence mark a name; at its start they do not."""
+    assert ProductMatcher({"starlette", "httpx", "buffer"}).find(text) == found
+
+
 def test_a_one_word_reply_completes_the_carried_situation():
     carried = Situation(purchase_date=D)
     assert extract("X", carried).situation == Situation(product="X", purchase_date=D)
