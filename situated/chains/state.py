@@ -30,6 +30,7 @@ from situated.chains.read.question import (
     check_question,
 )
 from situated.documents import Block, DocumentMeta
+from situated.modes import Mode
 from situated.retrievers.fusion import RankedBlock
 from situated.retrievers.hybrid import SearchResult
 
@@ -51,12 +52,23 @@ class Line:
     members: tuple[DocumentMeta, ...]
 
 
+class LinesStop(Mode):
+    """Why a question about versions has no lines to read (the version router says so,
+    `routing.version_rules`)."""
+
+    ASK_DOCUMENT = "ask_document"  # several versioned documents, none named: `Lines.names`
+    ASK_PRODUCT = "ask_product"  # the family's lines belong to several products: `names`
+    NOTHING = "nothing"  # no versioned document is relevant
+
+
 @dataclass(frozen=True)
 class Lines:
-    """The lines a question about versions is about, or why it cannot be answered yet."""
+    """The lines a question about versions is about, or why there are none (`stop`, with the
+    documents or products to choose among in `names`)."""
 
-    lines: list[Line]
-    stop: Decision | None = None  # clarify or no evidence instead of an answer
+    lines: tuple[Line, ...] = ()
+    stop: LinesStop | None = None
+    names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,10 +109,15 @@ class Replied:
 
 @dataclass(frozen=True)
 class Subject:
-    """find_versions: the family and lines a question about versions is about, or a stop."""
+    """find_versions: the family and lines a question about versions is about (read by
+    `reading`, the question's reading with a release only notes hold, when they do), and the
+    version router's decision: answer from the lines, from the release notes or from the
+    release line, or stop (`routing.version_rules`)."""
 
     reading: Reading
     lines: Lines
+    decision: Decision
+    probes: Probes = field(default=Probes())
 
 
 @dataclass(frozen=True)
@@ -111,5 +128,5 @@ class Compared:
     answers: tuple[Answer, ...]
 
 
-__all__ = ["AskFields", "AskInput", "Compared", "Line", "Lines", "Packed", "Proposed", "Question",
+__all__ = ["AskFields", "AskInput", "Compared", "Line", "Lines", "LinesStop", "Packed", "Proposed", "Question",
            "Reading", "Replied", "Retrieved", "Routed", "Subject", "Supplied", "check_question"]

@@ -68,16 +68,17 @@ class ProductMatcher:
             return (codes[0].lower(),)
         return tuple(t for t, *_ in self._tok.terms(name))
 
-    @staticmethod
-    def _case_ok(name: str, surface: str, text: str, start: int, end: int) -> bool:
+    def _case_ok(self, name: str, surface: str, text: str, start: int, end: int) -> bool:
         if len(name) == 1:  # "X": exactly, and not the start of "X-ray" or "X2"
             return surface == name and not (end < len(text) and text[end] in "-‐‑")
         if name[:1].isupper():
             return surface[:1].isupper()
-        # a name written in lower case ("npm", "starlette") is matched as written, or
-        # capitalised inside a sentence ("… in Starlette?", "install HTTPX"), where capitals
-        # mark a name; a sentence's first word is capitalised whatever it is ("Buffer size?")
-        return surface == name or (surface[:1].isupper() and not _opens_sentence(text, start))
+        # a name written in lower case ("npm", "starlette") is matched as written; a product's
+        # also capitalised inside a sentence ("… in Starlette?", "install HTTPX"), where
+        # capitals mark a name (a sentence's first word is capitalised whatever it is: "Buffer
+        # size?"); a family's or facet's is read as written ("`Client`" is not "client")
+        return surface == name or (self._loosely and surface[:1].isupper()
+                                   and not _opens_sentence(text, start))
 
     def spans(self, text: str) -> list[tuple[str, int, int]]:
         """(product, start, end) of every product named in `text`, longest matches kept.

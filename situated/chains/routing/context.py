@@ -1,30 +1,24 @@
-"""What every rule of the router reads (`RouteContext`): the question's reading, its search, the
-facts the version rules derive from them (each computed once, when a rule first asks), and the
-probes: the searches a rule needs beyond the question's own.
-
-A probe runs only in the retrieve step (`searching=True`), where each rule's `probe` asks for
-what it will read; the facts a probe depends on are computed on the way, so the order of the
-probes follows from what they read. The results travel in `Probes`, and the route step reads
-them without searching: a probe it asks for that the retrieve step did not run is a bug, and
-raises.
+"""What every rule of the evidence router reads (`RouteContext`): the question's reading, its
+search, the facts the version rules derive from them (each computed once, when a rule first
+asks), and the probes (`probing.ProbeContext`): the searches a rule needs beyond the question's
+own, run in the retrieve step and read back in the route step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cached_property
-from typing import Any
 
 from situated.chains.context import StepContext
 from situated.chains.decision import Decision, Probes, Route
 from situated.chains.routing import evidence as ev
+from situated.chains.routing.probing import ProbeContext
 from situated.chains.state import Reading
 from situated.documents import DocumentMeta, ValidFor
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
 
 
-class RouteContext:
+class RouteContext(ProbeContext):
     """One question's reading and search, read by every rule (built in the retrieve step to
     run the probes and in the route step to decide)."""
 
@@ -34,33 +28,11 @@ class RouteContext:
         self.versions, self.lang = step.versions, reading.question.lang
         self.question, self.validated = reading.question, reading.validated
         self.situation: Situation = reading.validated.situation
-        self._ran, self._searching = list(probes.ran), searching
-
-    @property
-    def probes(self) -> Probes:
-        return Probes(tuple(self._ran))
-
-    def probe(self, name: str, run: Callable[[], Any]) -> Any:
-        """The probe `name`: run now in the retrieve step, read back in the route step."""
-        held, value = Probes(tuple(self._ran)).get(name)
-        if held:
-            return value
-        if not self._searching:
-            raise RuntimeError(f"the route step asked for the probe {name!r}, which the "
-                               "retrieve step did not run: a rule reads a search its `probe` "
-                               "does not declare")
-        value = run()
-        self._ran.append((name, value))
-        return value
+        super().__init__(probes, searching)
 
     # -- the probes (`PROBES`: what a rule may declare, `Rule.probes`) ------------------------
 
     PROBES = ("undated", "unlimited", "unspelt")
-
-    def run_probe(self, name: str) -> None:
-        if name not in self.PROBES:
-            raise ValueError(f"no probe {name!r}; a rule declares one of {self.PROBES}")
-        getattr(self, name)  # run now, with what it depends on
 
     @cached_property
     def undated(self) -> SearchResult | None:

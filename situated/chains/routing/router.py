@@ -1,11 +1,15 @@
 """The router: an ordered tuple of rules, the first to decide wins (docs/design.md "The
-router"). The order is data (`Router.order`, printed in the design doc and tested); the retrieve
-step runs every rule's probe (`Router.probe`), the route step decides (`Router.decide`) and
-searches nothing."""
+router"). The order is data (`Router.order`, printed in the design doc and tested); the step
+before the decision runs every rule's probe (`Router.probe`), the deciding step decides
+(`Router.decide`) and searches nothing. One class for both routers of the ask path: the
+evidence router over a question and its search (`standard`, `RouteContext`), and the router of
+the questions about versions (`version_rules.versions`, `VersionContext`)."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from typing import Any, Generic
 
 from situated.chains.context import StepContext
 from situated.chains.decision import Decision, Probes
@@ -20,6 +24,7 @@ from situated.chains.routing.release_rules import (
 from situated.chains.routing.rules import (
     AboutSomethingElse,
     AnswerFromWhatApplies,
+    Ctx,
     NothingRelevant,
     NotInForce,
     NotRecorded,
@@ -28,32 +33,35 @@ from situated.chains.routing.rules import (
     SameText,
     WhichOne,
 )
-from situated.chains.state import Reading
-from situated.retrievers.hybrid import SearchResult
 
 
-class Router:
-    """`rules` in the order they are asked; the last must always decide."""
+class Router(Generic[Ctx]):
+    """`rules` in the order they are asked; the last must always decide. `context` makes the
+    rules' context from the step context and the record decided on (with the probes when
+    deciding): `RouteContext` over (reading, search) unless given."""
 
-    def __init__(self, step: StepContext, rules: tuple[Rule, ...]):
+    def __init__(self, step: StepContext, rules: tuple[Rule[Ctx], ...],
+                 context: Callable[..., Ctx] | None = None):
         if not rules:
             raise ValueError("a router needs at least one rule; give the rules in order")
         self.step, self.rules = step, rules
+        self.context: Callable[..., Any] = context if context is not None else RouteContext
 
     @property
     def order(self) -> tuple[str, ...]:
         return tuple(r.name for r in self.rules)
 
-    def probe(self, reading: Reading, found: SearchResult) -> Probes:
+    def probe(self, *record: Any) -> Probes:
         """Every search a rule will read, run now (the retrieve step)."""
-        ctx = RouteContext(self.step, reading, found, searching=True)
+        ctx = self.context(self.step, *record, searching=True)
         for rule in self.rules:
             rule.probe(ctx)
         return ctx.probes
 
-    def decide(self, reading: Reading, found: SearchResult, probes: Probes) -> Decision:
-        """The first rule's decision, naming the rule (the route step: no search)."""
-        ctx = RouteContext(self.step, reading, found, probes)
+    def decide(self, *record: Any) -> Decision:
+        """The first rule's decision over `record` and its probes (last), naming the rule (the
+        route step: no search)."""
+        ctx = self.context(self.step, *record)
         for rule in self.rules:
             decision = rule.decide(ctx)
             if decision is not None:
@@ -61,7 +69,7 @@ class Router:
         raise RuntimeError(f"no rule of {self.order} decided; the last rule must always decide")
 
 
-def standard(step: StepContext, releases: ReleaseLines) -> Router:
+def standard(step: StepContext, releases: ReleaseLines) -> Router[RouteContext]:
     """The product's rules in their order (docs/design.md "The router" prints it)."""
     return Router(step, (
         UnknownRelease(releases),

@@ -4,29 +4,34 @@ order; the rules about releases are in `release_rules`."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from situated.chains.decision import Decision
 from situated.chains.routing import evidence as ev
 from situated.chains.routing.context import RouteContext
+from situated.chains.routing.probing import ProbeContext
 from situated.chains.say import wording as w
 
+Ctx = TypeVar("Ctx", bound=ProbeContext)
 
-class Rule:
-    """One rule: `probe` asks for the searches `decide` will read (run in the retrieve step);
-    `decide` returns a decision or None to pass to the next rule."""
+
+class Rule(Generic[Ctx]):
+    """One rule of a router whose context is `Ctx` (`RouteContext` by default, the questions
+    about versions' `version_rules.VersionContext`): `probe` asks for the searches `decide`
+    will read (run before the decision); `decide` returns a decision or None to pass to the
+    next rule."""
 
     name: ClassVar[str]
-    # the `RouteContext` probes `decide` reads, by name (`RouteContext.PROBES`)
+    # the context's probes `decide` reads, by name (`ProbeContext.PROBES`)
     probes: ClassVar[tuple[str, ...]] = ()
 
-    def probe(self, ctx: RouteContext) -> None:
+    def probe(self, ctx: Ctx) -> None:
         """Run the searches `decide` will read: the declared `probes` (a rule whose searches
         depend on the question declares them here instead)."""
         for name in self.probes:
             ctx.run_probe(name)
 
-    def decide(self, ctx: RouteContext) -> Decision | None:
+    def decide(self, ctx: Ctx) -> Decision | None:
         raise NotImplementedError
 
 

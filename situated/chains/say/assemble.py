@@ -23,12 +23,15 @@ def unanswered(status: Status, text: str, situation: Situation, **extra: Any) ->
     return Answer.unanswered(status, text, situation, **extra)
 
 
-def stopped(decision: Decision, situation: Situation, **extra: Any) -> Answer:
+def stopped(decision: Decision, situation: Situation, *, neutralised: bool = False,
+            **extra: Any) -> Answer:
     """A clarification or no evidence said as the answer, without a model call (its message
-    may quote metadata: neutralised like evidence)."""
+    may quote metadata: neutralised like evidence, unless `neutralised` says the rule quoted
+    it so already)."""
     status = Status.CLARIFY if decision.route is Route.CLARIFY else Status.NO_EVIDENCE
-    return Answer.unanswered(status, neutralise(decision.message), situation,
-                             missing=list(decision.missing), **extra)
+    message = decision.message if neutralised else neutralise(decision.message)
+    return Answer.unanswered(status, message, situation, missing=list(decision.missing),
+                             **extra)
 
 
 def cited(status: Status, text: str, citations: list[Citation],

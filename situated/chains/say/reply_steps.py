@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
@@ -115,8 +116,8 @@ class ReplySteps:
     def stop(self, packed: Packed) -> Answer:
         """Clarify, no evidence, or nothing fits the allowance: no model call."""
         d, lang = packed.decision, packed.reading.question.lang
-        common = {"hits": hits_of(self.ctx.snap.index, packed.found),
-                  "relevance": self.ctx.relevance(packed.found)}
+        common: dict[str, Any] = {"hits": hits_of(self.ctx.snap.index, packed.found),
+                                  "relevance": self.ctx.relevance(packed.found)}
         situation = packed.reading.validated.situation
         if d.route is Route.ANSWER:  # no block fits the allowance
             return assemble.unanswered(

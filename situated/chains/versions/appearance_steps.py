@@ -4,12 +4,15 @@ show the documents' own notes beside them. No model call."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from situated import releases
 from situated.chains.context import StepContext
-from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status
+from situated.chains.contract import Answer, AppearanceOut, NoteOut
+from situated.chains.decision import Route
 from situated.chains.read.change_kind import Kind, says_kind
+from situated.chains.routing import version_rules
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.say.citations import parse_citations
@@ -31,15 +34,36 @@ from situated.chains.versions.appearance_subject import carries_line, subject_of
 from situated.chains.versions.listing import when
 from situated.documents import DocKind, DocumentMeta
 from situated.loaders.notes import notes_release, path_release
+from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
 
 if TYPE_CHECKING:
     from situated.chains.versions.appearance_subject import Subject
     from situated.documents import Block
     from situated.retrievers.filter import Filter
-    from situated.retrievers.hybrid import SearchResult
 
 MAX_SCANNED = 2000  # release documents read whole to find where a named identifier appears
+
+@dataclass(frozen=True)
+class Sought:
+    """What the first-appearance search found (`AppearanceSteps.find`): the question's own
+    search, the version it first appears in (None: no version shows it), the notes that
+    mention it, the earliest note that states it, the subject as an answer says it, the kind
+    of change asked, and whether some version holds the subject at all."""
+
+    found: SearchResult
+    result: Found | None
+    notes: list
+    stated: tuple | None
+    said: str
+    kind: Kind
+    held: bool
+
+    @property
+    def nothing(self) -> bool:
+        """Neither a version nor a note shows it."""
+        return self.result is None and not self.notes
+
 
 def version_name(meta: DocumentMeta, lang: Lang, tz: str) -> str:
     """"version 0.18.2", or for a dated family "the version from 1 April 2026"."""
@@ -58,8 +82,30 @@ class AppearanceSteps:
     def __init__(self, ctx: StepContext):
         self.ctx = ctx
         self.versions = ctx.versions
+        self.router = version_rules.appearance(ctx, self)
 
     def answer(self, reading: Reading) -> Answer:
+        """Where the thing asked first appears: the finding (`find`, the router's probe), the
+        appearance router's decision (`routing.version_rules.appearance`), then the answer."""
+        probes = self.router.probe(reading)
+        decision = self.router.decide(reading, probes)
+        _, sought = probes.get("sought")
+        situation, lang = reading.validated.situation, reading.question.lang
+        relevance = self.ctx.relevance(sought.found)
+        if decision.route is not Route.ANSWER:
+            return assemble.stopped(decision, situation, neutralised=True, relevance=relevance)
+        if sought.result is None:
+            return self._notes_only(sought.notes, sought.stated, sought.said, sought.kind,
+                                    situation, lang, sought.found)
+        if sought.stated is not None and not _agrees(sought.result, [sought.stated[0]]):
+            return self._stated(sought.result, sought.stated, sought.notes, sought.said,
+                                situation, lang, sought.found)
+        return self._answer(sought.result, sought.notes, sought.said, situation, lang,
+                            sought.found)
+
+    def find(self, reading: Reading) -> Sought:
+        """Search every version for the thing asked: the families that hold it, walked in
+        version order, and the documents' own notes about it."""
         q, v = reading.question, reading.validated
         query = reading.query
         # the families and products the question names are where to look, not what
@@ -88,23 +134,13 @@ class AppearanceSteps:
             metas = list({m.source_id: m for m in [*metas, *line]}.values())
         kind = q.said.change_kind
         steps = axis_steps(self.versions, metas, subject, readable) if metas and subject else []
-        result = walk(steps, kind)
         pages = page_notes(steps, kind)
         noted_ = self._notes([*held.blocks, *found.blocks], subject, readable)
         stating = [n for n in noted_ if states(n[1], subject, kind)]
-        changelog = _of_kind(noted_, stating, kind, subject)
-        notes = [*pages, *changelog]
-        stated = _earliest([*(n for n in pages if heads(n[1], subject)), *stating])
-        said = subject.said(query)
-        if result is None and notes:
-            return self._notes_only(notes, stated, said, kind, v.situation, q.lang, found)
-        if result is None:
-            text = _none_text(said, kind, any(x.block for x in steps), q.lang)
-            return assemble.unanswered(Status.NO_EVIDENCE, text, v.situation,
-                                     relevance=self.ctx.relevance(found))
-        if stated is not None and not _agrees(result, [stated[0]]):
-            return self._stated(result, stated, notes, said, v.situation, q.lang, found)
-        return self._answer(result, notes, said, v.situation, q.lang, found)
+        notes = [*pages, *_of_kind(noted_, stating, kind, subject)]
+        return Sought(found, walk(steps, kind), notes,
+                      _earliest([*(n for n in pages if heads(n[1], subject)), *stating]),
+                      subject.said(query), kind, any(x.block for x in steps))
 
     def _notes_only(self, notes: list, stated: tuple | None, subject: str, kind: Kind,
                     situation: Situation, lang: Lang, result: SearchResult) -> Answer:
@@ -244,12 +280,4 @@ def _of_kind(notes: list, stating: list, kind: Kind, subject: Subject) -> list:
     return said or (notes if kind is Kind.ADDED else [])
 
 
-def _none_text(subject: str, kind: Kind, held: bool, lang: Lang) -> str:
-    """Nothing found: no version has it at all, or (`held`) versions have it but none shows
-    the asked change."""
-    if held:
-        return w.fixed("held_unshown", lang, x=subject, verb=_verb(kind, lang))
-    return w.fixed("none_has", lang, x=subject)
-
-
-__all__ = ["AppearanceSteps"]
+__all__ = ["AppearanceSteps", "Sought"]

@@ -31,20 +31,18 @@ from situated.chains.contract import (
     SectionChangeOut,
     Status,
 )
-from situated.chains.decision import Decision
 from situated.chains.read.intent import names_nothing
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
 from situated.chains.say.citations import parse_citations, safe_text
 from situated.chains.say.evidence import evidence_of, links_of, pack
 from situated.chains.say.wording import Lang
-from situated.chains.state import Line, Lines, Supplied
+from situated.chains.state import Line, Lines, LinesStop, Supplied
 from situated.chains.versions.change_window import Pair, Window, WindowKind
 from situated.chains.versions.changes import ChangeKind, SectionChange, diff_blocks, word_change
 from situated.chains.versions.listing import last_day, listing_lines, versions_out, when
 from situated.documents import (
     OPEN_END,
-    PRODUCT,
     Block,
     DocKind,
     DocumentMeta,
@@ -59,18 +57,16 @@ MAX_PAIRS = 50  # changes diffed for one answer (the latest); earlier ones are c
 _SHOWN = 3  # differing units quoted per section
 
 
-def without_history(found: Lines, situation: Situation, lang: Lang) -> Answer | None:
-    """A question about change whose documents each have one version, with no dates and no
-    release: no history is recorded, so there is no change to show (said as such, not as a
-    version that "took effect" on no date)."""
+def one_version_each(found: Lines) -> tuple[str, ...]:
+    """The documents of a question about change that each have one version, with no dates and
+    no release (no history is recorded, so there is no change to show), or () when some
+    document has a history."""
     if found.stop is not None or not found.lines or not all(
             len(x.members) == 1 and x.members[0].valid_from is None
             and x.members[0].valid_to is None and not x.members[0].release_scoped
             for x in found.lines):
-        return None
-    names = w.listing([inline(x.name) for x in found.lines], lang, w.fixed("and", lang))
-    return assemble.unanswered(Status.NO_EVIDENCE, w.fixed("one_version", lang, line=names),
-                             situation)
+        return ()
+    return tuple(" ".join(x.name.split()) for x in found.lines)  # neutralised when said
 
 
 def lines_of(versions: Versions, family: str, readable: Filter,
@@ -88,8 +84,9 @@ def lines_of(versions: Versions, family: str, readable: Filter,
 
 
 def find_lines(versions: Versions, named: AbstractSet[str], product: str | None, readable: Filter,
-               query: str, lang: Lang, search: Callable[[Filter], SearchResult]) -> Lines:
-    """The lines the question is about (see the module docstring), or why none."""
+               query: str, search: Callable[[Filter], SearchResult]) -> Lines:
+    """The lines the question is about (see the module docstring), or why none (`LinesStop`:
+    the version router says it)."""
     families = sorted(f for f in named if lines_of(versions, f, readable, product))
     if not families and product:  # the product's versioned families; its own ones first
         own = _versioned(versions, readable, product)
@@ -97,22 +94,21 @@ def find_lines(versions: Versions, named: AbstractSet[str], product: str | None,
         families = next((c for c in (named_for, list(own)) if len(c) == 1), []) or _searched(
             versions, search, readable, product, list(own))
         if not families and own:
-            return Lines([], _ask_document(own, lang))
+            return _ask_document(own)
     if not families and not product and names_nothing(query):
         versioned = _versioned(versions, readable)
         if len(versioned) != 1:  # asked only when there are several it could mean
-            return Lines([], _ask_document(versioned, lang))
+            return _ask_document(versioned)
         families = list(versioned)
     if not families:
         families = _searched(versions, search, readable, product, None)
     if not families:
-        return Lines([], Decision.no_evidence(w.no_evidence_text(
-            Situation(product=product), lang)))
+        return Lines(stop=LinesStop.NOTHING)
     lines = lines_of(versions, families[0], readable, product)
     if len({x.products for x in lines}) > 1 and product is None:
-        names = sorted({p for x in lines for p in x.products})
-        return Lines([], Decision.clarify(["product"], w.ask_facet(PRODUCT, names, lang)))
-    return Lines(lines)
+        return Lines(stop=LinesStop.ASK_PRODUCT,
+                     names=tuple(sorted({p for x in lines for p in x.products})))
+    return Lines(tuple(lines))
 
 
 def _versioned(versions: Versions, readable: Filter, product: str | None = None,
@@ -145,16 +141,13 @@ def _searched(versions: Versions, search: Callable[[Filter], SearchResult], read
     return [best[0].family] if best else []
 
 
-def _ask_document(versioned: dict[str, list[Line]], lang: Lang) -> Decision:
+def _ask_document(versioned: dict[str, list[Line]]) -> Lines:
     """Which document: the versioned families the caller may read, named so that a reply can
-    say one; none at all → no evidence."""
+    say one; none at all → nothing."""
     names = sorted({x.name for lines in versioned.values() for x in lines
                     if len(x.members) > 1})
-    if not names:
-        return Decision.no_evidence(w.no_evidence_text(Situation(), lang))
-    shown = names if len(names) <= 8 else [*names[:8], "…"]
-    return Decision.clarify(["document"], w.fixed(
-        "ask_document", lang, names=w.listing([inline(n) for n in shown], lang)))
+    return Lines(stop=LinesStop.ASK_DOCUMENT, names=tuple(names)) if names else \
+        Lines(stop=LinesStop.NOTHING)
 
 
 def answer_changes(versions: Versions, line: Line, pairs: list[Pair], earlier: int,

@@ -1,32 +1,29 @@
 """The steps of a question about versions (`chains.versions.history`): which family and lines it is
-about, then the changes between consecutive versions or the list of versions. Neither calls
-the model; both read only the versions the caller may read."""
+about and the version router's decision over them (`routing.version_rules`), then the changes
+between consecutive versions, the release notes, or the list of versions. None calls the
+model; all read only the versions the caller may read."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING
 
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer
-from situated.chains.decision import Decision
-from situated.chains.read.intent import Intent
-from situated.chains.routing.release_rules import unbound_product, unknown_release
+from situated.chains.decision import Route
+from situated.chains.routing import version_rules
 from situated.chains.say import assemble
-from situated.chains.say import wording as w
-from situated.chains.state import Reading, Subject
+from situated.chains.state import Lines, Reading, Subject
 from situated.chains.versions.change_window import change_window, pairs_in
 from situated.chains.versions.history import (
-    Lines,
     answer_changes,
     find_lines,
     is_notes_line,
-    without_history,
+    one_version_each,
 )
 from situated.chains.versions.listing import answer_versions
 from situated.chains.versions.notes_answer import answer_notes, notes_at
 from situated.chains.versions.release_steps import ReleaseSteps
-from situated.documents import DocKind
+from situated.documents import DocKind, DocumentMeta
 
 if TYPE_CHECKING:
     from situated.chains.read.extract import Validated
@@ -34,53 +31,80 @@ if TYPE_CHECKING:
 
 
 class HistorySteps:
-    """Bound to one chain's `StepContext` and its release steps."""
+    """Bound to one chain's `StepContext` and its release steps; the facts the version router
+    reads (`routing.version_rules.VersionFacts`) and the answers after its decision."""
 
     def __init__(self, ctx: StepContext, releases: ReleaseSteps):
         self.ctx, self.releases, self.versions = ctx, releases, ctx.versions
+        self.router = version_rules.versions(ctx, self)
 
     def find_versions(self, reading: Reading) -> Subject:
         """The family (and product) a question about versions is about, counting only the
-        versions the caller may read; or a clarification or no evidence."""
+        versions the caller may read, and the version router's decision over it."""
+        probes = self.router.probe(reading)
+        decision = self.router.decide(reading, probes)
+        held, noted = probes.get("noted")
+        if held and noted is not None:  # "What changed in 0.28.0?": only its notes have it
+            reading = version_rules.with_release(reading, noted)
+        _, lines = probes.get("lines")
+        return Subject(reading, lines or Lines(), decision, probes)
+
+    # -- the facts the version router reads (`VersionFacts`) ------------------------------------
+
+    def noted(self, reading: Reading) -> str | None:
+        q, v = reading.question, reading.validated
+        return self.releases.noted_release(q, v.situation.product, v.release.unknown or "")
+
+    def lines(self, reading: Reading) -> Lines:
+        q, v = reading.question, reading.validated
+        return find_lines(
+            self.versions, q.named, v.situation.product, self.ctx.readable(q.scope),
+            reading.query, lambda flt: self.ctx.search(reading.query, flt,
+                                                       self.ctx.settings.top_blocks))
+
+    def notes(self, reading: Reading, lines: Lines) -> DocumentMeta | None:
+        """The release notes that answer what changed in a release: where the question's line
+        is notes (never diffed against itself), or where it names a release and no document
+        and no one page describes the release (with many pages, a diff of one of them is not
+        what the release changed; the notes say that) (`notes_answer`)."""
         v, q = reading.validated, reading.question
-        if v.partial and not v.periods and not any(m.value for m in q.mentions):
-            # a date without its year: asked for before anything is searched
-            return Subject(reading, Lines([], Decision.clarify(["year"], w.fixed(
-                "ask_change_year", q.lang, period=next(iter(v.partial.values()))))))
-        unknown = unbound_product(q, v) or unknown_release(self.releases, q, v)
+        release = v.situation.version
+        own = lines.lines and is_notes_line(list(lines.lines))
         readable = self.ctx.readable(q.scope)
-        if unknown is not None:
-            noted = None if v.intent is not Intent.CHANGES or v.release.unknown is None else \
-                self.releases.noted_release(q, v.situation.product, v.release.unknown)
-            if noted is None:
-                return Subject(reading, Lines([], unknown))
-            # "What changed in 0.28.0?" where only the changelog has 0.28.0: its notes answer
-            reading = with_release(reading, noted)
-            v = reading.validated
-        return Subject(reading, find_lines(
-            self.versions, q.named, v.situation.product, readable, reading.query, q.lang,
-            lambda flt: self.ctx.search(reading.query, flt, self.ctx.settings.top_blocks)))
+        if not own and (q.named or release is None or self._one_page(readable, v, release)
+                        or self._page_asked(reading, lines, release)):
+            return None  # a page named, or the one page of the release, is diffed
+        return notes_at(self.versions, readable, v.situation.product, release)
+
+    def release_line(self, reading: Reading) -> tuple | None:
+        return self.releases.lines_read(reading)
+
+    def one_version_each(self, lines: Lines) -> tuple[str, ...]:
+        return one_version_each(lines)
+
+    # -- the answers -----------------------------------------------------------------------------
 
     def changes(self, subject: Subject) -> Answer:
         return self._relevance(self._changes(subject))
 
     def listing(self, subject: Subject) -> Answer:
-        return self._relevance(self.releases.line_listing(subject.reading)
-                               or self._listing(subject))
+        return self._relevance(self._listing(subject))
 
     def _relevance(self, answer: Answer) -> Answer:
         """What decided relevance, on every answer (the contract's null is a comparison's)."""
         return answer.model_copy(update={"relevance": self.ctx.relevance()})
 
     def _changes(self, subject: Subject) -> Answer:
-        notes = self._from_notes(subject)
-        if notes is not None:
-            return notes
         v, q = subject.reading.validated, subject.reading.question
-        stopped = _history_stop(subject) or without_history(subject.lines, v.situation,
-                                                               q.lang)
-        if stopped is not None:
-            return stopped
+        decision = subject.decision
+        if decision.route is not Route.ANSWER:
+            return assemble.stopped(decision, v.situation)
+        if decision.rule == version_rules.FromNotes.name:
+            _, meta = subject.probes.get("notes")
+            readable = self.ctx.readable(q.scope)
+            return answer_notes(self.versions, meta, v.situation, q.lang, readable,
+                                self.ctx.budget_of, self.ctx.budget_out([]),
+                                self.releases.asked(q, subject.reading.query))
         window = change_window(v.periods, list(q.mentions), q.said.since, self.versions.timezone,
                                q.lang, v.situation.version)
         line = max(subject.lines.lines, key=lambda x: len(x.members))
@@ -89,33 +113,14 @@ class HistorySteps:
                               self.ctx.readable(q.scope), self.ctx.budget_of,
                               self.ctx.budget_out([]))
 
-    def _from_notes(self, subject: Subject) -> Answer | None:
-        """What changed in a release, from its release notes: where the question's line is
-        notes (never diffed against itself), or where it names a release and no document and
-        no one page describes the release (with many pages, a diff of one of them is not what
-        the release changed; the notes say that) (`notes_answer`)."""
-        v, q = subject.reading.validated, subject.reading.question
-        lines = subject.lines.lines
-        release = v.situation.version
-        own = lines and is_notes_line(lines)
-        readable = self.ctx.readable(q.scope)
-        if not own and (q.named or release is None or self._one_page(readable, v, release)
-                        or self._page_asked(subject, release)):
-            return None  # a page named, or the one page of the release, is diffed
-        meta = notes_at(self.versions, readable, v.situation.product, release)
-        if meta is None:
-            return None
-        return answer_notes(self.versions, meta, v.situation, q.lang, readable, self.ctx.budget_of,
-                            self.ctx.budget_out([]), self.releases.asked(q, subject.reading.query))
-
-    def _page_asked(self, subject: Subject, release: str) -> bool:
+    def _page_asked(self, reading: Reading, lines: Lines, release: str) -> bool:
         """A page the search found at `release` is the one the question asks about: its
         title's words (the product's aside) stand in the question ("What changed in the
         Requests Compatibility Guide in 0.14.3?"), not just the release."""
         tokenize = self.ctx.engine.index.tokenizer
-        q = subject.reading.question
-        asked = set(tokenize(q.matcher.strip(subject.reading.query)))
-        for line in subject.lines.lines:
+        q = reading.question
+        asked = set(tokenize(q.matcher.strip(reading.query)))
+        for line in lines.lines:
             at = [m for m in line.members if m.version == release and m.title]
             words = {t for m in at[:1] for t in tokenize(q.matcher.strip(m.title or ""))}
             if words and len(words & asked) * 2 >= len(words):
@@ -129,23 +134,14 @@ class HistorySteps:
         return len(pages) == 1
 
     def _listing(self, subject: Subject) -> Answer:
-        stopped = _history_stop(subject)
-        if stopped is not None:
-            return stopped
-        return answer_versions(self.versions, subject.lines.lines,
-                               subject.reading.validated.situation, subject.reading.question.lang)
+        v, q = subject.reading.validated, subject.reading.question
+        decision = subject.decision
+        if decision.route is not Route.ANSWER:
+            return assemble.stopped(decision, v.situation)
+        if decision.rule == version_rules.TheReleaseLine.name:
+            _, lines = subject.probes.get("release_line")
+            return self.releases.line_listing(subject.reading, lines)
+        return answer_versions(self.versions, list(subject.lines.lines), v.situation, q.lang)
 
 
-def with_release(reading: Reading, release: str) -> Reading:
-    """`reading` about `release`, which the notes hold though no page was written at it."""
-    v = reading.validated
-    return dataclasses.replace(reading, validated=dataclasses.replace(
-        v, situation=v.situation.model_copy(update={"version": release}),
-        release=dataclasses.replace(v.release, version=release, unknown=None)))
-
-
-def _history_stop(subject: Subject) -> Answer | None:
-    """A question about versions that cannot be answered yet: a date without its year, the
-    product or document left open, or nothing relevant (no model call)."""
-    stop = subject.lines.stop
-    return None if stop is None else assemble.stopped(stop, subject.reading.validated.situation)
+__all__ = ["HistorySteps"]

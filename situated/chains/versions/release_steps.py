@@ -102,9 +102,10 @@ class ReleaseSteps:
         return dataclasses.replace(v, situation=situation, release=reading, intent=intent,
                                    query=query)
 
-    def line_listing(self, reading: Reading) -> Answer | None:
-        """A question about the release line itself (which versions, the latest, the oldest,
-        does X exist) that names no document family: answered from metadata, or None."""
+    def lines_read(self, reading: Reading) -> tuple[tuple[str, list[Version]], ...] | None:
+        """The release lines a question about the line itself reads (which versions, the
+        latest, the oldest, does X exist) where it names no document family (`lines_asked`),
+        or None: not such a question."""
         q, v = reading.question, reading.validated
         if v.release.unbound is not None:
             return None  # a product none of the caller's: `unknown_release` names theirs
@@ -114,11 +115,14 @@ class ReleaseSteps:
         if q.named or not (proposed or names_nothing(q.matcher.strip(reading.query))
                            or q.said.about_line):
             return None  # "List the versions of the API reference": that family's listing
-        lines = self.lines_asked(q, v)
-        if not lines:
-            return None
+        return tuple(self.lines_asked(q, v)) or None
+
+    def line_listing(self, reading: Reading,
+                     lines: tuple[tuple[str, list[Version]], ...]) -> Answer:
+        """The fact asked of the release `lines` (`lines_read`), from metadata."""
+        q, v = reading.question, reading.validated
         said = v.release.unknown
-        return line_answer(q.said, v.release, lines, v.situation, q.lang, v.line_fact,
+        return line_answer(q.said, v.release, list(lines), v.situation, q.lang, v.line_fact,
                            self.notes_hint(q, v.situation.product, said) if said else "",
                            meant=v.meaning is Meaning.WHOLE)
 

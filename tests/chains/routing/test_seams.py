@@ -19,7 +19,7 @@ from situated.chains.read.said import read_said
 from situated.chains.routing.router import standard
 from situated.chains.say.evidence import flagged_of, pack
 from situated.chains.say.wording import Lang
-from situated.chains.state import Question, Reading
+from situated.chains.state import LinesStop, Question, Reading
 from situated.chains.versions.change_window import Window, WindowKind, pairs_in
 from situated.chains.versions.history import find_lines, lines_of
 from situated.chains.versions.release_steps import ReleaseSteps
@@ -136,7 +136,7 @@ def _policy_versions(*extra) -> Versions:
 @pytest.mark.unit
 def test_find_lines_takes_the_named_family_in_version_order():
     versions = _policy_versions()
-    found = find_lines(versions, frozenset({"terms"}), None, Filter(), "terms", Lang.EN,
+    found = find_lines(versions, frozenset({"terms"}), None, Filter(), "terms",
                        search=lambda flt: pytest.fail("a named family needs no search"))
     assert found.stop is None
     assert [m.source_id for m in found.lines[0].members] == ["T1", "T2", "T3"]
@@ -145,20 +145,20 @@ def test_find_lines_takes_the_named_family_in_version_order():
 @pytest.mark.unit
 def test_find_lines_asks_which_product_and_which_document():
     versions = _policy_versions()
-    product = find_lines(versions, frozenset({"guide"}), None, Filter(), "guide", Lang.EN,
+    product = find_lines(versions, frozenset({"guide"}), None, Filter(), "guide",
                          search=lambda flt: pytest.fail("no search"))
-    assert product.stop.route is Route.CLARIFY and product.stop.missing == ("product",)
-    assert "A" in product.stop.message and "B" in product.stop.message
+    assert product.stop is LinesStop.ASK_PRODUCT and not product.lines
+    assert product.names == ("A", "B")
     # the one family with versions is the one a question naming none can mean (issue 53)
-    nothing = find_lines(versions, frozenset(), None, Filter(), "What changed?", Lang.EN,
+    nothing = find_lines(versions, frozenset(), None, Filter(), "What changed?",
                          search=lambda flt: pytest.fail("no search"))
     assert nothing.stop is None and [x.family for x in nothing.lines] == ["terms"]
     two = _policy_versions(*(_doc(f"H{n}", family="handbook", valid_for=ValidFor.AS_OF,
                                   valid_from=D(2024 + n, 1, 1)) for n in (1, 2)))
-    several = find_lines(two, frozenset(), None, Filter(), "What changed?", Lang.EN,
+    several = find_lines(two, frozenset(), None, Filter(), "What changed?",
                          search=lambda flt: pytest.fail("no search"))
-    assert several.stop.missing == ("document",)
-    assert "terms" in several.stop.message and "handbook" in several.stop.message
+    assert several.stop is LinesStop.ASK_DOCUMENT
+    assert "terms" in several.names and "handbook" in several.names
 
 
 @pytest.mark.unit
