@@ -6,6 +6,7 @@ record the chain carries."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,6 +18,7 @@ from situated.chains.read.lang import Lang
 from situated.chains.read.products import ProductMatcher
 from situated.chains.read.proposal import Proposal
 from situated.chains.read.said import Said
+from situated.chains.read.subject import Subject, subject_of
 from situated.errors import QuestionError
 from situated.situation import Scope, Situation
 
@@ -93,6 +95,13 @@ class Reading:
         removed), after the words of the question a reply completes."""
         parts = (self.question.follows_query, self.validated.query)
         return " ".join(q for q in parts if q) or self.question.text
+
+    @cached_property
+    def subject(self) -> Subject:
+        """What a first-appearance question asks the first appearance of: read from `query`,
+        the families and products it names being where to look (`subject.subject_of`)."""
+        q = self.question
+        return subject_of(self.query, [*q.named, *q.matcher.products])
 
     @property
     def topic(self) -> str | None:

@@ -11,7 +11,7 @@ import re
 from situated.chains.read.version_words import RU_RELEASE_NOUNS
 
 # a first appearance in words of the stage ("did X make its debut"): a first-appearance cue,
-# and a frame the subject is read without (`appearance.subject_of`)
+# and a frame the subject is read without (`subject.subject_of`)
 DEBUT_WORDS = (r"debut(?:ed|s)?|"
                # made or found its way in ("In what version did X make its way in?")
                r"(?:ma(?:ke|de|kes)|f(?:ind|ound|inds))\s+(?:its|their)\s+way(?:\s+in(?:to)?)?|"

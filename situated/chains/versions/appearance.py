@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from situated import releases
 from situated.chains.read.change_kind import VERB, Kind, says_kind
-from situated.chains.versions.appearance_subject import (
+from situated.chains.read.subject import (
     Subject,
     carries,
     carries_line,

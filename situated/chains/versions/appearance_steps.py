@@ -12,6 +12,7 @@ from situated.chains.context import StepContext
 from situated.chains.contract import Answer, AppearanceOut, NoteOut
 from situated.chains.decision import Route
 from situated.chains.read.change_kind import Kind, says_kind
+from situated.chains.read.subject import carries_line
 from situated.chains.routing import version_rules
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
@@ -30,7 +31,6 @@ from situated.chains.versions.appearance import (
     states,
     walk,
 )
-from situated.chains.versions.appearance_subject import carries_line, subject_of
 from situated.chains.versions.listing import when
 from situated.documents import DocKind, DocumentMeta
 from situated.loaders.notes import notes_release, path_release
@@ -38,7 +38,7 @@ from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
 
 if TYPE_CHECKING:
-    from situated.chains.versions.appearance_subject import Subject
+    from situated.chains.read.subject import Subject
     from situated.documents import Block
     from situated.retrievers.filter import Filter
 
@@ -108,8 +108,7 @@ class AppearanceSteps:
         version order, and the documents' own notes about it."""
         q, v = reading.question, reading.validated
         query = reading.query
-        # the families and products the question names are where to look, not what
-        subject = subject_of(query, [*q.named, *q.matcher.products])
+        subject = reading.subject  # the families and products named: where, not what
         readable = self.ctx.readable(q.scope)
         product = v.situation.product
         every = readable.model_copy(update={"situation": Situation(product=product)})
@@ -140,7 +139,7 @@ class AppearanceSteps:
         notes = [*pages, *_of_kind(noted_, stating, kind, subject)]
         return Sought(found, walk(steps, kind), notes,
                       _earliest([*(n for n in pages if heads(n[1], subject)), *stating]),
-                      subject.said(query), kind, any(x.block for x in steps))
+                      subject.said(), kind, any(x.block for x in steps))
 
     def _notes_only(self, notes: list, stated: tuple | None, subject: str, kind: Kind,
                     situation: Situation, lang: Lang, result: SearchResult) -> Answer:

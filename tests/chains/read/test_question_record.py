@@ -119,3 +119,21 @@ def test_a_cue_not_read_is_told_apart_from_no_cue():
     assert asked.intent is Intent.CHANGES
     told = validate_extraction(ExtractedSituation(), q, matcher, clock, cue=None)
     assert told.intent is Intent.AT
+
+
+@pytest.mark.unit
+def test_the_first_appearance_subject_is_read_by_the_reader_once():
+    """What a first-appearance question asks about is a field of the reading
+    (`Reading.subject`), read in `chains/read/`; the version steps read the record, never the
+    question's words again (`subject_of` was called on the query in versions/)."""
+    chains = Path(situated.__file__).parent / "chains"
+    calls = [f"{path.relative_to(chains)}:{node.lineno}" for path in sorted(chains.rglob("*.py"))
+             if not path.relative_to(chains).as_posix().startswith("read/")
+             for node in ast.walk(ast.parse(path.read_text("utf-8")))
+             if isinstance(node, ast.Call) and getattr(node.func, "id",
+                                                       getattr(node.func, "attr", "")) == "subject_of"]
+    assert calls == []
+    from situated.chains.read.subject import subject_of
+
+    subject = subject_of("When was the `proxy` argument added to httpx?", ["httpx"])
+    assert subject.identifiers == ("proxy",) and subject.said() == "proxy"

@@ -10,10 +10,10 @@ import datetime as dt
 import pytest
 
 from situated.chains.ask import build_ask_chain
+from situated.chains.contract import Answer
 from situated.chains.routing.context import RouteContext
 from situated.chains.routing.evidence_steps import EvidenceSteps
 from situated.chains.routing.router import Router
-from situated.chains.contract import Answer
 from situated.chains.state import Reading, Retrieved, Routed, Subject
 from situated.chains.versions.appearance_steps import AppearanceSteps
 from situated.chains.versions.history_steps import HistorySteps

@@ -10,7 +10,7 @@ from conftest import ROUTING_TODAY, indexed_app, md, write
 
 from situated.chains.read.change_kind import Kind
 from situated.chains.versions.appearance import states
-from situated.chains.versions.appearance_subject import Subject
+from situated.chains.read.subject import Subject
 from situated.documents import Block, BlockKind, FilterFields
 from situated.situation import Scope
 
@@ -155,7 +155,7 @@ def test_a_subject_keeps_what_picks_candidates_out():
     assert both.held_by(blocks).identifiers == ("partialDeepStrictEqual",)
     words = Subject(words=("scheduled", "tasks", "possible"))
     held = words.held_by([block(1, "Scheduled tasks survive a worker restart.")])
-    assert held.words == ("scheduled", "tasks") and held.said("") == "scheduled tasks"
+    assert held.words == ("scheduled", "tasks") and held.said() == "scheduled tasks"
     assert words.held_by([block(1, "Nothing here.")]) is words  # none held: all stay
 
 
@@ -163,7 +163,7 @@ def test_a_subject_keeps_what_picks_candidates_out():
 def test_the_asker_needing_a_release_is_how_the_question_asks_not_its_subject():
     """"What httpx version do I need for zstd content decoding?" looked for "I need zstd
     content decoding" (the eleventh round of version phrasings)."""
-    from situated.chains.versions.appearance_subject import subject_of
+    from situated.chains.read.subject import subject_of
 
     q = "What version do I need for zstd content decoding?"
     assert subject_of(q).words == ("zstd", "content", "decoding")
@@ -183,7 +183,7 @@ def test_the_asker_needing_a_release_is_how_the_question_asks_not_its_subject():
     ("Когда появился доступ по ключу?", ("доступ", "ключу")),
 ])
 def test_a_first_appearance_subject_is_what_is_left_of_how_it_is_asked(question, words):
-    from situated.chains.versions.appearance_subject import subject_of
+    from situated.chains.read.subject import subject_of
 
     assert subject_of(question).words == words
 
@@ -201,6 +201,6 @@ def test_a_first_appearance_subject_is_what_is_left_of_how_it_is_asked(question,
     ("When was lossless added?", "A lossless-only mode.", False),
 ])
 def test_a_subject_word_stands_after_a_flags_dashes(question, text, held):
-    from situated.chains.versions.appearance_subject import carries_line, subject_of
+    from situated.chains.read.subject import carries_line, subject_of
 
     assert carries_line(text, subject_of(question)) is held

@@ -1,7 +1,8 @@
-"""What a first-appearance question asks the first appearance of (`subject_of`), and whether
-a text carries it (`carries`): the identifiers the question names, looked for as written, else
-its words without how it asks, each in the forms people write it. The products and families
-the question names are where to look, never what; in "X added to Y" the subject is X."""
+"""What a first-appearance question asks the first appearance of (`subject_of`, read once:
+`Reading.subject`), and whether a text carries it (`carries`): the identifiers the question
+names, looked for as written, else its words without how it asks, each in the forms people
+write it. The products and families the question names are where to look, never what; in "X
+added to Y" the subject is X."""
 
 from __future__ import annotations
 
@@ -60,6 +61,7 @@ class Subject:
     identifiers: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
     asked: str = ""  # the part of the question the subject was read from
+    query: str = ""  # the question (its query) it was read from
 
     def __bool__(self) -> bool:
         return bool(self.identifiers or self.words)
@@ -83,7 +85,7 @@ class Subject:
         kept = tuple(w for w in self.words if pattern_of(w).search(text))
         if not kept or kept == self.words or len(self.words) - len(kept) > 1:
             return self  # one word is how it asks ("possible"); more are what it asks
-        return Subject(words=kept, narrowed=True)
+        return Subject(words=kept, narrowed=True, query=self.query)
 
     def _named_in(self, texts: list[str]) -> Subject:
         """Of several identifiers, those that pick candidates out: one most candidate blocks
@@ -94,21 +96,21 @@ class Subject:
         kept = tuple(i for i, n in counts.items() if 0 < n < max(2, len(texts) / 2))
         if not kept or len(kept) == len(self.identifiers):
             return self
-        return Subject(identifiers=kept, narrowed=True)
+        return Subject(identifiers=kept, narrowed=True, query=self.query)
 
-    def said(self, query: str) -> str:
+    def said(self) -> str:
         """What was looked for as an answer says it: the identifiers as the question writes
         them, else its words without how it asks; neutralised, one line."""
         if self.identifiers:
             return inline(", ".join(self.identifiers))
         if self.narrowed:
             return inline(" ".join(self.words))
-        query = self.asked or query
+        query = self.asked or self.query
         said = re.sub(r"\s+", " ", _FRAME.sub(" ", query.replace("`", ""))).strip(" ?.!,;:")
         words = said.split()
         while words and words[-1].casefold() in STOP_WORDS:  # "… comparison to" of "added to"
             words.pop()
-        return inline(" ".join(words)) or inline(query)
+        return inline(" ".join(words)) or inline(self.query)
 
 
 def names_in_text(text: str, name: str) -> bool:
@@ -131,6 +133,7 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
     where to look, never what ("Node.js" in "… added to Node.js Assert?"), though they stay
     inside an identifier (`httpx.AsyncHTTPTransport`). In "X added to Y" the subject is X (the
     `client` parameter, not `TestClient` it was added to)."""
+    read_from = query
     added = _ADDED_TO.search(query)
     if added and (before := query[:added.start()]) and _content(before):
         query = before
@@ -139,11 +142,11 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
     for name in sorted(context, key=len, reverse=True):  # the words: without them
         query = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w.])", " ", query, flags=re.IGNORECASE)
     if named:
-        return Subject(identifiers=named, asked=query)
+        return Subject(identifiers=named, asked=query, query=read_from)
     words = re.findall(r"[\w][\w./-]*[\w]|\w", _FRAME.sub(" ", query.replace("`", " ")))
     return Subject(words=tuple(dict.fromkeys(
         w.lower() for w in words if w.lower() not in STOP_WORDS and (len(w) > 1 or w.isdigit()))),
-        asked=query)
+        asked=query, query=read_from)
 
 
 def _content(text: str) -> bool:
