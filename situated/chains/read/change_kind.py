@@ -19,7 +19,10 @@ class Kind(Mode):
 VERB = {
     Kind.ADDED: r"add(?:ed|s)?|introduc\w*|new|supports?|supported|expose[sd]?|"
                 r"добавл\w*|добавил\w*|появил\w*|введ[её]н\w*",
-    Kind.REMOVED: r"remov\w*|drop(?:s|ped)?|delet\w*|gone|удал[её]н\w*|удалил\w*|убран\w*|убрал\w*",
+    Kind.REMOVED: r"remov\w*|drop(?:s|ped)?|delet\w*|gone|no\s+longer|discontinu\w*|"
+                  r"stop(?:s|ped)?\s+(?:support\w*|shipping|offering|including)|"
+                  r"удал[её]н\w*|удалил\w*|убран\w*|убрал\w*|перестал\w*|"
+                  r"прекра(?:щ|т)\w*\s+поддержк\w*|больше\s+не",
     Kind.DEPRECATED: r"deprecat\w*|(?:объявлен\w*\s+)?устаревш\w*|устарел\w*",
 }
 

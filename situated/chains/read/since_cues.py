@@ -22,6 +22,8 @@ _OFFERING = (r"supporting|offering|providing|shipping|including|having|carrying|
              r"to\s+(?:support|offer|provide|ship|include|have|carry|bundle)")
 # the verbs of something arriving in a release: "added", "did X arrive", "did it land"
 _ARRIVES = (r"added|introduced|removed|deprecated|dropped|appear\w*|first|supported|arrived?|"
+            # … in the present ("Which starlette release adds the lifespan argument?")
+            r"adds|introduces|removes|deprecates|drops|"
             rf"(?:start|started|begin|began)\s+(?:{_OFFERING})|"
             r"land(?:ed)?|ship(?:ped)?|came|come|get|got|gain(?:ed)?|become\s+available|"
             r"became\s+available|show\s+up|showed\s+up|turn(?:ed)?\s+up|"

@@ -24,6 +24,8 @@ _FRAME = re.compile(
     r"introduced|include|includes|included|rolled\s+out|"
     r"introduce|removed|remove|"
     r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
+    # the verbs in the present ("When did httpx drop X?", "Which release adds X?")
+    r"drop|drops|adds|removes|deprecates|introduces|"
     r"get|got|new|of|for|it|they|been|arrived?|land(?:ed)?|ship(?:ped)?|came|come|gain(?:ed)?|"
     r"there|(?<=been\s)around|accessible|at\s+least(?:\s+to)?|as\s+a\s+minimum(?:\s+to)?|"
     r"(?:(?<=need\s)|(?<=needs\s)|(?<=require\s)|(?<=requires\s))to|"
@@ -45,6 +47,8 @@ _FRAME = re.compile(
     r"когда|был|была|было|были|версии|версия|релиз\w*|выпуск\w*|"
     r"сборк\w*|сборок|появил\w*|"
     r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*|"
+    # stopped, ceased («Когда httpx перестал поддерживать Python 3.7?»)
+    r"перестал\w*|прекрат\w*|прекращ\w*|"
     r"начал\w*|поддержива\w*|поддерж\w*|получил\w*|добавил\w*|принес\w*|принёс|принесл\w*|"
     r"ввел\w*|ввёл|представил\w*|сделал\w*|частью|котор\w*|есть|перв\w*|доступн\w*|"
     # «с первого дня или его добавили позже?»

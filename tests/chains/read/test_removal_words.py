@@ -1,0 +1,43 @@
+"""Questions about when something left a product, written as people write them: "drop",
+"stop supporting", "no longer supported", «перестал поддерживать», and the present tense
+("Which release adds X?"). The subject is the thing, never the verb ("drop Python 3.7" was
+looked for, and the pages were said not to show it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from situated.chains.read.change_kind import Kind, kind_of
+from situated.chains.read.intent import find_intent
+from situated.chains.read.subject import subject_of
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("When did httpx drop Python 3.7 support?", Kind.REMOVED),
+    ("When did starlette stop supporting Python 3.7?", Kind.REMOVED),
+    ("Since which version is Python 3.7 no longer supported by httpx?", Kind.REMOVED),
+    ("Когда httpx перестал поддерживать Python 3.7?", Kind.REMOVED),
+    ("Which starlette release adds the lifespan argument?", Kind.ADDED),
+    ("When can I stop a task?", Kind.ADDED),  # "stop" alone is no removal
+])
+def test_a_removal_is_read_in_the_words_people_use(question, kind):
+    assert kind_of(question) is kind
+
+
+@pytest.mark.parametrize(("question", "words"), [
+    ("When did HTTPX drop Python 3.7 support?", ("python", "3.7")),
+    ("Which release adds scheduled tasks?", ("scheduled", "tasks")),
+    ("Когда httpx перестал поддерживать Python 3.7?", ("python", "3.7")),
+])
+def test_the_verb_of_a_change_is_not_its_subject(question, words):
+    assert subject_of(question, ["httpx"]).words == words
+
+
+@pytest.mark.parametrize("question", [
+    "Which starlette release adds the lifespan argument?",
+    "Which quickq version introduces scheduled tasks?",
+])
+def test_a_release_that_adds_something_asks_where_it_first_appears(question):
+    assert find_intent(question.replace("starlette ", "").replace("quickq ", "")) == "since"
