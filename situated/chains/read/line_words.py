@@ -43,6 +43,50 @@ _NAMED_END = re.compile(
     r"(?<![\w.])v?\d+(?:\.\d+)+\s+(?:—\s+|-\s+)?(?:это\s+)?(?:и\s+есть\s+)?"
     r"(?:(?P<ru_new>сам\w+\s+(?:нов|поздн|свеж)\w*|последн\w*|новейш\w*)|"
     r"(?P<ru_old>сам\w+\s+(?:стар|ранн)\w*|перв\w*|старейш\w*))", re.IGNORECASE)
+_RELEASE = r"v?\d+(?:\.\d+)*(?:\.[xX*])?"
+# the part of the line a listing asks for: releases after one, before one, or between two
+# ("Which starlette versions came out after 0.40.0?", "list every httpx version between 0.20
+# and 0.25", «Какие версии вышли после 1.0?»); "since" and "from" include the release named,
+# "after" does not; "up to" and "until" include it, "before" does not
+_BETWEEN = re.compile(rf"\b(?:between|from)\s+(?P<lo>{_RELEASE})\s+(?:and|to|through|till|"
+                      rf"until)\s+(?P<hi>{_RELEASE})(?![\w.])|"
+                      rf"(?<!\w)(?:между|от|с)\s+(?P<ru_lo>{_RELEASE})\s+(?:и|до|по)\s+"
+                      rf"(?P<ru_hi>{_RELEASE})(?![\w.])", re.IGNORECASE)
+_AFTER = re.compile(rf"\b(?:(?P<open>after|newer\s+than|later\s+than|above|past)|"
+                    rf"(?P<closed>since|from|starting\s+(?:at|with|from)))\s+"
+                    rf"(?:version\s+|release\s+)?(?P<v>{_RELEASE})(?![\w.])|"
+                    rf"(?<!\w)(?:(?P<ru_open>после|новее|позже)|(?P<ru_closed>начиная\s+с|с))\s+"
+                    rf"(?:версии\s+|релиза\s+)?(?P<ru_v>{_RELEASE})(?![\w.])", re.IGNORECASE)
+_BEFORE = re.compile(rf"\b(?:(?P<open>before|older\s+than|earlier\s+than|below|prior\s+to)|"
+                     rf"(?P<closed>up\s+to|until|till|through))\s+(?:version\s+|release\s+)?"
+                     rf"(?P<v>{_RELEASE})(?![\w.])|"
+                     rf"(?<!\w)(?:(?P<ru_open>до|раньше|старше)|(?P<ru_closed>по))\s+"
+                     rf"(?:версии\s+|релиза\s+)?(?P<ru_v>{_RELEASE})(?![\w.])", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One end of the part of a line a listing asks for: the release as written, and whether
+    it is itself included."""
+
+    release: str
+    included: bool
+
+
+def _bounds(text: str) -> tuple[Bound | None, Bound | None]:
+    between = _BETWEEN.search(text)
+    if between:
+        lo, hi = between.group("lo") or between.group("ru_lo"), \
+            between.group("hi") or between.group("ru_hi")
+        return Bound(lo, True), Bound(hi, True)
+    after, before = _AFTER.search(text), _BEFORE.search(text)
+    return (None if after is None else Bound(after.group("v") or after.group("ru_v"),
+                                             bool(after.group("closed") or after.group("ru_closed"))),
+            None if before is None else Bound(before.group("v") or before.group("ru_v"),
+                                              bool(before.group("closed") or
+                                                   before.group("ru_closed"))))
+
+
 # a question about the whole line, not one release: "Which versions …", "How many …"
 # ("Is 1.1.0 documented here at all?" asks of one)
 _WHOLE = re.compile(r"\b(?:which|list|(?<!\bat\s)all|how\s+many|number|count)\b|какие|сколько|"
@@ -63,19 +107,22 @@ class LineWords:
     which_end: bool  # "which is the oldest", asked outright
     whole: bool  # the whole line ("which", "how many", «сколько»)
     named_end: LineFact | None  # "Is 1.1.0 the latest?": the end the named release is said to be
+    after: Bound | None = None  # the part of the line asked for: from this release on
+    before: Bound | None = None  # … up to this one
 
 
 def line_words(text: str) -> LineWords:
     end = _NAMED_END.search(text)
     named_end = None if end is None else (
         LineFact.LATEST if end.group("new") or end.group("ru_new") else LineFact.OLDEST)
+    after, before = _bounds(text)
     return LineWords(
         exists=bool(_EXISTS.search(text)), latest=bool(_LATEST.search(text)),
         oldest=bool(_OLDEST.search(text)), in_order=bool(_IN_ORDER.search(text)),
         newest_first=bool(_NEWEST_FIRST.search(text)),
         order_named=bool(_ORDER_NAMED.search(text)), backward=bool(_BACKWARD.search(text)),
         which_end=bool(_WHICH_END.search(text)), whole=bool(_WHOLE.search(text)),
-        named_end=named_end)
+        named_end=named_end, after=after, before=before)
 
 
-__all__ = ["LineWords", "line_words"]
+__all__ = ["Bound", "LineWords", "line_words"]

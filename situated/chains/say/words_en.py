@@ -105,6 +105,13 @@ TEXTS = {
     "line_listing_plural": "The documents have {n} versions, oldest first: {names}.",
     "line_listing_newest": "{line} has {n} versions, newest first: {names}.",
     "line_listing_plural_newest": "The documents have {n} versions, newest first: {names}.",
+    "line_window": "{line} has {k} versions {window} (of {n}): {names}.",
+    "line_window_none": "{line} has no version {window} ({n} versions: {first} to {last}).",
+    "window_after": "after {v}",
+    "window_from": "from {v} on",
+    "window_before": "before {v}",
+    "window_up_to": "up to {v}",
+    "window_between": "from {lo} to {hi}",
     # dates, facts and situations (`wording`)
     "ask_date_purchase_date": "When was it bought (day, month and year)?",
     "ask_date_request_date": "When was the request made, or when will it be (day, month and "

@@ -105,6 +105,13 @@ TEXTS = {
     "line_listing_plural": "Версии документов ({n}, от ранней к последней): {names}.",
     "line_listing_newest": "Версии {line} ({n}, от последней к ранней): {names}.",
     "line_listing_plural_newest": "Версии документов ({n}, от последней к ранней): {names}.",
+    "line_window": "Версии {line} {window} ({k} из {n}): {names}.",
+    "line_window_none": "У {line} нет версий {window} (всего версий: {n}, с {first} по {last}).",
+    "window_after": "после {v}",
+    "window_from": "начиная с {v}",
+    "window_before": "до {v}",
+    "window_up_to": "по {v} включительно",
+    "window_between": "с {lo} по {hi}",
     # dates, facts and situations (`wording`)
     "ask_date_purchase_date": "Когда была покупка (число, месяц и год)?",
     "ask_date_request_date": "Когда подана или будет подана заявка (число, месяц и год)?",

@@ -5,6 +5,8 @@ the releases the readable documents declare, for the question's product when it 
 
 from __future__ import annotations
 
+import dataclasses
+
 from packaging.version import Version
 
 from situated import releases
@@ -35,6 +37,9 @@ def line_text(said: Said, reading: ReleaseReading, declared: list[Version], line
     question's meaning where no rule read it, and wins over a word the rules would take for an
     order ("Your last answer quoted one release. How many do you have?": the count, not the
     latest)."""
+    window = _window(said.line, declared, lang)
+    if window is not None:  # "Which versions came out after 0.40.0?": that part of the line
+        return _window_text(said.line, reading, window, declared, line, lang, fact)
     n = len(declared)
     # a release exists when a document declares it; one a range only covers (2.0.7 under
     # ">=2.0,<3.0") is not among the versions
@@ -67,6 +72,59 @@ def line_text(said: Said, reading: ReleaseReading, declared: list[Version], line
         listing, shown = listing + "_newest", shown[::-1]
     names = ", ".join(str(v) for v in shown)
     return w.fixed(listing, lang, names=names, **facts), shown
+
+
+def _window(words: LineWords, declared: list[Version], lang: Lang,
+            ) -> tuple[str, list[Version]] | None:
+    """The part of the line a listing asks for (`LineWords.after`, `before`) as the answer
+    says it, and the releases inside it; None when the question bounds nothing. A bound
+    written with fewer numbers than the releases is a series ("up to 0.25" includes
+    0.25.2)."""
+    after, before = words.after, words.before
+    lo = releases.asked(after.release) if after else None
+    hi = releases.asked(before.release) if before else None
+    if lo is None and hi is None:
+        return None
+
+    def inside(v: Version) -> bool:
+        for bound, asked, above in ((after, lo, True), (before, hi, False)):
+            if bound is None or asked is None:
+                continue
+            n = len(asked.version.release)
+            head, at = v.release[:n], asked.version.release
+            if (head < at if above else head > at) or (head == at and not bound.included):
+                return False
+        return True
+
+    if after and before and lo and hi:
+        said = w.fixed("window_between", lang, lo=after.release, hi=before.release)
+    elif after and lo:
+        said = w.fixed("window_from" if after.included else "window_after", lang,
+                       v=after.release)
+    else:
+        assert before is not None
+        said = w.fixed("window_up_to" if before.included else "window_before", lang,
+                       v=before.release)
+    return said, [v for v in declared if inside(v)]
+
+
+def _window_text(words: LineWords, reading: ReleaseReading, window: tuple[str, list[Version]],
+                 declared: list[Version], line: str, lang: Lang, fact: LineFact | None,
+                 ) -> tuple[str, list[Version]]:
+    """The versions inside the window, or the latest or oldest of them when that is asked."""
+    said, inside = window
+    facts = {"line": line, "n": len(declared), "first": declared[0], "last": declared[-1]}
+    if not inside:
+        return w.fixed("line_window_none", lang, window=said, **facts), []
+    asked = _asked_fact(words, dataclasses.replace(reading, version=None)) or fact
+    part = {**facts, "n": len(inside), "first": inside[0], "last": inside[-1]}
+    if asked is LineFact.LATEST:
+        return w.fixed("line_latest", lang, **part), [inside[-1]]
+    if asked is LineFact.OLDEST:
+        return w.fixed("line_oldest", lang, **part), [inside[0]]
+    shown = inside[::-1] if words.newest_first else inside
+    return w.fixed("line_window", lang, k=len(inside), window=said,
+                   names=", ".join(str(v) for v in shown), **facts), shown
 
 
 def _end_text(said: str, end: LineFact, facts: dict, lang: Lang) -> tuple[str, list[Version]]:

@@ -472,3 +472,39 @@ def test_a_listing_of_a_line_of_several_products_reads_as_english():
     assert text == "The documents have 3 versions, oldest first: 1.0, 2.0, 3.0."
     text, _ = line_text(read_said("Which versions exist?"), ReleaseReading(), declared, "httpx", Lang.EN)
     assert text.startswith("httpx has 3 versions")
+
+
+STARLETTE = [Version(v) for v in ("0.14.2", "0.21.0", "0.25.2", "0.25.4", "0.39.2", "0.41.3",
+                                  "0.44.0", "0.47.3")]
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("question", "lang", "text"), [
+    # after one release it does not include; a listing never answered "not among the versions"
+    ("Which starlette versions came out after 0.40.0?", "en",
+     "starlette has 3 versions after 0.40.0 (of 8): 0.41.3, 0.44.0, 0.47.3."),
+    # between two, the upper one a series (0.25.4 is "up to 0.25")
+    ("list every starlette version between 0.20 and 0.25", "en",
+     "starlette has 3 versions from 0.20 to 0.25 (of 8): 0.21.0, 0.25.2, 0.25.4."),
+    ("Which versions are there since 0.44.0?", "en",
+     "starlette has 2 versions from 0.44.0 on (of 8): 0.44.0, 0.47.3."),
+    ("Which versions were released before 0.25?", "en",
+     "starlette has 2 versions before 0.25 (of 8): 0.14.2, 0.21.0."),
+    ("Which versions are newer than 0.47.3?", "en",
+     "starlette has no version after 0.47.3 (8 versions: 0.14.2 to 0.47.3)."),
+    ("Какие версии вышли после 0.40?", "ru",
+     "Версии starlette после 0.40 (3 из 8): 0.41.3, 0.44.0, 0.47.3."),
+])
+def test_a_listing_of_part_of_a_line_lists_that_part(question, lang, text):
+    """"Which starlette versions came out after 0.40.0?" was answered "No. Version 0.40.0 is
+    not among the versions of starlette", and "… between 0.20 and 0.25" listed all 16."""
+    from situated.chains.read.release import ReleaseReading
+    from situated.chains.read.said import read_said
+    from situated.chains.say.wording import Lang
+    from situated.chains.versions.release_history import line_text
+
+    got, shown = line_text(read_said(question), ReleaseReading(unknown="0.40.0"), STARLETTE,
+                           "starlette", Lang(lang))
+    assert got == text
+    assert [str(v) for v in shown] == [x for x in text.split(": ")[-1].rstrip(".").split(", ")
+                                       if x[:1].isdigit()] or not shown
