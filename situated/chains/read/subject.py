@@ -114,7 +114,7 @@ class Subject:
         words = said.split()
         while words and words[-1].casefold() in STOP_WORDS:  # "… comparison to" of "added to"
             words.pop()
-        return inline(" ".join(words)) or inline(self.query)
+        return inline(" ".join(words)) or inline(query)
 
 
 def names_in_text(text: str, name: str) -> bool:
@@ -138,10 +138,10 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
     inside an identifier (`httpx.AsyncHTTPTransport`). In "X added to Y" the subject is X (the
     `client` parameter, not `TestClient` it was added to)."""
     read_from = query
-    added = _ADDED_TO.search(query)
-    if added and (before := query[:added.start()]) and _content(before):
-        query = before
     names = {squashed(c) for n in context for c in (n, *n.split())}
+    added = _ADDED_TO.search(query)
+    if added and (before := query[:added.start()]) and _content(before, names):
+        query = before
     named = tuple(i for i in identifiers(query) if squashed(i) not in names)
     for name in sorted(context, key=len, reverse=True):  # the words: without them
         query = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w.])", " ", query, flags=re.IGNORECASE)
@@ -153,9 +153,11 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
         asked=query, query=read_from)
 
 
-def _content(text: str) -> bool:
-    """`text` holds a word besides how a first-appearance question asks."""
-    return any(w.lower() not in STOP_WORDS for w in re.findall(r"\w+", _FRAME.sub(" ", text)))
+def _content(text: str, names: Collection[str] = ()) -> bool:
+    """`text` holds a word besides how a first-appearance question asks and the names of
+    where to look (`names`, squashed): "Which quickq release brought in X?" asks about X."""
+    return any(w.lower() not in STOP_WORDS and squashed(w) not in names
+               for w in re.findall(r"\w+", _FRAME.sub(" ", text)))
 
 
 _EN_ENDING = re.compile(r"(?:ies|es|s|ed|ing|e)$")

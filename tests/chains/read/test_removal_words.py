@@ -41,3 +41,14 @@ def test_the_verb_of_a_change_is_not_its_subject(question, words):
 ])
 def test_a_release_that_adds_something_asks_where_it_first_appears(question):
     assert find_intent(question.replace("starlette ", "").replace("quickq ", "")) == "since"
+
+
+@pytest.mark.parametrize(("question", "words"), [
+    ("Which quickq release brought in scheduled tasks?", ("scheduled", "tasks")),
+    ("Which httpx version brought in zstd content decoding?", ("zstd", "content", "decoding")),
+    ("When was the client parameter added to TestClient?", ("client",)),  # X added to Y: X
+])
+def test_what_a_release_brought_in_is_the_subject_not_the_release(question, words):
+    """"Which quickq release brought in scheduled tasks?" read "brought in" as "added to":
+    the subject was "Which release", and no version held it."""
+    assert subject_of(question, ["quickq", "httpx"]).words == words
