@@ -169,29 +169,13 @@ class AppearanceSteps:
         ref = f" [{label[note.block_id]}]" if note.block_id in label else ""
         lead = w.fixed("notes_state", lang, x=subject, verb=_verb(found.kind, lang), v=release,
                        ref=ref)
-        text = lead + self._pages_text(found, subject, label, lang)
+        text = lead + _pages_text(found, subject, label, lang, self.versions.timezone)
         out = AppearanceOut(
             kind=found.kind.value, subject=subject, release=release, source_id=note.source_id,
             basis=Basis.NOTES.value, pages_release=found.at.meta.version,
             previous_release=None, previous_source_id=None, effective=None,
             notes=_notes_out(notes, label), agrees=False)
         return self._cited(text, supplied, out, situation, lang, result)
-
-    def _pages_text(self, found: Found, subject: str, label: dict, lang: Lang) -> str:
-        """What the pages show: “X” first appears in version 0.23.3 [S1]; version 0.22.0, the
-        version before it, does not have it [S2]."""
-        tz = self.versions.timezone
-        at, before = found.at, found.before
-        a_block = at.block or at.first
-        b_block = ((before.block or before.first) if before is not None else None)
-        before_text = w.fixed(
-            f"before_{found.kind.value}", lang, at=version_name(before.meta, lang, tz),
-            a=label.get(b_block.block_id, "")) \
-            if before is not None and b_block is not None and b_block.block_id in label else ""
-        return w.fixed(f"appears_{found.kind.value}", lang, x=subject,
-                       at=version_name(at.meta, lang, tz),
-                       a=label.get(a_block.block_id, "") if a_block is not None else "",
-                       before=before_text)
 
     def _cited(self, text: str, supplied: list, out: AppearanceOut, situation: Situation,
                lang: Lang, result: SearchResult) -> Answer:
@@ -220,7 +204,7 @@ class AppearanceSteps:
                  if b is not None]
         supplied = pack([*cited, *(b for _, b in notes[:2])], self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
-        text = self._pages_text(found, subject, label, lang)
+        text = _pages_text(found, subject, label, lang, self.versions.timezone)
         agrees = _agrees(found, [r for r, _ in notes]) if notes else None
         if notes:
             text += " " + _notes_text(notes, label, agrees, lang)
@@ -232,6 +216,22 @@ class AppearanceSteps:
             effective=at.meta.valid_from.isoformat() if at.meta.valid_from else None,
             notes=_notes_out(notes, label), agrees=agrees)
         return self._cited(text, supplied, out, situation, lang, result)
+
+
+def _pages_text(found: Found, subject: str, label: dict, lang: Lang, tz: str) -> str:
+    """What the pages show: “X” first appears in version 0.23.3 [S1]; version 0.22.0, the
+    version before it, does not have it [S2]."""
+    at, before = found.at, found.before
+    a_block = at.block or at.first
+    b_block = ((before.block or before.first) if before is not None else None)
+    before_text = w.fixed(
+        f"before_{found.kind.value}", lang, at=version_name(before.meta, lang, tz),
+        a=label.get(b_block.block_id, "")) \
+        if before is not None and b_block is not None and b_block.block_id in label else ""
+    return w.fixed(f"appears_{found.kind.value}", lang, x=subject,
+                   at=version_name(at.meta, lang, tz),
+                   a=label.get(a_block.block_id, "") if a_block is not None else "",
+                   before=before_text)
 
 
 def _earliest(notes: list) -> tuple | None:
