@@ -8,8 +8,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from packaging.version import Version
+
 from situated import releases
-from situated.chains.say.release_words import latest_text, notes_text, same_text
+from situated.chains.say.release_words import (
+    latest_text,
+    notes_text,
+    page_last_text,
+    same_text,
+)
 from situated.chains.say.wording import Lang
 from situated.chains.state import Question
 from situated.documents import DocKind, DocumentMeta
@@ -71,12 +78,14 @@ class ReleaseText:
             first = m
         return Stands(first, meta, members)
 
-    def latest_slice(self, situation: Situation, supplied: list, lang: Lang) -> str:
+    def latest_slice(self, q: Question, situation: Situation, supplied: list, lang: Lang) -> str:
         """"For version 0.28.1 (the latest; …): " when the question named no release and the
-        answer read release documents; "From the release notes of 1.1.0: " when the first
-        release document it cites (`supplied`, in the order the answer cites them) is release
-        notes (never superseded: the release whose notes hold the answer is named); ""
-        otherwise."""
+        answer read release documents; "For version 0.26.0 (the last with this page; the
+        latest is 0.28.1; …): " when that document's line ends before its product's latest
+        release (a page split or renamed: its latest is not the product's); "From the release
+        notes of 1.1.0: " when the first release document it cites (`supplied`, in the order
+        the answer cites them) is release notes (never superseded: the release whose notes
+        hold the answer is named); "" otherwise."""
         if situation.version is not None:
             return ""
         for s in supplied:
@@ -84,8 +93,17 @@ class ReleaseText:
             if meta.version is not None:
                 if meta.kind is DocKind.NOTES:
                     return notes_text(meta.version, lang)
+                latest = self._latest(q, meta)
+                if latest is not None and releases.parse(meta.version) < latest:
+                    return page_last_text(meta.version, str(latest), lang)
                 return latest_text(meta.version, lang)
         return ""
+
+    def _latest(self, q: Question, meta: DocumentMeta) -> Version | None:
+        """The latest release the asker may read of the product `meta` is written for."""
+        line = self.versions.release_line(self.readable(q), meta.product[0] if meta.product
+                                          else None)
+        return line[-1] if line else None
 
 
 __all__ = ["MAX_BACK", "ReleaseText", "Stands"]

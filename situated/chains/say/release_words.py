@@ -42,6 +42,12 @@ def latest_text(version: str, lang: Lang) -> str:
     return w.fixed("latest_slice", lang, v=version)
 
 
+def page_last_text(version: str, latest: str, lang: Lang) -> str:
+    """The slice of an answer read from the last release of a page the product's latest
+    release no longer has (split or renamed), naming that latest release."""
+    return w.fixed("page_last_slice", lang, v=version, latest=latest)
+
+
 def notes_text(version: str, lang: Lang) -> str:
     """The slice of an answer read from a release's notes because the question named none."""
     return w.fixed("notes_slice", lang, v=version)

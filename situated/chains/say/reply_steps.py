@@ -104,7 +104,8 @@ class ReplySteps:
             by_label = {s.evidence.label: s for s in supplied}
             cited = [by_label[c.label] for c in parsed.citations]
             text = neutralise(w.slice_text(v.situation, lang, v.periods)
-                              + self.release_text.latest_slice(v.situation, cited, lang)) + text
+                              + self.release_text.latest_slice(packed.reading.question,
+                                                               v.situation, cited, lang)) + text
             notes = [*packed.decision.notes, *(self.release_text.holds_for(
                 packed.reading.question, supplied) if packed.found.filter.latest_only else [])]
             text = "\n\n".join([text, *(neutralise(n) for n in notes)])

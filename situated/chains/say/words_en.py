@@ -80,6 +80,8 @@ TEXTS = {
     "nearest_one": "; the nearest is {near}.",
     "nearest_many": "; the nearest are {near}.",
     "latest_slice": "For version {v} (the latest; name your version if you run another): ",
+    "page_last_slice": "For version {v} (the last with this page; the latest is {latest}; name "
+                       "your version if you run another): ",
     "notes_slice": "From the release notes of version {v}: ",
     "ask_version": "To find the text that applies I need the version: the versions of {line} say "
                    "different things here. Which version: {versions}?",

@@ -508,3 +508,29 @@ def test_a_listing_of_part_of_a_line_lists_that_part(question, lang, text):
     assert got == text
     assert [str(v) for v in shown] == [x for x in text.split(": ")[-1].rstrip(".").split(", ")
                                        if x[:1].isdigit()] or not shown
+
+
+@pytest.mark.integration
+def test_a_page_the_latest_release_no_longer_has_is_not_called_the_latest(tmp_path, embeddings,
+                                                                          model):
+    """httpx's "Advanced" page was split at 0.27: "how can I make httpx wait longer …?" was
+    answered "For version 0.26.0 (the latest; …)" while httpx's latest is 0.28.1. The lead says
+    the page's last release and the product's latest."""
+    from situated.chains.ask import build_ask_chain
+
+    pages = {"ADV-1": ("1.0", "advanced", "## Timeouts\n\nThe default read timeout is five "
+                                          "seconds; pass `timeout=` to wait longer.\n"),
+             "ADV-2": ("2.0", "advanced", "## Timeouts\n\nThe default read timeout is five "
+                                          "seconds; pass `timeout=` to wait longer.\n"),
+             "CLI-3": ("3.0", "clients", "## Clients\n\nA client keeps its connections open "
+                                         "between requests.\n")}
+    for sid, (version, family, body) in pages.items():
+        write(tmp_path / "docs" / f"{sid}.md", md(sid, body=body, family=family,
+                                                  product="Acme", version=version))
+    chain = build_ask_chain(indexed_app(tmp_path, embeddings), model=model,
+                            clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "What is the default read timeout?", "scope": Scope()})
+    assert a.status.value == "answered" and {e.source_id for e in a.evidence} == {"ADV-2"}
+    assert "For version 2.0 (the last with this page; the latest is 3.0; " in a.answer, a.answer
+    b = chain.invoke({"question": "Does a client keep its connections open?", "scope": Scope()})
+    assert "For version 3.0 (the latest; " in b.answer, b.answer
