@@ -47,7 +47,8 @@ _RELEASE = r"v?\d+(?:\.\d+)*(?:\.[xX*])?"
 # the part of the line a listing asks for: releases after one, before one, or between two
 # ("Which starlette versions came out after 0.40.0?", "list every httpx version between 0.20
 # and 0.25", «Какие версии вышли после 1.0?»); "since" and "from" include the release named,
-# "after" does not; "up to" and "until" include it, "before" does not
+# "after" does not; "up to" and "until" include it, "before" does not («до 1.0 включительно»
+# does); «по» alone is "about" («документация по 1.1.0»), a bound only in «с … по …»
 _BETWEEN = re.compile(rf"\b(?:between|from)\s+(?P<lo>{_RELEASE})\s+(?:and|to|through|till|"
                       rf"until)\s+(?P<hi>{_RELEASE})(?![\w.])|"
                       rf"(?<!\w)(?:между|от|с)\s+(?P<ru_lo>{_RELEASE})\s+(?:и|до|по)\s+"
@@ -55,13 +56,15 @@ _BETWEEN = re.compile(rf"\b(?:between|from)\s+(?P<lo>{_RELEASE})\s+(?:and|to|thr
 _AFTER = re.compile(rf"\b(?:(?P<open>after|newer\s+than|later\s+than|above|past)|"
                     rf"(?P<closed>since|from|starting\s+(?:at|with|from)))\s+"
                     rf"(?:version\s+|release\s+)?(?P<v>{_RELEASE})(?![\w.])|"
-                    rf"(?<!\w)(?:(?P<ru_open>после|новее|позже)|(?P<ru_closed>начиная\s+с|с))\s+"
-                    rf"(?:версии\s+|релиза\s+)?(?P<ru_v>{_RELEASE})(?![\w.])", re.IGNORECASE)
+                    rf"(?<!\w)(?:(?P<ru_open>после|новее|позже)\s+(?:версии\s+|релиза\s+)?|"
+                    rf"(?P<ru_closed>начиная\s+с\s+(?:версии\s+|релиза\s+)?|"
+                    rf"с\s+(?:версии|релиза)\s+))(?P<ru_v>{_RELEASE})(?![\w.])", re.IGNORECASE)
 _BEFORE = re.compile(rf"\b(?:(?P<open>before|older\s+than|earlier\s+than|below|prior\s+to)|"
                      rf"(?P<closed>up\s+to|until|till|through))\s+(?:version\s+|release\s+)?"
                      rf"(?P<v>{_RELEASE})(?![\w.])|"
-                     rf"(?<!\w)(?:(?P<ru_open>до|раньше|старше)|(?P<ru_closed>по))\s+"
-                     rf"(?:версии\s+|релиза\s+)?(?P<ru_v>{_RELEASE})(?![\w.])", re.IGNORECASE)
+                     rf"(?<!\w)(?:до|раньше|старше)\s+(?:версии\s+|релиза\s+)?"
+                     rf"(?P<ru_v>{_RELEASE})(?![\w.])(?P<ru_closed>\s+включительно)?",
+                     re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,11 @@ def line_text(said: Said, reading: ReleaseReading, declared: list[Version], line
     question's meaning where no rule read it, and wins over a word the rules would take for an
     order ("Your last answer quoted one release. How many do you have?": the count, not the
     latest)."""
-    window = _window(said.line, declared, lang)
-    if window is not None:  # "Which versions came out after 0.40.0?": that part of the line
+    # "Which versions came out after 0.40.0?": that part of the line (an existence question
+    # about one release, «есть ли документация по 1.1.0?», is not a listing)
+    window = None if said.line.exists and not said.line.whole else \
+        _window(said.line, declared, lang)
+    if window is not None:
         return _window_text(said.line, reading, window, declared, line, lang, fact)
     n = len(declared)
     # a release exists when a document declares it; one a range only covers (2.0.7 under

@@ -534,3 +534,16 @@ def test_a_page_the_latest_release_no_longer_has_is_not_called_the_latest(tmp_pa
     assert "For version 2.0 (the last with this page; the latest is 3.0; " in a.answer, a.answer
     b = chain.invoke({"question": "Does a client keep its connections open?", "scope": Scope()})
     assert "For version 3.0 (the latest; " in b.answer, b.answer
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("question", [
+    "У тебя есть документация по версии 1.1.0 quickq?",  # «по»: "about", no bound
+    "Какие версии совместимы с 1.1.0?",  # «с»: "with"
+    "Is there documentation for 1.1.0?",
+])
+def test_a_release_named_without_a_bound_word_bounds_nothing(question):
+    from situated.chains.read.line_words import line_words
+
+    words = line_words(question)
+    assert words.after is None and words.before is None
