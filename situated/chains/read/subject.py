@@ -66,6 +66,10 @@ class Subject:
     words: tuple[str, ...] = ()
     asked: str = ""  # the part of the question the subject was read from
     query: str = ""  # the question (its query) it was read from
+    # the words of each part of the question between its clauses and its release nouns ("I'd
+    # appreciate knowing | the first quickq | with scheduled tasks"): where the subject is
+    # when the asker wraps it in words of their own (`held_by`)
+    parts: tuple[tuple[str, ...], ...] = ()
 
     def __bool__(self) -> bool:
         return bool(self.identifiers or self.words)
@@ -87,8 +91,15 @@ class Subject:
             return self._named_in(texts)
         text = " ".join(texts)
         kept = tuple(w for w in self.words if pattern_of(w).search(text))
-        if not kept or kept == self.words or len(self.words) - len(kept) > 1:
-            return self  # one word is how it asks ("possible"); more are what it asks
+        if not kept or kept == self.words:
+            return self
+        if len(self.words) - len(kept) > 1:  # one word is how it asks ("possible"); more are
+            # what it asks, unless they stand in parts of their own: a part every word of
+            # which the candidates hold is the subject, the asker's own words around it
+            held = [p for p in self.parts if p and set(p) <= set(kept)]
+            if not held:
+                return self
+            return Subject(words=max(held, key=len), narrowed=True, query=self.query)
         return Subject(words=kept, narrowed=True, query=self.query)
 
     def _named_in(self, texts: list[str]) -> Subject:
@@ -147,10 +158,20 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
         query = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w.])", " ", query, flags=re.IGNORECASE)
     if named:
         return Subject(identifiers=named, asked=query, query=read_from)
-    words = re.findall(r"[\w][\w./-]*[\w]|\w", _FRAME.sub(" ", query.replace("`", " ")))
-    return Subject(words=tuple(dict.fromkeys(
-        w.lower() for w in words if w.lower() not in STOP_WORDS and (len(w) > 1 or w.isdigit()))),
-        asked=query, query=read_from)
+    parts = tuple(p for p in (_words(part) for part in _PARTS.split(query)) if p)
+    return Subject(words=_words(query), asked=query, query=read_from, parts=parts)
+
+
+# where a question's parts meet: its clauses, and the release nouns that say where to look
+_PARTS = re.compile(r"[,;:.!?()]|\b(?:version|versions|release|releases|build|builds)\b|"
+                    r"(?<!\w)(?:верси\w*|релиз\w*|выпуск\w*|сборк\w*)(?!\w)", re.IGNORECASE)
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """The subject words of `text`: lower case, without how a question asks."""
+    words = re.findall(r"[\w][\w./-]*[\w]|\w", _FRAME.sub(" ", text.replace("`", " ")))
+    return tuple(dict.fromkeys(w.lower() for w in words
+                               if w.lower() not in STOP_WORDS and (len(w) > 1 or w.isdigit())))
 
 
 def _content(text: str, names: Collection[str] = ()) -> bool:

@@ -10,7 +10,7 @@ from conftest import ROUTING_TODAY, indexed_app, md, write
 
 from situated.chains.read.change_kind import Kind
 from situated.chains.versions.appearance import states
-from situated.chains.read.subject import Subject
+from situated.chains.read.subject import Subject, subject_of
 from situated.documents import Block, BlockKind, FilterFields
 from situated.situation import Scope
 
@@ -157,6 +157,17 @@ def test_a_subject_keeps_what_picks_candidates_out():
     held = words.held_by([block(1, "Scheduled tasks survive a worker restart.")])
     assert held.words == ("scheduled", "tasks") and held.said() == "scheduled tasks"
     assert words.held_by([block(1, "Nothing here.")]) is words  # none held: all stay
+    # the asker's own words around the subject stand in parts of their own: "I'd appreciate
+    # knowing | the first quickq | with scheduled tasks" looked for all of them (36 of the
+    # first-appearance phrasings were answered "no version has …" so)
+    wrapped = subject_of("I'd appreciate knowing the first quickq release with scheduled tasks.",
+                         ["quickq"])
+    tasks = [block(1, "Scheduled tasks survive a worker restart.")]
+    assert wrapped.held_by(tasks).words == ("scheduled", "tasks")
+    # … but two unheld words inside the subject's own part are what it asks
+    cron = subject_of("Which quickq release added cluster failover for scheduled tasks?",
+                      ["quickq"])
+    assert cron.held_by(tasks) == cron
 
 
 @pytest.mark.unit
