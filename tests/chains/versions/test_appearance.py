@@ -9,8 +9,8 @@ import pytest
 from conftest import ROUTING_TODAY, indexed_app, md, write
 
 from situated.chains.read.change_kind import Kind
-from situated.chains.versions.appearance import states
 from situated.chains.read.subject import Subject, subject_of
+from situated.chains.versions.appearance import states
 from situated.documents import Block, BlockKind, FilterFields
 from situated.situation import Scope
 
