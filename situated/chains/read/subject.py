@@ -155,10 +155,14 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
         query = before
     named = tuple(i for i in identifiers(query) if squashed(i) not in names)
     for name in sorted(context, key=len, reverse=True):  # the words: without them
-        query = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w.])", " ", query, flags=re.IGNORECASE)
+        # … as a word, a sentence's last one too ("… релизом quickq. С каким?"), never inside
+        # an identifier (`httpx.Client`)
+        query = re.sub(rf"(?<![\w.]){re.escape(name)}(?!\w|\.\w)", " ", query,
+                       flags=re.IGNORECASE)
     if named:
         return Subject(identifiers=named, asked=query, query=read_from)
-    parts = tuple(p for p in (_words(part) for part in _PARTS.split(query)) if p)
+    parts = tuple(p for p in (_words(part) for part in _PARTS.split(query))
+                  if p and not all(squashed(w) in names for w in p))  # never a name alone
     return Subject(words=_words(query), asked=query, query=read_from, parts=parts)
 
 

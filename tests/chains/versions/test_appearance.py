@@ -168,6 +168,11 @@ def test_a_subject_keeps_what_picks_candidates_out():
     cron = subject_of("Which quickq release added cluster failover for scheduled tasks?",
                       ["quickq"])
     assert cron.held_by(tasks) == cron
+    # a product named at a sentence's end is where to look, never a part of its own
+    told = subject_of("Мне сказали, что scheduled tasks пришло с каким-то релизом quickq. "
+                      "С каким?", ["quickq"])
+    assert not any("quickq" in part for part in told.parts)
+    assert told.held_by([block(1, "quickq 1.0 runs tasks.")]).words != ("quickq",)
 
 
 @pytest.mark.unit
