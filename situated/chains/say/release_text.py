@@ -42,11 +42,14 @@ class Stands:
 
 
 class ReleaseText:
-    """Over one generation's versions; `readable(q)` is what the asker may read."""
+    """Over one generation's versions; `readable(q)` is what the asker may read, `line(q,
+    product)` the releases of a product they may read."""
 
-    def __init__(self, versions: Versions, readable: Callable[[Question], Filter]):
+    def __init__(self, versions: Versions, readable: Callable[[Question], Filter],
+                 line: Callable[[Question, str | None], list[Version]]):
         self.versions = versions
         self.readable = readable
+        self.line = line  # the asker's releases of a product, kept per scope (`ReleaseSteps.line`)
 
     def holds_for(self, q: Question, supplied: list) -> list[str]:
         """An answer read from the latest release says how far back its best release block
@@ -101,8 +104,7 @@ class ReleaseText:
 
     def _latest(self, q: Question, meta: DocumentMeta) -> Version | None:
         """The latest release the asker may read of the product `meta` is written for."""
-        line = self.versions.release_line(self.readable(q), meta.product[0] if meta.product
-                                          else None)
+        line = self.line(q, meta.product[0] if meta.product else None)
         return line[-1] if line else None
 
 

@@ -37,9 +37,10 @@ class ReleaseSteps:
     def __init__(self, ctx: StepContext):
         self.ctx = ctx
         self.versions = ctx.versions
-        self.text = ReleaseText(ctx.versions, lambda q: ctx.readable(q.scope))
         self._lines: dict[tuple, tuple[list[Version], list[tuple]]] = {}  # per scope, product
         self._noted: dict[tuple, dict[Version, str]] = {}  # the same
+        self.text = ReleaseText(ctx.versions, lambda q: ctx.readable(q.scope),
+                                lambda q, product: self.line(q, product)[0])
 
 
     def line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]:
