@@ -21,6 +21,7 @@ from situated.chains.say.wording import Lang
 from situated.chains.state import Question
 from situated.documents import DocKind, DocumentMeta
 from situated.index.versions import Versions
+from situated.kept import kept
 from situated.retrievers.filter import Filter
 from situated.situation import Situation
 
@@ -42,14 +43,12 @@ class Stands:
 
 
 class ReleaseText:
-    """Over one generation's versions; `readable(q)` is what the asker may read, `line(q,
-    product)` the releases of a product they may read."""
+    """Over one generation's versions; `readable(q)` is what the asker may read."""
 
-    def __init__(self, versions: Versions, readable: Callable[[Question], Filter],
-                 line: Callable[[Question, str | None], list[Version]]):
+    def __init__(self, versions: Versions, readable: Callable[[Question], Filter]):
         self.versions = versions
         self.readable = readable
-        self.line = line  # the asker's releases of a product, kept per scope (`ReleaseSteps.line`)
+        self._latest_of: dict[tuple, Version | None] = {}  # per scope, family, product
 
     def holds_for(self, q: Question, supplied: list) -> list[str]:
         """An answer read from the latest release says how far back its best release block
@@ -103,9 +102,22 @@ class ReleaseText:
         return ""
 
     def _latest(self, q: Question, meta: DocumentMeta) -> Version | None:
-        """The latest release the asker may read of the product `meta` is written for."""
-        line = self.line(q, meta.product[0] if meta.product else None)
-        return line[-1] if line else None
+        """The latest release the asker may read of the pages that share releases with
+        `meta`'s family (httpx's Advanced page and its QuickStart both exist at 0.26.0: the
+        QuickStart's 0.28.1 is the latest); another family of the product numbered apart (a
+        gateway at 9.1 beside an API at 4.0) is another line. Kept per scope and family."""
+        own = meta.family or meta.source_id
+        return kept(self._latest_of, (q.scope, own, meta.product), lambda: self._shared_latest(
+            q, meta.product[0] if meta.product else None, own))
+
+    def _shared_latest(self, q: Question, product: str | None, own: str) -> Version | None:
+        by_family: dict[str, set[Version]] = {}
+        for m in self.versions.released(self.readable(q), product):
+            if m.version is not None and m.kind is not DocKind.NOTES:
+                by_family.setdefault(m.family or m.source_id, set()).add(
+                    releases.parse(m.version))
+        mine = by_family.get(own, set())
+        return max((v for vs in by_family.values() if vs & mine for v in vs), default=None)
 
 
 __all__ = ["MAX_BACK", "ReleaseText", "Stands"]

@@ -39,8 +39,7 @@ class ReleaseSteps:
         self.versions = ctx.versions
         self._lines: dict[tuple, tuple[list[Version], list[tuple]]] = {}  # per scope, product
         self._noted: dict[tuple, dict[Version, str]] = {}  # the same
-        self.text = ReleaseText(ctx.versions, lambda q: ctx.readable(q.scope),
-                                lambda q, product: self.line(q, product)[0])
+        self.text = ReleaseText(ctx.versions, lambda q: ctx.readable(q.scope))
 
 
     def line(self, q: Question, product: str | None) -> tuple[list[Version], list[tuple]]:

@@ -515,15 +515,17 @@ def test_a_page_the_latest_release_no_longer_has_is_not_called_the_latest(tmp_pa
                                                                           model):
     """httpx's "Advanced" page was split at 0.27: "how can I make httpx wait longer …?" was
     answered "For version 0.26.0 (the latest; …)" while httpx's latest is 0.28.1. The lead says
-    the page's last release and the product's latest."""
+    the page's last release and the latest of the pages that share its releases (a family
+    numbered apart is another line: `test_hostile_scope`)."""
     from situated.chains.ask import build_ask_chain
 
     pages = {"ADV-1": ("1.0", "advanced", "## Timeouts\n\nThe default read timeout is five "
                                           "seconds; pass `timeout=` to wait longer.\n"),
              "ADV-2": ("2.0", "advanced", "## Timeouts\n\nThe default read timeout is five "
                                           "seconds; pass `timeout=` to wait longer.\n"),
-             "CLI-3": ("3.0", "clients", "## Clients\n\nA client keeps its connections open "
-                                         "between requests.\n")}
+             **{f"CLI-{n}": (f"{n}.0", "clients", "## Clients\n\nA client keeps its "
+                                                  "connections open between requests.\n")
+                for n in (1, 2, 3)}}  # a page of every release: its releases are the line's
     for sid, (version, family, body) in pages.items():
         write(tmp_path / "docs" / f"{sid}.md", md(sid, body=body, family=family,
                                                   product="Acme", version=version))
