@@ -128,5 +128,6 @@ class Compared:
     answers: tuple[Answer, ...]
 
 
-__all__ = ["AskFields", "AskInput", "Compared", "Line", "Lines", "LinesStop", "Packed", "Proposed", "Question",
-           "Reading", "Replied", "Retrieved", "Routed", "Subject", "Supplied", "check_question"]
+__all__ = ["AskFields", "AskInput", "Compared", "Line", "Lines", "LinesStop", "Packed", "Proposed",
+           "Question", "Reading", "Replied", "Retrieved", "Routed", "Subject", "Supplied",
+           "check_question"]

@@ -83,11 +83,14 @@ def _bounds(text: str) -> tuple[Bound | None, Bound | None]:
             between.group("hi") or between.group("ru_hi")
         return Bound(lo, True), Bound(hi, True)
     after, before = _AFTER.search(text), _BEFORE.search(text)
-    return (None if after is None else Bound(after.group("v") or after.group("ru_v"),
-                                             bool(after.group("closed") or after.group("ru_closed"))),
-            None if before is None else Bound(before.group("v") or before.group("ru_v"),
-                                              bool(before.group("closed") or
-                                                   before.group("ru_closed"))))
+    return _bound(after), _bound(before)
+
+
+def _bound(found: re.Match | None) -> Bound | None:
+    if found is None:
+        return None
+    return Bound(found.group("v") or found.group("ru_v"),
+                 bool(found.group("closed") or found.group("ru_closed")))
 
 
 # a question about the whole line, not one release: "Which versions …", "How many …"

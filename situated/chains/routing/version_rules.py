@@ -94,19 +94,19 @@ class VersionContext(ProbeContext):
 
     @cached_property
     def lines(self) -> Lines:
-        return self.probe("lines", lambda: self.facts.lines(self.reading))  # type: ignore[no-any-return]
+        return self.probe("lines", lambda: self.facts.lines(self.reading))
 
     @cached_property
     def notes(self) -> DocumentMeta | None:
         if self.validated.intent is not Intent.CHANGES:
             return None
-        return self.probe("notes", lambda: self.facts.notes(self.reading, self.lines))  # type: ignore[no-any-return]
+        return self.probe("notes", lambda: self.facts.notes(self.reading, self.lines))
 
     @cached_property
     def release_line(self) -> tuple | None:
         if self.validated.intent is not Intent.VERSIONS:
             return None
-        return self.probe("release_line", lambda: self.facts.release_line(self.asked))  # type: ignore[no-any-return]
+        return self.probe("release_line", lambda: self.facts.release_line(self.asked))
 
 
 def with_release(reading: Reading, release: str) -> Reading:
@@ -269,7 +269,7 @@ class AppearanceContext(ProbeContext):
 
     @cached_property
     def sought(self) -> Sought:
-        return self.probe("sought", lambda: self.finder.find(self.reading))  # type: ignore[no-any-return]
+        return self.probe("sought", lambda: self.finder.find(self.reading))
 
 
 class NothingHoldsIt(Rule[AppearanceContext]):

@@ -127,11 +127,14 @@ def test_the_first_appearance_subject_is_read_by_the_reader_once():
     (`Reading.subject`), read in `chains/read/`; the version steps read the record, never the
     question's words again (`subject_of` was called on the query in versions/)."""
     chains = Path(situated.__file__).parent / "chains"
+    def called(node: ast.AST) -> str:
+        func = getattr(node, "func", None)
+        return getattr(func, "id", getattr(func, "attr", ""))
+
     calls = [f"{path.relative_to(chains)}:{node.lineno}" for path in sorted(chains.rglob("*.py"))
              if not path.relative_to(chains).as_posix().startswith("read/")
              for node in ast.walk(ast.parse(path.read_text("utf-8")))
-             if isinstance(node, ast.Call) and getattr(node.func, "id",
-                                                       getattr(node.func, "attr", "")) == "subject_of"]
+             if isinstance(node, ast.Call) and called(node) == "subject_of"]
     assert calls == []
     from situated.chains.read.subject import subject_of
 
