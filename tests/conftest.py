@@ -8,6 +8,7 @@ import os
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("ANONYMIZED_TELEMETRY", "False")
 # the embedding cache and the sample index go to a throw-away dir, never the user's cache
+import subprocess
 import tempfile
 
 os.environ["SITUATED_CACHE_DIR"] = tempfile.mkdtemp(prefix="situated-test-cache-")
@@ -118,6 +119,15 @@ def md(source_id: str | None, body: str = "## 1 Rule\n\nSome rule text.\n", **me
     return "\n".join(lines) + "\n\n" + body
 
 
+def end_process(proc: subprocess.Popen, timeout: float = 30) -> None:
+    """Stop a server a test started: terminate, then kill if it has not exited in `timeout`."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def free_port() -> int:
     import socket
 
@@ -162,7 +172,6 @@ class running_server:
 def chroma_url(tmp_path_factory):
     """A real `chroma run` on loopback (its own empty data folder), stopped after the module."""
     import shutil
-    import subprocess
     import sys
     import time
 
@@ -187,8 +196,7 @@ def chroma_url(tmp_path_factory):
             pytest.fail("chroma run did not start")
         yield url
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        end_process(proc, timeout=20)
 
 
 ROUTING_TODAY = dt.date(2026, 11, 29)

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
-from conftest import free_port, md, write
+from conftest import end_process, free_port, md, write
 
 from situated.auth import hash_key
 from situated.index.ingest import ingest
@@ -75,10 +75,6 @@ def test_an_in_place_truncation_by_the_owner_is_refused_while_serving(embeddings
             assert again.status_code == 200 and proc.poll() is None  # still serving
             assert again.json()["output"]["answer"] == first.json()["output"]["answer"]
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            end_process(proc)
     finally:
         shutil.rmtree(root_dir, ignore_errors=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 import yaml
-from conftest import free_port, md, write
+from conftest import end_process, free_port, md, write
 
 from situated.auth import hash_key
 from situated.index.ingest import ingest
@@ -35,14 +35,7 @@ def _replica(stack: ExitStack, root: Path, keys: Path, cache: Path) -> str:
          str(keys), "--index", str(root)], env=env, stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL)
 
-    def stop():
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-    stack.callback(stop)
+    stack.callback(end_process, proc)
     return f"http://127.0.0.1:{port}"
 
 

@@ -13,7 +13,7 @@ import httpx
 import pytest
 import uvicorn
 import yaml
-from conftest import free_port, md, write
+from conftest import end_process, free_port, md, write
 from typer.testing import CliRunner
 
 from situated.auth import hash_key
@@ -124,9 +124,5 @@ def test_two_workers_serve_and_follow_a_permission_change(tmp_path, embeddings):
             ).status_code, range(40)))
         assert set(codes) == {404}
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        end_process(proc)
         log.close()

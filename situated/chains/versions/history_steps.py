@@ -42,12 +42,10 @@ class HistorySteps:
         """The family (and product) a question about versions is about, counting only the
         versions the caller may read, and the version router's decision over it."""
         probes = self.router.probe(reading)
-        decision = self.router.decide(reading, probes)
-        held, noted = probes.get("noted")
-        if held and noted is not None:  # "What changed in 0.28.0?": only its notes have it
-            reading = version_rules.with_release(reading, noted)
-        _, lines = probes.get("lines")
-        return Subject(reading, lines or Lines(), decision, probes)
+        # the reading the lines were read by ("What changed in 0.28.0?": about the release only
+        # its notes hold) and the lines, as the rules read them
+        read = self.router.context(self.ctx, reading, probes)
+        return Subject(read.reading, read.lines, self.router.decide(reading, probes), probes)
 
     # -- the facts the version router reads (`VersionFacts`) ------------------------------------
 
@@ -98,7 +96,7 @@ class HistorySteps:
         v, q = subject.reading.validated, subject.reading.question
         decision = subject.decision
         if decision.route is not Route.ANSWER:
-            return assemble.stopped(decision, v.situation)
+            return _stopped(subject)
         if decision.rule == version_rules.FromNotes.name:
             _, meta = subject.probes.get("notes")
             readable = self.ctx.readable(q.scope)
@@ -137,11 +135,17 @@ class HistorySteps:
         v, q = subject.reading.validated, subject.reading.question
         decision = subject.decision
         if decision.route is not Route.ANSWER:
-            return assemble.stopped(decision, v.situation)
+            return _stopped(subject)
         if decision.rule == version_rules.TheReleaseLine.name:
             _, lines = subject.probes.get("release_line")
             return self.releases.line_listing(subject.reading, lines)
         return answer_versions(self.versions, list(subject.lines.lines), v.situation, q.lang)
+
+
+
+def _stopped(subject: Subject) -> Answer:
+    """The version router's clarification or no evidence, said as the answer."""
+    return assemble.stopped(subject.decision, subject.reading.validated.situation)
 
 
 __all__ = ["HistorySteps"]
