@@ -78,7 +78,7 @@ class Bound:
 
 def _bounds(text: str) -> tuple[Bound | None, Bound | None]:
     between = _BETWEEN.search(text)
-    if between:
+    if between and _RELEASE_LIKE.search(between.group("lo") or between.group("ru_lo")):
         lo, hi = between.group("lo") or between.group("ru_lo"), \
             between.group("hi") or between.group("ru_hi")
         return Bound(lo, True), Bound(hi, True)
@@ -87,10 +87,18 @@ def _bounds(text: str) -> tuple[Bound | None, Bound | None]:
 
 
 def _bound(found: re.Match | None) -> Bound | None:
+    """A bound, where its number reads as a release: dotted ("0.40.0"), written "v18", or after
+    a release noun ("after version 18"); a bare number is a year or a count ("after 2024")."""
     if found is None:
         return None
-    return Bound(found.group("v") or found.group("ru_v"),
-                 bool(found.group("closed") or found.group("ru_closed")))
+    release = found.group("v") or found.group("ru_v")
+    if not _RELEASE_LIKE.search(release) and not _RELEASE_NOUN.search(found.group(0)):
+        return None
+    return Bound(release, bool(found.group("closed") or found.group("ru_closed")))
+
+
+_RELEASE_LIKE = re.compile(r"^v|\.")
+_RELEASE_NOUN = re.compile(r"version|release|верси|релиз", re.IGNORECASE)
 
 
 # a question about the whole line, not one release: "Which versions …", "How many …"

@@ -543,6 +543,8 @@ def test_a_page_the_latest_release_no_longer_has_is_not_called_the_latest(tmp_pa
     "У тебя есть документация по версии 1.1.0 quickq?",  # «по»: "about", no bound
     "Какие версии совместимы с 1.1.0?",  # «с»: "with"
     "Is there documentation for 1.1.0?",
+    "Which httpx versions came out after 2024?",  # a year, not a release
+    "Which versions were released between 2020 and 2024?",
 ])
 def test_a_release_named_without_a_bound_word_bounds_nothing(question):
     from situated.chains.read.line_words import line_words
