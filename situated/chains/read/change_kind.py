@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 
 from situated.modes import Mode
+from situated.words import alt
 
 
 class Kind(Mode):
@@ -16,19 +17,12 @@ class Kind(Mode):
 
 
 # the words of each kind of change, in questions and in notes: the one list of them
-VERB = {
-    Kind.ADDED: r"add(?:ed|s)?|introduc\w*|new|supports?|supported|expose[sd]?|"
-                r"добавл\w*|добавил\w*|появил\w*|введ[её]н\w*",
-    Kind.REMOVED: r"remov\w*|drop(?:s|ped)?|delet\w*|gone|no\s+longer|discontinu\w*|"
-                  r"stop(?:s|ped)?\s+(?:support\w*|shipping|offering|including)|"
-                  r"удал[её]н\w*|удалил\w*|убран\w*|убрал\w*|перестал\w*|"
-                  r"прекра(?:щ|т)\w*\s+поддержк\w*|больше\s+не",
-    Kind.DEPRECATED: r"deprecat\w*|(?:объявлен\w*\s+)?устаревш\w*|устарел\w*",
-}
+# (words/<lang>/changes.py)
+VERB = {kind: alt("changes", kind.name) for kind in Kind}
 
 
 @lru_cache(maxsize=8)
-def _kind_words(kind: Kind) -> re.Pattern:
+def _kind_words(kind: Kind) -> re.Pattern[str]:
     return re.compile(rf"(?<!\w)(?:{VERB[kind]})(?!\w)", re.IGNORECASE)
 
 

@@ -16,17 +16,8 @@ from collections.abc import Callable
 
 from situated.chains.read.change_cues import CHANGES, CHANGES_OF, MAKING_CHANGES, NOT_A_CHANGE
 from situated.chains.read.since_cues import HELD_SINCE, LEAST_RELEASE, SINCE_Q
-from situated.chains.read.version_words import (
-    ASKING_EN,
-    LISTING_ORDER,
-    NEWEST_WORDS,
-    OLDEST_WORDS,
-    RU_NEWEST_WORDS,
-    RU_OLDEST_WORDS,
-    RU_RELEASE_NOUNS,
-)
-from situated.chains.read.version_words_ru import ASKING_RU
 from situated.modes import Mode
+from situated.words import alt
 
 
 class Intent(Mode):
@@ -48,47 +39,21 @@ class LineFact(Mode):
     EXISTS = "exists"  # whether the version the question names exists
 
 
-_VERSIONS = re.compile(
-    r"\b(?:list|show|which|what|all|how\s+many)\b[^.?!]{0,40}\b(?:versions|revisions|editions)\b|"
-    r"\bversion\s+history\b|\b(?:versions|revisions)\s+of\b|"
-    # "Show me every version of the quickq-guide family", "List each release"
-    r"\b(?:list|show)\b(?:(?!\b(?:how|what|why|whether|where|when|which)\b)[^.?!]){0,30}"
-    r"\b(?:every|each)\s+(?:[\w.-]+\s+){0,2}?(?:version|"
-    r"revision|edition|release)\b|"
-    # «Какие изменения в версии 1.1.0?» asks what changed
-    # («Сколько стоит версия 1.1.0?» asks a price)
-    r"(?:перечисли|покажи|список|как(?:ие|им|их|ими)|сколько(?!\s+сто[иая])|количеств\w*|все)\b"
-    r"(?![^.?!]{0,20}изменени)[^.?!]{0,40}(?:верси(?:й|и|ях)|редакци(?:й|и|ях))|"
-    r"истори[яюи]\s+(?:версий|редакций)|(?:версии|редакции)\s+(?:тарифа|документа|правил)|"
-    # one release asked about as a fact of the line: the latest, the oldest, does X exist
-    r"\b(?:what|which)(?:'s|’s|\s+is|\s+was)\s+(?:the\s+)?(?:latest|newest|current|most\s+"
-    r"recent|oldest|earliest|first|last)\s+(?:version|release)(?:\s+of\s+[^?.!]{1,60})?\s*"
-    r"[?.!]?\s*$|\b(?:does|did)\s+(?:a\s+|the\s+)?(?:version|release)\s+\S+\s+exist\b|"
-    r"\bis\s+there\s+(?:a\s+)?(?:version|release)\s+\S+?\s*(?:of\s+[^?.!]{1,60})?[?.!]?\s*$|"
-    rf"(?:есть|существует)\s+ли\s+(?:{RU_RELEASE_NOUNS})|"
-    r"(?:какая|какой)\s+(?:сейчас\s+)?(?:последн|новейш|самая\s+нов|перв|самая\s+стар)\w*"
-    rf"\s+(?:{RU_RELEASE_NOUNS})",
-    re.IGNORECASE)
+
+
+def _words(name: str, concern: str = "intent") -> re.Pattern[str]:
+    return re.compile(alt(concern, name), re.IGNORECASE)
+
+
+# which versions there are ("List every version", «Какие версии есть?»), and one release asked
+# about as a fact of the line: the latest, the oldest, does X exist
+_VERSIONS = _words("VERSIONS")
 # what a question about versions says besides its subject: left out when checking that a
 # question names anything at all ("What changed?" names nothing; "What changed in the fees?" does)
-_FRAME = re.compile(
-    r"\b(?:what|which|when|how|did|does|has|have|had|was|were|is|are|been|the|a|an|of|in|on|"
-    r"to|for|since|from|after|list|show|me|all|many|often|versions?|revisions?|editions?|"
-    r"history|new|different|changed?|changes|added|removed|made|summari[sz]e|changelog|"
-    r"between|and|during|over|exists?|latest|newest|oldest|earliest|current|most|recent|"
-    r"there|releases?|first|last|number|count|available)\b|"
-    r"(?<!\w)(?:что|какие|какой|когда|как|часто|ли|в|во|по|с|со|после|все|сколько|покажи|"
-    r"перечисли|список|нового|именно|было|были|изменено|изменилось|поменялось|изменени\w*|"
-    r"изменил\w*|поменял\w*|редакци\w*|истори\w*|последн\w*|перв\w*|есть|"
-    rf"существует|{RU_RELEASE_NOUNS}|какая|самая|новая|старая)(?!\w)",
-    re.IGNORECASE)
+_FRAME = _words("FRAME")
 # a comparison's cue; it is one only with two periods in the question (`compare.find_comparison`)
-_COMPARE = re.compile(
-    r"\b(?:compar\w*|differ\w*|versus|vs\.?|changed|changes)\b|"
-    r"\b(?:how|what|did|has|have|had|does)\b[^.?!]*\bchange\b|"
-    r"сравн\w*|измени(?:лс[яь]|лась|лось|лись|л[аио]?)\b|изменени\w*|разниц\w*|отлича\w*",
-    re.IGNORECASE)
-_SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начиная\s+с)\s*$", re.IGNORECASE)
+_COMPARE = _words("COMPARE")
+_SINCE = _words("SINCE")
 
 
 # a question about the release line in people's words: what is left when the names of the
@@ -97,25 +62,16 @@ _SINCE = re.compile(r"(?:since|from|after|starting|с|со|после|начин
 # system?", «Какие версии тебе известны?»)
 _DOTTED = r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w.]*\d)"  # a version number: "1.1.0", "v2.0"
 _VERSION_NUMBER = re.compile(_DOTTED)
-# "build" is a release where it stands as a noun ("Which quickq build is the oldest?"), not a
-# verb ("How do I build quickq?", "Do I need to build?")
-_BUILD_NOUN = (r"\bbuilds\b|(?<!\bto\s)(?<!\bi\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)\bbuild\b"
-               r"(?=\s*(?:[?.!,]|$|\b(?:is|was|in|to|of|that|which|you|do|can|for|number)\b))")
-# "released" says the line too ("How many times has quickq been released?")
-_LINE_WORD = re.compile(rf"\b(?:versions?|releases?|released|editions?)\b|{_BUILD_NOUN}|"
-                        rf"(?<!\w)(?:{RU_RELEASE_NOUNS}|редакци\w*)|"
-                        rf"{_DOTTED}",
-                        re.IGNORECASE)
+# the line's own words ("version", "release", «версия»), and a version number
+_LINE_WORD = re.compile(rf"{alt('intent', 'LINE_WORD')}|{_DOTTED}", re.IGNORECASE)
 # up to three names just before the word: capitalised, dotted or with digits ("Node.js",
 # "Apache Spark", "NodeJs", "Qt6")
 _LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
-                        rf"(?=(?:versions?|releases?|editions?|builds?|{RU_RELEASE_NOUNS}|"
-                        r"редакци\w*)\b)")
+                        rf"(?=(?:{alt('intent', 'LINE_NOUN')})\b)")
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
-# the words of asking and the words that order releases (`version_words`)
-_ASKING = re.compile(rf"\b(?:{ASKING_EN})\b|(?<!\w)(?:{ASKING_RU})(?!\w)", re.IGNORECASE)
-_ORDER_WORD = re.compile(rf"{LISTING_ORDER}|\b(?:{NEWEST_WORDS}|{OLDEST_WORDS})\b|"
-                         rf"(?<!\w)(?:{RU_NEWEST_WORDS}|{RU_OLDEST_WORDS})(?!\w)", re.IGNORECASE)
+# the words of asking and the words that order releases (words/<lang>/asking.py, versions.py)
+_ASKING = re.compile(rf"(?<!\w)(?:{alt('asking', 'ASKING')})(?!\w)", re.IGNORECASE)
+_ORDER_WORD = _words("ORDER_WORD")
 
 
 def _of_another_thing(question: str, whole: str) -> bool:
@@ -135,13 +91,12 @@ def _of_another_thing(question: str, whole: str) -> bool:
 # about “release includes some improvements”?"), not a cue; a quoted name («Старт») stays
 _QUOTED_PHRASE = re.compile(r"[“\"«`][^”\"»`\s]*\s[^”\"»`]*?\s[^”\"»`]*[”\"»`]")
 # a question that asks when: no fact of the line answers it
-_ASKS_WHEN = re.compile(r"\W*(?:when|когда)\b", re.IGNORECASE)
+_ASKS_WHEN = re.compile(rf"\W*(?:{alt('intent', 'WHEN')})\b", re.IGNORECASE)
 # what the asker says of themselves before the question, closed by a semicolon or a colon ("I'm
 # writing a migration guide; which versions do the docs cover?", «Я пишу руководство по
 # миграции; …»): their circumstance, not what they ask
-_PREFACE = re.compile(r"^\W*(?:i['’]?m|i\s+am|we['’]?re|we\s+are|i['’]?ve|i\s+have|we['’]?ve|"
-                      r"we\s+have|my|our|я|мы|у\s+(?:меня|нас)|мой|моя|мо[её]|наш\w*)\s"
-                      r"[^?!;:]{1,100}[;:]\s*", re.IGNORECASE)
+_PREFACE = re.compile(rf"^\W*(?:{alt('intent', 'SELF')})\s[^?!;:]{{1,100}}[;:]\s*",
+                      re.IGNORECASE)
 
 
 def about_the_line(question: str, whole: str = "") -> bool:
@@ -198,24 +153,13 @@ def read_cue(question: str, follows: str = "", compared: bool = False,
 
 # the words any question about change or versions uses, in some form: a model's proposed intent
 # stands only where the question says one of them (it is grounded, as a proposed date must be)
-_TALKS_OF_VERSIONS = re.compile(
-    r"\b(?:chang\w*|new|newer|different|differ\w*|updat\w*|amend\w*|revis\w*|versions?|"
-    r"editions?|history|histor\w*|added|removed|replaced|since)\b|"
-    r"(?<!\w)(?:измен\w*|помен\w*|нов\w*|обновл\w*|верси\w*|редакци\w*|истори\w*|"
-    r"добавл\w*|удал\w*)",
-    re.IGNORECASE)
+_TALKS_OF_VERSIONS = _words("TALKS_OF_VERSIONS")
 
 
 # the nouns a document is called by: a change question about one asks of its versions ("What
 # changed in the privacy policy?", «Что изменилось в условиях?»), one about anything else may
 # ask what the text tells of a change ("What changes were made to the engine design?")
-_DOCUMENT_WORD = re.compile(
-    r"\b(?:polic(?:y|ies)|terms|conditions|agreements?|contracts?|notices?|documents?|docs|"
-    r"documentation|manuals?|guides?|handbooks?|pages?|rules|regulations|tariffs?|price\s+lists?|"
-    r"plans?|statements?|licen[cs]es?|faqs?|changelog|release\s+notes|text|wording)\b|"
-    r"(?<!\w)(?:политик\w*|услови\w*|договор\w*|документ\w*|правил\w*|тариф\w*|"
-    r"соглашени\w*|инструкци\w*|руководств\w*|страниц\w*|текст\w*|оферт\w*|регламент\w*)",
-    re.IGNORECASE)
+_DOCUMENT_WORD = _words("DOCUMENT_WORD")
 
 
 def line_word(question: str) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from situated.chains.read.release import holds, identifiers
-from situated.chains.read.since_cues import DEBUT_WORDS
+from situated.words.en.since import DEBUT_WORDS
 from situated.documents import Block, squashed
 from situated.index.text import STOP_WORDS
 from situated.loaders.neutralise import inline

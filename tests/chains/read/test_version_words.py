@@ -1,5 +1,5 @@
 """Versions in people's words, the classes the fresh rounds of stops 70 and 71 showed
-(`chains.read.version_words`, `chains.read.since_cues`): each new word beside a question that
+(`words/<lang>/versions.py`, `words/<lang>/since.py`): each new word beside a question that
 must stay content (issue 53; docs/design.md "Versions in people's words")."""
 
 from __future__ import annotations

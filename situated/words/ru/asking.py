@@ -1,10 +1,8 @@
 """The words of asking in Russian, by closed class and in all their forms (the English list is
-`version_words.ASKING_EN`): what is taken away from a question about the release line before
+`words.en.asking`): what is taken away from a question about the release line before
 nothing should be left («О каких релизах quickq ты можешь рассказать?»)."""
 
-from __future__ import annotations
-
-ASKING_RU = (
+ASKING = (
     # the pronouns and possessives in every case («в твоём индексе», «твою документацию», «у
     # него», «своя база»: the English "your", "its", "own")
     r"я|меня|мне|мной|мо[йяеёию]|моих|моим|моими|моего|моей|моему|мо[её]м|ты|тебя|тебе|тобой|"
@@ -157,5 +155,3 @@ ASKING_RU = (
     # «В двух словах, …» and «Если не сложно, …» ("Long story short", "if it's no trouble")
     r"(?<=в\s)двух(?=\s+слов)|(?<=двух\s)слов(?:ах|ами)|не(?=\s+(?:сложно|трудно))|сложно|трудно")
 
-
-__all__ = ["ASKING_RU"]
