@@ -1,56 +1,34 @@
-"""The one calendar vocabulary: English and Russian month words (every case ending),
-weekdays and holidays. Dates read them (`chains.read.dates`); relevance reads them to tell a month from a name
-(`retrievers.relevance`)."""
+"""The one calendar vocabulary, joined from every language's `words/<lang>/calendar.py`: month
+words (every case ending), weekdays and holidays. Dates read them (`chains.read.dates`);
+relevance reads them to tell a month from a name (`retrievers.relevance`); a Russian reply
+writes its months from `RU_MONTHS`."""
 
 from __future__ import annotations
 
 import re
 
-EN_MONTHS = {m: i for i, m in enumerate(
-    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-     "october", "november", "december"], start=1)}
-EN_MONTHS |= {k[:3]: v for k, v in EN_MONTHS.items()} | {"sept": 9}
-# the one Russian month table: (nominative, genitive) — «март 2026», «1 марта 2026»
-RU_MONTHS = [("январь", "января"), ("февраль", "февраля"), ("март", "марта"),
-             ("апрель", "апреля"), ("май", "мая"), ("июнь", "июня"), ("июль", "июля"),
-             ("август", "августа"), ("сентябрь", "сентября"), ("октябрь", "октября"),
-             ("ноябрь", "ноября"), ("декабрь", "декабря")]
-# their stems cover every case ending: марта, марте, март, мартом ...
-RU_MONTH_STEMS = [(nom.rstrip("ьй"), n) for n, (nom, _) in enumerate(RU_MONTHS, start=1)]
-RU_MONTH = "(?:" + "|".join("ма[йяею]" if s == "ма" else s for s, _ in RU_MONTH_STEMS) \
-    + ")[а-яё]*"
+from situated.words import alt, each
+from situated.words.en.calendar import MONTHS as EN_MONTHS
+from situated.words.ru.calendar import MONTHS as RU_MONTHS
+
+# a month word in any language, its case endings included
+MONTH = alt("calendar", "MONTH")
+_READERS = each("calendar", "month_number")
 
 
 def month_number(token: str) -> int | None:
-    """The month an English or Russian month word names (any case ending), else None."""
-    t = token.lower().rstrip(".")
-    if t in EN_MONTHS:
-        return EN_MONTHS[t]
-    for stem, n in RU_MONTH_STEMS:
-        if t.startswith(stem) and (stem != "ма" or re.fullmatch(r"ма[йяею]", t)):
-            return n
-    return None
+    """The month a month word of any language names (any case ending), else None."""
+    return next((n for read in _READERS if (n := read(token)) is not None), None)
 
 
-_WEEKDAYS = re.compile(
-    r"^(?:mon|tues|wednes|thurs|fri|satur|sun)day$|"
-    r"^(?:понедельник|вторник|сред[аы]|четверг|пятниц[аы]|суббот[аы]|воскресень[ея])$",
-    re.IGNORECASE)
-
-
-# holidays and the words that make a day of them: a document states the date ("closes on 25
-# December"), an asker names the day ("Are you open on Christmas Day?")
-_HOLIDAYS = re.compile(
-    r"^(?:christmas|xmas|easter|thanksgiving|halloween|hanukkah|chanukah|ramadan|eid|diwali|"
-    r"passover|pentecost|whitsun|boxing|day|days|eve|year|year's|years|weekend|weekends)$|"
-    r"^(?:рождеств\w*|пасх\w*|масленниц\w*|новог\w*)$", re.IGNORECASE)
+_WEEKDAYS = re.compile(alt("calendar", "WEEKDAYS"), re.IGNORECASE)
+_HOLIDAYS = re.compile(alt("calendar", "HOLIDAYS"), re.IGNORECASE)
 
 
 def is_calendar_word(token: str) -> bool:
-    """A month, a weekday or a holiday, in English or Russian (any case ending)."""
+    """A month, a weekday or a holiday, in any language (any case ending)."""
     return month_number(token) is not None or bool(_WEEKDAYS.match(token)
                                                   or _HOLIDAYS.match(token))
 
 
-__all__ = ["EN_MONTHS", "RU_MONTH", "RU_MONTHS", "RU_MONTH_STEMS", "is_calendar_word",
-           "month_number"]
+__all__ = ["EN_MONTHS", "MONTH", "RU_MONTHS", "is_calendar_word", "month_number"]

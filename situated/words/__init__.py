@@ -69,3 +69,11 @@ class Either:
     def search(self, text: str) -> re.Match[str] | None:
         found = [m for m in (p.search(text) for p in self.patterns) if m is not None]
         return min(found, key=lambda m: m.start()) if found else None
+
+
+def merged(concern: str, name: str) -> dict[str, int]:
+    """A table of every language's words, one mapping ("first" → 1, …)."""
+    table: dict[str, int] = {}
+    for value in each(concern, name):
+        table |= value  # type: ignore[operator]
+    return table

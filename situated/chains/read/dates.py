@@ -18,32 +18,31 @@ from dataclasses import dataclass, replace
 
 from situated.documents import ValidFor
 from situated.modes import Mode
-from situated.months import EN_MONTHS, RU_MONTH, month_number
+from situated.months import MONTH, month_number
 from situated.situation import FIRST_DAY, LAST_DAY
+from situated.words import alt, merged
 
-# a month word ends where a letter does not follow: "separate", "novel" and "octopus" name none
-EN_MONTH = r"(?:" + "|".join(sorted(EN_MONTHS, key=len, reverse=True)) + r")(?![^\W\d_])\.?"
-MONTH = f"(?:{EN_MONTH}|{RU_MONTH})"
-ORD = r"(?:st|nd|rd|th)?"
+# a month written before its day ("March 15, 2026")
+EN_MONTH = alt("dates", "MONTH_FIRST")
+ORD = rf"(?:{alt('dates', 'ORDINAL')})?"
+_YEAR_WORD = rf"(?:\s*(?:{alt('dates', 'YEAR_WORD')}))?"  # «2026 года»
 
-_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2,
-                  "3rd": 3, "4th": 4}
+_QUARTER_WORDS = merged("dates", "QUARTER_WORDS")
 _PATTERNS = [
-    ("quarter", re.compile(
-        r"\b(?:Q([1-4])|(first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter(?:\s+of)?|"
-        r"([1-4])[-\s]?(?:й|ый|ой|ом|м)?\s+квартал\w*)\s+(\d{4})(?:\s*(?:года|г\.))?",
-        re.IGNORECASE)),
+    # each language's quarter captures its number or word; the year is the last group
+    ("quarter", re.compile(rf"\b(?:{alt('dates', 'QUARTER')})\s+(\d{{4}}){_YEAR_WORD}",
+                           re.IGNORECASE)),
     ("iso", re.compile(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b")),
     ("dmy_num", re.compile(r"\b(\d{1,2})[./](\d{1,2})[./](\d{4})\b")),
     ("d_month_y", re.compile(
-        rf"\b(\d{{1,2}}){ORD}\s+(?:of\s+)?({MONTH})(?:,?\s+(\d{{4}}))?(?:\s*(?:года|г\.))?",
-        re.IGNORECASE)),
+        rf"\b(\d{{1,2}}){ORD}\s+(?:(?:{alt('dates', 'DAY_OF')})\s+)?({MONTH})(?:,?\s+(\d{{4}}))?"
+        rf"{_YEAR_WORD}", re.IGNORECASE)),
     ("month_d_y", re.compile(rf"\b({EN_MONTH})\s+(\d{{1,2}}){ORD}(?:,?\s+(\d{{4}}))?\b",
                              re.IGNORECASE)),
-    ("month_y", re.compile(rf"\b(?:in\s+|в\s+)?({MONTH})(?:\s+(\d{{4}}))?(?:\s*(?:года|г\.))?",
-                           re.IGNORECASE)),
-    ("year", re.compile(r"(?<!\w)(?:in|during|throughout|в|во|за|в\s+течение)\s+((?:19|20)\d\d)"
-                        r"(?:\s*(?:году|года|г\.))?(?!\d)", re.IGNORECASE)),
+    ("month_y", re.compile(rf"\b(?:(?:{alt('dates', 'MONTH_IN')})\s+)?({MONTH})(?:\s+(\d{{4}}))?"
+                           rf"{_YEAR_WORD}", re.IGNORECASE)),
+    ("year", re.compile(rf"(?<!\w)(?:{alt('dates', 'YEAR_IN')})\s+((?:19|20)\d\d)"
+                        rf"(?:\s*(?:{alt('dates', 'YEAR_IN_WORD')}))?(?!\d)", re.IGNORECASE)),
 ]
 
 
@@ -61,39 +60,8 @@ class DateRole(Mode):
 # C-3 on D", «при покупке D», "as of D"), or the date, a pronoun and the cue ("On D I bought…").
 # Topic words elsewhere ("what was the *return* period on D") govern nothing. Cues are verbs
 # and fixed phrases, never bare topic nouns: "returns on D" is a topic, "returned on D" a role.
-_CUE_WORDS = {
-    DateRole.PURCHASE: (
-        r"bought|buy|buying|purchased|acquired|ordered|got|subscribed|signed\s+up|"
-        r"paid(?:\s+for)?|pay\s+for|"
-        r"purchase\s+date|date\s+of\s+(?:the\s+)?purchase|purchase\s+(?:was\s+)?made|"
-        r"(?:the\s+|my\s+)?purchase\s+(?:was|took\s+place|happened)|"
-        r"оплатил[аи]?|оплачен\w*|покупк[аи]\s+(?:был[аио]?|состоял\w*|совершен\w*)|"
-        r"куп(?:ил|ила|или|лен|лена|лено|лены|ленный|ленного|лю)|при\s+покупке|покупк[аи]\s+от|"
-        r"дат[аеуы]\s+покупки|приобр[её]л[аи]?|приобрет[её]н\w*|подключ(?:ил|ила|или|[её]н)\w*|"
-        r"заказал[аи]?|оформил[аи]?(?!\s+(?:заявк|заявлени|возврат|претензи|обращени))"),
-    DateRole.REQUEST: (
-        r"handed\s+(?:it\s+|them\s+)?(?:over|back|in)|brought\s+(?:it\s+)?back|"
-        r"(?:the\s+|my\s+)?(?:claim|request|return)\s+was\s+(?:filed|made|submitted|sent|on)|"
-        r"returned|return(?:ed)?\s+(?:it|them|this|that)|(?:i|we|you|they|to|will|can|could|"
-        r"would|should|must|did)\s+return|sen[dt]\s+(?:it|them)\s+back|requested|claimed|"
-        r"(?:request|claim|return)\s+(?:was\s+)?(?:made|filed|submitted)|filed|submitted|"
-        r"cancell?ed|request\s+date|date\s+of\s+(?:the\s+)?(?:request|return|claim)|"
-        r"при\s+возврате|вернул[аи]?|возвращ[её]н\w*|верн[уё]\w*|"
-        r"заявк[аиуе]\s+от|заявлени[еяю]\s+от|обращени[еяю]\s+от|подал[аи]?|подан[аоы]?|"
-        r"оформил[аи]?\s+(?:заявку|заявление|возврат|претензию|обращение)|"
-        r"(?:возврат|заявк[аи]|заявлени[ея]|претензи[яи])\s+(?:был[аио]?\s+)?оформлен\w*|"
-        r"обратил(?:ся|ась|ись)|отказал(?:ся|ась|ись)|расторг\w*|дат[аеуы]\s+(?:заявки|возврата)"),
-    DateRole.AS_OF: (
-        r"as\s+of|as\s+at|as\s+on|valid\s+on|in\s+force\s+on|effective\s+on|on\s+the\s+date|"
-        r"по\s+состоянию\s+на|на\s+дату|действ\w*\s+на"),
-    DateRole.KNOWN: (
-        r"as\s+(?:we|they|you|it\s+was)\s+kn[eo]w\w*|as\s+known|as\s+recorded|"
-        r"(?:was|were)\s+known|what\s+(?:we|they)\s+knew|по\s+данным|по\s+сведениям|"
-        r"как\s+(?:было\s+)?известно|(?:было\s+)?известно"),
-}
-_GLUE = (r"on|in|at|of|from|dated|the|a|an|it|them|this|that|one|my|our|their|his|her|your|was|"
-         r"were|is|had|has|been|back|made|filed|placed|day|date|"
-         r"от|на|в|во|с|со|его|её|ее|их|это|был|была|было|были|мной|я|мы|числа|дата")
+_CUE_WORDS = {role: alt("dates", role.name) for role in DateRole}
+_GLUE = alt("dates", "GLUE")
 # between the cue and the date: glue words, codes (C-3), capitalised names (Старт, ChatGPT)
 _NAME = r"(?-i:[A-ZА-ЯЁ«\"][\w.«»\"'’-]*)|\w*\d[\w-]*"
 _GAP_TOKEN = rf"(?:(?:{_GLUE})\b|(?:(?-i:[a-zа-яё])\w*\s+)?(?:{_NAME})|[,:–—-])"
@@ -114,16 +82,13 @@ ROLE_CUES = {
 }
 # "On 15 March 2026 I bought …": the date, a subject pronoun, then the cue
 _POST_CUES = {
-    role: re.compile(rf"^\s*,?\s*(?:(?:i|we|you|they|he|she|it\s+was|я|мы|вы|он|она|они)\s+)?"
+    role: re.compile(rf"^\s*,?\s*(?:(?:{alt('dates', 'PRONOUN')})\s+)?"
                      rf"(?:{words})(?!\w)", re.IGNORECASE)
     for role, words in _CUE_WORDS.items() if role not in (DateRole.AS_OF, DateRole.KNOWN)
 }
 # a bare preposition before an unattached date belongs to the date ("… on D", «… на D»)
-_LEAD_PREP = re.compile(r"(?<!\w)(?:on|at|in|for|from|since|by|to|на|от|в|во|с|к)\s*$",
-                        re.IGNORECASE)
-NOW = re.compile(
-    r"\b(today|now|currently|at the moment|this week|right now|сейчас|сегодня|"
-    r"на данный момент|в настоящее время|теперь)\b", re.IGNORECASE)
+_LEAD_PREP = re.compile(rf"(?<!\w)(?:{alt('dates', 'LEAD_PREP')})\s*$", re.IGNORECASE)
+NOW = re.compile(rf"\b({alt('dates', 'NOW')})\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -172,8 +137,9 @@ def find_dates(text: str) -> list[DateMention]:
                 continue
             period = None
             if kind == "quarter":
-                q = int(m[1] or m[3] or 0) or _QUARTER_WORDS[m[2].lower()]
-                year = int(m[4])
+                said = next(g for g in m.groups()[:-1] if g)
+                q = int(said) if said.isdigit() else _QUARTER_WORDS[said.lower()]
+                year = int(m[m.lastindex or 0])
                 value, partial, invalid = None, False, False
                 period = _span(year, 3 * q - 2, year, 3 * q)
                 invalid = period is None
