@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from situated.words import alt
+
 
 class Property(Enum):
     STABILITY = "stability"
@@ -22,27 +24,17 @@ class Property(Enum):
     EXAMPLE = "example"
 
 
-ASKED = {  # property -> the question's words for it (English, then Russian)
-    Property.STABILITY: r"\bstabilit\w*|\bstable\b|стабильн\w*",
-    Property.SIGNATURE: r"\bsignatures?\b|\bconstructor\b|\bparameters\b|\barguments\b|"
-                        r"сигнатур\w*|конструктор\w*|параметр\w*|аргумент\w*",
-    Property.DEFAULT: r"\bdefaults?\b|по\s+умолчанию",
-    Property.TYPE: r"\bwhat\s+type\b|\btype\s+of\b|\breturn\s+type\b|\bкакого\s+типа\b|\bтип\b",
-    Property.IMPORT: r"\bimport\w*|\brequire\w*|импорт\w*|подключ\w*",
-    Property.HISTORY: r"\bhistory\b|\badded\b|\bintroduced\b|истори\w*|добавлен\w*|появил\w*",
-    Property.DEPRECATION: r"\bdeprecat\w*|устаре\w*",
-    Property.EXAMPLE: r"\bexamples?\b|\bsample\s+code\b|пример\w*",
-}
+# property -> the question's words for it, in every language (words/<lang>/entries.py)
+ASKED = {prop: alt("entries", prop.name) for prop in Property}
 # a name said to be a kind of thing: "the Error class", "class Error", "the assert module",
 # "method partialDeepStrictEqual", «класс Error», «модуль assert»
-_KIND = r"(?:class|method|function|module|property|event|option|setting|класс\w*|метод\w*|" \
-        r"функци\w*|модул\w*|свойств\w*|событи\w*|параметр\w*)"
+_KIND = rf"(?:{alt('entries', 'KIND')})"
 _NAME = r"([A-Za-z_$][\w$:.]*)"
 KIND_NAMED = (re.compile(rf"\b{_NAME}\s+{_KIND}\b", re.IGNORECASE),
               re.compile(rf"\b{_KIND}\s+{_NAME}", re.IGNORECASE))
-# a name said to be a module: "the assert module", "the node:assert module", «модуль assert»
-MODULE_NAMED = re.compile(r"\b([A-Za-z_$][\w$:.]*)\s+module\b|модул\w*\s+([A-Za-z_$][\w$:.]*)",
-                          re.IGNORECASE)
+# a name said to be a module: "the assert module", "the node:assert module", «модуль assert»;
+# each language's form captures the name in its own group
+MODULE_NAMED = re.compile(alt("entries", "MODULE_NAMED"), re.IGNORECASE)
 # words the kind patterns catch that name nothing ("the new method", "this class")
 NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "which", "what", "new", "its", "each",
                        "every", "of", "in", "is", "does"})

@@ -25,6 +25,7 @@ import numpy as np
 from situated.chains.read.intent import Intent, LineFact, line_word, quotes_a_phrase
 from situated.errors import ConfigError
 from situated.loaders.sentences import split_sentences
+from situated.words import alt
 
 WEIGHTS = Path(__file__).with_name("version_meaning.npz")
 # the sha256 of the weights `fit_version_meaning.py` wrote (it prints it); a mismatch is refused
@@ -39,11 +40,7 @@ KINDS: dict[str, tuple[Intent, LineFact | None]] = {
 
 # what a text says about something is asked of the text ("What does the Requests Compatibility
 # Guide say about `httpx.Client.request` in version 0.13.3?", «Что говорится о прокси в 1.1.0?»)
-_TEXT_SAYS = re.compile(
-    r"\b(?:say|says|said|mention|mentions|write|writes|state|states)\s+(?:about|on|regarding|"
-    r"concerning)\b|(?<!\w)(?:говорит(?:ся)?|сказано|пишет(?:ся)?|написано|упоминает(?:ся)?)"
-    r"\s+(?:о|об|про)(?!\w)", re.IGNORECASE)
-
+_TEXT_SAYS = re.compile(alt("meaning", "TEXT_SAYS"), re.IGNORECASE)
 
 # a lead-in of up to four words before a comma, colon, semicolon or dash says why or where one
 # asks ("For the audit, which releases …?", "Ticket: need the oldest release", «Хотел уточнить,
@@ -54,18 +51,11 @@ _LEAD_IN = re.compile(r"^(?P<lead>(?:[^\s,:;—?!.]+\s+){0,3}[^\s,:;—?!.]+)\s*
                       r"(?P<rest>.+)$", re.DOTALL)
 # an aside in brackets
 _ASIDE = re.compile(r"\s*\([^()]*\)")
-_ASKS = re.compile(r"(?<!\w)(?:what\w*|which|who\w*|where\w*|when\w*|why|how|whether|"
-                   r"что\w*|чем|чего|как\w*|кто|кого|кому|где|когда|куда|откуда|сколько|"
-                   r"почему|зачем|ли)(?!\w)", re.IGNORECASE)
-
+_ASKS = re.compile(rf"(?<!\w)(?:{alt('meaning', 'ASKS')})(?!\w)", re.IGNORECASE)
 
 # a question asking how to do something ("How do I turn on HTTP/2?", «Как включить HTTP/2?»):
 # its answer is a procedure, which a document often gives as code
-_HOW_TO = re.compile(r"\bhow\s+(?:do|can|could|should|would|may|might|does|to)\b|"
-                     r"\bwhat(?:'s|\s+is)\s+the\s+way\s+to\b|"
-                     r"(?<!\w)как(?:им\s+образом)?\s+(?:мне\s+|нам\s+)?(?:можно\s+|нужно\s+|"
-                     r"надо\s+)?[а-яё]+(?:ть|ти|ться)(?!\w)", re.IGNORECASE)
-
+_HOW_TO = re.compile(alt("meaning", "HOW_TO"), re.IGNORECASE)
 
 def asks_how(text: str) -> bool:
     """The question asks how to do something (`_HOW_TO`)."""

@@ -12,48 +12,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from situated.chains.read.release import holds, identifiers
-from situated.words.en.since import DEBUT_WORDS
 from situated.documents import Block, squashed
 from situated.index.text import STOP_WORDS
 from situated.loaders.neutralise import inline
+from situated.words import alt, each
 
-_FRAME = re.compile(
-    rf"\b(?:{DEBUT_WORDS})\b|"
-    r"\b(?:in|since|from|with|which|what|when|was|were|did|does|do|is|are|has|have|had|the|a|an|"
-    r"version|versions|release|releases|build|builds|first|minimum|lowest|least|added|add|"
-    r"introduced|include|includes|included|rolled\s+out|"
-    r"introduce|removed|remove|"
-    r"dropped|deprecated|deprecate|appear|appeared|supported|support|become|became|available|"
-    # the verbs in the present ("When did httpx drop X?", "Which release adds X?")
-    r"drop|drops|adds|removes|deprecates|introduces|"
-    r"get|got|new|of|for|it|they|been|arrived?|land(?:ed)?|ship(?:ped)?|came|come|gain(?:ed)?|"
-    r"there|(?<=been\s)around|accessible|at\s+least(?:\s+to)?|as\s+a\s+minimum(?:\s+to)?|"
-    r"(?:(?<=need\s)|(?<=needs\s)|(?<=require\s)|(?<=requires\s))to|"
-    r"on|can|could|use|using|start|starting|started|starts|show|showed|shown|up|"
-    r"supporting|supports|brought|brings|bring|begin|began|begins|offering|offers|offer|"
-    r"providing|provides|provide|having|i|we|you|need|needs|needed|require|requires|required|"
-    r"made|makes|possible|enabled|unlocked|part\s+of|(?<=version\s)where|(?<=release\s)where|"
-    r"works?(?=\s*[?.!]?\s*$)|"
-    # there from the start, or added later ("Was X in quickq from day one, or added later?")
-    r"day\s+one|(?<=the\s)(?:start|beginning|outset)|"
-    r"or(?=\s+(?:was\s+it\s+|were\s+they\s+)?(?:added|introduced|came|arrived|shipped)\b)|"
-    r"later(?=\s*[?.!]?\s*$)|"
-    # … or arrived only in a later one, which ("Is it true that X only arrived in a later
-    # version? Which one?"), and "What's" ("What's the version where X debuted?")
-    r"only|(?<=\sa\s)later|(?<=which\s)one|(?<=what)['’]s|"
-    r"arguments?|parameters?|options?|methods?|functions?|"
-    r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b|"
-    r"(?<!\w)(?:в|с|со|на|какой|какая|каком|"
-    r"когда|был|была|было|были|версии|версия|релиз\w*|выпуск\w*|"
-    r"сборк\w*|сборок|появил\w*|"
-    r"добавл\w*|удал\w*|убра\w*|устарел\w*|объявлен\w*|стал\w*|впервые|поддержк\w*|"
-    # stopped, ceased («Когда httpx перестал поддерживать Python 3.7?»)
-    r"перестал\w*|прекрат\w*|прекращ\w*|"
-    r"начал\w*|поддержива\w*|поддерж\w*|получил\w*|добавил\w*|принес\w*|принёс|принесл\w*|"
-    r"ввел\w*|ввёл|представил\w*|сделал\w*|частью|котор\w*|есть|перв\w*|доступн\w*|"
-    # «с первого дня или его добавили позже?»
-    r"дня|самого|(?<=\sили\s)его|или(?=\s+(?:его|её|их)\s+добав)|позже|позднее)(?!\w)",
-    re.IGNORECASE)
+_FRAME = re.compile(alt("subject", "FRAME"), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -167,8 +131,7 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
 
 
 # where a question's parts meet: its clauses, and the release nouns that say where to look
-_PARTS = re.compile(r"[,;:.!?()]|\b(?:version|versions|release|releases|build|builds)\b|"
-                    r"(?<!\w)(?:верси\w*|релиз\w*|выпуск\w*|сборк\w*)(?!\w)", re.IGNORECASE)
+_PARTS = re.compile(rf"[,;:.!?()]|{alt('subject', 'PARTS')}", re.IGNORECASE)
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -185,8 +148,10 @@ def _content(text: str, names: Collection[str] = ()) -> bool:
                for w in re.findall(r"\w+", _FRAME.sub(" ", text)))
 
 
-_EN_ENDING = re.compile(r"(?:ies|es|s|ed|ing|e)$")
-_RU_ENDING = re.compile(r"[аеёиийоуыьэюя]{1,2}$")
+# each language's word forms (words/<lang>/subject.py): the word, its ending, the least stem,
+# the endings it is found with
+_FORMS = tuple((re.compile(word), re.compile(ending), least, forms)
+               for word, ending, least, forms in each("subject", "WORD_FORMS"))
 
 
 # where a word of the subject starts: not inside a word nor after a hyphen joining it to one
@@ -195,20 +160,16 @@ _START = r"(?<!\w)(?<!\w-)"
 
 
 @lru_cache(maxsize=4096)
-def pattern_of(word: str) -> re.Pattern:
+def pattern_of(word: str) -> re.Pattern[str]:
     """A plain word of the question in the forms people write it ("schedule tasks" finds
     "scheduled task"): its stem and a short ending. A word with digits, dots or underscores
     (a name, a number) stands as written."""
-    stem = word
-    if re.fullmatch(r"[a-z]{4,}", word):
-        stem = _EN_ENDING.sub("", word)
-        if len(stem) >= 3:
-            return re.compile(rf"{_START}{re.escape(stem)}(?:e|es|s|ed|d|ing|ies)?(?![\w-])",
-                              re.IGNORECASE)
-    elif re.fullmatch(r"[а-яё]{5,}", word):
-        stem = _RU_ENDING.sub("", word)
-        return re.compile(rf"{_START}{re.escape(stem)}[а-яё]{{0,3}}(?![\w-])",
-                          re.IGNORECASE)
+    for word_form, ending, least, forms in _FORMS:
+        if word_form.fullmatch(word):
+            stem = ending.sub("", word)
+            if len(stem) >= least:
+                return re.compile(rf"{_START}{re.escape(stem)}{forms}(?![\w-])", re.IGNORECASE)
+            break
     return re.compile(rf"{_START}{re.escape(word)}(?![\w-])", re.IGNORECASE)
 
 

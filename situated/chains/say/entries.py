@@ -74,7 +74,8 @@ def _own(heading: str) -> str:
 
 def modules_named(question: str) -> list[str]:
     """The names the question says are modules ("the node:assert module": `assert`)."""
-    return [(m.group(1) or m.group(2)).split(":")[-1] for m in MODULE_NAMED.finditer(question)]
+    return [next(g for g in m.groups() if g).split(":")[-1]
+            for m in MODULE_NAMED.finditer(question)]
 
 
 def is_entry_heading(heading: str) -> bool:
