@@ -206,7 +206,7 @@ def _imports(path: Path) -> set[str]:
 LAYERS = [
     {"errors", "modes", "situation", "settings", "process", "documents", "prompts", "months",
      "releases", "substance",
-     "kept"},
+     "kept", "words"},
     {"loaders"}, {"index"}, {"retrievers"}, {"app"}, {"chains"},
     # calibration writes and runs questions like an evaluation (ingest takes it as a hook)
     {"eval", "calibration", "guard", "auth", "server", "cli", "cli_print", "cli_chat", "cli_common",
