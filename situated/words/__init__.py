@@ -13,8 +13,8 @@ file to write it in."""
 from __future__ import annotations
 
 import importlib
-import re
 import pkgutil
+import re
 from functools import cache
 from pathlib import Path
 from types import ModuleType

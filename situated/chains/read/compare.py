@@ -31,10 +31,14 @@ from situated.chains.read.intent import compares
 from situated.chains.read.lang import Lang, day_text, language_of
 from situated.months import RU_MONTHS, month_number
 from situated.situation import Situation
+from situated.words import alt
 
 _YEAR = re.compile(r"\b(\d{4})\b")
-_JOINERS = re.compile(r"(?<!\w)(?:between|and|from|to|vs\.?|versus|между|и|с|по)(?=\s*[?.!,]|\s*$)",
+_JOINERS = re.compile(rf"(?<!\w)(?:{alt('periods', 'JOINERS')})(?=\s*[?.!,]|\s*$)",
                       re.IGNORECASE)
+_IN = re.compile(rf"^(?:{alt('periods', 'IN')})\s+", re.IGNORECASE)
+_BETWEEN_AND = re.compile(rf"(?<!\w)(?:{alt('periods', 'BETWEEN')})\s+(?:{alt('periods', 'AND')})"
+                          r"(?!\w)\s*")
 
 
 @dataclass(frozen=True)
@@ -60,7 +64,7 @@ def _month_label(month: int, year: int, lang: Lang) -> str:
 
 
 def _bare(text: str) -> str:
-    return re.sub(r"^(?:in|в|во)\s+", "", text, flags=re.IGNORECASE)
+    return _IN.sub("", text)
 
 
 def find_comparison(question: str, mentions: list[DateMention] | None = None,
@@ -101,7 +105,7 @@ def find_comparison(question: str, mentions: list[DateMention] | None = None,
     query = strip_dates(question, mentions)
     while (cleaner := re.sub(r"\s{2,}", " ", _JOINERS.sub("", query)).strip()) != query:
         query = cleaner  # "between and?" → "between?" → "?"
-    query = re.sub(r"(?<!\w)(?:between|между)\s+(?:and|и)(?!\w)\s*", "", query)
+    query = _BETWEEN_AND.sub("", query)
     query = re.sub(r"\s+([?.!,])", r"\1", query)
     return Comparison((periods[0], periods[1]), query)
 

@@ -34,6 +34,7 @@ from situated.documents import ValidFor
 from situated.modes import Mode
 from situated.months import month_number
 from situated.situation import FIRST_DAY, LAST_DAY, Situation
+from situated.words import alt
 
 Clock = Callable[[], dt.date]
 
@@ -148,8 +149,8 @@ def _grounded_date(value: dt.date, question: str, mentions: list) -> bool:
         re.search(rf"(?<!\d)0?{value.day}(?!\d)", question))
 
 
-_RANGE_OPEN = re.compile(r"(?<!\w)(?:between|from|между|с|со)\s*$", re.IGNORECASE)
-_RANGE_JOIN = re.compile(r"^\s*(?:and|to|until|till|through|и|по|до|[-–—])\s*$", re.IGNORECASE)
+_RANGE_OPEN = re.compile(rf"(?<!\w)(?:{alt('periods', 'RANGE_OPEN')})\s*$", re.IGNORECASE)
+_RANGE_JOIN = re.compile(rf"^\s*(?:{alt('periods', 'RANGE_JOIN')}|[-–—])\s*$", re.IGNORECASE)
 
 
 def _ranges(question: str, mentions: list) -> list[tuple[dt.date, dt.date, str]]:

@@ -26,10 +26,10 @@ from situated.chains.read.question import AskInput, Proposed, Question, Reading,
 from situated.chains.read.said import read_said
 from situated.kept import kept
 from situated.situation import Scope, Situation
+from situated.words import alt
 
 # the words that govern a facet value ("in the EU", «в EU»): the legs see neither
-_FACET_LEAD = re.compile(r"(?:\b(?:in|for|at|from|of|within)\s+(?:the\s+)?|(?<!\w)(?:в|для|на)"
-                         r"\s+)$", re.IGNORECASE)
+_FACET_LEAD = re.compile(rf"(?:{alt('periods', 'FACET_LEAD')})$", re.IGNORECASE)
 
 
 class ReleaseValidator(Protocol):

@@ -24,17 +24,16 @@ from situated.chains.read.products import ProductMatcher
 from situated.chains.read.version_cue import CUE as _CUE
 from situated.chains.read.version_cue import NUM as _NUM
 from situated.index.text import STOP_WORDS
+from situated.words import alt
 
 _CUED = re.compile(rf"(?<!\w){_CUE}\s*(?:№|#|:)?\s*({_NUM})(?![\w.]*\d)", re.IGNORECASE)
 _V = re.compile(r"(?<![\w.])v(\d+(?:\.\d+){0,3}(?:\.[xX*])?)(?![\w.]*\d)")
 _BARE = re.compile(r"(?<![\w.§/-])(\d+\.\d+(?:\.\d+){0,2}(?:\.[xX*])?|\d+\.[xX*])(?![\w.]*\d)")
 _AFTER_NAME = re.compile(rf"\s+({_NUM})(?![\w.]*\d)")
 # words before a number that make it something else: "section 4.2", «пункт 3.1», "step 2.1"
-_NOT_BEFORE = re.compile(r"(?:section|sections|§|clause|chapter|step|table|figure|fig\.|page|"
-                         r"item|rule|art\.|article|раздел\w*|пункт\w*|глав\w*|шаг\w*|табл\w*|"
-                         r"рис\w*|стр\.?|стать\w*)\s*$", re.IGNORECASE)
+_NOT_BEFORE = re.compile(rf"(?:§|{alt('periods', 'NOT_A_RELEASE')})\s*$", re.IGNORECASE)
 # the words that govern a version and go with it out of the query: "in version", «в версии»
-_GOVERNING = r"(?:(?:in|for|of|on|at|since|from|with|to|в|во|для|с|со|до|на)\s+)?"
+_GOVERNING = rf"(?:(?:{alt('periods', 'GOVERNING')})\s+)?"
 _GOVERNS = re.compile(rf"{_GOVERNING}$", re.IGNORECASE)
 # how far before a number those words are looked for (a question of 2,000 characters naming
 # hundreds of numbers is read in linear time, not by rescanning its whole head per number)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 
+from situated.words import alt
+
 NUM = r"v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?:[-.]?(?:a|b|rc|alpha|beta|pre|dev|post)\.?\d*)?"
-CUE = (r"(?:versions?|releases?|rel\.|ver\.|firmware|fw|build|revision|"
-       r"верси[яиюейям]\w*|релиз\w*|выпуск\w*|прошивк\w*|сборк\w*)")
+CUE = rf"(?:{alt('periods', 'RELEASE_CUE')})"
 # the words alone that ask about releases ("build", "revision" are ordinary words too)
-_WORDS = r"(?:versions?|releases?|верси[яиюейям]\w*|релиз\w*)"
+_WORDS = rf"(?:{alt('periods', 'RELEASE_WORDS')})"
 _ASKS = re.compile(rf"(?<!\w){_WORDS}(?!\w)|(?<![\w.])v\d+(?:\.\d+)*(?![\w.]*\d)|"
                    r"(?<![\w.§/-])\d+\.\d+(?:\.\d+){0,2}(?![\w.]*\d)", re.IGNORECASE)
 
