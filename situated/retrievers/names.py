@@ -22,6 +22,7 @@ from situated.months import is_calendar_word
 from situated.retrievers.asked_things import asked_things
 from situated.retrievers.relevance import TermCover
 from situated.retrievers.spelling import near_terms, run_together, within_a_slip
+from situated.words import alt, each
 
 if TYPE_CHECKING:
     from situated.index.reader import Index
@@ -49,11 +50,8 @@ def _name_matches(text: str) -> list[re.Match]:
 # subject asked about, and the relevance rule decides the question. Only travel: "shoes bought
 # from Zalando" and "my Netflix subscription" name the seller or service the question is about
 # (its returns, its cancelling), and another seller's policy does not answer them.
-_CIRCUMSTANCE = tuple(re.compile(cue + r"\s+$", re.IGNORECASE) for cue in (
-    (r"\b(?:trips?|holidays?|vacation|travel(?:l?ing)?|flights?|flying|going|moving|visiting)"
-     r"(?:\s+(?:to|in))?"),
-    r"\b(?:поездк\w*|путешестви\w*|отпуск\w*|еду|едем|лечу|летим|переезжа\w*)\s+(?:в|во|на)"))
-
+_CIRCUMSTANCE = tuple(re.compile(cue + r"\s+$", re.IGNORECASE)
+                      for cue in each("names", "CIRCUMSTANCE"))
 
 def circumstance_names(text: str) -> list[str]:
     """The names the question gives as where its asker is going (`_CIRCUMSTANCE`): "Kenya" in
@@ -72,11 +70,8 @@ def circumstance_names(text: str) -> list[str]:
 
 # a question that asks only what or who something is ("What is the NASUWT?", "What does NTL
 # stand for?", «Что такое ВШЭ?»), once its names are taken out
-_WHAT_IS = re.compile(
-    r"\W*(?:(?:what|who|which)(?:'s|’s|\s+(?:is|are|was|were))\s+(?:the\s+|an?\s+)?|"
-    r"what\s+(?:does|do|did)\s+(?:the\s+)?(?=.*\b(?:stand\s+for|mean)\b)|"
-    r"(?:что|кто)\s+(?:так(?:ое|ой|ая|ие)|означает|значит)\s+)"
-    r"\W*(?:(?:stand\s+for|mean)\W*)?$", re.IGNORECASE)
+_WHAT_IS = re.compile(rf"\W*(?:{alt('names', 'WHAT_IS')})"
+                      rf"\W*(?:(?:{alt('names', 'WHAT_IS_END')})\W*)?$", re.IGNORECASE)
 _ACRONYM = re.compile(r"(?<![\w-])[A-ZА-ЯЁ]{2,}[A-ZА-ЯЁ0-9]*(?![\w-])")
 
 

@@ -80,6 +80,7 @@ import numpy as np
 from situated.documents import without_long_codes
 from situated.index.store import Thresholds, ThresholdSource
 from situated.retrievers.spelling import accent_map
+from situated.words import alt
 
 if TYPE_CHECKING:
     import bm25s
@@ -89,12 +90,7 @@ if TYPE_CHECKING:
 
 # words that frame a question rather than say what it is about (after the tokenizer's stop
 # words): an index that lacks them is not thereby less relevant
-_FRAMING = re.compile(
-    r"^(?:say|says|said|tell|explain|mean|means|meant|describ\w*|state|stated|know|want|need|"
-    r"pleas\w*|question|happen\w*|appli\w*|appl[iy]|exact\w*|"
-    r"сказан\w*|говорит\w*|скажит\w*|объясн\w*|означа\w*|знать|хочу|нужн\w*|пожалуйста|"
-    r"вопрос\w*|написан\w*|указан\w*|сколько|как\w*|когда|где|почему|зачем|можно|ли|"
-    r"есть|был\w*|будет)$", re.IGNORECASE)
+_FRAMING = re.compile(rf"^(?:{alt('names', 'FRAMING')})$", re.IGNORECASE)
 AGREE = 3  # ranks within which both legs must place a block for its cover to count
 FULL_COVER = 0.999  # every content term (cover is a ratio of float sums)
 _WORDS = re.compile(r"[\w‐‑-]+", re.UNICODE)
