@@ -215,11 +215,11 @@ class _Step(RunnableLambda):
         self._types = types
 
     @property
-    def InputType(self) -> Any:  # noqa: N802 (the Runnable API's name)
+    def InputType(self) -> Any:
         return self._types[0]
 
     @property
-    def OutputType(self) -> Any:  # noqa: N802
+    def OutputType(self) -> Any:
         return self._types[1]
 
 

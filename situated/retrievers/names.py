@@ -22,16 +22,16 @@ from situated.months import is_calendar_word
 from situated.retrievers.asked_things import asked_things
 from situated.retrievers.relevance import TermCover
 from situated.retrievers.spelling import near_terms, run_together, within_a_slip
-from situated.words import alt, each
+from situated.words import alt, each, letters
 
 if TYPE_CHECKING:
     from situated.index.reader import Index
 
-_NAME = re.compile(r"(?<![\w‐‑-])(?:[A-Z][\w’'&.-]*[A-Za-z]|[А-ЯЁ][\w-]*[а-яёА-ЯЁ])(?![\w‐‑-])")
+_NAME = re.compile(rf"(?<![\w‐‑-])(?:{alt('names', 'NAME')})(?![\w‐‑-])")
 _POSSESSIVE = re.compile(r"['’]s$")
 # two capitals are a thing's short name more often than a name ("ID", "AA cells", "TV"): the
 # vectors decide them
-_SHORT_CAPS = re.compile(r"[A-ZА-ЯЁ]{2}")
+_SHORT_CAPS = re.compile(rf"[{letters('UPPER')}]{{2}}")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*)[\s\"«“„'(]*$")
 
 
@@ -72,7 +72,7 @@ def circumstance_names(text: str) -> list[str]:
 # stand for?", «Что такое ВШЭ?»), once its names are taken out
 _WHAT_IS = re.compile(rf"\W*(?:{alt('names', 'WHAT_IS')})"
                       rf"\W*(?:(?:{alt('names', 'WHAT_IS_END')})\W*)?$", re.IGNORECASE)
-_ACRONYM = re.compile(r"(?<![\w-])[A-ZА-ЯЁ]{2,}[A-ZА-ЯЁ0-9]*(?![\w-])")
+_ACRONYM = re.compile(rf"(?<![\w-])[{letters('UPPER')}]{{2,}}[{letters('UPPER')}0-9]*(?![\w-])")
 
 
 def asked_what(text: str) -> list[str]:

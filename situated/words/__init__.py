@@ -77,3 +77,9 @@ def merged(concern: str, name: str) -> dict[str, int]:
     for value in each(concern, name):
         table |= value  # type: ignore[operator]
     return table
+
+
+def letters(name: str) -> str:
+    """Every language's letters of one case, for a character class: `letters("UPPER")` →
+    "A-ZА-ЯЁ" (words/<lang>/script.py)."""
+    return "".join(each("script", name))

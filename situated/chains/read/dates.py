@@ -20,7 +20,7 @@ from situated.documents import ValidFor
 from situated.modes import Mode
 from situated.months import MONTH, month_number
 from situated.situation import FIRST_DAY, LAST_DAY
-from situated.words import alt, merged
+from situated.words import alt, letters, merged
 
 # a month written before its day ("March 15, 2026")
 EN_MONTH = alt("dates", "MONTH_FIRST")
@@ -63,8 +63,8 @@ class DateRole(Mode):
 _CUE_WORDS = {role: alt("dates", role.name) for role in DateRole}
 _GLUE = alt("dates", "GLUE")
 # between the cue and the date: glue words, codes (C-3), capitalised names (Старт, ChatGPT)
-_NAME = r"(?-i:[A-ZА-ЯЁ«\"][\w.«»\"'’-]*)|\w*\d[\w-]*"
-_GAP_TOKEN = rf"(?:(?:{_GLUE})\b|(?:(?-i:[a-zа-яё])\w*\s+)?(?:{_NAME})|[,:–—-])"
+_NAME = rf"(?-i:[{letters('UPPER')}«\"][\w.«»\"'’-]*)|\w*\d[\w-]*"
+_GAP_TOKEN = rf"(?:(?:{_GLUE})\b|(?:(?-i:[{letters('LOWER')}])\w*\s+)?(?:{_NAME})|[,:–—-])"
 # text in quotes is a topic the asker quotes ("say about “requested data” on D"), never a cue
 _QUOTED = re.compile(r"“[^”]*”|„[^“”]*[“”]|\"[^\"]*\"|«[^»]*»")
 

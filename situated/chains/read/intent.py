@@ -17,7 +17,7 @@ from collections.abc import Callable
 from situated.chains.read.change_cues import CHANGES, CHANGES_OF, MAKING_CHANGES, NOT_A_CHANGE
 from situated.chains.read.since_cues import HELD_SINCE, LEAST_RELEASE, SINCE_Q
 from situated.modes import Mode
-from situated.words import alt
+from situated.words import alt, letters
 
 
 class Intent(Mode):
@@ -66,7 +66,8 @@ _VERSION_NUMBER = re.compile(_DOTTED)
 _LINE_WORD = re.compile(rf"{alt('intent', 'LINE_WORD')}|{_DOTTED}", re.IGNORECASE)
 # up to three names just before the word: capitalised, dotted or with digits ("Node.js",
 # "Apache Spark", "NodeJs", "Qt6")
-_LINE_NAME = re.compile(r"(?:(?<=\s)|^)(?:(?:[A-ZА-ЯЁ][\w.+-]*|[\w+-]*[.\d][\w.+-]*)\s+){1,3}"
+_LINE_NAME = re.compile(rf"(?:(?<=\s)|^)(?:(?:[{letters('UPPER')}][\w.+-]*|[\w+-]*[.\d][\w.+-]*)"
+                        r"\s+){1,3}"
                         rf"(?=(?:{alt('intent', 'LINE_NOUN')})\b)")
 _NUMBERS = re.compile(r"(?<![\w.])v?\d+(?:\.\d+){0,3}(?:\.[xX*])?(?![\w.]*\d)")
 # the words of asking and the words that order releases (words/<lang>/asking.py, versions.py)

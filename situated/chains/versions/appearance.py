@@ -40,6 +40,7 @@ from situated.chains.read.subject import (
 from situated.documents import Block, DocumentMeta
 from situated.index.versions import Versions
 from situated.modes import Mode
+from situated.words import alt
 
 if TYPE_CHECKING:
     from situated.retrievers.filter import Filter
@@ -155,16 +156,14 @@ def noted(blocks: list[Block], subject: Subject,
 
 
 # what may stand between the verb and its object ("Add support for `X`", "Drop the `X` flag")
-_FRAME_WORDS = re.compile(r"^(?:(?:the|a|an|new|missing|optional|support|for|of|"
-                          r"поддержк\w*|новы\w*)\s+)+", re.IGNORECASE)
+_FRAME_WORDS = re.compile(rf"^(?:(?:{alt('changes', 'NOTE_FRAME')})\s+)+", re.IGNORECASE)
 # where the verb's object ends: what it is added to, with, for …
-_GOVERNS = re.compile(r"\s(?:to|on|in|into|for|of|from|within|at|by|when|so|which|that|"
-                      r"allowing|using|instead|via|because|в|к|для|из|на|при|вместо)\s|[,;:]|"
+_GOVERNS = re.compile(rf"\s(?:{alt('changes', 'NOTE_GOVERNS')})\s|[,;:]|"
                       r"(?<![\w.])\(", re.IGNORECASE)  # "(Pull #1268)", not a call's "("
-_PRONOUN = re.compile(r"it|they|this|these|он|она|оно|они|это", re.IGNORECASE)
+_PRONOUN = re.compile(alt("changes", "NOTE_PRONOUN"), re.IGNORECASE)
 _CALL = re.compile(r"[\w.]+\((?!\s*\))")
-_AUX = (r"(?:is|are|was|were|has\s+been|have\s+been|now|been|был\w*|теперь)\s+"
-        r"(?:(?:now|fully|also|officially|теперь|полностью)\s+){0,2}")
+_AUX = (rf"(?:{alt('changes', 'NOTE_AUX')})\s+"
+        rf"(?:(?:{alt('changes', 'NOTE_ADVERB')})\s+){{0,2}}")
 
 
 _SENTENCE_BREAK = re.compile(r"\n|(?<=[.!?])\s+")

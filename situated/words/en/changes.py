@@ -114,3 +114,14 @@ ADDED = r"add(?:ed|s)?|introduc\w*|new|supports?|supported|expose[sd]?"
 REMOVED = (r"remov\w*|drop(?:s|ped)?|delet\w*|gone|no\s+longer|discontinu\w*|"
            r"stop(?:s|ped)?\s+(?:support\w*|shipping|offering|including)")
 DEPRECATED = r"deprecat\w*"
+
+# a note's statement of a change (`chains.versions.appearance`): what may stand between the
+# verb and its object ("Add support for `X`", "Drop the `X` flag"), where the object ends (what
+# it is added to, with, for …), the pronouns that stand for a subject, and the auxiliaries and
+# adverbs before a verb that follows its subject ("`X` is now deprecated")
+NOTE_FRAME = r"the|a|an|new|missing|optional|support|for|of"
+NOTE_GOVERNS = (r"to|on|in|into|for|of|from|within|at|by|when|so|which|that|"
+                r"allowing|using|instead|via|because")
+NOTE_PRONOUN = r"it|they|this|these"
+NOTE_AUX = r"is|are|was|were|has\s+been|have\s+been|now|been"
+NOTE_ADVERB = r"now|fully|also|officially"

@@ -13,3 +13,5 @@ WHAT_IS_END = r"stand\s+for|mean"
 # words that frame a question rather than say what it is about (after the stop words)
 FRAMING = (r"say|says|said|tell|explain|mean|means|meant|describ\w*|state|stated|know|want|need|"
            r"pleas\w*|question|happen\w*|appli\w*|appl[iy]|exact\w*")
+# a name: a capitalised word, ending in a letter ("ChatGPT", "O'Neill", "AT&T")
+NAME = r"[A-Z][\w’'&.-]*[A-Za-z]"

@@ -23,8 +23,10 @@ def _put_first(first: str, last: str, order: str) -> str:
 _NEWEST_END, _OLDEST_END = r"newest|latest|most\s+recent|highest", r"oldest|earliest|lowest"
 # "Which versions do you have, newest first?", "in reverse chronological order": the listing
 # runs backwards
-NEWEST_FIRST = _put_first(_NEWEST_END, _OLDEST_END, r"reverse\s+(?:chronological|release)|descending")
-ORDER_NAMED = NEWEST_FIRST + "|" + _put_first(_OLDEST_END, _NEWEST_END, r"chronological|ascending|release")
+NEWEST_FIRST = _put_first(_NEWEST_END, _OLDEST_END,
+                          r"reverse\s+(?:chronological|release)|descending")
+ORDER_NAMED = NEWEST_FIRST + "|" + _put_first(_OLDEST_END, _NEWEST_END,
+                                              r"chronological|ascending|release")
 # … or a place in a list: which end is the oldest depends on the list (a changelog runs newest
 # first), so the rules show the whole line ("Which version sits at the start of the list?"); a
 # reading by meaning may still say which end

@@ -1,0 +1,4 @@
+"""The Russian script (`situated.words.letters`): its capital and small letters."""
+
+UPPER = "А-ЯЁ"
+LOWER = "а-яё"
