@@ -1,4 +1,4 @@
 """The English script (`situated.words.letters`): its capital and small letters."""
 
-UPPER = "A-Z"
-LOWER = "a-z"
+UPPER = r"A-Z"
+LOWER = r"a-z"

@@ -1,4 +1,4 @@
 """The Russian script (`situated.words.letters`): its capital and small letters."""
 
-UPPER = "А-ЯЁ"
-LOWER = "а-яё"
+UPPER = r"А-ЯЁ"
+LOWER = r"а-яё"
