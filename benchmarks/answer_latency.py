@@ -8,7 +8,7 @@ path: `SITUATED_SENTENCE_VECTORS=false`).
                                         [--out benchmarks/results]
 
 `--baseline topical`: the baseline is today's code with e5's reading of the first blocks left
-out of the relevance signals (`relevance.topical_cosines`, the unit score as before stop 69),
+out of the relevance signals (`relevance.topical_cosines`, the unit score as it was before them),
 beside it measured; both with the ingest-time sentence vectors. The index must have the
 multilingual leg for the two to differ.
 

@@ -48,7 +48,7 @@ SUBJECTS = ("queue.schedule", "scheduled tasks", "HTTP/2 support", "the retry po
             "proxy support", "`Client.stream`", "event hooks", "the `timeout` argument",
             "ERR_ACCESS_DENIED", "partialDeepStrictEqual", "async support", "cron jobs",
             "планирование задач", "повторные попытки", "поддержка прокси", "SPARK-31967",
-            # features of any software, written at stop 77 (measured then, shipped at stop 78):
+            # features of any software, written before they were measured:
             # the feature's own words had pulled first-appearance questions towards content
             "dark mode", "OAuth2 login", "CSV export", "the `--dry-run` flag", "WebSocket support",
             "Brotli compression", "type hints", "single sign-on", "incremental backups",
@@ -187,7 +187,7 @@ def main() -> None:
                                                   "russian_fiftieth"],
                     help="sets kept out of the fit, to be judged on through the chain (the "
                          "shipped weights hold out the sixtieth, sixty-first and sixty-second "
-                         "pairs, written at stops 78 and 79)")
+                         "pairs, written before they were run)")
     ap.add_argument("--out", type=Path, default=HERE / "results")
     args = ap.parse_args()
     if args.data is None:

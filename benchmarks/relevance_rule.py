@@ -56,8 +56,8 @@ HERE = Path(__file__).resolve().parent
 # the same day, before e5's reading of a block joined the rule ("fresh4"); `bikeshop` and
 # `daycare` at that session's end, asked once at its final code ("fresh5"); `museum`, `plumber`
 # ("fresh6") and `allotment`, `music` ("fresh7") at the start of the next, before anything ran;
-# `campsite`, `printshop` ("fresh8") at the start of the session after stop 71, likewise;
-# `storage`, `laundry` ("fresh9") at the start of the session after stop 74, likewise
+# `campsite`, `printshop` ("fresh8") written before anything ran on them, likewise;
+# `storage`, `laundry` ("fresh9") written before anything ran on them, likewise
 CE_DEPTH = 5  # fused blocks the cross-encoder scores
 
 

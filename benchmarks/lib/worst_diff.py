@@ -12,7 +12,7 @@ writes JSON: seconds each way, the ratio, and whether both found the same remove
 sentences.
 
 `--reordered N…`: two versions of N sections each in another order, every sentence edited (the
-attack of round 5, issue 52: 43.5 s through the chain). The product's diff beside the code it
+attack an audit found, issue 52: 43.5 s through the chain). The product's diff beside the code it
 replaced, in the same run: the removed/added units matched by a scan of every unit per section
 (reading each unit's section from its headings every time) and the words compared by joining
 tuples with `sum`. Writes `diff_reordered.json`.
@@ -76,7 +76,7 @@ def reordered(n: int) -> tuple[list[Block], list[Block]]:
 
 
 def _before_replacing(gone, came):
-    """`changes._replacing` before round 5: every unit scanned per section, its section read
+    """`changes._replacing` before that audit: every unit scanned per section, its section read
     from its headings on every look."""
     out = []
     for section in dict.fromkeys(changes.section_key(u.block.path) for u in gone):

@@ -1,4 +1,4 @@
-"""The small failures of round 6 (issue 83, S2, D2, D3, `access: null`): each gives one clear
+"""Small failures an audit found (issue 83, S2, D2, D3, `access: null`): each gives one clear
 line naming the file and the fix, never a traceback, a 500 or advice that loses data."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def _new_key(path: Path, name: str, *more: str):
 @pytest.mark.parametrize("replacement", ["invalid utf-8", "junk", "directory"])
 def test_a_keys_file_replaced_under_a_running_server_accepts_no_key_and_says_why(
         tmp_path, caplog, replacement):
-    """Round 6: a 500 on every request, and the log named auth.py rather than the file."""
+    """Seen in an audit: a 500 on every request, and the log named auth.py rather than the file."""
     path = tmp_path / "keys.yaml"
     key = _new_key(path, "alice").stdout.strip().splitlines()[-1]
     store = KeyStore.load(path)
@@ -65,7 +65,7 @@ def test_keys_new_and_serve_on_a_bad_keys_file_print_one_line_and_exit_non_zero(
 
 
 def test_two_principals_sharing_one_key_are_an_error_naming_both(tmp_path):
-    """Round 6: accepted, and the last one won: a staffer's key got `admin`."""
+    """Seen in an audit: accepted, and the last one won: a staffer's key got `admin`."""
     h = hash_key("k" * 40)
     path = write(tmp_path / "keys.yaml", f"principals:\n  - {{name: staffer, key_sha256: {h}, "
                  f"roles: [staff]}}\n  - {{name: boss, key_sha256: {h}, roles: [admin]}}\n")
@@ -92,7 +92,7 @@ def test_access_null_is_an_error_never_a_role_named_null(tmp_path, value):
 
 
 def test_a_read_only_index_gives_one_clear_line(tmp_path, monkeypatch):
-    """Round 6: ingest, --prune and calibrate --write ended in `OSError … .lock`. (Root may
+    """Seen in an audit: ingest, --prune and calibrate --write ended in `OSError … .lock`. (Root may
     write anywhere, so the read-only file system is the error the kernel gives for it.)"""
     real = Path.open
 
@@ -109,7 +109,7 @@ def test_a_read_only_index_gives_one_clear_line(tmp_path, monkeypatch):
 
 
 def test_a_full_disk_under_the_cache_says_the_disk_is_full_and_keeps_the_cache(tmp_path):
-    """Round 6: reported as "the cache is damaged; delete it" though the cache was intact."""
+    """Seen in an audit: reported as "the cache is damaged; delete it" though the cache was intact."""
     cache = EmbeddingCache(tmp_path / "embeddings.sqlite")
     cache.put_many({"a": np.ones(384, np.float32)})
     pages = cache._db.execute("PRAGMA page_count").fetchone()[0]

@@ -349,7 +349,7 @@ def test_a_small_index_searches_only_what_can_move_a_threshold(tmp_path, embeddi
 
 @pytest.mark.integration
 def test_restricted_documents_change_no_question_calibration_asks(tmp_path, embeddings):
-    """Round 6's P7: calibration read everything, and 17 restricted notes moved a threshold
+    """Seen in an audit (P7): calibration read everything, and 17 restricted notes moved a threshold
     every public reply is decided by. It is fitted on what the public reads: the same questions
     are asked, under the public scope, with the restricted notes in the index or not."""
     from conftest import indexed_app

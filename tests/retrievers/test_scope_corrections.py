@@ -172,7 +172,7 @@ def _reply(app, question: str, scope: Scope) -> str:
 @pytest.mark.integration
 @pytest.mark.parametrize("question", LEAVE_QUESTIONS)
 def test_a_restricted_correction_changes_no_public_reply(leave, question):
-    """Round 6's P6: the public reply went from "5 days" to "No version of leave was in force"
+    """Seen in an audit: the public reply went from "5 days" to "No version of leave was in force"
     and date probes gave away the correction's start and recording day."""
     public = _reply(leave[True], question, Scope())
     assert public == _reply(leave[False], question, Scope())

@@ -16,7 +16,7 @@ LATER = int(time.time()) + 3600
 
 @pytest.mark.unit
 def test_a_sign_out_survives_every_later_sign_out_on_any_worker(tmp_path):
-    """Round 6: a worker that had read the list rewrote it from what was new since, so each
+    """Seen in an audit: a worker that had read the list rewrote it from what was new since, so each
     sign-out kept only its own nonce and the other worker accepted the signed-out cookie."""
     path = tmp_path / "keys.yaml.signed-out"
     one, two = SignedOut(path), SignedOut(path)

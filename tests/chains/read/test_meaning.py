@@ -219,7 +219,7 @@ def test_where_the_words_say_only_versions_the_meaning_says_which_fact(quickq):
 @pytest.mark.integration
 def test_a_listing_of_a_named_family_stays_that_familys(quickq):
     for question in ("List the versions of the quickq guide.",  # a document named by its noun
-                     "Show me every version of the quickq-guide family."):  # stop 78
+                     "Show me every version of the quickq-guide family."):
         a = _ask(quickq, question)
         assert a.answer.startswith("Versions of quickq-guide"), (question, a.answer)
 

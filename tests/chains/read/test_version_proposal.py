@@ -41,10 +41,10 @@ def _asked(app, monkeypatch, question: str, proposal: dict, replies: tuple[dict,
 @pytest.mark.integration
 @pytest.mark.parametrize(("question", "fact", "releases"), [
     ("Where do your quickq versions begin?", "oldest", ["1.0.0"]),
-    # ("… does your coverage extend?" is read by the rules since stop 71: "extend" is a word of
+    # ("… does your coverage extend?" is read by the rules: "extend" is a word of
     # asking)
     ("What quickq version is at the leading edge of your coverage?", "latest", ["2.0.0"]),
-    # ("Walk me through …" is read by the rules since stop 72: walking through is asking)
+    # ("Walk me through …" is read by the rules: walking through is asking)
     ("Rattle off the quickq versions you know.", "list", ["1.0.0", "1.1.0", "2.0.0"]),
 ])
 def test_the_model_reads_a_question_about_the_line_the_rules_do_not(quickq, monkeypatch,

@@ -1,4 +1,4 @@
-"""Versions in people's words, the classes the fresh rounds of stops 70 and 71 showed
+"""Versions in people's words, the classes fresh held-out rounds of phrasings showed
 (`words/<lang>/versions.py`, `words/<lang>/since.py`): each new word beside a question that
 must stay content (issue 53; docs/design.md "Versions in people's words")."""
 
@@ -157,7 +157,7 @@ def _read(question: str) -> str | None:
     ("Какая версия quickq старше всех остальных?", "versions"),
     ("Какие новости в quickq 1.1.0?", "changes"),
     ("Какой номер телефона указан в договоре?", None),
-    # stop 71: before or after every other one, older than any other; how long the product has
+    # before or after every other one, older than any other; how long the product has
     # had a thing, how far back a thing goes in it (the product's name where it stood), and the
     # subject between "how far back" and its verb
     ("Which quickq release came before every other one?", "versions"),
@@ -184,7 +184,7 @@ def _read(question: str) -> str | None:
     ("Сколько релизов quickq вышло на данный момент?", "versions"),
     ("Какая наименьшая версия quickq с scheduled tasks?", "since"),
     ("What sources does quickq 1.1.0 read from?", None),
-    ("What files does quickq 1.1.0 read?", None),  # read as versions before stop 71
+    ("What files does quickq 1.1.0 read?", None),  # once read as versions
     ("Is there a setting called retries in quickq 1.1.0?", None),
     ("Какие источники данных поддерживает quickq 1.1.0?", None),
     ("Какой момент инерции у колеса?", None),
@@ -195,7 +195,7 @@ def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
 
 @pytest.mark.unit
 @pytest.mark.parametrize("question, intent", [
-    # stop 71, the thirty-second and twentieth Russian rounds: a version numbered so; which
+    # the thirty-second and twentieth Russian rounds: a version numbered so; which
     # features changed; spelling out, "any"; brought in; a listing in an order; a place in a list
     ("Is there a quickq version numbered 1.1.0?", "versions"),
     ("Which features changed in quickq 1.1.0?", "changes"),
@@ -213,7 +213,7 @@ def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
     ("Which settings can be changed?", None),
     ("Which item is at the top of the list?", None),
     ("What is at the end of the list in quickq 1.1.0 docs?", None),  # a list in the text
-    # stop 78: every version named in the singular; a question about what each one does is not
+    # every version named in the singular; a question about what each one does is not
     ("Show me every version of the quickq-guide family.", "versions"),
     ("List each release of httpx.", "versions"),
     ("Show me how each version handles retries.", None),
@@ -781,7 +781,7 @@ def test_at_all_asks_of_one_release_and_all_of_the_line(question, one):
     ("Где заканчивается твоё покрытие quickq?", "latest"),
     ("Как далеко в прошлое уходит твоя документация по quickq?", "oldest"),
     ("Где начинается твоё покрытие quickq?", "oldest"),
-    # going back in time turns where the coverage stops into its oldest end (stop 75)
+    # going back in time turns where the coverage stops into its oldest end
     ("Going back in time, where does your quickq coverage stop?", "oldest"),
     ("Where does your quickq coverage stop?", "latest"),
     ("Если идти назад во времени, где заканчивается твоё покрытие quickq?", "oldest"),
@@ -814,7 +814,7 @@ def test_a_listing_asked_in_an_order_or_a_place_in_a_list_shows_the_whole_line(q
     ("By the way, which quickq releases do you have?", True),
     ("Oh, and fyi: how many quickq versions do you know?", True),
     ("btw which quickq versions support retries?", False),
-    # the asker unsure, or told something (the sixty-second round's misses, stop 79)
+    # the asker unsure, or told something (the sixty-second round's misses)
     ("I'm not sure how far back your quickq docs go. Which release is the first you have?",
      True),
     ("I was told your quickq coverage stops at some release. Which one?", True),
@@ -822,7 +822,7 @@ def test_a_listing_asked_in_an_order_or_a_place_in_a_list_shows_the_whole_line(q
     ("Which quickq versions also have a scheduler?", False)])
 def test_words_said_in_passing_leave_a_question_about_the_line(question, line):
     """"btw", "by the way", "I'm not sure", "I was told" ask nothing: without them the line is
-    listed, not one family of documents (stop 78: "btw which httpx versions can you answer
+    listed, not one family of documents ("btw which httpx versions can you answer
     about" got one family's)."""
     assert about_the_line(question.replace("quickq", " "), question) is line
 
@@ -850,7 +850,7 @@ def test_a_listing_asked_newest_first_runs_backwards_and_says_so(question, lang,
 @pytest.mark.unit
 @pytest.mark.parametrize("fact", [LineFact.OLDEST, LineFact.LATEST])
 def test_an_order_the_words_ask_for_is_not_overridden_by_a_fact_read_from_meaning(fact):
-    # the reading by meaning took "…, oldest first" for the oldest release (stop 78)
+    # the reading by meaning took "…, oldest first" for the oldest release
     declared = [Version("1.0"), Version("2.0"), Version("3.0")]
     for question in ("Which quickq versions do you have, oldest first?",
                      "Which quickq versions do you have, newest first?"):

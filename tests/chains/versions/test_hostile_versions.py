@@ -154,7 +154,7 @@ def test_a_pair_too_long_to_align_is_compared_by_content_and_the_answer_says_so(
 
 @pytest.mark.unit
 def test_the_diff_of_two_reordered_2000_section_versions_does_bounded_work(monkeypatch):
-    """The attack of round 5 (F2): two versions of 2,000 sections in another order, every
+    """An audit's attack (F2): two versions of 2,000 sections in another order, every
     sentence edited (43.5 s before). The sections are grouped once and every word alignment of
     one diff shares one budget, so the work is bounded whatever the shape (its time:
     benchmarks/worst_cases.py diff --reordered)."""

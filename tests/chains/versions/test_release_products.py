@@ -60,7 +60,7 @@ def test_family_names_are_read_as_written():
 
 @pytest.mark.integration
 def test_bootstrap_written_in_lower_case_is_bound_and_its_release_exists(releases_app):
-    """Round 81: "Version 5.3.4 is not among the versions of the documents (13: 11.15.0, …)"
+    """Seen in an audit: "Version 5.3.4 is not among the versions of the documents (13: 11.15.0, …)"
     — the runtime's versions, with 5.3.4 a Bootstrap release on file."""
     a = _ask(releases_app, "Is the system aware of bootstrap version 5.3.4?")
     assert a.answer.startswith("Yes: version 5.3.4 is one of the 3 versions of Bootstrap")
@@ -88,7 +88,7 @@ def test_a_name_that_is_no_product_is_answered_with_the_products(releases_app, q
 
 @pytest.mark.integration
 def test_an_existence_reply_lists_all_13_versions(releases_app):
-    """Round 81: "(13: 11.15.0, 12.22.12, 13.14.0, …, 16.20.2, …)" left out two versions."""
+    """Seen in an audit: "(13: 11.15.0, 12.22.12, 13.14.0, …, 16.20.2, …)" left out two versions."""
     a = _ask(releases_app, "Does NodeJs version 13.0.0 exist?")
     assert a.answer.startswith("No. Version 13.0.0 is not among the versions of Node.js (13: "
                                + ", ".join(NODE_VERSIONS) + ")")
@@ -142,7 +142,7 @@ CHROME = ("twbs / bootstrap", "Releases v", "Compare", "Assets")
 ])
 def test_a_notes_question_quotes_the_line_asked_and_never_the_page_chrome(releases_app,
                                                                           question, line):
-    """Round 81: both quoted "twbs / bootstrap", "Releases v5.3.5", "Compare", "Assets"."""
+    """Seen in an audit: both quoted "twbs / bootstrap", "Releases v5.3.5", "Compare", "Assets"."""
     a = _ask(releases_app, question)
     assert line in a.answer and not any(c in a.answer for c in CHROME)
     assert a.answer.count("[BS-") == 1  # the line asked, not every line of the release
@@ -195,7 +195,7 @@ def test_template_lines_are_those_most_versions_repeat_with_their_numbers_masked
 ])
 def test_the_entry_the_question_names_answers_its_property_line_first(releases_app, question,
                                                                       line):
-    """Round 81: the Stability line of another entry ("Stability: 3 - Legacy: Use
+    """Seen in an audit: the Stability line of another entry ("Stability: 3 - Legacy: Use
     assert.notDeepStrictEqual() instead") was quoted for partialDeepStrictEqual."""
     a = _ask(releases_app, question)
     first = a.answer.split(" [NODE-", 1)[0]  # the first unit quoted, before its citation
@@ -231,7 +231,7 @@ def test_entries_are_read_from_structure_on_another_shape():
 
 @pytest.mark.integration
 def test_when_was_x_added_takes_the_asked_thing_never_the_product(releases_app):
-    """Round 81: "“partialDeepStrictEqual, Node.js”" was looked for, and no version had it."""
+    """Seen in an audit: "“partialDeepStrictEqual, Node.js”" was looked for, and no version had it."""
     a = _ask(releases_app, "When was the assert method partialDeepStrictEqual added to "
                            "Node.js Assert?")
     assert a.answer.startswith("“partialDeepStrictEqual” first appears in version 22.14.0")
@@ -247,7 +247,7 @@ def test_when_was_x_added_takes_the_asked_thing_never_the_product(releases_app):
 ])
 def test_when_nothing_holds_the_asked_thing_the_reply_says_so_plainly(releases_app, question,
                                                                       said):
-    """Round 81: "“Node.js” first appears in version 11.15.0" — the product's first release."""
+    """Seen in an audit: "“Node.js” first appears in version 11.15.0" — the product's first release."""
     a = _ask(releases_app, question)
     assert a.status.value == "no_evidence"
     assert a.answer == f"No version of the documents you may read has {said}."
