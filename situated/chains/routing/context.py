@@ -144,8 +144,8 @@ class RouteContext(ProbeContext):
         """The same text's answer, or the blocks that depend on nothing missing."""
         if self.same_text is not None:
             return self.same_text
-        return ev.answer_from(self.versions, self._supply, self.metas, self.facts_of,
-                              self.situation, self.lang)
+        return ev.answer_from(self.versions, self._supply, self.found, self.metas,
+                              self.facts_of, self.situation, self.lang)
 
 
 __all__ = ["RouteContext"]

@@ -263,13 +263,35 @@ def date_does_not_decide(versions: Versions, result: SearchResult, metas: list[D
 
 
 def answer_from(versions: Versions, supply: list[tuple[str, DocumentMeta]],
-                metas: list[DocumentMeta], facts_of: list[list[str]], situation: Situation,
-                lang: Lang) -> Decision:
+                found: SearchResult, metas: list[DocumentMeta], facts_of: list[list[str]],
+                situation: Situation, lang: Lang) -> Decision:
     """Answer from the blocks that depend on nothing missing (`supply`), saying which versions
-    began that day and which documents were left out and what would bring them in."""
+    began that day and which documents were left out and what would bring them in: those
+    whose block holds the question's words as fully as the best block supplied (`needed`), so
+    that the answer is incomplete without them."""
     notes = same_day_notes(versions, [m for _, m in supply], situation, lang)
-    left = sorted({m.source_id for m, f in zip(metas, facts_of, strict=True) if f})
+    needed = left_out_needed(found, facts_of)
+    left = sorted({m.source_id for m, f, n in zip(metas, facts_of, needed, strict=True)
+                   if f and n})
     if left:
-        facts = order_facts({x for f in facts_of for x in f}, facets_of(versions, metas[0]))
+        facts = order_facts({x for f, n in zip(facts_of, needed, strict=True) if n for x in f},
+                            facets_of(versions, metas[0]))
         notes.append(w.left_out_text(left, facts, lang))
     return Decision.answer(tuple(b for b, _ in supply), tuple(notes))
+
+
+def left_out_needed(found: SearchResult, facts_of: list[list[str]]) -> list[bool]:
+    """Per block, whether leaving it out leaves the answer incomplete: it covers the question's
+    content words (`Signals.cover`) at least as fully as the best block supplied. A block the
+    relevance decision did not measure, or an answer with no measured block, counts as
+    needed. "Which battery check applies when the casing was opened?" names the warranty's
+    check (it covers every word, as the spec supplied does); "When is the customer service line
+    open?" does not name the returns procedure (it covers a quarter of them)."""
+    supplied = [b.signals.cover for b, f in zip(found.blocks, facts_of, strict=True)
+                if not f and b.signals is not None]
+    bar = max(supplied, default=0.0) - COVER_TIE
+    return [b.signals is None or b.signals.cover >= bar for b in found.blocks]
+
+
+# two covers this close are the same (cover is a ratio of float sums)
+COVER_TIE = 1e-6
