@@ -18,6 +18,7 @@ import re
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 _FIRST = ("en", "ru")
 
@@ -39,8 +40,9 @@ def _module(lang: str, concern: str) -> ModuleType | None:
         return None
 
 
-def each(concern: str, name: str) -> tuple[str, ...]:
-    """Every language's alternatives of class `name` in `concern`, in `languages()` order."""
+def each(concern: str, name: str) -> tuple[Any, ...]:
+    """Every language's value of class `name` in `concern`, in `languages()` order: the
+    alternatives of a pattern, or a table, a tuple of patterns, a reading function."""
     found = []
     for lang in languages():
         module = _module(lang, concern)
@@ -75,11 +77,11 @@ def merged(concern: str, name: str) -> dict[str, int]:
     """A table of every language's words, one mapping ("first" → 1, …)."""
     table: dict[str, int] = {}
     for value in each(concern, name):
-        table |= value  # type: ignore[operator]
+        table |= dict(value)
     return table
 
 
 def letters(name: str) -> str:
     """Every language's letters of one case, for a character class: `letters("UPPER")` →
     "A-ZА-ЯЁ" (words/<lang>/script.py)."""
-    return "".join(each("script", name))
+    return "".join(str(value) for value in each("script", name))

@@ -150,8 +150,9 @@ def _content(text: str, names: Collection[str] = ()) -> bool:
 
 # each language's word forms (words/<lang>/subject.py): the word, its ending, the least stem,
 # the endings it is found with
-_FORMS = tuple((re.compile(word), re.compile(ending), least, forms)
-               for word, ending, least, forms in each("subject", "WORD_FORMS"))
+_FORMS: tuple[tuple[re.Pattern[str], re.Pattern[str], int, str], ...] = tuple(
+    (re.compile(word), re.compile(ending), least, forms)
+    for word, ending, least, forms in each("subject", "WORD_FORMS"))
 
 
 # where a word of the subject starts: not inside a word nor after a hyphen joining it to one
