@@ -137,8 +137,9 @@ def unheld_phrases(index: Index, cover: TermCover, text: str, readable: np.ndarr
 # ("california" / "californian", "europ" / "european", "mexico" / "mexican", "japan" /
 # "japanes"): a question names the place the way its asker says it. Only a place ending for a
 # people ending or back: two place endings would make "Expedia" the stem "expedi" (expedient)
-_PLACE_ENDINGS = ("", "a", "e", "i", "o", "y")
-_PEOPLE_ENDINGS = ("n", "an", "ian", "ean", "es", "ese", "ish")
+_PLACE_ENDINGS = tuple(dict.fromkeys(e for ends in each("names", "PLACE_ENDINGS") for e in ends))
+_PEOPLE_ENDINGS = tuple(dict.fromkeys(e for ends in each("names", "PEOPLE_ENDINGS")
+                                      for e in ends))
 MIN_NAME_STEM = 5  # shorter stems are left alone ("appl" is Apple, not "apply")
 
 

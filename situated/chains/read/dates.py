@@ -20,7 +20,7 @@ from situated.documents import ValidFor
 from situated.modes import Mode
 from situated.months import MONTH, month_number
 from situated.situation import FIRST_DAY, LAST_DAY
-from situated.words import alt, letters, merged
+from situated.words import alt, each, letters, merged
 
 # a month written before its day ("March 15, 2026")
 EN_MONTH = alt("dates", "MONTH_FIRST")
@@ -28,6 +28,10 @@ ORD = rf"(?:{alt('dates', 'ORDINAL')})?"
 _YEAR_WORD = rf"(?:\s*(?:{alt('dates', 'YEAR_WORD')}))?"  # «2026 года»
 
 _QUARTER_WORDS = merged("dates", "QUARTER_WORDS")
+# month words that are other words too ("may" the verb), a month only with its year or after
+# the word that puts a date in a month ("in May")
+_AMBIGUOUS_MONTHS = frozenset(w for words in each("dates", "AMBIGUOUS_MONTHS") for w in words)
+_MONTH_IN_LEAD = re.compile(rf"(?:{alt('dates', 'MONTH_IN')})\s", re.IGNORECASE)
 _PATTERNS = [
     # each language's quarter captures its number or word; the year is the last group
     ("quarter", re.compile(rf"\b(?:{alt('dates', 'QUARTER')})\s+(\d{{4}}){_YEAR_WORD}",
@@ -158,9 +162,9 @@ def find_dates(text: str) -> list[DateMention]:
                 value, partial, invalid = _make(
                     int(m[3]) if m[3] else None, month_number(m[1]), int(m[2]))
             else:
-                if month_number(m[1]) is None or (m[1].lower() in ("may", "mar", "jun", "dec")
-                                            and not m[0].lower().startswith("in ")
-                                            and not m[2]):
+                if month_number(m[1]) is None or (m[1].lower() in _AMBIGUOUS_MONTHS
+                                                  and not _MONTH_IN_LEAD.match(m[0])
+                                                  and not m[2]):
                     continue  # "may" the verb; bare short month names are too ambiguous
                 value, partial, invalid = None, True, False
                 if m[2]:  # a month with its year: a period, not a partial date

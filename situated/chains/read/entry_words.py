@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from enum import Enum
 
-from situated.words import alt
+from situated.words import alt, each
 
 
 class Property(Enum):
@@ -36,8 +36,7 @@ KIND_NAMED = (re.compile(rf"\b{_NAME}\s+{_KIND}\b", re.IGNORECASE),
 # each language's form captures the name in its own group
 MODULE_NAMED = re.compile(alt("entries", "MODULE_NAMED"), re.IGNORECASE)
 # words the kind patterns catch that name nothing ("the new method", "this class")
-NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "which", "what", "new", "its", "each",
-                       "every", "of", "in", "is", "does"})
+NOT_NAMES = frozenset(w for words in each("entries", "NOT_NAMES") for w in words)
 
 
 def asked_property(question: str) -> Property | None:

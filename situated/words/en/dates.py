@@ -9,6 +9,8 @@ QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2n
                  "3rd": 3, "4th": 4}
 DAY_OF = r"of"  # "15th of March"
 MONTH_IN = r"in"  # "in March 2026"
+# month words that are other words too: "may" the verb, "mar", "jun", "dec"
+AMBIGUOUS_MONTHS = ("may", "mar", "jun", "dec")
 YEAR_IN = r"in|during|throughout"  # "in 2025"
 
 # the cues of each role (`dates.DateRole`): verbs and fixed phrases, never bare topic nouns

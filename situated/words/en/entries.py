@@ -14,3 +14,6 @@ EXAMPLE = r"\bexamples?\b|\bsample\s+code\b"
 KIND = r"class|method|function|module|property|event|option|setting"
 # a name said to be a module: "the assert module", "the node:assert module"
 MODULE_NAMED = r"\b([A-Za-z_$][\w$:.]*)\s+module\b"
+# words the kind patterns catch that name nothing ("the new method", "this class")
+NOT_NAMES = ("the", "a", "an", "this", "that", "which", "what", "new", "its", "each", "every",
+             "of", "in", "is", "does")

@@ -15,3 +15,7 @@ FRAMING = (r"say|says|said|tell|explain|mean|means|meant|describ\w*|state|stated
            r"pleas\w*|question|happen\w*|appli\w*|appl[iy]|exact\w*")
 # a name: a capitalised word, ending in a letter ("ChatGPT", "O'Neill", "AT&T")
 NAME = r"[A-Z][\w’'&.-]*[A-Za-z]"
+# endings that turn a place into its people or language and back, on the tokenizer's stems
+# ("california" / "californian", "mexico" / "mexican", "japan" / "japanes")
+PLACE_ENDINGS = ("", "a", "e", "i", "o", "y")
+PEOPLE_ENDINGS = ("n", "an", "ian", "ean", "es", "ese", "ish")
