@@ -21,6 +21,8 @@ from types import ModuleType
 from typing import Any
 
 _FIRST = ("en", "ru")
+# a release number, written alike in every language ("0.25", "v18", "1.x")
+RELEASE_NUMBER = r"v?\d+(?:\.\d+)*(?:\.[xX*])?"
 
 
 @cache

@@ -11,13 +11,16 @@ from situated.chains.read.intent import LineFact
 from situated.words import Either, alt
 
 
-def _any(name: str) -> re.Pattern[str]:
-    return re.compile(alt("lines", name), re.IGNORECASE)
+def _any(name: str, concern: str = "lines") -> re.Pattern[str]:
+    return re.compile(alt(concern, name), re.IGNORECASE)
 
 
-_EXISTS, _LATEST, _OLDEST, _IN_ORDER = (_any(n) for n in ("EXISTS", "LATEST", "OLDEST", "IN_ORDER"))
-_NEWEST_FIRST, _ORDER_NAMED = _any("IN_NEWEST_FIRST"), _any("IN_ORDER_NAMED")
-_BACKWARD, _WHICH_END, _WHOLE = _any("BACKWARD"), _any("WHICH_END"), _any("WHOLE")
+_EXISTS, _LATEST, _OLDEST = _any("EXISTS"), _any("LATEST"), _any("OLDEST")
+_WHICH_END, _WHOLE = _any("WHICH_END"), _any("WHOLE")
+# an order asked for, the newest first, any order named, going back in time (the order words
+# of words/<lang>/versions.py)
+_IN_ORDER, _NEWEST_FIRST = _any("LISTING_ORDER", "versions"), _any("NEWEST_FIRST", "versions")
+_ORDER_NAMED, _BACKWARD = _any("ORDER_NAMED", "versions"), _any("BACKWARD_WORDS", "versions")
 # the release named, said to be one end of the line ("Is 1.1.0 the latest version?",
 # «Версия 1.1.0 последняя?»): its group `new` or `old` says which end
 _NAMED_END = Either("lines", "NAMED_END", re.IGNORECASE)

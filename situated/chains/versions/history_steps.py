@@ -83,10 +83,10 @@ class HistorySteps:
     # -- the answers -----------------------------------------------------------------------------
 
     def changes(self, subject: Subject) -> Answer:
-        return self._relevance(self._changes(subject))
+        return self._relevance(_stopped(subject) or self._changes(subject))
 
     def listing(self, subject: Subject) -> Answer:
-        return self._relevance(self._listing(subject))
+        return self._relevance(_stopped(subject) or self._listing(subject))
 
     def _relevance(self, answer: Answer) -> Answer:
         """What decided relevance, on every answer (the contract's null is a comparison's)."""
@@ -95,8 +95,6 @@ class HistorySteps:
     def _changes(self, subject: Subject) -> Answer:
         v, q = subject.reading.validated, subject.reading.question
         decision = subject.decision
-        if decision.route is not Route.ANSWER:
-            return _stopped(subject)
         if decision.rule == version_rules.FromNotes.name:
             _, meta = subject.probes.get("notes")
             readable = self.ctx.readable(q.scope)
@@ -134,17 +132,17 @@ class HistorySteps:
     def _listing(self, subject: Subject) -> Answer:
         v, q = subject.reading.validated, subject.reading.question
         decision = subject.decision
-        if decision.route is not Route.ANSWER:
-            return _stopped(subject)
         if decision.rule == version_rules.TheReleaseLine.name:
             _, lines = subject.probes.get("release_line")
             return self.releases.line_listing(subject.reading, lines)
         return answer_versions(self.versions, list(subject.lines.lines), v.situation, q.lang)
 
 
-
-def _stopped(subject: Subject) -> Answer:
-    """The version router's clarification or no evidence, said as the answer."""
+def _stopped(subject: Subject) -> Answer | None:
+    """The version router's clarification or no evidence, said as the answer; None where it
+    answers."""
+    if subject.decision.route is Route.ANSWER:
+        return None
     return assemble.stopped(subject.decision, subject.reading.validated.situation)
 
 

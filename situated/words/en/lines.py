@@ -1,16 +1,8 @@
 """The English words of how a question about a release line asks (`chains.read.line_words`
 reads them): its order, its end and its whole, and the part of the line a listing asks for."""
 
-from situated.words.en.versions import (
-    BACKWARD_WORDS,
-    LISTING_ORDER,
-    NEWEST_FIRST,
-    NEWEST_WORDS,
-    OLDEST_WORDS,
-    ORDER_NAMED,
-)
-
-RELEASE = r"v?\d+(?:\.\d+)*(?:\.[xX*])?"
+from situated.words import RELEASE_NUMBER as RELEASE
+from situated.words.en.versions import NEWEST_WORDS, OLDEST_WORDS
 
 EXISTS = (r"\bexists?\b|\bis\s+there\b|\bare\s+there\b(?!.*\bhow\s+many\b)|"
           r"\b(?:include|includes|contain|contains)\b")
@@ -18,8 +10,6 @@ LATEST = (rf"\b(?:{NEWEST_WORDS}|current|last|final|greatest|biggest|maximum|max
           rf"top)\b")
 OLDEST = (rf"\b(?:{OLDEST_WORDS}|first|initial|original|ancient|smallest|minimum|"
           rf"min)\b")
-IN_ORDER, IN_NEWEST_FIRST, IN_ORDER_NAMED, BACKWARD = (LISTING_ORDER, NEWEST_FIRST, ORDER_NAMED,
-                                                       BACKWARD_WORDS)
 WHICH_END = (r"\b(?:which|what)(?:['’]s|\s+is|\s+was)?\s+(?:the\s+)?(?:very\s+)?"
              r"(?:oldest|earliest|first|newest|latest|most\s+recent|last)\b")
 # the release named, said to be one end of the line ("Is 1.1.0 the latest version?", "Is 1.0

@@ -1,22 +1,12 @@
 """The Russian words of how a question about a release line asks (`words.en.lines` says what
 each is): «есть ли», «последняя», «самая старая», «после 1.0», «с 1.0 по 2.0»."""
 
-from situated.words.ru.versions import (
-    BACKWARD_WORDS,
-    LISTING_ORDER,
-    NEWEST_FIRST,
-    NEWEST_WORDS,
-    OLDEST_WORDS,
-    ORDER_NAMED,
-)
-
-RELEASE = r"v?\d+(?:\.\d+)*(?:\.[xX*])?"
+from situated.words import RELEASE_NUMBER as RELEASE
+from situated.words.ru.versions import NEWEST_WORDS, OLDEST_WORDS
 
 EXISTS = r"(?:есть|существует)\s+ли|(?:есть|существует)\b"
 LATEST = rf"(?<!\w)(?:{NEWEST_WORDS})"
 OLDEST = rf"(?<!\w)(?:{OLDEST_WORDS}|перв\w*|ранн\w*)"
-IN_ORDER, IN_NEWEST_FIRST, IN_ORDER_NAMED, BACKWARD = (LISTING_ORDER, NEWEST_FIRST, ORDER_NAMED,
-                                                       BACKWARD_WORDS)
 WHICH_END = (r"(?<!\w)как(?:ая|ой|ое)\s+(?:сам\w+\s+(?:стар|ранн|нов|свеж|поздн)\w*|"
              r"последн\w*|перв\w*)")
 # «Версия 1.1.0 последняя?»

@@ -54,7 +54,7 @@ print(json.dumps(out))
 
 def _read_with(package: Path) -> list:
     done = subprocess.run([sys.executable, "-c", READ, json.dumps(QUESTIONS)], cwd=package.parent,
-                          capture_output=True, text=True, timeout=120,
+                          check=False, capture_output=True, text=True, timeout=120,
                           env={"PYTHONPATH": str(package.parent), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -127,3 +127,20 @@ def test_no_module_that_reads_questions_writes_a_languages_words():
              if path.relative_to(ROOT).as_posix() not in MODEL_FACING
              for hit in _cyrillic_in_code(path)]
     assert found == []
+
+
+@pytest.mark.unit
+def test_a_language_file_that_fails_to_import_is_an_error_not_an_absent_class(monkeypatch):
+    """Only the concern module itself may be missing (a language that does not write it); a
+    language file whose own import fails must say so, not silently read no words."""
+    import importlib
+
+    def broken(name: str):
+        raise ModuleNotFoundError("No module named 'somewhere'", name="somewhere")
+
+    monkeypatch.setattr(importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="somewhere"):
+        words._module.__wrapped__("en", "since")
+    monkeypatch.setattr(importlib, "import_module", lambda name: (_ for _ in ()).throw(
+        ModuleNotFoundError(f"No module named {name!r}", name=name)))
+    assert words._module.__wrapped__("xx", "since") is None
