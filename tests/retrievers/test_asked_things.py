@@ -31,6 +31,12 @@ from situated.situation import Scope
     ("Сколько стоит проверка слуха?", [("проверка", "слуха")]),
     ("Когда была построена гавань?", [("гавань",)]),
     ("Вы продаёте автозапчасти?", [("автозапчасти",)]),
+    # its being there, at a place the question names
+    ("Is there a café in the central library?", [("café",)]),
+    ("Are there any lockers at the pool?", [("lockers",)]),
+    ("Is there a car wash nearby?", [("car", "wash")]),
+    ("Есть ли кафе в библиотеке?", [("кафе",)]),
+    ("Есть ли автомойка поблизости?", [("автомойка",)]),
     # the documents' own place, by its kind or as the one addressed: the relevance rule decides
     ("What time does the shop close?", []),
     ("What time does your pharmacy close?", []),
@@ -42,6 +48,10 @@ from situated.situation import Scope
     ("What time should I arrive for my first visit?", []),
     ("How much deposit is blocked when I collect the car?", []),
     ("Сколько дней длится гарантия?", []),
+    ("Is there a limit on how far I can drive in a week-long hire?", []),
+    ("Is there a discount if I pay for three months at once?", []),
+    ("Is there power for a camper van?", []),
+    ("Is there somewhere to sleep on the overnight boat?", []),
 ])
 def test_the_thing_asked_about_is_read_from_where_it_stands(question, things):
     assert asked_things(question) == things
@@ -107,3 +117,27 @@ def test_a_thing_only_a_document_the_caller_may_not_read_names_is_unheld_for_the
     # the reply never names what the caller may not read, and is the one for a stranger
     stranger = chain.invoke({"question": "What time does the museum close?", "scope": Scope()})
     assert outsider.answer == stranger.answer.replace("“museum”", "“post office”")
+
+
+@pytest.mark.integration
+def test_a_thing_asked_of_a_place_is_refused_by_name_not_met_with_a_clarification(tmp_path,
+                                                                                  embeddings):
+    """Issue 84: "Is there a café in the central library?" was met with opening hours, then with
+    "I need the date": the place is the question's situation, the café its topic, and no
+    version of the rules names one. A clarification is asked only about blocks the question is
+    about (DESIGN "Routing")."""
+    for sid, start, end, hours in (("LIB-2024", "2024-01-01", "2025-09-01", "9:00 to 18:00"),
+                                   ("LIB-2025", "2025-09-01", None, "9:00 to 20:00")):
+        meta = {"valid_from": start, "family": "lib-rules", "valid_for": "as_of",
+                **({"valid_to": end} if end else {})}
+        write(tmp_path / "docs" / f"{sid}.md", md(sid, (
+            f"## 1 Loan periods\n\nBooks are lent for 3 weeks.\n\n## 2 Opening hours\n\n"
+            f"The central library is open Monday to Saturday, {hours}.\n"),
+            title="Library rules", **meta))
+    app = indexed_app(tmp_path, embeddings)
+    chain = build_ask_chain(app)
+    a = chain.invoke({"question": "Is there a café in the central library?", "scope": Scope()})
+    assert a.status is Status.NO_EVIDENCE and a.relevance.unheld == ["café"], a.answer
+    hours = chain.invoke({"question": "When is the central library open on Saturday?",
+                          "scope": Scope()})
+    assert hours.status is Status.CLARIFY, hours.answer  # about the rules: which date decides

@@ -97,7 +97,7 @@ class AppearanceSteps:
         if sought.result is None:
             return self._notes_only(sought.notes, sought.stated, sought.said, sought.kind,
                                     situation, lang, sought.found)
-        if sought.stated is not None and not _agrees(sought.result, [sought.stated[0]]):
+        if sought.stated is not None and not _same_release(sought.result, sought.stated[0]):
             return self._stated(sought.result, sought.stated, sought.notes, sought.said,
                                 situation, lang, sought.found)
         return self._answer(sought.result, sought.notes, sought.said, situation, lang,
@@ -158,8 +158,9 @@ class AppearanceSteps:
 
     def _stated(self, found: Found, stated: tuple, notes: list, subject: str,
                 situation: Situation, lang: Lang, result: SearchResult) -> Answer:
-        """A note states the change at a release the pages do not show it at: the note leads,
-        the pages' own finding follows, all cited."""
+        """A note states the change at a release the pages do not show it at, outside their
+        window or inside it (a release with no page of its own): the note leads, the pages' own
+        finding follows, all cited."""
         release, note = stated
         cited = [b for b in (note, found.at.block or found.at.first,
                              ((found.before.block or found.before.first) if found.before is not None else None))
@@ -174,7 +175,7 @@ class AppearanceSteps:
             kind=found.kind.value, subject=subject, release=release, source_id=note.source_id,
             basis=Basis.NOTES.value, pages_release=found.at.meta.version,
             previous_release=None, previous_source_id=None, effective=None,
-            notes=_notes_out(notes, label), agrees=False)
+            notes=_notes_out(notes, label), agrees=_agrees(found, [release]))
         return self._cited(text, supplied, out, situation, lang, result)
 
     def _cited(self, text: str, supplied: list, out: AppearanceOut, situation: Situation,
@@ -207,7 +208,8 @@ class AppearanceSteps:
         text = _pages_text(found, subject, label, lang, self.versions.timezone)
         agrees = _agrees(found, [r for r, _ in notes]) if notes else None
         if notes:
-            text += " " + _notes_text(notes, label, agrees, lang)
+            text += " " + _notes_text(notes, label, agrees or not _contradicts(
+                found, [r for r, _ in notes]), lang)
         out = AppearanceOut(
             kind=found.kind.value, subject=subject, release=at.meta.version,
             source_id=at.meta.source_id, basis=Basis.PAGES.value, pages_release=at.meta.version,
@@ -245,6 +247,15 @@ def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
             for r, b in notes]
 
 
+def _same_release(found: Found, release: str) -> bool:
+    """The note's release is the version the pages first show it at."""
+    try:
+        return found.at.meta.version is not None and releases.parse(
+            found.at.meta.version) == releases.parse(release)
+    except releases.ReleaseError:
+        return False
+
+
 def _agrees(found: Found, stated: list[str]) -> bool:
     """A note agrees when its release (`stated`) lies after the version before and up to the
     version found (the pages exist at some releases only)."""
@@ -258,6 +269,19 @@ def _agrees(found: Found, stated: list[str]) -> bool:
     if hi is None:
         return False
     return any((lo is None or lo < r) and r <= hi for r in named)
+
+
+def _contradicts(found: Found, mentioned: list[str]) -> bool:
+    """Every note that mentions it is at or before the version before, which the pages show
+    without it. A mention after the version found says it still exists, which is no
+    disagreement ("The default quality is now 80" under 2.0 for a `--quality` of 1.0)."""
+    if found.before is None or found.before.meta.version is None:
+        return False
+    try:
+        lo = releases.parse(found.before.meta.version)
+        return all(releases.parse(r) <= lo for r in mentioned)
+    except releases.ReleaseError:
+        return False
 
 
 def _notes_text(notes: list, label: dict, agrees: bool | None, lang: Lang) -> str:

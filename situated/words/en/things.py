@@ -1,6 +1,6 @@
-"""The English frames of a question that asks the hours, the price, the age or the sale of a
-thing (`retrievers.asked_things` reads them), each capturing the thing in its first group, and
-the words that end a thing or say which one it is."""
+"""The English frames of a question that asks the hours, the price, the age, the sale or the
+being there of a thing (`retrievers.asked_things` reads them), each capturing the thing in its
+first group, and the words that end a thing or say which one it is."""
 
 # up to four words, the thing; it ends where the frame's verb or the question does
 _THING = r"((?:[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*)"
@@ -26,6 +26,13 @@ FRAMES = (
     # its sale: "Do you sell car parts?", "Where can I buy a bin bag dispenser?"
     rf"\b(?:do|does)\s+you\s+(?:sell|stock)\s+{_THING}{_END}",
     rf"\bwhere\s+can\s+i\s+(?:buy|purchase)\s+(?:(?:the|a|an|some)\s+)?{_THING}{_END}",
+    # its being there, at a place the question names: "Is there a café in the central
+    # library?", "Are there any lockers at the pool?", "Is there a car wash nearby?" (never
+    # "Is there a limit on …" or "a discount if …": there the thing is the asker's word for
+    # a rule, and the relevance rule decides)
+    (rf"\b(?:is|are)\s+there\s+(?:(?:a|an|any|some)\s+)?{_THING}\s+(?:(?:in|at|inside|near|"
+     rf"next\s+to)\s+(?:the|your|this)\b|(?:nearby|near\s+here|close\s+by|around\s+here)"
+     rf"{_END})"),
 )
 # the thing ends at its first preposition ("a taxi to the airport" is a taxi)
 PREPOSITIONS = r"with|for|of|to|in|at|on|from|near|by|during|after|before|into|around"

@@ -220,3 +220,52 @@ def test_a_subject_word_stands_after_a_flags_dashes(question, text, held):
     from situated.chains.read.subject import carries_line, subject_of
 
     assert carries_line(text, subject_of(question)) is held
+
+
+_PIX_GUIDE = {"1.0": "## Compressing\n\nThe default quality is 85. Use `--quality` to set it.\n",
+              "2.0": "## Compressing\n\nThe default quality is 80. Use `--quality` to set it. "
+                     "Pass `--lossless` to keep every pixel.\n"}
+_PIX_LOG = ("# Changelog\n\n## 2.0\n\n- The default quality is now 80 (was 85).\n\n"
+            "## 1.1\n\n- Add `--lossless`.\n\n## 1.0\n\n- First release.\n")
+
+
+@pytest.fixture
+def pixpack(tmp_path, embeddings):
+    """A guide at 1.0 and 2.0, and notes that add `--lossless` in 1.1, which has no page."""
+    for v, body in _PIX_GUIDE.items():
+        write(tmp_path / "docs" / f"guide-{v}.md", md(
+            f"PIX-{v}", body=body, family="pix-guide", version=v, product="pixpack",
+            title="pixpack guide"))
+    write(tmp_path / "docs" / "CHANGELOG.md", md("PIX-LOG", body=_PIX_LOG, product="pixpack",
+                                                 title="pixpack changelog"))
+    return indexed_app(tmp_path, embeddings)
+
+
+@pytest.mark.integration
+def test_a_note_that_states_a_release_between_the_pages_leads(pixpack, model):
+    """Issue 84: the pages first show `--lossless` in 2.0 and 1.0 lacks it; the notes say
+    "Add `--lossless`" under 1.1, a release with no page. The note is inside the pages' window
+    and more precise: it leads, and the pages' finding follows, all cited."""
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(pixpack, model=model, clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "In which version was --lossless added?", "scope": Scope()})
+    assert a.status.value == "answered" and not model.calls
+    out = a.appearance
+    assert (out.release, out.basis, out.pages_release, out.agrees) == ("1.1", "notes", "2.0",
+                                                                       True)
+    assert a.answer.startswith("“--lossless” was added in version 1.1, as the documents' own "
+                               "notes say ["), a.answer
+    assert "first appears in version 2.0 [" in a.answer and "disagrees" not in a.answer
+
+
+@pytest.mark.integration
+def test_a_note_after_the_first_version_that_has_it_is_no_disagreement(pixpack, model):
+    """Issue 84: "“quality” first appears in version 1.0 … notes mention it under 2.0; that
+    disagrees": a later note that names it says it is still there, which agrees with 1.0."""
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(pixpack, model=model, clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "In which version was --quality added?", "scope": Scope()})
+    assert a.appearance.release == "1.0" and a.appearance.basis == "pages", a.answer
+    assert "disagrees" not in a.answer, a.answer
