@@ -49,15 +49,7 @@ from situated.settings import Settings
 from situated.situation import Scope, Situation
 
 HERE = Path(__file__).resolve().parent
-# `gym` and `waste` were written on 2026-12-04, after every figure of the other four had been
-# seen, and run once ("fresh"); `hotel` and `cowork` after those had been run and before
-# anything was measured on them ("fresh2"); `vet` and `ferry` on 2026-12-05, after the
-# spelling of names and questions and before they were run ("fresh3"); `driving` and `pharmacy`
-# the same day, before e5's reading of a block joined the rule ("fresh4"); `bikeshop` and
-# `daycare` at that session's end, asked once at its final code ("fresh5"); `museum`, `plumber`
-# ("fresh6") and `allotment`, `music` ("fresh7") at the start of the next, before anything ran;
-# `campsite`, `printshop` ("fresh8") written before anything ran on them, likewise;
-# `storage`, `laundry` ("fresh9") written before anything ran on them, likewise
+# when each small corpus was written and first asked: questions/small/README.md
 CE_DEPTH = 5  # fused blocks the cross-encoder scores
 
 
@@ -126,7 +118,7 @@ def gather_small(work: Path, ce: CrossEncoder | None) -> list[dict]:
         folder = HERE / "questions" / "small" / name
         app = _app(folder, work / f"small-{name}")
         data = yaml.safe_load((folder / "questions.yaml").read_text("utf-8"))
-        h = Half.DEV if half == "dev" else Half.TEST  # the fresh pair is held out as well
+        h = Half.DEV if half == "dev" else Half.TEST
         qs = [Question(a["q"], True, h, "paraphrase") for a in data["answerable"]]
         qs += [Question(t, False, h, "off-topic") for t in data["off_topic"]]
         for o in _observe(app, qs, [], False):

@@ -232,7 +232,7 @@ def test_the_classes_of_the_fresh_rounds_are_read(question, intent):
     ("Что за скидки у вас есть?", None),
     ("Если не сложно, как настроить воркер quickq?", None),
 ])
-def test_the_classes_of_the_stop_71_rounds_are_read(question, intent):
+def test_the_classes_of_the_thirtieth_to_thirty_second_sets_are_read(question, intent):
     assert _read(question) == intent
 
 
@@ -525,7 +525,7 @@ def test_the_classes_of_the_thirty_fourth_rounds_are_read(question, intent):
     ("Как выглядит дашборд quickq 1.1.0?", None),
     ("Я против ретраев, как их выключить в quickq 1.1.0?", None),
 ])
-def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
+def test_the_classes_of_the_thirty_fifth_to_fortieth_sets_are_read(question, intent):
     """The thirty-fifth to fortieth rounds and the twenty-third to twenty-eighth Russian ones,
     and the pronoun and verb paradigms written whole between them, each with content beside."""
     assert _read(question) == intent
@@ -727,7 +727,7 @@ def test_the_classes_of_the_stop_74_rounds_are_read(question, intent):
     ("Какие изменения нужно внести в конфиг quickq 1.1.0?", None),
     ("Was the model trained on quickq 1.1.0 task logs?", None),
 ])
-def test_the_classes_of_the_stop_75_rounds_are_read(question, intent):
+def test_the_classes_of_the_forty_third_to_fiftieth_sets_are_read(question, intent):
     """The forty-third to fiftieth rounds and the thirty-first to thirty-eighth Russian ones,
     each class with content beside."""
     assert _read(question) == intent
