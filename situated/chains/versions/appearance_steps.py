@@ -4,15 +4,19 @@ show the documents' own notes beside them. No model call."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from situated import releases
 from situated.chains.context import StepContext
-from situated.chains.contract import Answer, AppearanceOut, NoteOut
+from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status
 from situated.chains.decision import Route
 from situated.chains.read.change_kind import Kind, says_kind
-from situated.chains.read.subject import carries_line
+from situated.chains.read.release import identifiers
+from situated.chains.read.subject import Subject, carries_line
 from situated.chains.routing import version_rules
 from situated.chains.say import assemble
 from situated.chains.say import wording as w
@@ -33,12 +37,12 @@ from situated.chains.versions.appearance import (
 )
 from situated.chains.versions.listing import when
 from situated.documents import DocKind, DocumentMeta
+from situated.index.sentences import block_units, filled
 from situated.loaders.notes import notes_release, path_release
 from situated.retrievers.hybrid import SearchResult
 from situated.situation import Situation
 
 if TYPE_CHECKING:
-    from situated.chains.read.subject import Subject
     from situated.documents import Block
     from situated.retrievers.filter import Filter
 
@@ -58,6 +62,8 @@ class Sought:
     said: str
     kind: Kind
     held: bool
+    described: str | None = None  # the words the question described it in, where they were
+    # read as an identifier a unit names (`AppearanceSteps._named_by_meaning`)
 
     @property
     def nothing(self) -> bool:
@@ -95,25 +101,71 @@ class AppearanceSteps:
         if decision.route is not Route.ANSWER:
             return assemble.stopped(decision, situation, neutralised=True, relevance=relevance)
         if sought.result is None:
-            return self._notes_only(sought.notes, sought.stated, sought.said, sought.kind,
-                                    situation, lang, sought.found)
-        if sought.stated is not None and not _same_release(sought.result, sought.stated[0]):
-            return self._stated(sought.result, sought.stated, sought.notes, sought.said,
-                                situation, lang, sought.found)
-        return self._answer(sought.result, sought.notes, sought.said, situation, lang,
-                            sought.found)
+            built = self._notes_only(sought.notes, sought.stated, sought.said, sought.kind,
+                                     situation, lang, sought.found)
+        elif sought.stated is not None and not _same_release(sought.result, sought.stated[0]):
+            built = self._stated(sought.result, sought.stated, sought.notes, sought.said,
+                                 situation, lang, sought.found)
+        else:
+            built = self._answer(sought.result, sought.notes, sought.said, situation, lang,
+                                 sought.found)
+        if sought.described is None or built.status is not Status.ANSWERED:
+            return built
+        lead = w.fixed("described_as", lang, asked=sought.described, x=sought.said)
+        return built.model_copy(update={"answer": f"{lead} {built.answer}"})
 
     def find(self, reading: Reading) -> Sought:
-        """Search every version for the thing asked: the families that hold it, walked in
-        version order, and the documents' own notes about it."""
+        """Search every version for the thing asked (`_find`). A thing described in words no
+        version holds ("compress without losing any quality") is looked for once more as the
+        identifier of the unit that says it in other words (`_named_by_meaning`: "Add
+        `--lossless` to compress without any loss")."""
+        sought = self._find(reading, reading.subject)
+        if not sought.nothing or not reading.subject.words:
+            return sought
+        named = self._named_by_meaning(sought.found, reading.subject, sought.kind)
+        if named is None:
+            return sought
+        again = self._find(reading, named, sought.found)
+        return sought if again.nothing else replace(again, described=reading.subject.said())
+
+    def _named_by_meaning(self, found: SearchResult, subject: Subject,
+                          kind: Kind) -> Subject | None:
+        """The name a note gives what `subject` describes: of the note lines among the
+        relevant blocks the question's search found that state this kind of change (`says_kind`:
+        "Add `--lossless` to compress without any loss."), the one closest in meaning to the
+        question (MiniLM's cosine, at least the index's sentence floor), and the first name it
+        writes (an identifier or a flag)."""
+        floor = self.ctx.engine.thresholds_of(found.filter, found.admitted).min_sentence
+        notes = [b.block_id for b in found.blocks if self._is_note(b.source_id)]
+        lines = [u for u in block_units(b.text for b in self.versions.read_blocks(notes).values())
+                 if says_kind(u, kind) and _names(u)]
+        if floor is None or not lines:
+            return None
+        index = self.ctx.engine.index
+        vectors = filled(index.sentences.lookup(lines), lines, index.embeddings.encode_few)
+        cosines = vectors @ index.embeddings.encode_query(subject.query)
+        best = int(np.argmax(cosines))
+        if cosines[best] < floor:
+            return None
+        return Subject(identifiers=(_names(lines[best])[0],), asked=subject.asked,
+                       query=subject.query)
+
+    def _is_note(self, source_id: str) -> bool:
+        """Release notes, or an unversioned document read as notes (a changelog's sections)."""
+        meta = self.versions.meta(source_id)
+        return meta.kind is DocKind.NOTES or not meta.release_scoped and not meta.date_scoped
+
+    def _find(self, reading: Reading, subject: Subject,
+              found: SearchResult | None = None) -> Sought:
+        """The families that hold `subject`, walked in version order, and the documents' own
+        notes about it (`found`: the question's own search, where it was made already)."""
         q, v = reading.question, reading.validated
         query = reading.query
-        subject = reading.subject  # the families and products named: where, not what
         readable = self.ctx.readable(q.scope)
         product = v.situation.product
         every = readable.model_copy(update={"situation": Situation(product=product)})
         top = self.ctx.settings.top_blocks
-        found = self.ctx.search(query, every, 3 * top)
+        found = found or self.ctx.search(query, every, 3 * top)
         # the families that hold the subject itself, in every release (a page split or
         # renamed is followed), then those of the question's best blocks
         # where the subject is named, in any release: the ranking alone locates candidate
@@ -192,8 +244,7 @@ class AppearanceSteps:
         """(release, block) of the notes among the ranked blocks' documents: release notes
         (`loaders.notes`), and the sections of an unversioned document headed by a release."""
         sources = list(dict.fromkeys(b.source_id for b in ranked))
-        metas = {sid: m for sid in sources if (m := self.versions.meta(sid)).kind is
-                 DocKind.NOTES or not m.release_scoped and not m.date_scoped}
+        metas = {sid: self.versions.meta(sid) for sid in sources if self._is_note(sid)}
         blocks = [b for sid in metas for b in self.versions.blocks_of(sid, readable)]
         return noted(blocks, subject, lambda b: notes_release(
             metas[b.source_id], (*b.path, b.title)) or path_release((*b.path, b.title)))
@@ -245,6 +296,17 @@ def _earliest(notes: list) -> tuple | None:
 def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
     return [NoteOut(release=r, source_id=b.source_id, label=label.get(b.block_id))
             for r, b in notes]
+
+
+_FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]+")
+
+
+def _names(line: str) -> list[str]:
+    """The names a note line writes, in its order: flags (`--lossless`, which block text keeps
+    without its backticks) and identifiers (`release.identifiers`)."""
+    found = [(m.start(), m.group()) for m in _FLAG.finditer(line)]
+    found += [(line.find(i), i) for i in identifiers(line)]
+    return [name for _, name in sorted(found)]
 
 
 def _same_release(found: Found, release: str) -> bool:

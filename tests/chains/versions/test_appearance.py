@@ -226,7 +226,8 @@ _PIX_GUIDE = {"1.0": "## Compressing\n\nThe default quality is 85. Use `--qualit
               "2.0": "## Compressing\n\nThe default quality is 80. Use `--quality` to set it. "
                      "Pass `--lossless` to keep every pixel.\n"}
 _PIX_LOG = ("# Changelog\n\n## 2.0\n\n- The default quality is now 80 (was 85).\n\n"
-            "## 1.1\n\n- Add `--lossless`.\n\n## 1.0\n\n- First release.\n")
+            "## 1.1\n\n- Add `--lossless` to compress without any loss.\n\n## 1.0\n\n"
+            "- First release.\n")
 
 
 @pytest.fixture
@@ -269,3 +270,22 @@ def test_a_note_after_the_first_version_that_has_it_is_no_disagreement(pixpack, 
     a = chain.invoke({"question": "In which version was --quality added?", "scope": Scope()})
     assert a.appearance.release == "1.0" and a.appearance.basis == "pages", a.answer
     assert "disagrees" not in a.answer, a.answer
+
+
+@pytest.mark.integration
+def test_a_thing_described_in_other_words_is_found_by_the_note_that_names_it(pixpack, model):
+    """Issue 84: "Since which version can I compress without losing any quality?" got "No
+    version … has …": no page writes those words. The note "Add `--lossless` to compress
+    without any loss" says it in other words and names it: the answer says so, then answers
+    for `--lossless`. A description nothing says is still refused."""
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(pixpack, model=model, clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "Since which version can I compress without losing any "
+                                  "quality?", "scope": Scope()})
+    assert a.status.value == "answered" and not model.calls, a.answer
+    assert a.answer.startswith("The documents' name for “compress without losing any quality” "
+                               "is “--lossless”. “--lossless” was added in version 1.1"), a.answer
+    assert a.appearance.release == "1.1"
+    b = chain.invoke({"question": "Since which version can I print a poster?", "scope": Scope()})
+    assert b.status.value == "no_evidence", b.answer
