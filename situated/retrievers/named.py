@@ -64,8 +64,13 @@ class Named:
     def corrected(self, query: str, scope: Scope, keep: frozenset[str] | None = None) -> str:
         """`query` with its slips put right for `scope` (`spelling.Corrector`), its names
         (or `keep`) as typed."""
-        return self.spelling.correct(query, self.readable.rows(scope),
-                                     frozenset(names_in(query)) if keep is None else keep)
+        return self.corrections(query, scope, keep)[0]
+
+    def corrections(self, query: str, scope: Scope, keep: frozenset[str] | None = None,
+                    ) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """`corrected`, with each (word put right, word as typed) pair."""
+        return self.spelling.corrections(query, self.readable.rows(scope),
+                                         frozenset(names_in(query)) if keep is None else keep)
 
     def as_meant(self, query: str, flt: Filter) -> tuple[str, tuple[str, ...]]:
         """`query` with its slips put right, the names `flt`'s documents hold kept as typed,

@@ -182,13 +182,24 @@ class Corrector:
         """`query` with its slips put right, for the caller whose readable block rows are
         `readable` (what they may not read never decides a correction); the words in `keep`
         stay as written."""
+        return self.corrections(query, readable, keep)[0]
+
+    def corrections(self, query: str, readable: np.ndarray, keep: frozenset[str],
+                    ) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """`correct`'s text, and each (word put right, word as typed) pair of it: a reply
+        quotes the asker's own words (`as_typed`)."""
+        pairs: list[tuple[str, str]] = []
+
         def put_right(m: re.Match) -> str:
             word = m.group(0)
             right = None if word in keep else self.meant(word.lower(), readable)
             if right is None:
                 return word
-            return right.capitalize() if word[0].isupper() else right
-        return _ORDINARY.sub(put_right, query)
+            right = right.capitalize() if word[0].isupper() else right
+            pairs.append((right, word))
+            return right
+        return _ORDINARY.sub(put_right, query), tuple(pairs)
+
 
     def meant(self, word: str, readable: np.ndarray) -> str | None:
         """The word `word` (lower case) is a slip for, or None: among the words a slip away,
@@ -217,3 +228,11 @@ class Corrector:
 
     def _held(self, stems: list[str], readable: np.ndarray) -> bool:
         return bool(stems) and all(self._holds(s, readable) for s in stems)
+
+
+def as_typed(text: str, slips: tuple[tuple[str, str], ...]) -> str:
+    """`text` (read from a corrected question) with each word put right back as its asker
+    typed it (`Corrector.corrections`): "resize", never the "reside" it was read as."""
+    for right, typed in slips:
+        text = re.sub(rf"(?<!\w){re.escape(right)}(?!\w)", typed, text, flags=re.IGNORECASE)
+    return text

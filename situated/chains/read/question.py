@@ -72,6 +72,8 @@ class Question:
     comparison: Comparison | None  # two periods to compare, or None
     cue: Intent | None  # the intent its words give (a comparison's slice: AT), read once
     said: Said  # its mentions and asking words, read once: no later step reads `text`
+    # each word its slips were put right to, with the word as typed (`spelling.as_typed`)
+    slips: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

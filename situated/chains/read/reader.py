@@ -56,10 +56,11 @@ class QuestionReader:
         inp = inp if isinstance(inp, AskInput) else AskInput.model_validate(inp)
         most = self.ctx.settings.max_question_chars
         carried = None if inp.situation is None else self.ctx.snap.declared(inp.situation)
-        return self.question(
-            self.corrected(check_question(inp.question, most), inp.scope),
-            self.corrected(check_question(inp.follows or "", most, "previous question"),
-                           inp.scope), carried, inp.scope)
+        text, slips = self.ctx.engine.named.corrections(check_question(inp.question, most),
+                                                        inp.scope)
+        return dataclasses.replace(self.question(
+            text, self.corrected(check_question(inp.follows or "", most, "previous question"),
+                                 inp.scope), carried, inp.scope), slips=slips)
 
     def corrected(self, text: str, scope: Scope) -> str:
         """`text` with its slips put right (`spelling.Corrector`), read once, so its dates, its

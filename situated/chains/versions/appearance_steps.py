@@ -40,6 +40,7 @@ from situated.documents import DocKind, DocumentMeta
 from situated.index.sentences import block_units, filled
 from situated.loaders.notes import notes_release, path_release
 from situated.retrievers.hybrid import SearchResult
+from situated.retrievers.spelling import as_typed
 from situated.situation import Situation
 
 if TYPE_CHECKING:
@@ -126,7 +127,8 @@ class AppearanceSteps:
         if named is None:
             return sought
         again = self._find(reading, named, sought.found)
-        return sought if again.nothing else replace(again, described=reading.subject.said())
+        return sought if again.nothing else replace(
+            again, described=as_typed(reading.subject.said(), reading.question.slips))
 
     def _named_by_meaning(self, found: SearchResult, subject: Subject,
                           kind: Kind) -> Subject | None:
@@ -191,7 +193,7 @@ class AppearanceSteps:
         notes = [*pages, *_of_kind(noted_, stating, kind, subject)]
         return Sought(found, walk(steps, kind), notes,
                       _earliest([*(n for n in pages if heads(n[1], subject)), *stating]),
-                      subject.said(), kind, any(x.block for x in steps))
+                      as_typed(subject.said(), q.slips), kind, any(x.block for x in steps))
 
     def _notes_only(self, notes: list, stated: tuple | None, subject: str, kind: Kind,
                     situation: Situation, lang: Lang, result: SearchResult) -> Answer:

@@ -289,3 +289,14 @@ def test_a_thing_described_in_other_words_is_found_by_the_note_that_names_it(pix
     assert a.appearance.release == "1.1"
     b = chain.invoke({"question": "Since which version can I print a poster?", "scope": Scope()})
     assert b.status.value == "no_evidence", b.answer
+
+
+@pytest.mark.integration
+def test_a_refusal_quotes_the_words_as_the_asker_typed_them(pixpack, model):
+    """"When was resize added?" got "No version … has “reside”": the search reads the word a
+    slip away from one the word list lacks, but the reply quotes what was asked."""
+    from situated.chains.ask import build_ask_chain
+
+    chain = build_ask_chain(pixpack, model=model, clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "When was resize added?", "scope": Scope()})
+    assert a.status.value == "no_evidence" and "“resize”" in a.answer, a.answer

@@ -371,7 +371,7 @@ def test_an_answer_from_the_latest_release_says_how_far_back_its_text_stands(ask
 
 
 @pytest.mark.integration
-def test_a_pages_own_history_note_is_kept_and_shown_beside_the_computed_release(
+def test_a_pages_own_history_note_is_kept_and_leads_with_its_release(
         tmp_path, embeddings, model):
     from situated.chains.ask import build_ask_chain
 
@@ -387,9 +387,12 @@ def test_a_pages_own_history_note_is_kept_and_shown_beside_the_computed_release(
     assert "History: added in v1.5.0; changed in v2.0.0 (Follows no links.)." in block.text
     chain = build_ask_chain(app, model=model, clock=lambda: ROUTING_TODAY)
     a = chain.invoke({"question": "In which version was `fs.lstat` added?", "scope": Scope()})
-    assert a.status.value == "answered" and a.appearance.release == "2.0"
-    assert [n.release for n in a.appearance.notes] == ["1.5.0"] and a.appearance.agrees
-    assert "mention it under 1.5.0" in a.answer
+    # the note states 1.5.0, between the pages' 1.0 (without it) and 2.0: it leads
+    out = a.appearance
+    assert a.status.value == "answered" and (out.release, out.basis, out.pages_release) == (
+        "1.5.0", "notes", "2.0")
+    assert [n.release for n in out.notes] == ["1.5.0"] and out.agrees
+    assert a.answer.startswith("“fs.lstat” was added in version 1.5.0"), a.answer
 
 
 @pytest.mark.unit
