@@ -66,7 +66,7 @@ TEXTS = {
     "before_added": "; {at}, the version before it, does not have it [{a}]",
     "before_removed": "; {at} still has it [{a}]",
     "before_deprecated": "; {at}, the version before it, does not say so [{a}]",
-    "described_as": "The documents' name for “{asked}” is “{x}”.",
+    "described_as": "Read as “{x}”, the name the documents' own notes give it.",
     "pages_unshown": "The versions themselves do not show when “{x}” was {verb}.",
     "notes_state": "“{x}” was {verb} in version {v}, as the documents' own notes say{ref}. By the "
                    "pages themselves: ",

@@ -63,8 +63,8 @@ class Sought:
     said: str
     kind: Kind
     held: bool
-    described: str | None = None  # the words the question described it in, where they were
-    # read as an identifier a unit names (`AppearanceSteps._named_by_meaning`)
+    described: bool = False  # the question described it in other words, read as the name a
+    # note gives it (`AppearanceSteps._named_by_meaning`)
 
     @property
     def nothing(self) -> bool:
@@ -110,9 +110,9 @@ class AppearanceSteps:
         else:
             built = self._answer(sought.result, sought.notes, sought.said, situation, lang,
                                  sought.found)
-        if sought.described is None or built.status is not Status.ANSWERED:
+        if not sought.described or built.status is not Status.ANSWERED:
             return built
-        lead = w.fixed("described_as", lang, asked=sought.described, x=sought.said)
+        lead = w.fixed("described_as", lang, x=sought.said)
         return built.model_copy(update={"answer": f"{lead} {built.answer}"})
 
     def find(self, reading: Reading) -> Sought:
@@ -127,8 +127,7 @@ class AppearanceSteps:
         if named is None:
             return sought
         again = self._find(reading, named, sought.found)
-        return sought if again.nothing else replace(
-            again, described=as_typed(reading.subject.said(), reading.question.slips))
+        return sought if again.nothing else replace(again, described=True)
 
     def _named_by_meaning(self, found: SearchResult, subject: Subject,
                           kind: Kind) -> Subject | None:

@@ -284,8 +284,8 @@ def test_a_thing_described_in_other_words_is_found_by_the_note_that_names_it(pix
     a = chain.invoke({"question": "Since which version can I compress without losing any "
                                   "quality?", "scope": Scope()})
     assert a.status.value == "answered" and not model.calls, a.answer
-    assert a.answer.startswith("The documents' name for “compress without losing any quality” "
-                               "is “--lossless”. “--lossless” was added in version 1.1"), a.answer
+    assert a.answer.startswith("Read as “--lossless”, the name the documents' own notes give "
+                               "it. “--lossless” was added in version 1.1"), a.answer
     assert a.appearance.release == "1.1"
     b = chain.invoke({"question": "Since which version can I print a poster?", "scope": Scope()})
     assert b.status.value == "no_evidence", b.answer
