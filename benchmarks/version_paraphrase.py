@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--model-name", default="local")
     ap.add_argument("--only", choices=("quickq", "httpx"), default=None, help="one corpus")
     ap.add_argument("--skip", nargs="*", choices=SETS, default=[], help="sets left out of "
-                    "`--half all` (a fresh pair kept to be asked once at a stop's final code)")
+                    "`--half all` (a fresh pair kept to be asked once at the final code)")
     ap.add_argument("--every", type=int, default=1, help="every Nth of the probe's questions")
     ap.add_argument("--slips", type=int, default=None, help="a seed: each phrasing is asked "
                     "with one slip in its longest word of six letters or more")

@@ -604,7 +604,7 @@ def test_the_classes_of_the_thirty_fifth_to_fortieth_sets_are_read(question, int
     ("До какой версии quickq мне обновиться, чтобы получить scheduled tasks?", "since"),
     ("Что переделали в quickq 1.1.0?", "changes"),
     ("Изменения, внесённые в quickq 1.1.0?", "changes"),
-    # three earlier Russian phrasings an index rebuilt at this stop's code asked about (lying in
+    # three earlier Russian phrasings an index rebuilt at later code asked about (lying in
     # the docs, in sum, this tool)
     ("Примерно сколько версий quickq лежит в твоей документации?", "versions"),
     ("Сколько версий quickq задокументировано в сумме?", "versions"),
