@@ -51,6 +51,11 @@ from situated.situation import Scope
     ("Is there a limit on how far I can drive in a week-long hire?", []),
     ("Is there a discount if I pay for three months at once?", []),
     ("Is there power for a camper van?", []),
+    # "in the contract", "at the weekend": a document or a time, no place
+    ("Is there a penalty in the contract?", []),
+    ("Is there a discount at the weekend?", []),
+    ("Есть ли штраф в договоре?", []),
+    ("Есть ли скидка в выходные?", []),
     ("Is there somewhere to sleep on the overnight boat?", []),
 ])
 def test_the_thing_asked_about_is_read_from_where_it_stands(question, things):

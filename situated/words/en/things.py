@@ -7,6 +7,14 @@ _THING = r"((?:[^\W\d_][\w'’-]*\s+){0,3}?[^\W\d_][\w'’-]*)"
 # "your shop", "this place" are the documents' own: no determiner of the one addressed
 _A = r"(?:the|a|an|one)\s+"
 _END = r"\s*[?.!]?\s*$"
+# what follows "in the" or "at the" and is no place: a document or a plan ("Is there a penalty
+# in the contract?", where "penalty" is the asker's word for the documents' "fee") or a time
+# ("Is there a discount at the weekend?")
+_NOT_A_PLACE = (r"contract|terms|policy|agreement|rules|documents?|guide|manual|handbook|"
+                r"leaflet|brochure|price\s+list|small\s+print|fine\s+print|conditions|booking|"
+                r"reservation|plan|package|subscription|membership|deal|offer|price|cost|"
+                r"weekend|weekends|end|start|beginning|moment|time|same\s+time|day|evening|"
+                r"morning|night|summer|winter|holidays|week|month|year")
 FRAMES = (
     # its hours: "What time does the museum open?", "What are the opening hours of the zoo?"
     (rf"\b(?:what\s+time|when|how\s+late|how\s+early|until\s+when|till\s+when|at\s+what\s+time)"
@@ -31,8 +39,8 @@ FRAMES = (
     # "Is there a limit on …" or "a discount if …": there the thing is the asker's word for
     # a rule, and the relevance rule decides)
     (rf"\b(?:is|are)\s+there\s+(?:(?:a|an|any|some)\s+)?{_THING}\s+(?:(?:in|at|inside|near|"
-     rf"next\s+to)\s+(?:the|your|this)\b|(?:nearby|near\s+here|close\s+by|around\s+here)"
-     rf"{_END})"),
+     rf"next\s+to)\s+(?:the|your|this)\s+(?!(?:{_NOT_A_PLACE})\b)|(?:nearby|near\s+here|"
+     rf"close\s+by|around\s+here){_END})"),
 )
 # the thing ends at its first preposition ("a taxi to the airport" is a taxi)
 PREPOSITIONS = r"with|for|of|to|in|at|on|from|near|by|during|after|before|into|around"
