@@ -65,14 +65,21 @@ _CHANGELOG = ("# Changelog\n\n## 3.0\n\n### Fixed\n\n- Add retry_limit to the do
               "## 1.5\n\n### Added\n\n- Add `timeout` argument to `Client`.\n")
 
 
+def _pages_and_notes(root, embeddings, prefix: str, pages: dict[str, str], notes: str,
+                     **meta):
+    """A family of pages (`<prefix>-<version>`) beside a changelog (`<prefix>-LOG`), indexed."""
+    for v, body in pages.items():
+        write(root / "docs" / f"page-{v}.md", md(f"{prefix}-{v}", body=body, family=prefix,
+                                                 version=v, title=f"{prefix} pages", **meta))
+    write(root / "docs" / "changelog.md", md(f"{prefix}-LOG", body=notes, title="Changelog",
+                                             **meta))
+    return indexed_app(root, embeddings)
+
+
 @pytest.fixture
 def lagging(tmp_path, embeddings):
     """Pages that first show `retry_limit` at 3.0, a changelog saying it was added in 2.0."""
-    for v, body in _PAGES.items():
-        write(tmp_path / "docs" / f"client-{v}.md",
-              md(f"CLI-{v}", body=body, family="client", version=v, title="Client"))
-    write(tmp_path / "docs" / "changelog.md", md("CL", body=_CHANGELOG, title="Changelog"))
-    return indexed_app(tmp_path, embeddings)
+    return _pages_and_notes(tmp_path, embeddings, "CLI", _PAGES, _CHANGELOG)
 
 
 @pytest.mark.integration
@@ -87,11 +94,11 @@ def test_a_note_that_states_the_release_leads_and_the_pages_finding_stands_besid
     out = a.appearance
     assert (out.release, out.basis, out.pages_release, out.agrees) == ("2.0", "notes", "3.0",
                                                                        False)
-    assert out.source_id == "CL@2.0" and out.previous_release is None  # a changelog: per release
+    assert out.source_id == "CLI-LOG@2.0" and out.previous_release is None  # a changelog: per release
     assert a.answer.startswith("“retry_limit” was added in version 2.0, as the documents' own "
                                "notes say [")
     assert "By the pages themselves: “retry_limit” first appears in version 3.0 [" in a.answer
-    assert {"CL@2.0", "CLI-3.0", "CLI-2.0"} <= {c.source_id for c in a.citations}
+    assert {"CLI-LOG@2.0", "CLI-3.0", "CLI-2.0"} <= {c.source_id for c in a.citations}
     ru = chain.invoke({"question": "В какой версии появился `retry_limit`?", "scope": Scope()})
     assert ru.appearance.release == "2.0" and ru.answer.startswith(
         "«retry_limit» появилось в версии 2.0, как сказано в собственных заметках документов")
@@ -233,13 +240,7 @@ _PIX_LOG = ("# Changelog\n\n## 2.0\n\n- The default quality is now 80 (was 85).\
 @pytest.fixture
 def pixpack(tmp_path, embeddings):
     """A guide at 1.0 and 2.0, and notes that add `--lossless` in 1.1, which has no page."""
-    for v, body in _PIX_GUIDE.items():
-        write(tmp_path / "docs" / f"guide-{v}.md", md(
-            f"PIX-{v}", body=body, family="pix-guide", version=v, product="pixpack",
-            title="pixpack guide"))
-    write(tmp_path / "docs" / "CHANGELOG.md", md("PIX-LOG", body=_PIX_LOG, product="pixpack",
-                                                 title="pixpack changelog"))
-    return indexed_app(tmp_path, embeddings)
+    return _pages_and_notes(tmp_path, embeddings, "PIX", _PIX_GUIDE, _PIX_LOG, product="pixpack")
 
 
 @pytest.mark.integration
