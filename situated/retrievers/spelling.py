@@ -200,7 +200,6 @@ class Corrector:
             return right
         return _ORDINARY.sub(put_right, query), tuple(pairs)
 
-
     def meant(self, word: str, readable: np.ndarray) -> str | None:
         """The word `word` (lower case) is a slip for, or None: among the words a slip away,
         the list's whole words whose stem a readable block holds, else its whole words, else
