@@ -4,18 +4,14 @@ show the documents' own notes beside them. No model call."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from situated import releases
 from situated.chains.context import StepContext
-from situated.chains.contract import Answer, AppearanceOut, NoteOut, Status
+from situated.chains.contract import Answer, AppearanceOut, NoteOut
 from situated.chains.decision import Route
 from situated.chains.read.change_kind import Kind, says_kind
-from situated.chains.read.release import identifiers
 from situated.chains.read.subject import Subject, carries_line
 from situated.chains.routing import version_rules
 from situated.chains.say import assemble
@@ -35,9 +31,9 @@ from situated.chains.versions.appearance import (
     states,
     walk,
 )
+from situated.chains.versions.described import is_note, named_by_meaning, read_as
 from situated.chains.versions.listing import when
 from situated.documents import DocKind, DocumentMeta
-from situated.index.sentences import block_units, filled
 from situated.loaders.notes import notes_release, path_release
 from situated.retrievers.hybrid import SearchResult
 from situated.retrievers.spelling import as_typed
@@ -45,6 +41,7 @@ from situated.situation import Situation
 
 if TYPE_CHECKING:
     from situated.documents import Block
+    from situated.index.versions import Versions
     from situated.retrievers.filter import Filter
 
 MAX_SCANNED = 2000  # release documents read whole to find where a named identifier appears
@@ -64,7 +61,7 @@ class Sought:
     kind: Kind
     held: bool
     described: bool = False  # the question described it in other words, read as the name a
-    # note gives it (`AppearanceSteps._named_by_meaning`)
+    # note gives it (`described.named_by_meaning`)
 
     @property
     def nothing(self) -> bool:
@@ -110,51 +107,21 @@ class AppearanceSteps:
         else:
             built = self._answer(sought.result, sought.notes, sought.said, situation, lang,
                                  sought.found)
-        if not sought.described or built.status is not Status.ANSWERED:
-            return built
-        lead = w.fixed("described_as", lang, x=sought.said)
-        return built.model_copy(update={"answer": f"{lead} {built.answer}"})
+        return read_as(built, sought.said, lang) if sought.described else built
 
     def find(self, reading: Reading) -> Sought:
         """Search every version for the thing asked (`_find`). A thing described in words no
         version holds ("compress without losing any quality") is looked for once more as the
-        identifier of the unit that says it in other words (`_named_by_meaning`: "Add
+        identifier of the unit that says it in other words (`described.named_by_meaning`: "Add
         `--lossless` to compress without any loss")."""
         sought = self._find(reading, reading.subject)
         if not sought.nothing or not reading.subject.words:
             return sought
-        named = self._named_by_meaning(sought.found, reading.subject, sought.kind)
+        named = named_by_meaning(self.ctx, sought.found, reading.subject, sought.kind)
         if named is None:
             return sought
         again = self._find(reading, named, sought.found)
         return sought if again.nothing else replace(again, described=True)
-
-    def _named_by_meaning(self, found: SearchResult, subject: Subject,
-                          kind: Kind) -> Subject | None:
-        """The name a note gives what `subject` describes: of the note lines among the
-        relevant blocks the question's search found that state this kind of change (`says_kind`:
-        "Add `--lossless` to compress without any loss."), the one closest in meaning to the
-        question (MiniLM's cosine, at least the index's sentence floor), and the first name it
-        writes (an identifier or a flag)."""
-        floor = self.ctx.engine.thresholds_of(found.filter, found.admitted).min_sentence
-        notes = [b.block_id for b in found.blocks if self._is_note(b.source_id)]
-        lines = [u for u in block_units(b.text for b in self.versions.read_blocks(notes).values())
-                 if says_kind(u, kind) and _names(u)]
-        if floor is None or not lines:
-            return None
-        index = self.ctx.engine.index
-        vectors = filled(index.sentences.lookup(lines), lines, index.embeddings.encode_few)
-        cosines = vectors @ index.embeddings.encode_query(subject.query)
-        best = int(np.argmax(cosines))
-        if cosines[best] < floor:
-            return None
-        return Subject(identifiers=(_names(lines[best])[0],), asked=subject.asked,
-                       query=subject.query)
-
-    def _is_note(self, source_id: str) -> bool:
-        """Release notes, or an unversioned document read as notes (a changelog's sections)."""
-        meta = self.versions.meta(source_id)
-        return meta.kind is DocKind.NOTES or not meta.release_scoped and not meta.date_scoped
 
     def _find(self, reading: Reading, subject: Subject,
               found: SearchResult | None = None) -> Sought:
@@ -187,7 +154,7 @@ class AppearanceSteps:
         kind = q.said.change_kind
         steps = axis_steps(self.versions, metas, subject, readable) if metas and subject else []
         pages = page_notes(steps, kind)
-        noted_ = self._notes([*held.blocks, *found.blocks], subject, readable)
+        noted_ = _notes(self.versions, [*held.blocks, *found.blocks], subject, readable)
         stating = [n for n in noted_ if states(n[1], subject, kind)]
         notes = [*pages, *_of_kind(noted_, stating, kind, subject)]
         return Sought(found, walk(steps, kind), notes,
@@ -241,15 +208,6 @@ class AppearanceSteps:
                               evidence, budget=self.ctx.budget_out(evidence), appearance=out,
                       relevance=self.ctx.relevance(result))
 
-    def _notes(self, ranked: list, subject: Subject, readable: Filter) -> list:
-        """(release, block) of the notes among the ranked blocks' documents: release notes
-        (`loaders.notes`), and the sections of an unversioned document headed by a release."""
-        sources = list(dict.fromkeys(b.source_id for b in ranked))
-        metas = {sid: self.versions.meta(sid) for sid in sources if self._is_note(sid)}
-        blocks = [b for sid in metas for b in self.versions.blocks_of(sid, readable)]
-        return noted(blocks, subject, lambda b: notes_release(
-            metas[b.source_id], (*b.path, b.title)) or path_release((*b.path, b.title)))
-
     def _answer(self, found: Found, notes: list, subject: str, situation: Situation, lang: Lang,
                 result: SearchResult) -> Answer:
         at, before = found.at, found.before
@@ -270,6 +228,16 @@ class AppearanceSteps:
             effective=at.meta.valid_from.isoformat() if at.meta.valid_from else None,
             notes=_notes_out(notes, label), agrees=agrees)
         return self._cited(text, supplied, out, situation, lang, result)
+
+
+def _notes(versions: Versions, ranked: list, subject: Subject, readable: Filter) -> list:
+    """(release, block) of the notes among the ranked blocks' documents: release notes
+    (`loaders.notes`), and the sections of an unversioned document headed by a release."""
+    sources = list(dict.fromkeys(b.source_id for b in ranked))
+    metas = {sid: versions.meta(sid) for sid in sources if is_note(versions, sid)}
+    blocks = [b for sid in metas for b in versions.blocks_of(sid, readable)]
+    return noted(blocks, subject, lambda b: notes_release(
+        metas[b.source_id], (*b.path, b.title)) or path_release((*b.path, b.title)))
 
 
 def _pages_text(found: Found, subject: str, label: dict, lang: Lang, tz: str) -> str:
@@ -297,17 +265,6 @@ def _earliest(notes: list) -> tuple | None:
 def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
     return [NoteOut(release=r, source_id=b.source_id, label=label.get(b.block_id))
             for r, b in notes]
-
-
-_FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]+")
-
-
-def _names(line: str) -> list[str]:
-    """The names a note line writes, in its order: flags (`--lossless`, which block text keeps
-    without its backticks) and identifiers (`release.identifiers`)."""
-    found = [(m.start(), m.group()) for m in _FLAG.finditer(line)]
-    found += [(line.find(i), i) for i in identifiers(line)]
-    return [name for _, name in sorted(found)]
 
 
 def _same_release(found: Found, release: str) -> bool:

@@ -1,0 +1,76 @@
+"""A thing a first-appearance question describes in other words than any version writes
+("Since which version can I compress without losing any quality?"), read as the name the note
+that states it gives ("Add `--lossless` to compress without any loss"): `named_by_meaning`; and
+the answer then says what it was read as (`read_as`)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from situated.chains.contract import Answer, Status
+from situated.chains.read.change_kind import Kind, says_kind
+from situated.chains.read.release import identifiers
+from situated.chains.read.subject import Subject
+from situated.chains.say import wording as w
+from situated.chains.say.wording import Lang
+from situated.documents import DocKind
+from situated.index.sentences import block_units, filled
+
+if TYPE_CHECKING:
+    from situated.chains.context import StepContext
+    from situated.index.versions import Versions
+    from situated.retrievers.hybrid import SearchResult
+
+_FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]+")
+
+
+def named_by_meaning(ctx: StepContext, found: SearchResult, subject: Subject,
+                     kind: Kind) -> Subject | None:
+    """The name a note gives what `subject` describes: of the note lines among the relevant
+    blocks the question's search `found` that state this kind of change (`says_kind`: "Add
+    `--lossless` to compress without any loss."), the one closest in meaning to the question
+    (MiniLM's cosine, at least the index's sentence floor), and the first name it writes (a
+    flag or an identifier). None where no line is that close or names anything."""
+    floor = ctx.engine.thresholds_of(found.filter, found.admitted).min_sentence
+    notes = [b.block_id for b in found.blocks if is_note(ctx.versions, b.source_id)]
+    lines = [u for u in block_units(b.text for b in ctx.versions.read_blocks(notes).values())
+             if says_kind(u, kind) and names_in_line(u)]
+    if floor is None or not lines:
+        return None
+    index = ctx.engine.index
+    vectors = filled(index.sentences.lookup(lines), lines, index.embeddings.encode_few)
+    cosines = vectors @ index.embeddings.encode_query(subject.query)
+    best = int(np.argmax(cosines))
+    if cosines[best] < floor:
+        return None
+    return Subject(identifiers=(names_in_line(lines[best])[0],), asked=subject.asked,
+                   query=subject.query)
+
+
+def is_note(versions: Versions, source_id: str) -> bool:
+    """Release notes, or an unversioned document read as notes (a changelog's sections)."""
+    meta = versions.meta(source_id)
+    return meta.kind is DocKind.NOTES or not meta.release_scoped and not meta.date_scoped
+
+
+def names_in_line(line: str) -> list[str]:
+    """The names a note line writes, in its order: flags (`--lossless`, which block text keeps
+    without its backticks) and identifiers (`release.identifiers`)."""
+    found = [(m.start(), m.group()) for m in _FLAG.finditer(line)]
+    found += [(line.find(i), i) for i in identifiers(line)]
+    return [name for _, name in sorted(found)]
+
+
+def read_as(built: Answer, name: str, lang: Lang) -> Answer:
+    """An answer about `name` that the question described in other words opens by saying what
+    it was read as; a stop is left as it is."""
+    if built.status is not Status.ANSWERED:
+        return built
+    lead = w.fixed("described_as", lang, x=name)
+    return built.model_copy(update={"answer": f"{lead} {built.answer}"})
+
+
+__all__ = ["is_note", "named_by_meaning", "names_in_line", "read_as"]
