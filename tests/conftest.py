@@ -295,6 +295,17 @@ def quickq_corpus(root, changelog_title: str = "quickq changelog") -> None:
                                              title=changelog_title))
 
 
+def pages_and_notes(root, embeddings, prefix: str, pages: dict[str, str], notes: str,
+                     **meta):
+    """A family of pages (`<prefix>-<version>`) beside a changelog (`<prefix>-LOG`), indexed."""
+    for v, body in pages.items():
+        write(root / "docs" / f"page-{v}.md", md(f"{prefix}-{v}", body=body, family=prefix,
+                                                 version=v, title=f"{prefix} pages", **meta))
+    write(root / "docs" / "changelog.md", md(f"{prefix}-LOG", body=notes, title="Changelog",
+                                             **meta))
+    return indexed_app(root, embeddings)
+
+
 @pytest.fixture(scope="module")
 def quickq(tmp_path_factory, embeddings):
     """`quickq_corpus` indexed, once per test module."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from conftest import indexed_app, md, write
+from conftest import indexed_app, md, pages_and_notes, write
 
 from situated.chains.ask import build_ask_chain
 from situated.chains.contract import Status
@@ -37,14 +37,9 @@ NOTES = ("# Changelog\n\n## 2.0\n\n- The default quality is now 80 (was 85).\n- 
 
 @pytest.fixture(scope="module")
 def pixpack(tmp_path_factory, embeddings):
-    root = tmp_path_factory.mktemp("pixpack")
-    for v, body in GUIDE.items():
-        write(root / "docs" / f"guide-{v}.md", md(
-            f"PIX-GUIDE-{v}", body, product="pixpack", version=v, family="pixpack-guide",
-            title="pixpack user guide"))
-    write(root / "docs" / "CHANGELOG.md", md("PIX-LOG", NOTES, product="pixpack",
-                                             title="pixpack changelog"))
-    return build_ask_chain(indexed_app(root, embeddings), clock=lambda: TODAY)
+    app = pages_and_notes(tmp_path_factory.mktemp("pixpack"), embeddings, "PIX-GUIDE", GUIDE,
+                          NOTES, product="pixpack")
+    return build_ask_chain(app, clock=lambda: TODAY)
 
 
 LENDING = ("## 1 Loan periods\n\nBooks are lent for {books}. DVDs and Blu-ray discs are lent for "

@@ -6,7 +6,7 @@ changelog (its gold) is checked here too."""
 from __future__ import annotations
 
 import pytest
-from conftest import ROUTING_TODAY, indexed_app, md, write
+from conftest import ROUTING_TODAY, md, pages_and_notes, write
 
 from situated.chains.read.change_kind import Kind
 from situated.chains.read.subject import Subject, subject_of
@@ -65,21 +65,10 @@ _CHANGELOG = ("# Changelog\n\n## 3.0\n\n### Fixed\n\n- Add retry_limit to the do
               "## 1.5\n\n### Added\n\n- Add `timeout` argument to `Client`.\n")
 
 
-def _pages_and_notes(root, embeddings, prefix: str, pages: dict[str, str], notes: str,
-                     **meta):
-    """A family of pages (`<prefix>-<version>`) beside a changelog (`<prefix>-LOG`), indexed."""
-    for v, body in pages.items():
-        write(root / "docs" / f"page-{v}.md", md(f"{prefix}-{v}", body=body, family=prefix,
-                                                 version=v, title=f"{prefix} pages", **meta))
-    write(root / "docs" / "changelog.md", md(f"{prefix}-LOG", body=notes, title="Changelog",
-                                             **meta))
-    return indexed_app(root, embeddings)
-
-
 @pytest.fixture
 def lagging(tmp_path, embeddings):
     """Pages that first show `retry_limit` at 3.0, a changelog saying it was added in 2.0."""
-    return _pages_and_notes(tmp_path, embeddings, "CLI", _PAGES, _CHANGELOG)
+    return pages_and_notes(tmp_path, embeddings, "CLI", _PAGES, _CHANGELOG)
 
 
 @pytest.mark.integration
@@ -240,7 +229,7 @@ _PIX_LOG = ("# Changelog\n\n## 2.0\n\n- The default quality is now 80 (was 85).\
 @pytest.fixture
 def pixpack(tmp_path, embeddings):
     """A guide at 1.0 and 2.0, and notes that add `--lossless` in 1.1, which has no page."""
-    return _pages_and_notes(tmp_path, embeddings, "PIX", _PIX_GUIDE, _PIX_LOG, product="pixpack")
+    return pages_and_notes(tmp_path, embeddings, "PIX", _PIX_GUIDE, _PIX_LOG, product="pixpack")
 
 
 @pytest.mark.integration
