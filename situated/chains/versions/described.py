@@ -18,6 +18,7 @@ from situated.chains.say import wording as w
 from situated.chains.say.wording import Lang
 from situated.documents import DocKind
 from situated.index.sentences import block_units, filled
+from situated.index.text import mostly_latin
 
 if TYPE_CHECKING:
     from situated.chains.context import StepContext
@@ -32,22 +33,39 @@ def named_by_meaning(ctx: StepContext, found: SearchResult, subject: Subject,
     """The name a note gives what `subject` describes: of the note lines among the relevant
     blocks the question's search `found` that state this kind of change (`says_kind`: "Add
     `--lossless` to compress without any loss."), the one closest in meaning to the question
-    (MiniLM's cosine, at least the index's sentence floor), and the first name it writes (a
-    flag or an identifier). None where no line is that close or names anything."""
-    floor = ctx.engine.thresholds_of(found.filter, found.admitted).min_sentence
+    (`_cosines`: over the floor of the model that reads both), and the first name it writes
+    (a flag or an identifier). None where no line is that close or names anything."""
     notes = [b.block_id for b in found.blocks if is_note(ctx.versions, b.source_id)]
     lines = [u for u in block_units(b.text for b in ctx.versions.read_blocks(notes).values())
              if says_kind(u, kind) and names_in_line(u)]
-    if floor is None or not lines:
+    read = _cosines(ctx, found, subject.query, lines) if lines else None
+    if read is None:
         return None
-    index = ctx.engine.index
-    vectors = filled(index.sentences.lookup(lines), lines, index.embeddings.encode_few)
-    cosines = vectors @ index.embeddings.encode_query(subject.query)
+    cosines, floor = read
     best = int(np.argmax(cosines))
     if cosines[best] < floor:
         return None
     return Subject(identifiers=(names_in_line(lines[best])[0],), asked=subject.asked,
                    query=subject.query)
+
+
+def _cosines(ctx: StepContext, found: SearchResult, question: str,
+             lines: list[str]) -> tuple[np.ndarray, float] | None:
+    """Each line's cosine with the question and the floor it must reach: MiniLM's and the
+    sentence floor where MiniLM reads the question and the lines (mostly Latin script), else
+    multilingual-e5's and its floor for the pair of scripts (MiniLM scores an unrelated
+    Russian question 0.65); None where neither model reads them."""
+    index, th = ctx.engine.index, ctx.engine.thresholds_of(found.filter, found.admitted)
+    if all(map(mostly_latin, [question, *lines])):
+        if th.min_sentence is None:
+            return None
+        vectors = filled(index.sentences.lookup(lines), lines, index.embeddings.encode_few)
+        return vectors @ index.embeddings.encode_query(question), th.min_sentence
+    if index.multilingual is None:
+        return None
+    same = all(mostly_latin(x) == mostly_latin(question) for x in lines)
+    return (index.multilingual.sentence_vectors(lines) @ index.multilingual.encode_query(
+        question), th.multilingual_floor(same))
 
 
 def is_note(versions: Versions, source_id: str) -> bool:

@@ -290,3 +290,16 @@ def test_a_refusal_quotes_the_words_as_the_asker_typed_them(pixpack, model):
     chain = build_ask_chain(pixpack, model=model, clock=lambda: ROUTING_TODAY)
     a = chain.invoke({"question": "When was resize added?", "scope": Scope()})
     assert a.status.value == "no_evidence" and "“resize”" in a.answer, a.answer
+
+
+@pytest.mark.integration
+def test_a_described_thing_in_another_script_is_read_by_the_multilingual_model(quickq):
+    """A Russian question is compared with the English note by multilingual-e5 over its floor
+    across scripts, never by MiniLM, which scores an unrelated Russian question 0.65 and so
+    would pass any note line over its sentence floor."""
+    from situated.chains.ask import build_ask_chain
+
+    a = build_ask_chain(quickq, clock=lambda: ROUTING_TODAY).invoke(
+        {"question": "Какое обновление quickq добавило scheduled tasks?", "scope": Scope()})
+    assert a.status.value == "answered" and "queue.schedule" in a.answer, a.answer
+    assert a.appearance.release == "1.1.0", a.answer
