@@ -37,6 +37,7 @@ from situated.situation import Scope
     ("Is there a car wash nearby?", [("car", "wash")]),
     ("Есть ли кафе в библиотеке?", [("кафе",)]),
     ("Есть ли автомойка поблизости?", [("автомойка",)]),
+    ("Есть ли рядом автомойка?", [("автомойка",)]),
     # the documents' own place, by its kind or as the one addressed: the relevance rule decides
     ("What time does the shop close?", []),
     ("What time does your pharmacy close?", []),
