@@ -37,7 +37,7 @@ from situated.chains.read.subject import (
     carries,
     carries_line,
 )
-from situated.documents import Block, DocumentMeta
+from situated.documents import Block, DocKind, DocumentMeta
 from situated.index.versions import Versions
 from situated.modes import Mode
 from situated.words import alt
@@ -227,12 +227,19 @@ def heads(block: Block, subject: Subject) -> bool:
     return carries_line(f"{' '.join(block.path)} {block.title}", subject)
 
 
+def is_note(versions: Versions, source_id: str) -> bool:
+    """Release notes, or an unversioned document read as notes (a changelog's sections)."""
+    meta = versions.meta(source_id)
+    return meta.kind is DocKind.NOTES or not meta.release_scoped and not meta.date_scoped
+
+
 __all__ = [
     "Basis",
     "Found",
     "Step",
     "axis_steps",
     "heads",
+    "is_note",
     "noted",
     "page_notes",
     "sentences_of",

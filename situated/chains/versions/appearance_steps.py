@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from packaging.version import Version
+
 from situated import releases
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer, AppearanceOut, NoteOut
@@ -25,13 +27,14 @@ from situated.chains.versions.appearance import (
     Found,
     axis_steps,
     heads,
+    is_note,
     noted,
     page_notes,
     sentences_of,
     states,
     walk,
 )
-from situated.chains.versions.described import is_note, named_by_meaning, read_as
+from situated.chains.versions.described import named_by_meaning, read_as
 from situated.chains.versions.listing import when
 from situated.documents import DocKind, DocumentMeta
 from situated.loaders.notes import notes_release, path_release
@@ -168,7 +171,7 @@ class AppearanceSteps:
         supplied = pack([b for _, b in notes[:3]], self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
         lead = w.fixed("pages_unshown", lang, x=subject, verb=_verb(kind, lang))
-        text = f"{lead} {_notes_text(notes, label, True, lang)}"
+        text = f"{lead} {_notes_text(notes, label, False, lang)}"
         out = AppearanceOut(
             kind=kind.value, subject=subject, release=stated[0] if stated else None,
             source_id=(stated or notes[0])[1].source_id, basis=Basis.NOTES.value,
@@ -218,8 +221,8 @@ class AppearanceSteps:
         text = _pages_text(found, subject, label, lang, self.versions.timezone)
         agrees = _agrees(found, [r for r, _ in notes]) if notes else None
         if notes:
-            text += " " + _notes_text(notes, label, agrees or not _contradicts(
-                found, [r for r, _ in notes]), lang)
+            disagrees = not agrees and _contradicts(found, [r for r, _ in notes])
+            text += " " + _notes_text(notes, label, disagrees, lang)
         out = AppearanceOut(
             kind=found.kind.value, subject=subject, release=at.meta.version,
             source_id=at.meta.source_id, basis=Basis.PAGES.value, pages_release=at.meta.version,
@@ -267,47 +270,43 @@ def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
             for r, b in notes]
 
 
+def _release(version: str | None) -> Version | None:
+    """A release as a version, or None where there is none or it does not read as one."""
+    try:
+        return releases.parse(version) if version else None
+    except releases.ReleaseError:
+        return None
+
+
 def _same_release(found: Found, release: str) -> bool:
     """The note's release is the version the pages first show it at."""
-    try:
-        return found.at.meta.version is not None and releases.parse(
-            found.at.meta.version) == releases.parse(release)
-    except releases.ReleaseError:
-        return False
+    at = _release(found.at.meta.version)
+    return at is not None and at == _release(release)
 
 
 def _agrees(found: Found, stated: list[str]) -> bool:
     """A note agrees when its release (`stated`) lies after the version before and up to the
     version found (the pages exist at some releases only)."""
-    before = found.before.meta.version if found.before else None
-    try:
-        hi = releases.parse(found.at.meta.version) if found.at.meta.version else None
-        lo = releases.parse(before) if before else None
-        named = [releases.parse(r) for r in stated]
-    except releases.ReleaseError:
-        return False
-    if hi is None:
-        return False
-    return any((lo is None or lo < r) and r <= hi for r in named)
+    hi, lo = _release(found.at.meta.version), _release(
+        found.before.meta.version if found.before else None)
+    named = [_release(r) for r in stated]
+    return hi is not None and any(r is not None and (lo is None or lo < r) and r <= hi
+                                  for r in named)
 
 
 def _contradicts(found: Found, mentioned: list[str]) -> bool:
     """Every note that mentions it is at or before the version before, which the pages show
     without it. A mention after the version found says it still exists, which is no
     disagreement ("The default quality is now 80" under 2.0 for a `--quality` of 1.0)."""
-    if found.before is None or found.before.meta.version is None:
-        return False
-    try:
-        lo = releases.parse(found.before.meta.version)
-        return all(releases.parse(r) <= lo for r in mentioned)
-    except releases.ReleaseError:
-        return False
+    lo = _release(found.before.meta.version if found.before else None)
+    named = [_release(r) for r in mentioned]
+    return lo is not None and all(r is not None and r <= lo for r in named)
 
 
-def _notes_text(notes: list, label: dict, agrees: bool | None, lang: Lang) -> str:
+def _notes_text(notes: list, label: dict, disagrees: bool, lang: Lang) -> str:
     said = ", ".join(f"{r}" + (f" [{label[b.block_id]}]" if b.block_id in label else "")
                      for r, b in notes[:3])
-    tail = "" if agrees else w.fixed("notes_disagree", lang)
+    tail = w.fixed("notes_disagree", lang) if disagrees else ""
     return w.fixed("notes_mention", lang, said=said, tail=tail)
 
 

@@ -16,13 +16,12 @@ from situated.chains.read.release import identifiers
 from situated.chains.read.subject import Subject
 from situated.chains.say import wording as w
 from situated.chains.say.wording import Lang
-from situated.documents import DocKind
+from situated.chains.versions.appearance import is_note
 from situated.index.sentences import block_units, filled
 from situated.index.text import mostly_latin
 
 if TYPE_CHECKING:
     from situated.chains.context import StepContext
-    from situated.index.versions import Versions
     from situated.retrievers.hybrid import SearchResult
 
 _FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]+")
@@ -68,12 +67,6 @@ def _cosines(ctx: StepContext, found: SearchResult, question: str,
         question), th.multilingual_floor(same))
 
 
-def is_note(versions: Versions, source_id: str) -> bool:
-    """Release notes, or an unversioned document read as notes (a changelog's sections)."""
-    meta = versions.meta(source_id)
-    return meta.kind is DocKind.NOTES or not meta.release_scoped and not meta.date_scoped
-
-
 def names_in_line(line: str) -> list[str]:
     """The names a note line writes, in its order: flags (`--lossless`, which block text keeps
     without its backticks) and identifiers (`release.identifiers`)."""
@@ -91,4 +84,4 @@ def read_as(built: Answer, name: str, lang: Lang) -> Answer:
     return built.model_copy(update={"answer": f"{lead} {built.answer}"})
 
 
-__all__ = ["is_note", "named_by_meaning", "names_in_line", "read_as"]
+__all__ = ["named_by_meaning", "names_in_line", "read_as"]

@@ -303,3 +303,19 @@ def test_a_described_thing_in_another_script_is_read_by_the_multilingual_model(q
         {"question": "Какое обновление quickq добавило scheduled tasks?", "scope": Scope()})
     assert a.status.value == "answered" and "queue.schedule" in a.answer, a.answer
     assert a.appearance.release == "1.1.0", a.answer
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(("line", "names"), [
+    ("Add --lossless to compress without any loss.", ["--lossless"]),
+    ("Add queue.schedule to run a task at a later time.", ["queue.schedule"]),
+    # a flag of two letters or more; a one-letter one ("-q") names too little to look for
+    ("Add -q and --retry_limit to Client.send_all.", ["--retry_limit", "Client.send_all"]),
+    ("Add pixpack convert.", []),  # no backticks left, no flag, no identifier: nothing named
+    ("Fix a crash when Redis restarts (#212).", []),
+    ("Support well-known and non-ASCII hostnames.", []),  # a hyphenated word is no flag
+])
+def test_a_note_line_names_its_flags_and_identifiers_in_order(line, names):
+    from situated.chains.versions.described import names_in_line
+
+    assert names_in_line(line) == names
