@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from situated.retrievers.hybrid import SearchResult
 
 _FLAG = re.compile(r"(?<![\w-])--?[A-Za-z][\w-]+")
+# a name to look for is one token: never a link the note's Markdown made a code span, a path or
+# a command ("`https://…/proxies/#socks`", "`pip install httpx[socks]`")
+_ONE_NAME = re.compile(r"(?!\w+://)-{0,2}[A-Za-z_][\w.:-]*")
 
 
 def named_by_meaning(ctx: StepContext, found: SearchResult, subject: Subject,
@@ -69,10 +72,10 @@ def _cosines(ctx: StepContext, found: SearchResult, question: str,
 
 def names_in_line(line: str) -> list[str]:
     """The names a note line writes, in its order: flags (`--lossless`, which block text keeps
-    without its backticks) and identifiers (`release.identifiers`)."""
+    without its backticks) and identifiers (`release.identifiers`), each one token."""
     found = [(m.start(), m.group()) for m in _FLAG.finditer(line)]
     found += [(line.find(i), i) for i in identifiers(line)]
-    return [name for _, name in sorted(found)]
+    return [name for _, name in sorted(found) if _ONE_NAME.fullmatch(name)]
 
 
 def read_as(built: Answer, name: str, lang: Lang) -> Answer:

@@ -314,6 +314,10 @@ def test_a_described_thing_in_another_script_is_read_by_the_multilingual_model(q
     ("Add pixpack convert.", []),  # no backticks left, no flag, no identifier: nothing named
     ("Fix a crash when Redis restarts (#212).", []),
     ("Support well-known and non-ASCII hostnames.", []),  # a hyphenated word is no flag
+    # httpx's changelog: a link made a code span is no name, the package after it is
+    ("Support for the SOCKS5 proxy protocol `https://www.python-httpx.org/advanced/proxies/"
+     "#socks` via the `socksio` package.", ["socksio"]),
+    ("Add `pip install httpx[socks]` to the docs.", []),
 ])
 def test_a_note_line_names_its_flags_and_identifiers_in_order(line, names):
     from situated.chains.versions.described import names_in_line
