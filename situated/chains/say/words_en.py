@@ -61,6 +61,8 @@ TEXTS = {
     "version_release": "version {v}",
     "version_dated": "the version from {date}",
     "appears_added": "“{x}” first appears in {at} [{a}]{before}.",
+    "appears_oldest": "“{x}” is already in {at}, the oldest version the pages show [{a}]{older}.",
+    "older_notes": "; the release notes go back to version {v}, so it may be older",
     "appears_removed": "“{x}” is gone in {at} [{a}]{before}.",
     "appears_deprecated": "“{x}” is marked deprecated from {at} [{a}]{before}.",
     "before_added": "; {at}, the version before it, does not have it [{a}]",

@@ -60,6 +60,8 @@ TEXTS = {
     "version_release": "версии {v}",
     "version_dated": "редакции с {date}",
     "appears_added": "«{x}» впервые появляется в {at} [{a}]{before}.",
+    "appears_oldest": "«{x}» есть уже в {at}, самой ранней из версий страниц [{a}]{older}.",
+    "older_notes": "; заметки к выпускам начинаются с версии {v}, так что оно может быть и старше",
     "appears_removed": "«{x}» нет в {at} [{a}]{before}.",
     "appears_deprecated": "«{x}» помечено как устаревшее начиная с {at} [{a}]{before}.",
     "before_added": "; в {at}, предыдущей версии, его нет [{a}]",

@@ -85,6 +85,55 @@ def walk(steps: list[Step], kind: Kind) -> Found | None:
     return None
 
 
+@dataclass(frozen=True)
+class Unseen:
+    """X is already in the oldest version the pages show (`unseen_before`): when it came is not
+    theirs to say. `notes_from` is the oldest release the product's notes name, where that is
+    older still (the notes go back further than the pages)."""
+
+    notes_from: str | None
+    mention: tuple[str, Block] | None = None  # the oldest note that carries X, before it
+
+
+MAX_NOTES_READ = 2000  # older release notes read for the oldest that carries X
+
+
+def release_or_none(version: str | None) -> releases.Version | None:
+    """A release as a version, or None where there is none or it does not read as one."""
+    try:
+        return releases.parse(version) if version else None
+    except releases.ReleaseError:
+        return None
+
+
+def unseen_before(versions: Versions, found: Found, subject: Subject,
+                  readable: Filter) -> Unseen | None:
+    """Whether an addition found at the first version walked is only where the pages begin:
+    no page of its product is older, and no note names that version as the product's first
+    (a changelog whose oldest release it is). httpx's pages begin at 0.13.3 and its notes at
+    0.6.0: HTTP/2 is already in 0.13.3, which is no first appearance; the oldest older note
+    that carries X is given beside it."""
+    if found.kind is not Kind.ADDED or found.before is not None:
+        return None
+    at = release_or_none(found.at.meta.version)
+    if at is None:  # a dated family: its first version walked is its oldest
+        return Unseen(None) if found.at.meta.version is None else None
+    metas = [m for p in (found.at.meta.product or (None,)) for m in versions.released(readable, p)]
+    pages = [v for m in metas if m.kind is not DocKind.NOTES
+             and (v := release_or_none(m.version)) is not None]
+    notes = sorted(((v, m) for m in metas if m.kind is DocKind.NOTES
+                    and (v := release_or_none(m.version)) is not None), key=lambda n: n[0])
+    if any(v < at for v in pages) or (notes and notes[0][0] == at):
+        return None  # older pages lack it; the notes begin with it: it came then
+    older = [(v, m) for v, m in notes if v < at]
+    if not older:
+        return Unseen(None)
+    mention = next(((m.declared_version, b) for _, m in older[:MAX_NOTES_READ]
+                    for b in versions.blocks_of(m.source_id, readable) if carries(b, subject)),
+                   None)
+    return Unseen(str(older[0][0]), mention)
+
+
 def axis_steps(versions: Versions, metas: list[DocumentMeta], subject: Subject,
                readable: Filter) -> list[Step]:
     """The documents grouped by their release (else their start), in order; per position the

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from packaging.version import Version
 
 from situated import releases
 from situated.chains.context import StepContext
@@ -25,13 +24,16 @@ from situated.chains.state import Reading
 from situated.chains.versions.appearance import (
     Basis,
     Found,
+    Unseen,
     axis_steps,
     heads,
     is_note,
     noted,
     page_notes,
+    release_or_none,
     sentences_of,
     states,
+    unseen_before,
     walk,
 )
 from situated.chains.versions.described import named_by_meaning, read_as
@@ -65,6 +67,7 @@ class Sought:
     held: bool
     described: bool = False  # the question described it in other words, read as the name a
     # note gives it (`described.named_by_meaning`)
+    unseen: Unseen | None = None  # found where the pages begin (`appearance.unseen_before`)
 
     @property
     def nothing(self) -> bool:
@@ -106,10 +109,10 @@ class AppearanceSteps:
                                      situation, lang, sought.found)
         elif sought.stated is not None and not _same_release(sought.result, sought.stated[0]):
             built = self._stated(sought.result, sought.stated, sought.notes, sought.said,
-                                 situation, lang, sought.found)
+                                 situation, lang, sought.found, sought.unseen)
         else:
             built = self._answer(sought.result, sought.notes, sought.said, situation, lang,
-                                 sought.found)
+                                 sought.found, sought.unseen)
         return read_as(built, sought.said, lang) if sought.described else built
 
     def find(self, reading: Reading) -> Sought:
@@ -160,9 +163,14 @@ class AppearanceSteps:
         noted_ = _notes(self.versions, [*held.blocks, *found.blocks], subject, readable)
         stating = [n for n in noted_ if states(n[1], subject, kind)]
         notes = [*pages, *_of_kind(noted_, stating, kind, subject)]
-        return Sought(found, walk(steps, kind), notes,
+        result = walk(steps, kind)
+        unseen = unseen_before(self.versions, result, subject, readable) if result else None
+        if unseen is not None and unseen.mention is not None and unseen.mention not in notes:
+            notes.insert(0, unseen.mention)
+        return Sought(found, result, notes,
                       _earliest([*(n for n in pages if heads(n[1], subject)), *stating]),
-                      as_typed(subject.said(), q.slips), kind, any(x.block for x in steps))
+                      as_typed(subject.said(), q.slips), kind, any(x.block for x in steps),
+                      unseen=unseen)
 
     def _notes_only(self, notes: list, stated: tuple | None, subject: str, kind: Kind,
                     situation: Situation, lang: Lang, result: SearchResult) -> Answer:
@@ -180,7 +188,8 @@ class AppearanceSteps:
         return self._cited(text, supplied, out, situation, lang, result)
 
     def _stated(self, found: Found, stated: tuple, notes: list, subject: str,
-                situation: Situation, lang: Lang, result: SearchResult) -> Answer:
+                situation: Situation, lang: Lang, result: SearchResult,
+                unseen: Unseen | None) -> Answer:
         """A note states the change at a release the pages do not show it at, outside their
         window or inside it (a release with no page of its own): the note leads, the pages' own
         finding follows, all cited."""
@@ -193,7 +202,8 @@ class AppearanceSteps:
         ref = f" [{label[note.block_id]}]" if note.block_id in label else ""
         lead = w.fixed("notes_state", lang, x=subject, verb=_verb(found.kind, lang), v=release,
                        ref=ref)
-        text = lead + _pages_text(found, subject, label, lang, self.versions.timezone)
+        text = lead + _pages_text(found, subject, label, lang, self.versions.timezone,
+                                  unseen and Unseen(None))  # the note said how far back
         out = AppearanceOut(
             kind=found.kind.value, subject=subject, release=release, source_id=note.source_id,
             basis=Basis.NOTES.value, pages_release=found.at.meta.version,
@@ -212,13 +222,13 @@ class AppearanceSteps:
                       relevance=self.ctx.relevance(result))
 
     def _answer(self, found: Found, notes: list, subject: str, situation: Situation, lang: Lang,
-                result: SearchResult) -> Answer:
+                result: SearchResult, unseen: Unseen | None) -> Answer:
         at, before = found.at, found.before
         cited = [b for b in (at.block or at.first, ((before.block or before.first) if before is not None else None))
                  if b is not None]
         supplied = pack([*cited, *(b for _, b in notes[:2])], self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
-        text = _pages_text(found, subject, label, lang, self.versions.timezone)
+        text = _pages_text(found, subject, label, lang, self.versions.timezone, unseen)
         agrees = _agrees(found, [r for r, _ in notes]) if notes else None
         if notes:
             disagrees = not agrees and _contradicts(found, [r for r, _ in notes])
@@ -243,11 +253,19 @@ def _notes(versions: Versions, ranked: list, subject: Subject, readable: Filter)
         metas[b.source_id], (*b.path, b.title)) or path_release((*b.path, b.title)))
 
 
-def _pages_text(found: Found, subject: str, label: dict, lang: Lang, tz: str) -> str:
+def _pages_text(found: Found, subject: str, label: dict, lang: Lang, tz: str,
+                unseen: Unseen | None) -> str:
     """What the pages show: “X” first appears in version 0.23.3 [S1]; version 0.22.0, the
-    version before it, does not have it [S2]."""
+    version before it, does not have it [S2]. Or, found where they begin (`unseen`): “X” is
+    already in version 0.13.3, the oldest version the pages show [S1]; the release notes go
+    back to version 0.6.0, so it may be older."""
     at, before = found.at, found.before
     a_block = at.block or at.first
+    if unseen is not None:
+        older = w.fixed("older_notes", lang, v=unseen.notes_from) if unseen.notes_from else ""
+        return w.fixed("appears_oldest", lang, x=subject, at=version_name(at.meta, lang, tz),
+                       a=label.get(a_block.block_id, "") if a_block is not None else "",
+                       older=older)
     b_block = ((before.block or before.first) if before is not None else None)
     before_text = w.fixed(
         f"before_{found.kind.value}", lang, at=version_name(before.meta, lang, tz),
@@ -270,26 +288,18 @@ def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
             for r, b in notes]
 
 
-def _release(version: str | None) -> Version | None:
-    """A release as a version, or None where there is none or it does not read as one."""
-    try:
-        return releases.parse(version) if version else None
-    except releases.ReleaseError:
-        return None
-
-
 def _same_release(found: Found, release: str) -> bool:
     """The note's release is the version the pages first show it at."""
-    at = _release(found.at.meta.version)
-    return at is not None and at == _release(release)
+    at = release_or_none(found.at.meta.version)
+    return at is not None and at == release_or_none(release)
 
 
 def _agrees(found: Found, stated: list[str]) -> bool:
     """A note agrees when its release (`stated`) lies after the version before and up to the
     version found (the pages exist at some releases only)."""
-    hi, lo = _release(found.at.meta.version), _release(
+    hi, lo = release_or_none(found.at.meta.version), release_or_none(
         found.before.meta.version if found.before else None)
-    named = [_release(r) for r in stated]
+    named = [release_or_none(r) for r in stated]
     return hi is not None and any(r is not None and (lo is None or lo < r) and r <= hi
                                   for r in named)
 
@@ -298,14 +308,18 @@ def _contradicts(found: Found, mentioned: list[str]) -> bool:
     """Every note that mentions it is at or before the version before, which the pages show
     without it. A mention after the version found says it still exists, which is no
     disagreement ("The default quality is now 80" under 2.0 for a `--quality` of 1.0)."""
-    lo = _release(found.before.meta.version if found.before else None)
-    named = [_release(r) for r in mentioned]
+    lo = release_or_none(found.before.meta.version if found.before else None)
+    named = [release_or_none(r) for r in mentioned]
     return lo is not None and all(r is not None and r <= lo for r in named)
 
 
 def _notes_text(notes: list, label: dict, disagrees: bool, lang: Lang) -> str:
-    said = ", ".join(f"{r}" + (f" [{label[b.block_id]}]" if b.block_id in label else "")
-                     for r, b in notes[:3])
+    """The releases the first notes mention it under, each once (the cited block of it)."""
+    first: dict[str, str] = {}
+    for r, b in notes[:3]:
+        if not first.get(r):
+            first[r] = f" [{label[b.block_id]}]" if b.block_id in label else ""
+    said = ", ".join(r + ref for r, ref in first.items())
     tail = w.fixed("notes_disagree", lang) if disagrees else ""
     return w.fixed("notes_mention", lang, said=said, tail=tail)
 

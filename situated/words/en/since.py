@@ -115,6 +115,10 @@ SINCE_Q = (
     r"(?:of\s+(?:[\w.+-]+\s+)?)?(?:that|which|to|with|where|in\s+which|supporting|having|"
     r"including|offering|providing|containing|shipping|carrying)\b|"
     rf"\bwhen\s+(?:exactly\s+|precisely\s+)?(?:was|were|did)\b[^?!]{{0,100}}\b(?:{_ARRIVES})\b|"
+    # … the product doing it, its verb in the base form ("When did starlette add websockets?");
+    # the asker's own doing is no release's ("When did I add the card?")
+    r"\bwhen\s+(?:exactly\s+|precisely\s+)?did\s+(?!(?:i|we|you)\b)[^?!]{0,60}?"
+    r"\b(?:add|introduce|remove|drop|deprecate|gain|acquire)\b|"
     # the release to thank for a thing («Какому релизу quickq мы обязаны X?», "Which release
     # do I thank for X?"), and when it came, said by version ("When, version-wise, did quickq
     # pick up X?")

@@ -43,6 +43,22 @@ def test_a_release_that_adds_something_asks_where_it_first_appears(question):
     assert find_intent(question.replace("starlette ", "").replace("quickq ", "")) == "since"
 
 
+@pytest.mark.parametrize(("question", "since", "words"), [
+    ("When did starlette add websockets?", True, ("websockets",)),
+    ("When did httpx introduce the Client class?", True, ("client",)),  # its kind apart
+    ("When did httpx drop Python 3.7 support?", True, ("python", "3.7")),
+    ("When did I add the card to my account?", False, None),  # the asker's own doing
+    ("When did you add the late fee?", False, None),
+])
+def test_when_the_product_did_it_asks_where_it_first_appears(question, since, words):
+    """"When did starlette add websockets?" was read as a content question and answered with
+    the 0.21.0 note "Add WebSocketException …": the verb in its base form after "did" went
+    unread, where "When was X added?" was read."""
+    assert (find_intent(question) == "since") is since
+    if words:
+        assert subject_of(question, ["starlette", "httpx"]).words == words
+
+
 @pytest.mark.parametrize(("question", "words"), [
     ("Which quickq release brought in scheduled tasks?", ("scheduled", "tasks")),
     ("Which httpx version brought in zstd content decoding?", ("zstd", "content", "decoding")),

@@ -323,3 +323,39 @@ def test_a_note_line_names_its_flags_and_identifiers_in_order(line, names):
     from situated.chains.versions.described import names_in_line
 
     assert names_in_line(line) == names
+
+
+_LATE_GUIDE = {v: "## Output\n\nPass `--verbose` to print every file as it is written.\n"
+               for v in ("2.0", "3.0")}
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("log", "older"), [
+    ("# Changelog\n\n## 3.0\n\n- Faster startup.\n\n## 2.0\n\n- New output format.\n\n"
+     "## 1.2\n\n- Fix `--verbose` output on Windows.\n\n## 1.0\n\n- First release.\n",
+     "; the release notes go back to version 1.0, so it may be older."),
+    ("# Changelog\n\n## 3.0\n\n- Faster startup.\n\n## 2.5\n\n- New output format.\n", "."),
+])
+def test_a_thing_in_the_oldest_page_is_not_said_to_first_appear_there(tmp_path, embeddings,
+                                                                      model, log, older):
+    """httpx's pages begin at 0.13.3 and its notes at 0.6.0: "Since which version does httpx
+    support HTTP/2?" got "“HTTP/2” first appears in version 0.13.3". Where the pages begin is
+    not where a thing came: the answer says it is already there, how far back the notes go,
+    and cites the oldest note that names it. Notes that begin with that release (a first
+    release) still date it: `test_a_note_after_the_first_version_that_has_it…`."""
+    from situated.chains.ask import build_ask_chain
+
+    app = pages_and_notes(tmp_path, embeddings, "OUT", _LATE_GUIDE, log, product="outtool")
+    chain = build_ask_chain(app, model=model, clock=lambda: ROUTING_TODAY)
+    a = chain.invoke({"question": "In which version was --verbose added?", "scope": Scope()})
+    assert a.status.value == "answered" and not model.calls, a.answer
+    assert a.answer.startswith("“--verbose” is already in version 2.0, the oldest version the "
+                               f"pages show [OUT-2.0]({a.citations[0].link}){older}"), a.answer
+    assert (a.appearance.release, a.appearance.basis, a.appearance.previous_release) == (
+        "2.0", "pages", None)
+    if "1.0" in older:  # the oldest note that names it, cited
+        assert "mention it under 1.2 [OUT-LOG@1.2" in a.answer, a.answer
+        ru = chain.invoke({"question": "В какой версии появился --verbose?", "scope": Scope()})
+        assert ru.answer.startswith("«--verbose» есть уже в версии 2.0, самой ранней из версий "
+                                    "страниц ["), ru.answer
+        assert "заметки к выпускам начинаются с версии 1.0" in ru.answer, ru.answer
