@@ -94,6 +94,7 @@ def judged(case: dict, got: dict) -> dict:
     right = got["status"] == case.get("status", "answered")
     right &= all(s.casefold() in text for s in case.get("all", []))
     right &= not case.get("any") or any(s.casefold() in text for s in case["any"])
+    right &= not any(s.casefold() in text for s in case.get("none", []))
     other = [p for p in PRODUCTS if case.get("product") and p != case["product"]]
     # another product's page cited, or its name in what the reply says itself; a quote of the
     # right product's page that mentions the other ("Test client built on httpx", starlette's

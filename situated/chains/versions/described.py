@@ -36,19 +36,27 @@ def named_by_meaning(ctx: StepContext, found: SearchResult, subject: Subject,
     blocks the question's search `found` that state this kind of change (`says_kind`: "Add
     `--lossless` to compress without any loss."), the one closest in meaning to the question
     (`_cosines`: over the floor of the model that reads both), and the first name it writes
-    (a flag or an identifier). None where no line is that close or names anything."""
+    (a flag or an identifier). None where no line is that close, or the closest names
+    nothing."""
     notes = [b.block_id for b in found.blocks if is_note(ctx.versions, b.source_id)]
     lines = [u for u in block_units(b.text for b in ctx.versions.read_blocks(notes).values())
-             if says_kind(u, kind) and names_in_line(u)]
+             if says_kind(u, kind)]
     read = _cosines(ctx, found, subject.query, lines) if lines else None
     if read is None:
         return None
-    cosines, floor = read
+    name = closest_name(lines, *read)
+    return None if name is None else Subject(identifiers=(name,), asked=subject.asked,
+                                             query=subject.query)
+
+
+def closest_name(lines: list[str], cosines: np.ndarray, floor: float) -> str | None:
+    """The first name the line closest to the question writes, where it is over `floor`. A
+    closest line that names nothing gives nothing: the next line's name is not what was
+    described (httpx's "Support for zstd content decoding … is added" names nothing, and a
+    Russian question about zstd was read as the `httpx.Timeout` of the line after it)."""
     best = int(np.argmax(cosines))
-    if cosines[best] < floor:
-        return None
-    return Subject(identifiers=(names_in_line(lines[best])[0],), asked=subject.asked,
-                   query=subject.query)
+    names = names_in_line(lines[best])
+    return names[0] if names and cosines[best] >= floor else None
 
 
 def _cosines(ctx: StepContext, found: SearchResult, question: str,
@@ -87,4 +95,4 @@ def read_as(built: Answer, name: str, lang: Lang) -> Answer:
     return built.model_copy(update={"answer": f"{lead} {built.answer}"})
 
 
-__all__ = ["named_by_meaning", "names_in_line", "read_as"]
+__all__ = ["closest_name", "named_by_meaning", "names_in_line", "read_as"]

@@ -325,6 +325,25 @@ def test_a_note_line_names_its_flags_and_identifiers_in_order(line, names):
     assert names_in_line(line) == names
 
 
+@pytest.mark.unit
+@pytest.mark.parametrize(("cosines", "name"), [
+    ((0.90, 0.80), None),  # the closest names nothing: the next line's name is not it
+    ((0.70, 0.80), "httpx.Timeout"),
+    ((0.70, 0.40), None),  # under the floor
+])
+def test_a_thing_described_is_read_only_as_the_name_the_closest_line_gives(cosines, name):
+    """httpx's paraphrases: «Начиная с какой версии httpx мне доступен zstd content decoding?»
+    was read as “httpx.Timeout”: the line that states zstd names nothing, so the closest line
+    that named something won."""
+    import numpy as np
+
+    from situated.chains.versions.described import closest_name
+
+    lines = ["Support for zstd content decoding using the python zstandard package is added.",
+             "Add httpx.Timeout to configure every timeout at once."]
+    assert closest_name(lines, np.asarray(cosines), 0.5) == name
+
+
 _LATE_GUIDE = {v: "## Output\n\nPass `--verbose` to print every file as it is written.\n"
                for v in ("2.0", "3.0")}
 
