@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from situated.chains.read.release import holds, identifiers
 from situated.documents import Block, squashed
-from situated.index.text import STOP_WORDS
+from situated.index.text import STOP_WORDS, mostly_latin
 from situated.loaders.neutralise import inline
 from situated.words import alt, each
 
@@ -125,13 +125,32 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
                        flags=re.IGNORECASE)
     if named:
         return Subject(identifiers=named, asked=query, query=read_from)
-    parts = tuple(p for p in (_words(part) for part in _PARTS.split(query))
+    parts = tuple(p for p in (_words(run) for part in _PARTS.split(query)
+                              for run in _script_runs(part))
                   if p and not all(squashed(w) in names for w in p))  # never a name alone
     return Subject(words=_words(query), asked=query, query=read_from, parts=parts)
 
 
 # where a question's parts meet: its clauses, and the release nouns that say where to look
 _PARTS = re.compile(rf"[,;:.!?()]|{alt('subject', 'PARTS')}", re.IGNORECASE)
+
+
+_LETTERS = re.compile(r"[^\W\d_]")
+
+
+def _script_runs(text: str) -> list[str]:
+    """`text` cut where its words change script: a thing named in the documents' language
+    inside a question in another stands apart («Мне сказали, что | zstd content decoding |
+    пришло …»). A word without letters stays in the run it is in."""
+    runs: list[list[str]] = []
+    latin: bool | None = None
+    for word in text.split():
+        here = mostly_latin(word) if _LETTERS.search(word) else latin
+        if not runs or (here is not None and latin is not None and here != latin):
+            runs.append([])
+        runs[-1].append(word)
+        latin = here if here is not None else latin
+    return [" ".join(run) for run in runs]
 
 
 def _words(text: str) -> tuple[str, ...]:

@@ -68,3 +68,22 @@ def test_what_a_release_brought_in_is_the_subject_not_the_release(question, word
     """"Which quickq release brought in scheduled tasks?" read "brought in" as "added to":
     the subject was "Which release", and no version held it."""
     assert subject_of(question, ["quickq", "httpx"]).words == words
+
+
+@pytest.mark.parametrize(("question", "words"), [
+    ("Мне сказали, что zstd content decoding пришло с каким-то релизом httpx. С каким?",
+     ("zstd", "content", "decoding")),
+    ("Начиная с какой версии httpx мне доступен zstd content decoding?",
+     ("zstd", "content", "decoding")),
+])
+def test_a_thing_written_in_the_documents_language_stands_apart(question, words):
+    """httpx's Russian paraphrases looked for «Мне сказали, что zstd content decoding пришло
+    каким-то . каким»: the words where the script changes are a part of their own, and the
+    part the candidates hold is the subject (`Subject.held_by`)."""
+    from situated.documents import Block, BlockKind, FilterFields
+
+    note = Block(block_id="LOG@0.27.1-s1", source_id="LOG@0.27.1", kind=BlockKind.SECTION,
+                 title="0.27.1", path=("0.27.1",), link="/documents/LOG@0.27.1#s1",
+                 text="- Support for zstd content decoding using the python zstandard package "
+                      "is added.", fields=FilterFields(source_id="LOG@0.27.1"))
+    assert subject_of(question, ["httpx"]).held_by([note]).words == words
