@@ -24,7 +24,8 @@ _CODE_PARTS = re.compile(r"([A-Za-zА-Яа-яЁё]{1,4})[-‐‑]?(\d{1,6})([A-Z
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 _LATIN = re.compile(r"[A-Za-zÀ-ÖØ-öø-ÿĀ-ɏ]")
-STOP_WORDS = frozenset(STOPWORDS_EN_PLUS) | frozenset(STOPWORDS_RUSSIAN)
+EN_STOP_WORDS, RU_STOP_WORDS = frozenset(STOPWORDS_EN_PLUS), frozenset(STOPWORDS_RUSSIAN)
+STOP_WORDS = EN_STOP_WORDS | RU_STOP_WORDS
 
 
 def _code_parts(code: str) -> re.Match[str]:

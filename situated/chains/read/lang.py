@@ -4,9 +4,10 @@ and a list in each; `wording` says everything else with these."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from zoneinfo import ZoneInfo
 
-from situated.index.text import script_counts
+from situated.index.text import EN_STOP_WORDS, RU_STOP_WORDS, script_counts
 from situated.modes import Mode
 from situated.months import RU_MONTHS
 
@@ -16,9 +17,18 @@ class Lang(Mode):
     RU = "ru"
 
 
+_WORD = re.compile(r"\w+")
+
+
 def language_of(text: str) -> Lang:
-    """Russian when Cyrillic letters outnumber Latin ones (product codes are Latin), else
-    English."""
+    """The language of the words that frame the text where only one language's are there
+    ("С какой версией httpx пришёл zstd content decoding?" is Russian, "What does the Старт
+    tariff cost?" English), else Russian when Cyrillic letters outnumber Latin ones (product
+    codes and terms are Latin), else English."""
+    words = _WORD.findall(text.casefold())
+    en, ru = (any(w in stop for w in words) for stop in (EN_STOP_WORDS, RU_STOP_WORDS))
+    if en != ru:
+        return Lang.RU if ru else Lang.EN
     latin, cyrillic, _ = script_counts(text)
     return Lang.RU if cyrillic > latin else Lang.EN
 

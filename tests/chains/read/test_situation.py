@@ -128,8 +128,21 @@ def test_a_one_word_reply_completes_the_carried_situation():
     assert reply.date_for(ValidFor.PURCHASE_DATE) == dt.date(2026, 4, 1)
 
 
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Какой срок у тарифа C-3?", Lang.RU),
+    # the words that frame it decide, not the count of letters: more Latin letters here
+    ("С какой версией httpx пришёл zstd content decoding?", Lang.RU),
+    ("What does the Старт tariff cost?", Lang.EN),
+    ("Сколько стоит тариф Старт?", Lang.RU),
+    ("httpx zstd?", Lang.EN),  # no word frames it: the letters
+])
+def test_a_question_is_in_the_language_of_the_words_that_frame_it(question, lang):
+    """httpx's Russian paraphrases that name English terms ("zstd content decoding") were
+    answered in English: their Latin letters outnumbered the Cyrillic ones."""
+    assert language_of(question) is lang
+
+
 def test_slice_is_written_in_the_question_language():
-    assert language_of("Какой срок у тарифа C-3?") is Lang.RU
     s = Situation(product="Старт", as_of=D)
     assert slice_text(s, Lang.RU) == "По состоянию на 15 марта 2026, для Старт: "
     assert slice_text(Situation(product="C-3", purchase_date=D), Lang.EN) == \
