@@ -72,6 +72,8 @@ TEXTS = {
     "pages_unshown": "The versions themselves do not show when “{x}” was {verb}.",
     "notes_state": "“{x}” was {verb} in version {v}, as the documents' own notes say{ref}. By the "
                    "pages themselves: ",
+    "notes_state_alone": "“{x}” was {verb} in version {v}, as the documents' own notes say{ref}; "
+                         "the versions themselves do not show it.",
     "notes_mention": "The documents' own notes (history notes, a changelog) mention it under "
                      "{said}{tail}.",
     "notes_disagree": "; that disagrees with the pages' own versions",

@@ -55,7 +55,7 @@ MAX_SCANNED = 2000  # release documents read whole to find where a named identif
 class Sought:
     """What the first-appearance search found (`AppearanceSteps.find`): the question's own
     search, the version it first appears in (None: no version shows it), the notes that
-    mention it, the earliest note that states it, the subject as an answer says it, the kind
+    mention it, the note that states it (`_stating`), the subject as an answer says it, the kind
     of change asked, and whether some version holds the subject at all."""
 
     found: SearchResult
@@ -168,18 +168,26 @@ class AppearanceSteps:
         if unseen is not None and unseen.mention is not None and unseen.mention not in notes:
             notes.insert(0, unseen.mention)
         return Sought(found, result, notes,
-                      _earliest([*(n for n in pages if heads(n[1], subject)), *stating]),
+                      _stating([*(n for n in pages if heads(n[1], subject)), *stating], kind),
                       as_typed(subject.said(), q.slips), kind, any(x.block for x in steps),
                       unseen=unseen)
 
     def _notes_only(self, notes: list, stated: tuple | None, subject: str, kind: Kind,
                     situation: Situation, lang: Lang, result: SearchResult) -> Answer:
-        """The versions do not show it; the documents' own notes do: say both (the release a
-        note states is the answer's)."""
-        supplied = pack([b for _, b in notes[:3]], self.ctx.budget_of)
+        """The versions do not show it; the documents' own notes do: say both. A note that
+        states the change leads with its release ("“proxies” was deprecated in version 0.26.0,
+        as the documents' own notes say"), the others' mentions after it."""
+        others = [n for n in notes if stated is None or n[0] != stated[0]]
+        supplied = pack([b for _, b in ([stated] if stated else []) + others[:3]],
+                        self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
-        lead = w.fixed("pages_unshown", lang, x=subject, verb=_verb(kind, lang))
-        text = f"{lead} {_notes_text(notes, label, False, lang)}"
+        verb = _verb(kind, lang)
+        if stated is None:
+            lead = w.fixed("pages_unshown", lang, x=subject, verb=verb)
+        else:
+            ref = f" [{label[stated[1].block_id]}]" if stated[1].block_id in label else ""
+            lead = w.fixed("notes_state_alone", lang, x=subject, verb=verb, v=stated[0], ref=ref)
+        text = f"{lead} {_notes_text(others, label, False, lang)}" if others else lead
         out = AppearanceOut(
             kind=kind.value, subject=subject, release=stated[0] if stated else None,
             source_id=(stated or notes[0])[1].source_id, basis=Basis.NOTES.value,
@@ -277,10 +285,15 @@ def _pages_text(found: Found, subject: str, label: dict, lang: Lang, tz: str,
                    before=before_text)
 
 
-def _earliest(notes: list) -> tuple | None:
-    """The (release, block) of the earliest release among the notes that state the change
-    (their releases are versions already: `noted`, `page_notes`)."""
-    return min(notes, key=lambda n: releases.parse(n[0])) if notes else None
+def _stating(notes: list, kind: Kind) -> tuple | None:
+    """The (release, block) of the note whose release answers, among those that state the
+    change (their releases are versions already: `noted`, `page_notes`): the earliest, but
+    for a removal the latest, after which it is gone (httpx dropped `proxies` from its
+    top-level functions in 0.7.6, took it back in 0.14.2 and removed it in 0.28.0)."""
+    if not notes:
+        return None
+    pick = max if kind is Kind.REMOVED else min
+    return pick(notes, key=lambda n: releases.parse(n[0]))
 
 
 def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:

@@ -385,3 +385,34 @@ def test_a_thing_in_the_oldest_page_is_not_said_to_first_appear_there(tmp_path, 
         assert ru.answer.startswith("«--verbose» есть уже в версии 2.0, самой ранней из версий "
                                     "страниц ["), ru.answer
         assert "заметки к выпускам начинаются с версии 1.0" in ru.answer, ru.answer
+
+
+_NET_PAGES = {v: "## Client\n\nClient(timeout) sends requests.\n" for v in ("1.0", "2.0")}
+_NET_LOG = ("# Changelog\n\n## 2.0\n\n- The deprecated `proxies` argument has now been removed."
+            "\n\n## 1.5\n\n- The `proxies` argument is now deprecated.\n\n## 1.2\n\n- Support "
+            "`get(..., proxies=...)` on top-level functions.\n\n## 1.1\n\n- Drop `proxies` "
+            "parameter from the high-level API.\n")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "lead"), [
+    ("When did netlib deprecate the proxies argument?",
+     "“proxies” was deprecated in version 1.5, as the documents' own notes say ["),
+    # removed in 1.1, back in 1.2, removed for good in 2.0: the last removal answers
+    ("When was the proxies argument removed from netlib?",
+     "“proxies” was removed in version 2.0, as the documents' own notes say ["),
+    ("Когда в netlib устарел аргумент proxies?",
+     "«proxies» объявлено устаревшим в версии 1.5, как сказано в собственных заметках"),
+])
+def test_a_note_that_states_what_no_page_shows_leads_with_its_release(tmp_path, embeddings,
+                                                                     model, question, lead):
+    """"When did httpx deprecate the proxies argument?" got "The versions themselves do not
+    show when “proxies” was deprecated", the 0.26.0 note that states it among the mentions;
+    and a removal was dated by the first of two (0.7.6, where 0.28.0 removed it for good)."""
+    from situated.chains.ask import build_ask_chain
+
+    app = pages_and_notes(tmp_path, embeddings, "NET", _NET_PAGES, _NET_LOG, product="netlib")
+    a = build_ask_chain(app, model=model, clock=lambda: ROUTING_TODAY).invoke(
+        {"question": question, "scope": Scope()})
+    assert a.status.value == "answered" and a.answer.startswith(lead), a.answer
+    assert a.appearance.basis == "notes" and not model.calls
