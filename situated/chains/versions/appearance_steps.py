@@ -165,8 +165,7 @@ class AppearanceSteps:
         notes = [*pages, *_of_kind(noted_, stating, kind, subject)]
         result = walk(steps, kind)
         unseen = unseen_before(self.versions, result, subject, readable) if result else None
-        if unseen is not None and unseen.mention is not None and unseen.mention not in notes:
-            notes.insert(0, unseen.mention)
+        notes = _with_mention(notes, unseen)
         return Sought(found, result, notes,
                       _stating([*(n for n in pages if heads(n[1], subject)), *stating], kind),
                       as_typed(subject.said(), q.slips), kind, any(x.block for x in steps),
@@ -181,13 +180,7 @@ class AppearanceSteps:
         supplied = pack([b for _, b in ([stated] if stated else []) + others[:3]],
                         self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
-        verb = _verb(kind, lang)
-        if stated is None:
-            lead = w.fixed("pages_unshown", lang, x=subject, verb=verb)
-        else:
-            ref = f" [{label[stated[1].block_id]}]" if stated[1].block_id in label else ""
-            lead = w.fixed("notes_state_alone", lang, x=subject, verb=verb, v=stated[0], ref=ref)
-        text = f"{lead} {_notes_text(others, label, False, lang)}" if others else lead
+        text = _unshown_text(stated, others, subject, _verb(kind, lang), label, lang)
         out = AppearanceOut(
             kind=kind.value, subject=subject, release=stated[0] if stated else None,
             source_id=(stated or notes[0])[1].source_id, basis=Basis.NOTES.value,
@@ -202,14 +195,10 @@ class AppearanceSteps:
         window or inside it (a release with no page of its own): the note leads, the pages' own
         finding follows, all cited."""
         release, note = stated
-        cited = [b for b in (note, found.at.block or found.at.first,
-                             ((found.before.block or found.before.first) if found.before is not None else None))
-                 if b is not None]
-        supplied = pack(cited, self.ctx.budget_of)
+        supplied = pack([note, *_shown(found)], self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
-        ref = f" [{label[note.block_id]}]" if note.block_id in label else ""
         lead = w.fixed("notes_state", lang, x=subject, verb=_verb(found.kind, lang), v=release,
-                       ref=ref)
+                       ref=_ref(note, label))
         text = lead + _pages_text(found, subject, label, lang, self.versions.timezone,
                                   unseen and Unseen(None))  # the note said how far back
         out = AppearanceOut(
@@ -232,9 +221,7 @@ class AppearanceSteps:
     def _answer(self, found: Found, notes: list, subject: str, situation: Situation, lang: Lang,
                 result: SearchResult, unseen: Unseen | None) -> Answer:
         at, before = found.at, found.before
-        cited = [b for b in (at.block or at.first, ((before.block or before.first) if before is not None else None))
-                 if b is not None]
-        supplied = pack([*cited, *(b for _, b in notes[:2])], self.ctx.budget_of)
+        supplied = pack([*_shown(found), *(b for _, b in notes[:2])], self.ctx.budget_of)
         label = {s.evidence.block_id: s.evidence.label for s in supplied}
         text = _pages_text(found, subject, label, lang, self.versions.timezone, unseen)
         agrees = _agrees(found, [r for r, _ in notes]) if notes else None
@@ -259,6 +246,32 @@ def _notes(versions: Versions, ranked: list, subject: Subject, readable: Filter)
     blocks = [b for sid in metas for b in versions.blocks_of(sid, readable)]
     return noted(blocks, subject, lambda b: notes_release(
         metas[b.source_id], (*b.path, b.title)) or path_release((*b.path, b.title)))
+
+
+def _with_mention(notes: list, unseen: Unseen | None) -> list:
+    """The notes, the oldest that names a thing found where the pages begin first."""
+    mention = unseen.mention if unseen is not None else None
+    return [mention, *notes] if mention is not None and mention not in notes else notes
+
+
+def _shown(found: Found) -> list[Block]:
+    """The blocks a finding cites: the version's that carries it (else its first) and the
+    version before's, where there is one."""
+    steps = [found.at, *([found.before] if found.before is not None else [])]
+    return [b for b in (step.block or step.first for step in steps) if b is not None]
+
+
+def _ref(block: Block, label: dict[str, str]) -> str:
+    return f" [{label[block.block_id]}]" if block.block_id in label else ""
+
+
+def _unshown_text(stated: tuple | None, others: list, subject: str, verb: str, label: dict,
+                  lang: Lang) -> str:
+    """No page shows it: the note that states it leads with its release, else the pages are
+    said not to show it; the other notes' mentions follow."""
+    lead = w.fixed("pages_unshown", lang, x=subject, verb=verb) if stated is None else w.fixed(
+        "notes_state_alone", lang, x=subject, verb=verb, v=stated[0], ref=_ref(stated[1], label))
+    return f"{lead} {_notes_text(others, label, False, lang)}" if others else lead
 
 
 def _pages_text(found: Found, subject: str, label: dict, lang: Lang, tz: str,
