@@ -49,8 +49,8 @@ class VersionFacts(Protocol):
     def lines(self, reading: Reading) -> Lines:
         """The lines the question is about, or why none (`versions.history.find_lines`)."""
 
-    def notes(self, reading: Reading, lines: Lines) -> DocumentMeta | None:
-        """The release notes that say what the asked release changed, where they answer."""
+    def notes(self, reading: Reading, lines: Lines) -> tuple[DocumentMeta, ...]:
+        """The release notes that say what the asked releases changed, where they answer."""
 
     def release_line(self, reading: Reading) -> tuple | None:
         """The release lines a question about the line itself reads, or None."""
@@ -97,9 +97,9 @@ class VersionContext(ProbeContext):
         return self.probe("lines", lambda: self.facts.lines(self.reading))
 
     @cached_property
-    def notes(self) -> DocumentMeta | None:
+    def notes(self) -> tuple[DocumentMeta, ...]:
         if self.validated.intent is not Intent.CHANGES:
-            return None
+            return ()
         return self.probe("notes", lambda: self.facts.notes(self.reading, self.lines))
 
     @cached_property
@@ -159,7 +159,7 @@ class FromNotes(Rule[VersionContext]):
     probes = ("notes",)
 
     def decide(self, ctx: VersionContext) -> Decision | None:
-        return Decision.answer(()) if ctx.notes is not None else None
+        return Decision.answer(()) if ctx.notes else None
 
 
 class WhichDocument(Rule[VersionContext]):

@@ -21,7 +21,7 @@ from situated.chains.versions.history import (
     one_version_each,
 )
 from situated.chains.versions.listing import answer_versions
-from situated.chains.versions.notes_answer import answer_notes, notes_at
+from situated.chains.versions.notes_answer import answer_notes, notes_asked
 from situated.chains.versions.release_steps import ReleaseSteps
 from situated.documents import DocKind, DocumentMeta
 
@@ -60,7 +60,7 @@ class HistorySteps:
             reading.query, lambda flt: self.ctx.search(reading.query, flt,
                                                        self.ctx.settings.top_blocks))
 
-    def notes(self, reading: Reading, lines: Lines) -> DocumentMeta | None:
+    def notes(self, reading: Reading, lines: Lines) -> tuple[DocumentMeta, ...]:
         """The release notes that answer what changed in a release: where the question's line
         is notes (never diffed against itself), or where it names a release and no document
         and no one page describes the release (with many pages, a diff of one of them is not
@@ -71,8 +71,8 @@ class HistorySteps:
         readable = self.ctx.readable(q.scope)
         if not own and (q.named or release is None or self._one_page(readable, v, release)
                         or self._page_asked(reading, lines, release)):
-            return None  # a page named, or the one page of the release, is diffed
-        return notes_at(self.versions, readable, v.situation.product, release)
+            return ()  # a page named, or the one page of the release, is diffed
+        return notes_asked(self.versions, readable, v.situation.product, release, v.release)
 
     def release_line(self, reading: Reading) -> tuple | None:
         return self.releases.lines_read(reading)
@@ -96,9 +96,9 @@ class HistorySteps:
         v, q = subject.reading.validated, subject.reading.question
         decision = subject.decision
         if decision.rule == version_rules.FromNotes.name:
-            _, meta = subject.probes.get("notes")
+            _, metas = subject.probes.get("notes")
             readable = self.ctx.readable(q.scope)
-            return answer_notes(self.versions, meta, v.situation, q.lang, readable,
+            return answer_notes(self.versions, metas, v.situation, q.lang, readable,
                                 self.ctx.budget_of, self.ctx.budget_out([]),
                                 self.releases.asked(q, subject.reading.query))
         window = change_window(v.periods, list(q.mentions), q.said.since, self.versions.timezone,

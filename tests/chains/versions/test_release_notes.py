@@ -366,3 +366,38 @@ def test_notes_a_caller_may_not_read_are_neither_answered_nor_hinted(patched):
 def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, question, releases):
     a = ask(question)
     assert a.releases == releases and not a.citations, a.answer
+
+
+_TOOL_PAGE = "## Running\n\nRun `tool go` to start.\n"
+_TOOL_LOG = ("# Changelog\n\n## 2.0.1\n\n- Fix a crash on empty input.\n\n## 2.0.0\n\n- Add "
+             "`tool watch`.\n\n## 1.1.0\n\n- Add `--quiet`.\n\n## 1.0.0\n\n- First release.\n")
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("question", "heads", "said", "unsaid"), [
+    # a series: every release of it, each opening with its release
+    ("What changed in tool 2.0?", "TOOL-LOG 2.0.0 and 2.0.1 say:\n2.0.0:",
+     ["tool watch", "2.0.1:", "empty input"], ["--quiet"]),
+    # two releases: every release after the first up to the last
+    ("What changed between tool 1.0.0 and 2.0.1?", "TOOL-LOG 1.1.0, 2.0.0 and 2.0.1 say:",
+     ["--quiet", "tool watch", "empty input"], ["First release"]),
+    ("What changed in tool 2.0.1?", "TOOL-LOG 2.0.1 say:\n- Fix", ["empty input"],
+     ["tool watch"]),
+])
+def test_what_changed_in_a_series_or_between_two_releases_reads_each_release_s_notes(
+        tmp_path, embeddings, question, heads, said, unsaid):
+    """"What changed in httpx 0.28?" quoted 0.28.1's notes only, where 0.28.0 holds the
+    release's changes; "What changed between httpx 0.27.2 and 0.28.1?" quoted 0.27.2's."""
+    from situated.chains.ask import build_ask_chain
+
+    for family in ("guide", "api"):
+        for v in ("1.0.0", "2.0.1"):
+            write(tmp_path / "docs" / f"{family}-{v}.md", md(
+                f"TOOL-{family.upper()}-{v}", body=_TOOL_PAGE, family=f"tool-{family}",
+                version=v, product="tool", title=f"tool {family}"))
+    write(tmp_path / "docs" / "changelog.md", md("TOOL-LOG", body=_TOOL_LOG, title="Changelog",
+                                                 product="tool"))
+    chain = build_ask_chain(indexed_app(tmp_path, embeddings))
+    a = chain.invoke({"question": question, "scope": Scope()})
+    assert a.status.value == "answered" and heads in a.answer, a.answer
+    assert all(s in a.answer for s in said) and not any(s in a.answer for s in unsaid), a.answer
