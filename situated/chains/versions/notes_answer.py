@@ -88,8 +88,9 @@ def answer_notes(versions: Versions, metas: tuple[DocumentMeta, ...], situation:
                       for s in supplied for unit in evidence_units(s.evidence.text)], asked)
     quoted = _shared(units, len(metas))
     lines: list[str] = []
+    several = len({at for _, _, at in quoted}) > 1
     for i, (unit, label, at) in enumerate(quoted):
-        if len(metas) > 1 and (i == 0 or quoted[i - 1][2] != at):
+        if several and (i == 0 or quoted[i - 1][2] != at):
             lines.append(f"{at}:")
         lines.append(f"{unit} [{label}]")
     left = len(units) - len(quoted)
@@ -97,15 +98,16 @@ def answer_notes(versions: Versions, metas: tuple[DocumentMeta, ...], situation:
         return assemble.unanswered(Status.NO_EVIDENCE, w.no_evidence_text(situation, lang),
                                  situation)
     meta = metas[0]
+    said = list(dict.fromkeys(at for _, _, at in quoted))  # the releases quoted, in order
     head = w.fixed("notes_lead", lang, line=inline(meta.family or meta.source_id),
-                   v=w.listing([m.declared_version for m in metas], lang, w.fixed("and", lang)))
+                   v=w.listing(said, lang, w.fixed("and", lang)))
     tail = [w.fixed("notes_more", lang, n=left)] if left else []
     evidence = evidence_of(supplied)
     parsed = parse_citations("\n".join([head, *lines, *tail]), evidence, links_of(supplied),
                              lang)
     return assemble.cited(parsed.status, parsed.answer, parsed.citations, situation, evidence,
                           budget=shown.model_copy(update={"used": sum(e.tokens for e in evidence)}),
-                  releases=[m.declared_version for m in metas])
+                  releases=said)
 
 
 def _shared(units: list[tuple[str, str, str]], releases_: int) -> list[tuple[str, str, str]]:

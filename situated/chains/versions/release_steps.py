@@ -17,6 +17,7 @@ from situated.chains.read.extract import Meaning, Validated
 from situated.chains.read.intent import Intent, names_nothing
 from situated.chains.read.release import (
     checked_release,
+    identifiers,
     strip_versions,
 )
 from situated.chains.say import wording as w
@@ -26,6 +27,7 @@ from situated.chains.versions.notes_answer import Asked, notes_at, speaks_of
 from situated.chains.versions.release_history import line_answer, plural_line
 from situated.documents import DocKind
 from situated.kept import kept
+from situated.retrievers.names import names_in
 
 if TYPE_CHECKING:
     from situated.chains.contract import Answer
@@ -156,9 +158,13 @@ class ReleaseSteps:
 
     def asked(self, q: Question, query: str) -> Asked:
         """What a notes question asks about: its terms, without the products it names and
-        how it asks what changed."""
+        how it asks what changed; an identifier inside how it asks stays ("How did the
+        GZipMiddleware docs change …?" asks about GZipMiddleware), and so does a name."""
         tokenize = self.ctx.engine.index.tokenizer
-        return Asked(frozenset(t for t in tokenize(q.matcher.strip(CHANGES.sub(" ", query)))
+        text = q.matcher.strip(query)
+        cue = " ".join(m.group(0) for m in CHANGES.finditer(text))
+        named = [n for n in [*identifiers(cue), *names_in(text)] if n in cue]
+        return Asked(frozenset(t for t in tokenize(" ".join([CHANGES.sub(" ", text), *named]))
                                if not t.isdigit()), tokenize)
 
     def noted_release(self, q: Question, product: str | None, said: str) -> str | None:

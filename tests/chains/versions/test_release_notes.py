@@ -370,7 +370,7 @@ def test_a_fact_of_the_line_in_other_words_is_answered_from_metadata(ask, questi
 
 _TOOL_PAGE = "## Running\n\nRun `tool go` to start.\n"
 _TOOL_LOG = ("# Changelog\n\n## 2.0.1\n\n- Fix a crash on empty input.\n\n## 2.0.0\n\n- Add "
-             "`tool watch`.\n\n## 1.1.0\n\n- Add `--quiet`.\n\n## 1.0.0\n\n- First release.\n")
+             "`tool watch`.\n- Add the `Watcher` class.\n\n## 1.1.0\n\n- Add `--quiet`.\n\n## 1.0.0\n\n- First release.\n")
 
 
 @pytest.mark.integration
@@ -383,6 +383,9 @@ _TOOL_LOG = ("# Changelog\n\n## 2.0.1\n\n- Fix a crash on empty input.\n\n## 2.0
      ["--quiet", "tool watch", "empty input"], ["First release"]),
     ("What changed in tool 2.0.1?", "TOOL-LOG 2.0.1 say:\n- Fix", ["empty input"],
      ["tool watch"]),
+    # an identifier inside how it asks is what it asks about: its lines, its release alone
+    ("How did the Watcher docs change between tool 1.0.0 and 2.0.1?", "TOOL-LOG 2.0.0 say:\n",
+     ["Watcher"], ["--quiet", "empty input", "2.0.1"]),
 ])
 def test_what_changed_in_a_series_or_between_two_releases_reads_each_release_s_notes(
         tmp_path, embeddings, question, heads, said, unsaid):
