@@ -118,6 +118,10 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
     if added and (before := query[:added.start()]) and _content(before, names):
         query = before
     named = tuple(i for i in identifiers(query) if squashed(i) not in names)
+    if named:  # a thing named by its kind beside them ("the GZipMiddleware compresslevel
+        # option"): the identifiers that pick candidates out decide (`_named_in`)
+        named = tuple(dict.fromkeys([*named, *(n for n in _named_kinds(query)
+                                                if squashed(n) not in names)]))
     for name in sorted(context, key=len, reverse=True):  # the words: without them
         # … as a word, a sentence's last one too ("… релизом quickq. С каким?"), never inside
         # an identifier (`httpx.Client`)
@@ -129,6 +133,15 @@ def subject_of(query: str, context: Collection[str] = ()) -> Subject:
                               for run in _script_runs(part))
                   if p and not all(squashed(w) in names for w in p))  # never a name alone
     return Subject(words=_words(query), asked=query, query=read_from, parts=parts)
+
+
+_NAMED_KIND = tuple(re.compile(p) for p in each("subject", "NAMED_KIND"))
+
+
+def _named_kinds(text: str) -> list[str]:
+    """The names a question gives things by their kind: "compresslevel" in "the compresslevel
+    option", «compresslevel» in «параметр compresslevel»."""
+    return [m.group("name") for p in _NAMED_KIND for m in p.finditer(text)]
 
 
 # where a question's parts meet: its clauses, and the release nouns that say where to look

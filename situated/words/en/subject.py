@@ -30,6 +30,14 @@ FRAME = (
     r"only|(?<=\sa\s)later|(?<=which\s)one|(?<=what)['’]s|"
     r"arguments?|parameters?|options?|methods?|functions?|"
     r"classes|class|features?|settings?|flags?|keywords?|attributes?|propert(?:y|ies))\b")
+# a thing named by the word before its kind ("the compresslevel option", "the GZipMiddleware
+# compresslevel option", "a timeout parameter"): its name is that word, unless the word only
+# describes the thing ("the new option", "the default argument")
+NAMED_KIND = (r"\b(?:[Tt]he|[Aa]n?|[Ii]ts|[Tt]heir)\s+(?:[\w.]+\s+)?"
+              r"(?!(?:new|default|same|old|first|last|optional|required|extra|other|main|"
+              r"latest|original|whole|entire)\s)"
+              r"(?P<name>[a-z][a-z0-9_]*[a-z0-9])\s+(?:arguments?|parameters?|options?|flags?|"
+              r"settings?|keywords?|attributes?|propert(?:y|ies)|methods?|functions?|class)\b")
 # the release nouns where a question's parts meet
 PARTS = r"\b(?:version|versions|release|releases|build|builds)\b"
 # a plain word of four letters or more, its ending taken off where a stem of three is left,

@@ -87,3 +87,34 @@ def test_a_thing_written_in_the_documents_language_stands_apart(question, words)
                  text="- Support for zstd content decoding using the python zstandard package "
                       "is added.", fields=FilterFields(source_id="LOG@0.27.1"))
     assert subject_of(question, ["httpx"]).held_by([note]).words == words
+
+
+def _page(n: int, text: str):
+    from situated.documents import Block, BlockKind, FilterFields
+
+    return Block(block_id=f"MW-s{n}", source_id="MW", kind=BlockKind.SECTION, title="GZip",
+                 path=("GZipMiddleware",), link=f"/documents/MW#s{n}", text=text,
+                 fields=FilterFields(source_id="MW"))
+
+
+@pytest.mark.parametrize("question", [
+    "When did Starlette add the GZipMiddleware compresslevel option?",
+    "When was the compresslevel option of GZipMiddleware added?",
+    "Когда в GZipMiddleware появился параметр compresslevel?",
+])
+def test_a_thing_named_by_its_kind_beside_an_identifier_is_the_subject(question):
+    """"When did Starlette add the GZipMiddleware compresslevel option?" looked for
+    GZipMiddleware, which every version's middleware page names, and answered where the pages
+    begin; the thing asked is the option named by the word before its kind."""
+    subject = subject_of(question, ["starlette"])
+    assert "compresslevel" in subject.identifiers, subject
+    pages = [_page(1, "GZipMiddleware compresses responses."),
+             _page(2, "Use GZipMiddleware(app, minimum_size=500)."),
+             _page(3, "GZipMiddleware takes compresslevel, from 1 to 9.")]
+    assert subject.held_by(pages).identifiers == ("compresslevel",)
+
+
+@pytest.mark.parametrize("question", ["When was the new option added to Client?",
+                                      "When was the default argument added to Client?"])
+def test_a_word_that_only_describes_a_kind_names_nothing(question):
+    assert subject_of(question, ["httpx"]).identifiers == ()
