@@ -140,7 +140,7 @@ PROTECTION = ("## 1 Basic cover\n\nEvery rental includes collision damage waiver
 
 
 @pytest.mark.integration
-@pytest.mark.xfail(strict=True, reason="issue 84, open: 'pay' is shared with the excess and the "
+@pytest.mark.xfail(strict=True, reason="issue 84, blocked: 'pay' is shared with the excess and the "
                    "young-driver fee; MiniLM reads the mileage unit as closer (0.485 against "
                    "0.434), and the shared word's share (0.25) outweighs it "
                    "(docs/experiments.md)")
