@@ -99,7 +99,6 @@ def build(n: int, work: Path, real: bool) -> dict:
 
     from situated.index.cache import EmbeddingCache
     from situated.index.embeddings import MiniLMEmbeddings
-    from situated.index.ingest import ingest
     from situated.index.reader import Index
     from situated.index.writer import build_index
     from situated.settings import Settings
@@ -112,40 +111,7 @@ def build(n: int, work: Path, real: bool) -> dict:
     corpus = synthetic_corpus(n, sentences, rnd)
     row: dict = {"pieces": corpus.n_pieces, "real_embedding": real}
     if real:
-        docs = work / "docs"
-        docs.mkdir()
-        for d in corpus.documents:  # the same documents as Markdown files
-            m = d.meta
-            body = "\n\n".join(p.search_text.split(": ", 1)[1] for p in d.pieces)
-            (docs / f"{m.source_id}.md").write_text(
-                f"---\nsource_id: {m.source_id}\ntitle: {m.title}\n"
-                + (f"product: {m.product[0]}\n" if m.product else "")
-                + f"valid_from: {m.valid_from}\n"
-                + ("access: [technician]\n" if m.access else "")
-                + f"---\n\n## 1 Part {m.source_id}\n\n{body}\n", encoding="utf-8")
-        t = time.perf_counter()
-        report = ingest([docs], root, emb, settings)
-        row["ingest_s"] = time.perf_counter() - t
-        index = Index(root, emb)
-        texts = [p.search_text for p in index.pieces]
-        units = _units(index)
-        index.close()
-        t = time.perf_counter()
-        emb.encode(texts)
-        row["pure_embedding_s"] = time.perf_counter() - t
-        if units is not None:  # the sentence vectors (issue 26) are embedding work too
-            t = time.perf_counter()
-            emb.encode(units)
-            row["sentence_embedding_s"] = time.perf_counter() - t
-            row["pure_embedding_s"] += row["sentence_embedding_s"]
-        row["ingest_overhead"] = (row["ingest_s"] - row["pure_embedding_s"]) / row[
-            "pure_embedding_s"]
-        t = time.perf_counter()
-        again = ingest([docs], root, emb, settings)
-        row["reingest_unchanged_s"] = time.perf_counter() - t
-        row["reingest_fraction"] = row["reingest_unchanged_s"] / row["ingest_s"]
-        row["reingest_embedded"] = again.embedded
-        row["embedded_first"] = report.embedded
+        row |= _build_real(corpus, work, root, emb, settings)
     else:
         vecs = emb.encode(sentences)
         cache = EmbeddingCache(work / "bench-cache.sqlite")
@@ -158,6 +124,50 @@ def build(n: int, work: Path, real: bool) -> dict:
         row["sentences_mb"] = dir_mb(root / "current" / "sentences")
         row["sentences"] = len(_units(Index(root, emb)) or [])
     return row
+
+
+def _build_real(corpus, work: Path, root: Path, emb, settings) -> dict:
+    """The real pipeline on `corpus` written as Markdown: ingest, the pure embedding of the same
+    texts beside it, and a re-ingest of the unchanged corpus; their figures."""
+    from situated.index.ingest import ingest
+    from situated.index.reader import Index
+
+    out: dict = {}
+    docs = work / "docs"
+    docs.mkdir()
+    for d in corpus.documents:  # the same documents as Markdown files
+        m = d.meta
+        body = "\n\n".join(p.search_text.split(": ", 1)[1] for p in d.pieces)
+        (docs / f"{m.source_id}.md").write_text(
+            f"---\nsource_id: {m.source_id}\ntitle: {m.title}\n"
+            + (f"product: {m.product[0]}\n" if m.product else "")
+            + f"valid_from: {m.valid_from}\n"
+            + ("access: [technician]\n" if m.access else "")
+            + f"---\n\n## 1 Part {m.source_id}\n\n{body}\n", encoding="utf-8")
+    t = time.perf_counter()
+    report = ingest([docs], root, emb, settings)
+    out["ingest_s"] = time.perf_counter() - t
+    index = Index(root, emb)
+    texts = [p.search_text for p in index.pieces]
+    units = _units(index)
+    index.close()
+    t = time.perf_counter()
+    emb.encode(texts)
+    out["pure_embedding_s"] = time.perf_counter() - t
+    if units is not None:  # the sentence vectors (issue 26) are embedding work too
+        t = time.perf_counter()
+        emb.encode(units)
+        out["sentence_embedding_s"] = time.perf_counter() - t
+        out["pure_embedding_s"] += out["sentence_embedding_s"]
+    out["ingest_overhead"] = (out["ingest_s"] - out["pure_embedding_s"]) / out[
+        "pure_embedding_s"]
+    t = time.perf_counter()
+    again = ingest([docs], root, emb, settings)
+    out["reingest_unchanged_s"] = time.perf_counter() - t
+    out["reingest_fraction"] = out["reingest_unchanged_s"] / out["ingest_s"]
+    out["reingest_embedded"] = again.embedded
+    out["embedded_first"] = report.embedded
+    return out
 
 
 def _units(index) -> list[str] | None:
@@ -250,46 +260,10 @@ def run_one(n: int, args, real: bool, label: str, tree: Path | None) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
-    ap.add_argument("--queries", type=int, default=200)
-    ap.add_argument("--out", type=Path, default=HERE / "results")
-    ap.add_argument("--precomputed", action="store_true",
-                    help="every size with precomputed vectors (no real-embedding run)")
-    ap.add_argument("--keep", type=Path, help="keep built indexes under DIR and reuse them")
-    ap.add_argument("--baseline", metavar="REV", help="also build and measure the design at "
-                    "git revision REV, in this run, for sizes up to --baseline-max")
-    ap.add_argument("--baseline-max", type=int, default=100_000)
-    ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
-    ap.add_argument("--label", default="this", help=argparse.SUPPRESS)
-    ap.add_argument("--real", action="store_true", help=argparse.SUPPRESS)
-    ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.measure:
-        print(json.dumps(measure(args.measure, args.queries)), flush=True)
-        return
-    if args.one:
-        print(json.dumps(one_size(args.one, args.queries, args.real, args.keep, args.label)),
-              flush=True)
-        return
+def _report(rows: list[dict]) -> None:
+    """The rows as a table, each size's ratios this / baseline, and the real-embedding figures."""
     from rich.console import Console
     from rich.table import Table
-
-    rows: list[dict] = []
-    args.out.mkdir(parents=True, exist_ok=True)
-    tree = baseline_tree(args.baseline) if args.baseline else None
-    before = previous_rows()
-    for i, n in enumerate(sorted(args.sizes)):
-        real = i == 0 and not args.precomputed
-        rows.append(run_one(n, args, real, "this", None))
-        print(json.dumps(rows[-1]), flush=True)
-        if tree is not None and n <= args.baseline_max:
-            rows.append(run_one(n, args, real, f"baseline {args.baseline}", tree))
-            print(json.dumps(rows[-1]), flush=True)
-        elif n in before:
-            rows.append(before[n])
-        write_result(args.out / "scale.json", rows)
 
     t = Table(title="situated index at scale (filtered hybrid queries)")
     cols = ("pieces", "design", "ingest s", "overhead", "index MB", "sentences MB", "open s",
@@ -327,6 +301,47 @@ def main() -> None:
           "Chroma's HNSW, which the embedded store loads on the first query: `Chroma HNSW MB`, "
           "the growth over the queries). The committed previous rows measured peak RSS in the "
           "build's process and p50 with query encoding partly cached.")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    ap.add_argument("--queries", type=int, default=200)
+    ap.add_argument("--out", type=Path, default=HERE / "results")
+    ap.add_argument("--precomputed", action="store_true",
+                    help="every size with precomputed vectors (no real-embedding run)")
+    ap.add_argument("--keep", type=Path, help="keep built indexes under DIR and reuse them")
+    ap.add_argument("--baseline", metavar="REV", help="also build and measure the design at "
+                    "git revision REV, in this run, for sizes up to --baseline-max")
+    ap.add_argument("--baseline-max", type=int, default=100_000)
+    ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--label", default="this", help=argparse.SUPPRESS)
+    ap.add_argument("--real", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.queries)), flush=True)
+        return
+    if args.one:
+        print(json.dumps(one_size(args.one, args.queries, args.real, args.keep, args.label)),
+              flush=True)
+        return
+    rows: list[dict] = []
+    args.out.mkdir(parents=True, exist_ok=True)
+    tree = baseline_tree(args.baseline) if args.baseline else None
+    before = previous_rows()
+    for i, n in enumerate(sorted(args.sizes)):
+        real = i == 0 and not args.precomputed
+        rows.append(run_one(n, args, real, "this", None))
+        print(json.dumps(rows[-1]), flush=True)
+        if tree is not None and n <= args.baseline_max:
+            rows.append(run_one(n, args, real, f"baseline {args.baseline}", tree))
+            print(json.dumps(rows[-1]), flush=True)
+        elif n in before:
+            rows.append(before[n])
+        write_result(args.out / "scale.json", rows)
+
+    _report(rows)
     if tree is not None:
         subprocess.run(["git", "-C", str(HERE.parent), "worktree", "remove", "--force",
                         str(tree)], check=False)

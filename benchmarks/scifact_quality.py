@@ -140,6 +140,40 @@ def tune(index, data: Path, settings, depth: int) -> tuple[float, list[dict]]:
     return best["bm25_block_weight"], grid
 
 
+def _plain_runs(queries: dict[str, str], ids: list[str], bm, tok, emb, vecs: np.ndarray,
+                settings: Settings, depth: int) -> dict[str, dict[str, list[str]]]:
+    """BM25, dense and their fusions (plain RRF k=60, and the product's weights), each query's
+    first `depth` document ids."""
+    runs: dict[str, dict[str, list[str]]] = {"bm25": {}, "dense": {}, "hybrid_rrf60": {},
+                                             "hybrid_situated": {}}
+    for qid, text in queries.items():
+        tokens = [t for t in tok(text) if t in bm.vocab_dict]
+        s = bm.get_scores(tokens) if tokens else np.zeros(len(ids))
+        b_rank = [int(i) for i in np.argsort(-s, kind="stable")[:depth] if s[i] > 0]
+        with torch_threads(1):
+            qv = emb.encode([text])[0]
+        d_rank = [int(i) for i in np.argsort(-(vecs @ qv), kind="stable")[:depth]]
+        runs["bm25"][qid] = [ids[i] for i in b_rank]
+        runs["dense"][qid] = [ids[i] for i in d_rank]
+        runs["hybrid_rrf60"][qid] = [ids[i] for i in rrf([(b_rank, 1.0), (d_rank, 1.0)], 60)]
+        runs["hybrid_situated"][qid] = [ids[i] for i in rrf(
+            [(b_rank, settings.weight_bm25), (d_rank, settings.weight_vector)], settings.rrf_k)]
+    return runs
+
+
+def _vectors(emb, texts: list[str]) -> np.ndarray:
+    """The corpus's MiniLM vectors, from the benchmark's cache when it has them."""
+    cache = HERE / "cache" / "scifact-minilm.npy"
+    if cache.exists():
+        return np.load(cache)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    vecs = emb.encode(texts, show_progress=True)
+    np.save(cache, vecs)
+    print(f"encoded corpus in {time.time() - t0:.0f} s")
+    return vecs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", type=Path, default=default_data("data/scifact"),
@@ -166,31 +200,10 @@ def main() -> None:
     bm.index([tok(t) for t in texts], show_progress=False)
 
     emb = MiniLMEmbeddings(batch_size=64)
-    cache = HERE / "cache" / "scifact-minilm.npy"
-    if cache.exists():
-        vecs = np.load(cache)
-    else:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        t0 = time.time()
-        vecs = emb.encode(texts, show_progress=True)
-        np.save(cache, vecs)
-        print(f"encoded corpus in {time.time() - t0:.0f} s")
+    vecs = _vectors(emb, texts)
 
     depth = args.depth
-    runs: dict[str, dict[str, list[str]]] = {"bm25": {}, "dense": {}, "hybrid_rrf60": {},
-                                             "hybrid_situated": {}}
-    for qid, text in queries.items():
-        tokens = [t for t in tok(text) if t in bm.vocab_dict]
-        s = bm.get_scores(tokens) if tokens else np.zeros(len(ids))
-        b_rank = [int(i) for i in np.argsort(-s, kind="stable")[:depth] if s[i] > 0]
-        with torch_threads(1):
-            qv = emb.encode([text])[0]
-        d_rank = [int(i) for i in np.argsort(-(vecs @ qv), kind="stable")[:depth]]
-        runs["bm25"][qid] = [ids[i] for i in b_rank]
-        runs["dense"][qid] = [ids[i] for i in d_rank]
-        runs["hybrid_rrf60"][qid] = [ids[i] for i in rrf([(b_rank, 1.0), (d_rank, 1.0)], 60)]
-        runs["hybrid_situated"][qid] = [ids[i] for i in rrf(
-            [(b_rank, settings.weight_bm25), (d_rank, settings.weight_vector)], settings.rrf_k)]
+    runs = _plain_runs(queries, ids, bm, tok, emb, vecs, settings, depth)
     index = product_index(corpus, emb, settings)
     grid: list[dict] = []
     if args.tune:

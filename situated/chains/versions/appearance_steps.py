@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-
 from situated import releases
 from situated.chains.context import StepContext
 from situated.chains.contract import Answer, AppearanceOut, NoteOut

@@ -357,8 +357,8 @@ _LATE_GUIDE = {v: "## Output\n\nPass `--verbose` to print every file as it is wr
 
 @pytest.mark.integration
 @pytest.mark.parametrize(("log", "older"), [
-    ("# Changelog\n\n## 3.0\n\n- Faster startup.\n\n## 2.0\n\n- New output format.\n\n"
-     "## 1.2\n\n- Fix `--verbose` output on Windows.\n\n## 1.0\n\n- First release.\n",
+    (("# Changelog\n\n## 3.0\n\n- Faster startup.\n\n## 2.0\n\n- New output format.\n\n"
+      "## 1.2\n\n- Fix `--verbose` output on Windows.\n\n## 1.0\n\n- First release.\n"),
      "; the release notes go back to version 1.0, so it may be older."),
     ("# Changelog\n\n## 3.0\n\n- Faster startup.\n\n## 2.5\n\n- New output format.\n", "."),
 ])
