@@ -63,6 +63,7 @@ TEXTS = {
     "appears_added": "“{x}” first appears in {at} [{a}]{before}.",
     "appears_oldest": "“{x}” is already in {at}, the oldest version the pages show [{a}]{older}.",
     "older_notes": "; the release notes go back to version {v}, so it may be older",
+    "gone_from": "It is gone again from {at} [{a}].",
     "appears_removed": "“{x}” is gone in {at} [{a}]{before}.",
     "appears_deprecated": "“{x}” is marked deprecated from {at} [{a}]{before}.",
     "before_added": "; {at}, the version before it, does not have it [{a}]",

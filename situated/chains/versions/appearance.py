@@ -67,15 +67,18 @@ class Found:
     kind: Kind
     at: Step  # the version the answer names
     before: Step | None  # the version before it (None: X is in the first version)
+    gone: Step | None = None  # an addition's first version of the run without it that ends
+    # the line (X added, then removed: it is there no more)
 
 
 def walk(steps: list[Step], kind: Kind) -> Found | None:
-    """The version where X was added, removed or deprecated, and the one before it."""
+    """The version where X was added, removed or deprecated, and the one before it; for an
+    addition, also where the pages stop showing it for good (`Found.gone`)."""
     prev: Step | None = None
-    for step in steps:
+    for i, step in enumerate(steps):
         here = step.block is not None
         if kind is Kind.ADDED and here and (prev is None or prev.block is None):
-            return Found(kind, step, prev)
+            return Found(kind, step, prev, _gone(steps[i + 1:]))
         if kind is Kind.REMOVED and not here and prev is not None and prev.block is not None:
             return Found(kind, step, prev)
         if (kind is Kind.DEPRECATED and step.block is not None
@@ -83,6 +86,15 @@ def walk(steps: list[Step], kind: Kind) -> Found | None:
             return Found(kind, step, prev)
         prev = step
     return None
+
+
+def _gone(later: list[Step]) -> Step | None:
+    """The first of the steps without X that end `later` (the steps after the one that has
+    it), or None where the last step has it."""
+    end = len(later)
+    while end and later[end - 1].block is None:
+        end -= 1
+    return later[end] if end < len(later) else None
 
 
 @dataclass(frozen=True)

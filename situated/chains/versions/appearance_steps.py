@@ -256,7 +256,7 @@ def _with_mention(notes: list, unseen: Unseen | None) -> list:
 def _shown(found: Found) -> list[Block]:
     """The blocks a finding cites: the version's that carries it (else its first) and the
     version before's, where there is one."""
-    steps = [found.at, *([found.before] if found.before is not None else [])]
+    steps = [found.at, *(s for s in (found.before, found.gone) if s is not None)]
     return [b for b in (step.block or step.first for step in steps) if b is not None]
 
 
@@ -285,7 +285,7 @@ def _pages_text(found: Found, subject: str, label: dict, lang: Lang, tz: str,
         older = w.fixed("older_notes", lang, v=unseen.notes_from) if unseen.notes_from else ""
         return w.fixed("appears_oldest", lang, x=subject, at=version_name(at.meta, lang, tz),
                        a=label.get(a_block.block_id, "") if a_block is not None else "",
-                       older=older)
+                       older=older) + _gone_text(found, label, lang, tz)
     b_block = ((before.block or before.first) if before is not None else None)
     before_text = w.fixed(
         f"before_{found.kind.value}", lang, at=version_name(before.meta, lang, tz),
@@ -294,7 +294,17 @@ def _pages_text(found: Found, subject: str, label: dict, lang: Lang, tz: str,
     return w.fixed(f"appears_{found.kind.value}", lang, x=subject,
                    at=version_name(at.meta, lang, tz),
                    a=label.get(a_block.block_id, "") if a_block is not None else "",
-                   before=before_text)
+                   before=before_text) + _gone_text(found, label, lang, tz)
+
+
+def _gone_text(found: Found, label: dict, lang: Lang, tz: str) -> str:
+    """" It is gone again from version 0.28.1 [S3]." where the pages stop showing it for good."""
+    gone = found.gone
+    block = (gone.block or gone.first) if gone is not None else None
+    if gone is None or block is None or block.block_id not in label:
+        return ""
+    return " " + w.fixed("gone_from", lang, at=version_name(gone.meta, lang, tz),
+                         a=label[block.block_id])
 
 
 def _stating(notes: list, kind: Kind) -> tuple | None:

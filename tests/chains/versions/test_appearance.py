@@ -416,3 +416,27 @@ def test_a_note_that_states_what_no_page_shows_leads_with_its_release(tmp_path, 
         {"question": question, "scope": Scope()})
     assert a.status.value == "answered" and a.answer.startswith(lead), a.answer
     assert a.appearance.basis == "notes" and not model.calls
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize(("pages", "gone"), [
+    ({"1.0": "plain", "2.0": "watch", "3.0": "plain"}, "It is gone again from version 3.0 ["),
+    ({"1.0": "plain", "2.0": "watch", "3.0": "plain", "4.0": "watch"}, None),  # back again
+    ({"1.0": "plain", "2.0": "watch", "3.0": "watch"}, None),
+])
+def test_an_addition_the_pages_later_drop_says_where_it_is_gone(tmp_path, embeddings, model,
+                                                               pages, gone):
+    """httpx's `app` argument is in its oldest page and gone from 0.27.2 on: an answer to when
+    it came said nothing of its being gone. Where the pages stop showing it for good, the
+    answer says from which version, cited; where it comes back, nothing is said."""
+    from situated.chains.ask import build_ask_chain
+
+    text = {"plain": "## Output\n\nRun `tool go` to print every file.\n",
+            "watch": "## Output\n\nRun `tool go` to print every file. Pass `--watch` to keep "
+                     "watching the folder.\n"}
+    app = pages_and_notes(tmp_path, embeddings, "W", {v: text[k] for v, k in pages.items()},
+                          "# Changelog\n\n## 1.0\n\n- First release.\n", product="wtool")
+    a = build_ask_chain(app, model=model, clock=lambda: ROUTING_TODAY).invoke(
+        {"question": "In which version was --watch added?", "scope": Scope()})
+    assert a.answer.startswith("“--watch” first appears in version 2.0 ["), a.answer
+    assert (gone in a.answer) if gone else ("gone again" not in a.answer), a.answer
