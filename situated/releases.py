@@ -41,6 +41,14 @@ def parse(text: str) -> Version:
     return v
 
 
+def parse_or_none(text: str | None) -> Version | None:
+    """`parse`, or None where there is no text or it does not read as a version."""
+    try:
+        return parse(text) if text else None
+    except ReleaseError:
+        return None
+
+
 def _check(v: Version, text: str) -> None:
     if v.epoch or v.local:
         raise ReleaseError(f"{text!r}: epochs (1!) and local parts (+abc) cannot be ordered "
@@ -161,12 +169,8 @@ def asked(text: str) -> Asked | None:
     """A question's version mention (`16.20.2`, `v5.3.3`, `16.x`, `18`) read, or None."""
     raw = text.strip().lstrip("vV")
     series = bool(re.search(r"\.[xX*]$", raw))
-    raw = re.sub(r"\.[xX*]$", "", raw)
-    try:
-        v = parse(raw)
-    except ReleaseError:
-        return None
-    return Asked(text, v, series)
+    v = parse_or_none(re.sub(r"\.[xX*]$", "", raw))
+    return Asked(text, v, series) if v is not None else None
 
 
 def resolve(mention: Asked, declared: list[Version]) -> Version | None:

@@ -42,12 +42,8 @@ MIN_RELEASE_SECTIONS = 2  # an untitled document is a changelog when this many s
 def heading_release(heading: str | None) -> str | None:
     """The release a heading names, normalised (`v1.1` → `1.1`), or None."""
     m = _RELEASE_HEAD.match(heading or "")
-    if m is None:
-        return None
-    try:
-        return str(releases.parse(m.group(1)))
-    except releases.ReleaseError:
-        return None
+    v = releases.parse_or_none(m.group(1)) if m is not None else None
+    return str(v) if v is not None else None
 
 
 def path_release(path: Sequence[str]) -> str | None:

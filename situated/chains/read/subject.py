@@ -156,13 +156,13 @@ def _script_runs(text: str) -> list[str]:
     inside a question in another stands apart («Мне сказали, что | zstd content decoding |
     пришло …»). A word without letters stays in the run it is in."""
     runs: list[list[str]] = []
-    latin: bool | None = None
+    latin: bool | None = None  # the script of the run's last word with letters
     for word in text.split():
         here = mostly_latin(word) if _LETTERS.search(word) else latin
-        if not runs or (here is not None and latin is not None and here != latin):
+        if not runs or None not in (here, latin) and here != latin:
             runs.append([])
         runs[-1].append(word)
-        latin = here if here is not None else latin
+        latin = here
     return [" ".join(run) for run in runs]
 
 

@@ -110,14 +110,6 @@ class Unseen:
 MAX_NOTES_READ = 2000  # older release notes read for the oldest that carries X
 
 
-def release_or_none(version: str | None) -> releases.Version | None:
-    """A release as a version, or None where there is none or it does not read as one."""
-    try:
-        return releases.parse(version) if version else None
-    except releases.ReleaseError:
-        return None
-
-
 def unseen_before(versions: Versions, found: Found, subject: Subject,
                   readable: Filter) -> Unseen | None:
     """Whether an addition found at the first version walked is only where the pages begin:
@@ -127,14 +119,14 @@ def unseen_before(versions: Versions, found: Found, subject: Subject,
     that carries X is given beside it."""
     if found.kind is not Kind.ADDED or found.before is not None:
         return None
-    at = release_or_none(found.at.meta.version)
+    at = releases.parse_or_none(found.at.meta.version)
     if at is None:  # a dated family: its first version walked is its oldest
         return Unseen(None) if found.at.meta.version is None else None
     metas = [m for p in (found.at.meta.product or (None,)) for m in versions.released(readable, p)]
     pages = [v for m in metas if m.kind is not DocKind.NOTES
-             and (v := release_or_none(m.version)) is not None]
+             and (v := releases.parse_or_none(m.version)) is not None]
     notes = sorted(((v, m) for m in metas if m.kind is DocKind.NOTES
-                    and (v := release_or_none(m.version)) is not None), key=lambda n: n[0])
+                    and (v := releases.parse_or_none(m.version)) is not None), key=lambda n: n[0])
     if any(v < at for v in pages) or (notes and notes[0][0] == at):
         return None  # older pages lack it; the notes begin with it: it came then
     older = [(v, m) for v, m in notes if v < at]
@@ -191,11 +183,8 @@ def page_notes(steps: list[Step], kind: Kind) -> list[tuple[str, Block]]:
     out = []
     for line in _HISTORY.findall(block.text):
         for what, release in _HISTORY_ITEM.findall(line):
-            if what == kind.value:
-                try:
-                    out.append((str(releases.parse(release)), block))
-                except releases.ReleaseError:
-                    continue
+            if what == kind.value and (v := releases.parse_or_none(release)) is not None:
+                out.append((str(v), block))
     return out
 
 
@@ -206,13 +195,9 @@ def noted(blocks: list[Block], subject: Subject,
     oldest release first; `release_of` says which release a block speaks of."""
     out = []
     for b in blocks:
-        release = release_of(b)
-        if release is None or not carries(b, subject):
-            continue
-        try:
-            out.append((releases.parse(release), b))
-        except releases.ReleaseError:
-            continue
+        v = releases.parse_or_none(release_of(b))
+        if v is not None and carries(b, subject):
+            out.append((v, b))
     return [(str(v), b) for v, b in sorted(out, key=lambda x: x[0])]
 
 

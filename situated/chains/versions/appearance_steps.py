@@ -29,7 +29,6 @@ from situated.chains.versions.appearance import (
     is_note,
     noted,
     page_notes,
-    release_or_none,
     sentences_of,
     states,
     unseen_before,
@@ -254,8 +253,8 @@ def _with_mention(notes: list, unseen: Unseen | None) -> list:
 
 
 def _shown(found: Found) -> list[Block]:
-    """The blocks a finding cites: the version's that carries it (else its first) and the
-    version before's, where there is one."""
+    """The blocks a finding cites: the version's that carries it (else its first), and the
+    version before's and the version it is gone from, where there are those."""
     steps = [found.at, *(s for s in (found.before, found.gone) if s is not None)]
     return [b for b in (step.block or step.first for step in steps) if b is not None]
 
@@ -281,19 +280,18 @@ def _pages_text(found: Found, subject: str, label: dict, lang: Lang, tz: str,
     back to version 0.6.0, so it may be older."""
     at, before = found.at, found.before
     a_block = at.block or at.first
+    a = label.get(a_block.block_id, "") if a_block is not None else ""
     if unseen is not None:
         older = w.fixed("older_notes", lang, v=unseen.notes_from) if unseen.notes_from else ""
         return w.fixed("appears_oldest", lang, x=subject, at=version_name(at.meta, lang, tz),
-                       a=label.get(a_block.block_id, "") if a_block is not None else "",
-                       older=older) + _gone_text(found, label, lang, tz)
+                       a=a, older=older) + _gone_text(found, label, lang, tz)
     b_block = ((before.block or before.first) if before is not None else None)
     before_text = w.fixed(
         f"before_{found.kind.value}", lang, at=version_name(before.meta, lang, tz),
         a=label.get(b_block.block_id, "")) \
         if before is not None and b_block is not None and b_block.block_id in label else ""
     return w.fixed(f"appears_{found.kind.value}", lang, x=subject,
-                   at=version_name(at.meta, lang, tz),
-                   a=label.get(a_block.block_id, "") if a_block is not None else "",
+                   at=version_name(at.meta, lang, tz), a=a,
                    before=before_text) + _gone_text(found, label, lang, tz)
 
 
@@ -325,16 +323,16 @@ def _notes_out(notes: list, label: dict[str, str]) -> list[NoteOut]:
 
 def _same_release(found: Found, release: str) -> bool:
     """The note's release is the version the pages first show it at."""
-    at = release_or_none(found.at.meta.version)
-    return at is not None and at == release_or_none(release)
+    at = releases.parse_or_none(found.at.meta.version)
+    return at is not None and at == releases.parse_or_none(release)
 
 
 def _agrees(found: Found, stated: list[str]) -> bool:
     """A note agrees when its release (`stated`) lies after the version before and up to the
     version found (the pages exist at some releases only)."""
-    hi, lo = release_or_none(found.at.meta.version), release_or_none(
+    hi, lo = releases.parse_or_none(found.at.meta.version), releases.parse_or_none(
         found.before.meta.version if found.before else None)
-    named = [release_or_none(r) for r in stated]
+    named = [releases.parse_or_none(r) for r in stated]
     return hi is not None and any(r is not None and (lo is None or lo < r) and r <= hi
                                   for r in named)
 
@@ -343,8 +341,8 @@ def _contradicts(found: Found, mentioned: list[str]) -> bool:
     """Every note that mentions it is at or before the version before, which the pages show
     without it. A mention after the version found says it still exists, which is no
     disagreement ("The default quality is now 80" under 2.0 for a `--quality` of 1.0)."""
-    lo = release_or_none(found.before.meta.version if found.before else None)
-    named = [release_or_none(r) for r in mentioned]
+    lo = releases.parse_or_none(found.before.meta.version if found.before else None)
+    named = [releases.parse_or_none(r) for r in mentioned]
     return lo is not None and all(r is not None and r <= lo for r in named)
 
 
@@ -353,7 +351,7 @@ def _notes_text(notes: list, label: dict, disagrees: bool, lang: Lang) -> str:
     first: dict[str, str] = {}
     for r, b in notes[:3]:
         if not first.get(r):
-            first[r] = f" [{label[b.block_id]}]" if b.block_id in label else ""
+            first[r] = _ref(b, label)
     said = ", ".join(r + ref for r, ref in first.items())
     tail = w.fixed("notes_disagree", lang) if disagrees else ""
     return w.fixed("notes_mention", lang, said=said, tail=tail)

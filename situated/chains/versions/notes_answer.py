@@ -10,8 +10,6 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from packaging.version import Version
-
 from situated import releases
 from situated.chains.budget import Budget
 from situated.chains.contract import Answer, BudgetOut, Status
@@ -54,7 +52,8 @@ def notes_asked(versions: Versions, readable: Filter, product: str | None, versi
     0.28?": 0.28.0 and 0.28.1, where the pages have 0.28.1 only); else of its release (the
     latest notes when it names none). Empty where none is readable."""
     notes = _notes(versions, readable, product)
-    named = sorted({v for v in map(_parsed, (version, *read.others)) if v is not None})
+    named = sorted({v for v in map(releases.parse_or_none, (version, *read.others))
+                    if v is not None})
     asked = releases.asked(read.said or "") if read.series else None
     if len(named) > 1:
         window = [m for m in notes if named[0] < releases.parse(m.declared_version) <= named[-1]]
@@ -63,15 +62,9 @@ def notes_asked(versions: Versions, readable: Filter, product: str | None, versi
         window = [m for m in notes if series.covers(releases.parse(m.declared_version))]
     else:
         window = []
-    one = notes_at(versions, readable, product, version)
-    return tuple(window) or ((one,) if one is not None else ())
-
-
-def _parsed(version: str | None) -> Version | None:
-    try:
-        return releases.parse(version) if version else None
-    except releases.ReleaseError:
-        return None
+    if window:
+        return tuple(window)
+    return tuple(notes[-1:] if version is None else [m for m in notes if m.version == version][:1])
 
 
 def answer_notes(versions: Versions, metas: tuple[DocumentMeta, ...], situation: Situation,

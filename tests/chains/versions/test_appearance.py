@@ -6,7 +6,7 @@ changelog (its gold) is checked here too."""
 from __future__ import annotations
 
 import pytest
-from conftest import ROUTING_TODAY, md, pages_and_notes, write
+from conftest import ROUTING_TODAY, indexed_app, md, pages_and_notes, write
 
 from situated.chains.read.change_kind import Kind
 from situated.chains.read.subject import Subject, subject_of
@@ -440,3 +440,30 @@ def test_an_addition_the_pages_later_drop_says_where_it_is_gone(tmp_path, embedd
         {"question": "In which version was --watch added?", "scope": Scope()})
     assert a.answer.startswith("“--watch” first appears in version 2.0 ["), a.answer
     assert (gone in a.answer) if gone else ("gone again" not in a.answer), a.answer
+
+
+@pytest.mark.integration
+def test_a_dated_family_says_where_its_versions_begin_and_where_a_thing_is_gone(tmp_path,
+                                                                               embeddings):
+    """The same two readings over versions dated, not released (a warranty by its start): a
+    thing in the oldest version is already there, not added then; one the newest drops is
+    gone again from that version."""
+    from situated.chains.ask import build_ask_chain
+
+    for sid, start, end, text in (
+            ("W-2025", "2025-01-01", "2026-01-01", "The frame is covered for 5 years."),
+            ("W-2026", "2026-01-01", "2027-01-01", "The frame is covered for 5 years. The "
+                                                   "battery is covered for 2 years."),
+            ("W-2027", "2027-01-01", None, "The frame is covered for 6 years.")):
+        write(tmp_path / "docs" / f"{sid}.md", md(
+            sid, f"## 1 Cover\n\n{text}\n", family="warranty", valid_from=start,
+            title="Warranty", **({"valid_to": end} if end else {})))
+    chain = build_ask_chain(indexed_app(tmp_path, embeddings), clock=lambda: ROUTING_TODAY)
+    ask = lambda q: chain.invoke({"question": q, "scope": Scope()}).answer  # noqa: E731
+    assert ask("Since when is the frame covered?").startswith(
+        "“frame covered” is already in the version from 1 January 2025, the oldest version the "
+        "pages show [")
+    battery = ask("Since when is the battery covered?")
+    assert battery.startswith("“battery covered” first appears in the version from 1 January "
+                              "2026 ["), battery
+    assert "It is gone again from the version from 1 January 2027 [" in battery, battery

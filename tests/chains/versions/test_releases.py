@@ -55,6 +55,17 @@ def test_a_range_admits_exactly_the_versions_its_specifier_contains(spec, v):
 
 
 @pytest.mark.unit
+@pytest.mark.parametrize(("text", "version"), [
+    ("v5.3.3", "5.3.3"), ("2.1", "2.1"), (None, None), ("", None), ("latest", None),
+    ("1!2.0", None),  # an epoch is refused by `parse`: None here, never an error
+])
+def test_a_release_that_does_not_read_as_one_is_none(text, version):
+    got = releases.parse_or_none(text)
+    assert (str(got) if got is not None else None) == version
+
+
+
+@pytest.mark.unit
 def test_ranges_read_as_people_write_them_and_bad_ones_name_the_fix():
     assert releases.span("2.x") == releases.span("==2.*")
     assert releases.parse("v1.0.0-beta.1") == Version("1.0.0b1")
